@@ -1,0 +1,5 @@
+package engine
+
+import "fmt"
+
+func formatAny(v ...any) string { return fmt.Sprint(v...) + "\n" }

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"fmt"
+
+	"conductor/data"
+)
+
+// Phase is where the game stands.
+type Phase uint8
+
+const (
+	// PhaseSetup: every player chooses initial tickets, all at once.
+	PhaseSetup Phase = iota
+	// PhaseTurn: the current player starts a turn.
+	PhaseTurn
+	// PhaseSecondDraw: the current player drew one card and draws another.
+	PhaseSecondDraw
+	// PhaseKeepTickets: the current player keeps some of the tickets drawn.
+	PhaseKeepTickets
+	// PhaseTunnel: the current player pays a tunnel's extra cards or gives up.
+	PhaseTunnel
+	// PhaseOver: the game has ended and is scored.
+	PhaseOver
+)
+
+func (p Phase) String() string {
+	return [...]string{"setup", "turn", "second draw", "keep tickets", "tunnel", "over"}[p]
+}
+
+// Config says which game to set up.
+type Config struct {
+	Board        *data.Board
+	Variant      string // "" = the board's first variant
+	BonusTickets bool   // shuffle the board's "bonus" tickets into the regular deck
+	Players      int
+	Seed         uint64
+}
+
+// Game is the whole state of a game. It is mutated by Apply; Clone copies it.
+type Game struct {
+	board   *data.Board
+	variant *data.Variant
+	cfg     Config
+	rng     rng
+
+	players []Player
+	phase   Phase
+	current int
+	turn    int // turns completed
+
+	deck    []Card // top is the end
+	discard []Card
+	faceUp  []Card // NoCard marks an empty slot
+
+	// tickets[0] is the regular (short) deck, tickets[1] the long one; the top
+	// is the end.
+	tickets [2][]data.TicketID
+
+	owner     []int8 // per track: seat or -1
+	station   []int8 // per city: seat or -1
+	passenger []int8 // per city: seat of the passenger standing there, or -1
+	goods     []int8 // per city: goods tokens taken so far
+
+	tunnel tunnelState
+	// finalTurns counts the turns left once a player's trains fell to
+	// EndTrains or fewer; -1 before.
+	finalTurns int
+	// passes counts the passes in a row; a whole round of them ends the game.
+	passes int
+	final  *FinalScore
+
+	log []Move
+
+	// events collects what Apply narrates; nil when not narrating.
+	events   []Event
+	narrate  bool
+	lastMove lastMove
+}
+
+// Move is one applied action, as kept in the game's log.
+type Move struct {
+	Seat   int
+	Action Action
+}
+
+// Player is one seat's state.
+type Player struct {
+	Hand     Hand
+	Tickets  []data.TicketID
+	Pending  []data.TicketID // drawn, not yet kept
+	Trains   int
+	Stations int // stations left to build
+	// Score is the running score: route points and goods collected.
+	Score          int
+	Goods          []int // goods token values collected (Märklin)
+	PassengersLeft int   // passengers not yet placed (Märklin)
+	PassengersUsed int   // passengers moved and gone
+
+	setupStep   int  // index of the setup step being chosen
+	setupKept   int  // tickets kept during setup so far
+	setupNeedMx bool // must announce a mix before the step's tickets are dealt
+}
+
+// tunnelState is a tunnel claim waiting for its extra cards. The cards
+// played stay in the hand until the claim completes.
+type tunnelState struct {
+	claim    Action
+	revealed []Card
+	extra    int
+}
+
+type lastMove struct {
+	seat   int
+	tracks []data.TrackID
+	cities []data.CityID
+}
+
+// New sets up a game: shuffles, deals cards and the initial tickets.
+func New(cfg Config) (*Game, error) {
+	b := cfg.Board
+	if b == nil {
+		return nil, fmt.Errorf("no board")
+	}
+	if cfg.Players < 2 || cfg.Players > 5 {
+		return nil, fmt.Errorf("Ticket to Ride is played by 2 to 5 players, not %d", cfg.Players)
+	}
+	var v *data.Variant
+	if cfg.Variant == "" {
+		if len(b.Variants) == 0 {
+			return nil, fmt.Errorf("board %s has no variant", b.ID)
+		}
+		v = &b.Variants[0]
+	} else {
+		var ok bool
+		if v, ok = b.Variant(cfg.Variant); !ok {
+			ids := ""
+			for i, vv := range b.Variants {
+				if i > 0 {
+					ids += ", "
+				}
+				ids += vv.ID
+			}
+			return nil, fmt.Errorf("the %s board has no variant %q (variants: %s)", b.ID, cfg.Variant, ids)
+		}
+	}
+	g := &Game{board: b, variant: v, cfg: cfg, rng: newRNG(cfg.Seed), finalTurns: -1}
+	r := &b.Rules
+	g.players = make([]Player, cfg.Players)
+	for i := range g.players {
+		p := &g.players[i]
+		p.Trains = r.Trains
+		p.Stations = r.Stations
+		p.PassengersLeft = r.Passengers
+	}
+	g.owner = filled(len(b.Tracks))
+	g.station = filled(len(b.Cities))
+	g.passenger = filled(len(b.Cities))
+	g.goods = make([]int8, len(b.Cities))
+
+	// Train cards.
+	g.deck = make([]Card, 0, r.Cards.Total())
+	for _, c := range data.CardColors {
+		for range r.Cards.Colors {
+			g.deck = append(g.deck, ColorCard(c))
+		}
+	}
+	g.deck = appendN(g.deck, Locomotive, r.Cards.Locomotives)
+	g.deck = appendN(g.deck, Locomotive4, r.Cards.Locomotives4)
+	g.deck = appendN(g.deck, Passenger, r.Cards.Passengers)
+	shuffle(&g.rng, g.deck)
+	g.discard = make([]Card, 0, len(g.deck))
+	for range r.Hand {
+		for i := range g.players {
+			g.players[i].Hand[g.popDeck()]++
+		}
+	}
+	g.faceUp = make([]Card, r.FaceUp)
+	for i := range g.faceUp {
+		g.faceUp[i] = g.popDeck()
+	}
+	g.checkFlush()
+
+	// Tickets.
+	for _, t := range b.Tickets {
+		if v.Uses(&t) || (cfg.BonusTickets && t.Deck == "bonus") {
+			pile := 0
+			if t.Long {
+				pile = 1
+			}
+			g.tickets[pile] = append(g.tickets[pile], t.ID)
+		}
+	}
+	shuffle(&g.rng, g.tickets[0])
+	shuffle(&g.rng, g.tickets[1])
+	if len(v.Setup) == 0 {
+		g.phase = PhaseTurn
+		return g, nil
+	}
+	for i := range g.players {
+		g.startSetupStep(i)
+	}
+	return g, nil
+}
+
+func filled(n int) []int8 {
+	s := make([]int8, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
+
+func appendN(s []Card, c Card, n int) []Card {
+	for range n {
+		s = append(s, c)
+	}
+	return s
+}
+
+// Board returns the board being played.
+func (g *Game) Board() *data.Board { return g.board }
+
+// Variant returns the variant being played.
+func (g *Game) Variant() *data.Variant { return g.variant }
+
+// Config returns the configuration the game was created with.
+func (g *Game) Config() Config { return g.cfg }
+
+// Phase returns where the game stands.
+func (g *Game) Phase() Phase { return g.phase }
+
+// Current returns the seat whose turn it is.
+func (g *Game) Current() int { return g.current }
+
+// NumPlayers counts the seats.
+func (g *Game) NumPlayers() int { return len(g.players) }
+
+// Player returns a seat's state. Callers must not modify it.
+func (g *Game) Player(seat int) *Player { return &g.players[seat] }
+
+// Owner returns the seat holding a track, or -1.
+func (g *Game) Owner(t data.TrackID) int { return int(g.owner[t]) }
+
+// StationAt returns the seat with a station on a city, or -1.
+func (g *Game) StationAt(c data.CityID) int { return int(g.station[c]) }
+
+// PassengerAt returns the seat whose passenger stands on a city, or -1.
+func (g *Game) PassengerAt(c data.CityID) int { return int(g.passenger[c]) }
+
+// GoodsLeft returns the goods tokens left on a city, top first.
+func (g *Game) GoodsLeft(c data.CityID) []int {
+	return g.board.Cities[c].GoodsStack[g.goods[c]:]
+}
+
+// FaceUp returns the face-up display.
+func (g *Game) FaceUp() []Card { return g.faceUp }
+
+// DeckSize and DiscardSize count the train cards in the piles.
+func (g *Game) DeckSize() int    { return len(g.deck) }
+func (g *Game) DiscardSize() int { return len(g.discard) }
+
+// TicketDeckSize counts the tickets left in the regular (0) or long (1) deck.
+func (g *Game) TicketDeckSize(pile int) int { return len(g.tickets[pile]) }
+
+// Log returns the moves applied so far.
+func (g *Game) Log() []Move { return g.log }
+
+// Turn counts the turns completed.
+func (g *Game) Turn() int { return g.turn }
+
+// LastRound reports whether the final round has begun, and how many turns remain.
+func (g *Game) LastRound() (bool, int) { return g.finalTurns >= 0, g.finalTurns }
+
+// Final returns the final scoring once the game is over, else nil.
+func (g *Game) Final() *FinalScore { return g.final }
+
+// TunnelReveal returns the cards revealed for a pending tunnel and the extra
+// cards asked for.
+func (g *Game) TunnelReveal() (track data.TrackID, revealed []Card, extra int, ok bool) {
+	if g.phase != PhaseTunnel {
+		return 0, nil, 0, false
+	}
+	return g.tunnel.claim.Track, g.tunnel.revealed, g.tunnel.extra, true
+}
+
+// Clone returns an independent copy of the game (bots explore with it).
+// The copy does not narrate and shares the (immutable) log prefix.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.players = make([]Player, len(g.players))
+	for i, p := range g.players {
+		p.Tickets = append([]data.TicketID(nil), p.Tickets...)
+		p.Pending = append([]data.TicketID(nil), p.Pending...)
+		p.Goods = append([]int(nil), p.Goods...)
+		c.players[i] = p
+	}
+	c.deck = append(make([]Card, 0, cap(g.deck)), g.deck...)
+	c.discard = append(make([]Card, 0, cap(g.discard)), g.discard...)
+	c.faceUp = append([]Card(nil), g.faceUp...)
+	c.tickets[0] = append([]data.TicketID(nil), g.tickets[0]...)
+	c.tickets[1] = append([]data.TicketID(nil), g.tickets[1]...)
+	c.owner = append([]int8(nil), g.owner...)
+	c.station = append([]int8(nil), g.station...)
+	c.passenger = append([]int8(nil), g.passenger...)
+	c.goods = append([]int8(nil), g.goods...)
+	c.tunnel.revealed = append([]Card(nil), g.tunnel.revealed...)
+	c.log = g.log[:len(g.log):len(g.log)]
+	c.events, c.narrate = nil, false
+	return &c
+}

@@ -1,0 +1,116 @@
+package engine
+
+import "conductor/data"
+
+// passengerTrip is a checked passenger move: the Passenger cards it costs
+// and the goods it collects.
+type passengerTrip struct {
+	cost  int
+	goods []int
+	taken []data.CityID // cities whose top token is taken, in order
+}
+
+// checkPassenger validates moving seat's passenger from a.City along a.Path:
+// over claimed routes only, never a route twice, never into a country, one
+// Passenger card for each opponent's route.
+func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
+	var trip passengerTrip
+	b := g.board
+	if b.Rules.Passengers == 0 {
+		return trip, errorf(ErrBadAction, "there are no passengers in this edition")
+	}
+	if a.City < 0 || int(a.City) >= len(b.Cities) || int(g.passenger[a.City]) != seat {
+		return trip, errorf(ErrBadAction, "you have no passenger there: your passengers stand in %s", g.passengerCities(seat))
+	}
+	if len(a.Path) == 0 {
+		return trip, errorf(ErrBadAction, "give the routes the passenger travels along")
+	}
+	at := a.City
+	var used [4]uint64 // bitset of tracks used; boards have < 256 tracks
+	taken := make([]int8, len(b.Cities))
+	for i, t := range a.Path {
+		if t < 0 || int(t) >= len(b.Tracks) || int(t) >= 256 {
+			return trip, errorf(ErrBadAction, "step %d is not a route", i+1)
+		}
+		tr := &b.Tracks[t]
+		if tr.A != at && tr.B != at {
+			return trip, errorf(ErrBadAction, "step %d, %s, does not leave %s", i+1, b.TrackName(t), b.Cities[at].Name)
+		}
+		if g.owner[t] < 0 {
+			return trip, errorf(ErrNotAllowed, "%s is not claimed: passengers only travel on claimed routes", b.TrackName(t))
+		}
+		if used[t/64]&(1<<(t%64)) != 0 {
+			return trip, errorf(ErrNotAllowed, "the passenger cannot take %s twice", b.TrackName(t))
+		}
+		used[t/64] |= 1 << (t % 64)
+		next := tr.Other(at)
+		if b.Cities[next].Country {
+			return trip, errorf(ErrNotAllowed, "a passenger cannot go into %s: countries are dead ends", b.Cities[next].Name)
+		}
+		if int(g.owner[t]) != seat {
+			trip.cost++
+		}
+		at = next
+		if at == a.City {
+			continue // no token at the starting city
+		}
+		k := int(g.goods[at]) + int(taken[at])
+		if stack := b.Cities[at].GoodsStack; k < len(stack) {
+			trip.goods = append(trip.goods, stack[k])
+			trip.taken = append(trip.taken, at)
+			taken[at]++
+		}
+	}
+	if have := g.players[seat].Hand[Passenger]; trip.cost > have {
+		return trip, errorf(ErrCannotAfford, "this trip uses %d opponents' routes and needs %d Passenger cards; you have %d", trip.cost, trip.cost, have)
+	}
+	return trip, nil
+}
+
+func (g *Game) passengerCities(seat int) string {
+	s := ""
+	for c, o := range g.passenger {
+		if int(o) == seat {
+			if s != "" {
+				s += ", "
+			}
+			s += g.board.Cities[c].Name
+		}
+	}
+	if s == "" {
+		return "no city (place one when you claim a route)"
+	}
+	return s
+}
+
+func (g *Game) performPassenger(seat int, a Action) {
+	trip, _ := g.checkPassenger(seat, a)
+	p := &g.players[seat]
+	g.pay(p, Passenger, trip.cost)
+	pts := 0
+	for i, c := range trip.taken {
+		g.goods[c]++
+		p.Goods = append(p.Goods, trip.goods[i])
+		pts += trip.goods[i]
+	}
+	p.Score += pts
+	g.passenger[a.City] = -1
+	p.PassengersUsed++
+	g.emit(Event{Kind: EvPassengerMoved, Seat: seat, City: a.City, Tracks: append([]data.TrackID(nil), a.Path...), Goods: trip.goods, Points: pts})
+	g.setLastMove(seat, append([]data.TrackID(nil), a.Path...), trip.taken)
+	g.endTurn()
+}
+
+// PassengerTripValue returns the goods points and Passenger cards of a trip,
+// or an error saying why it is not allowed.
+func (g *Game) PassengerTripValue(seat int, from data.CityID, path []data.TrackID) (points, cost int, err error) {
+	trip, err := g.checkPassenger(seat, Action{Kind: ActMovePassenger, City: from, Path: path})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, v := range trip.goods {
+		points += v
+	}
+	return points, trip.cost, nil
+}
+

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"math/bits"
+
+	"conductor/data"
+)
+
+// pileOf is the ticket deck a ticket returns to: 1 for long tickets.
+func (g *Game) pileOf(t data.TicketID) int {
+	if g.board.Tickets[t].Long {
+		return 1
+	}
+	return 0
+}
+
+// dealTickets moves n tickets from the top of a pile to a player's pending ones.
+func (g *Game) dealTickets(p *Player, pile, n int) {
+	s := g.tickets[pile]
+	n = min(n, len(s))
+	for range n {
+		p.Pending = append(p.Pending, s[len(s)-1])
+		s = s[:len(s)-1]
+	}
+	g.tickets[pile] = s
+}
+
+// toBottom puts tickets under their decks.
+func (g *Game) toBottom(ts []data.TicketID) {
+	for _, t := range ts {
+		pile := g.pileOf(t)
+		g.tickets[pile] = append(g.tickets[pile], 0)
+		copy(g.tickets[pile][1:], g.tickets[pile])
+		g.tickets[pile][0] = t
+	}
+}
+
+// startSetupStep deals the tickets of a player's current setup step, or
+// waits for the player to announce a mix.
+func (g *Game) startSetupStep(seat int) {
+	p := &g.players[seat]
+	s := g.variant.Setup[p.setupStep]
+	if s.Mix > 0 {
+		p.setupNeedMx = true
+		return
+	}
+	g.dealTickets(p, 1, s.Long)
+	g.dealTickets(p, 0, s.Regular)
+	g.emit(Event{Kind: EvTicketsOffered, Seat: seat, Private: true, Tickets: append([]data.TicketID(nil), p.Pending...)})
+}
+
+// SetupDone reports whether a seat has chosen its initial tickets.
+func (g *Game) SetupDone(seat int) bool {
+	return g.players[seat].setupStep >= len(g.variant.Setup)
+}
+
+// NeedsMix reports whether a seat must announce how many long tickets it
+// wants before its tickets are dealt (Märklin), and how many tickets in all.
+func (g *Game) NeedsMix(seat int) (bool, int) {
+	p := &g.players[seat]
+	if g.phase == PhaseSetup && p.setupNeedMx {
+		return true, g.variant.Setup[p.setupStep].Mix
+	}
+	if g.phase == PhaseTurn && seat == g.current && g.variant.DrawMix {
+		return true, g.variant.Draw
+	}
+	return false, 0
+}
+
+// KeepRange returns how many of the pending tickets a seat must and may keep.
+func (g *Game) KeepRange(seat int) (lo, hi int) {
+	p := &g.players[seat]
+	n := len(p.Pending)
+	if g.phase == PhaseSetup {
+		s := g.variant.Setup[p.setupStep]
+		lo = max(s.KeepMin, s.TotalKeepMin-p.setupKept)
+		hi = n
+		if s.KeepMax > 0 {
+			hi = min(hi, s.KeepMax)
+		}
+		return min(lo, n), hi
+	}
+	return min(g.variant.DrawKeepMin, n), n
+}
+
+func (g *Game) checkSetup(seat int, a Action) error {
+	p := &g.players[seat]
+	if g.SetupDone(seat) {
+		return errorf(ErrWrongPhase, "you have chosen your tickets: the game starts when everyone has")
+	}
+	if p.setupNeedMx {
+		if a.Kind != ActDrawTickets {
+			return errorf(ErrWrongPhase, "first say how many of your %d tickets come from the long deck", g.variant.Setup[p.setupStep].Mix)
+		}
+		return g.checkMix(a.Long, g.variant.Setup[p.setupStep].Mix)
+	}
+	if a.Kind != ActKeep {
+		return errorf(ErrWrongPhase, "choose which of your first tickets to keep before the game starts")
+	}
+	return g.checkKeep(seat, a)
+}
+
+// checkMix validates taking long of n tickets from the long deck and the
+// rest from the short one; when fewer than n are left, all are taken.
+func (g *Game) checkMix(long, n int) error {
+	availL, availS := len(g.tickets[1]), len(g.tickets[0])
+	if availL+availS == 0 {
+		return errorf(ErrNotAvailable, "both ticket decks are empty")
+	}
+	n = min(n, availL+availS)
+	switch {
+	case long < 0 || long > n:
+		return errorf(ErrBadAction, "choose between 0 and %d long tickets", n)
+	case long > availL:
+		return errorf(ErrNotAvailable, "only %d long tickets are left: take at most %d", availL, availL)
+	case n-long > availS:
+		return errorf(ErrNotAvailable, "only %d short tickets are left: take at least %d long ones", availS, n-availS)
+	}
+	return nil
+}
+
+func (g *Game) checkKeep(seat int, a Action) error {
+	p := &g.players[seat]
+	n := len(p.Pending)
+	if n < 64 && a.Keep>>uint(n) != 0 {
+		return errorf(ErrBadAction, "you have %d tickets to choose from: pick among 1 to %d", n, n)
+	}
+	k := bits.OnesCount64(a.Keep)
+	lo, hi := g.KeepRange(seat)
+	switch {
+	case k < lo && g.phase == PhaseSetup && lo > g.variant.Setup[p.setupStep].KeepMin:
+		return errorf(ErrNotAllowed, "keep at least %d of these tickets (you need %d tickets in all at the start)", lo, g.variant.Setup[p.setupStep].TotalKeepMin)
+	case k < lo:
+		return errorf(ErrNotAllowed, "keep at least %d of these tickets", lo)
+	case k > hi:
+		return errorf(ErrNotAllowed, "keep at most %d of these tickets", hi)
+	}
+	return nil
+}
+
+// splitKeep moves the kept pending tickets to the hand and returns the rest.
+func (g *Game) splitKeep(p *Player, mask uint64) (kept, returned []data.TicketID) {
+	for i, t := range p.Pending {
+		if mask&(1<<uint(i)) != 0 {
+			kept = append(kept, t)
+		} else {
+			returned = append(returned, t)
+		}
+	}
+	p.Tickets = append(p.Tickets, kept...)
+	p.Pending = p.Pending[:0]
+	return kept, returned
+}
+
+func (g *Game) performSetup(seat int, a Action) {
+	p := &g.players[seat]
+	s := g.variant.Setup[p.setupStep]
+	if a.Kind == ActDrawTickets {
+		p.setupNeedMx = false
+		g.dealTickets(p, 1, a.Long)
+		g.dealTickets(p, 0, s.Mix-a.Long)
+		g.emit(Event{Kind: EvTicketsDrawn, Seat: seat, Count: len(p.Pending)})
+		g.emit(Event{Kind: EvTicketsOffered, Seat: seat, Private: true, Tickets: append([]data.TicketID(nil), p.Pending...)})
+		return
+	}
+	kept, returned := g.splitKeep(p, a.Keep)
+	p.setupKept += len(kept)
+	switch s.Discard {
+	case "bottom":
+		shuffle(&g.rng, returned)
+		g.toBottom(returned)
+	case "reshuffle":
+		g.toBottom(returned)
+	}
+	g.emit(Event{Kind: EvTicketsKept, Seat: seat, Count: len(kept)})
+	g.emit(Event{Kind: EvTicketsChosen, Seat: seat, Private: true, Tickets: kept})
+	p.setupStep++
+	if p.setupStep < len(g.variant.Setup) {
+		g.startSetupStep(seat)
+		return
+	}
+	for i := range g.players {
+		if !g.SetupDone(i) {
+			return
+		}
+	}
+	for _, st := range g.variant.Setup {
+		if st.Discard == "reshuffle" {
+			shuffle(&g.rng, g.tickets[0])
+			shuffle(&g.rng, g.tickets[1])
+			break
+		}
+	}
+	g.phase = PhaseTurn
+	g.current = 0
+	g.emit(Event{Kind: EvTurn, Seat: 0})
+}
+
+func (g *Game) checkDrawTickets(seat int, a Action) error {
+	if g.variant.DrawMix {
+		return g.checkMix(a.Long, g.variant.Draw)
+	}
+	if a.Long != 0 {
+		return errorf(ErrBadAction, "tickets are drawn from a single deck in this game")
+	}
+	if len(g.tickets[0]) == 0 {
+		return errorf(ErrNotAvailable, "the ticket deck is empty: draw cards, claim a route or build instead")
+	}
+	return nil
+}
+
+func (g *Game) performDrawTickets(seat int, a Action) {
+	p := &g.players[seat]
+	if g.variant.DrawMix {
+		n := min(g.variant.Draw, len(g.tickets[0])+len(g.tickets[1]))
+		g.dealTickets(p, 1, a.Long)
+		g.dealTickets(p, 0, n-a.Long)
+	} else {
+		g.dealTickets(p, 0, g.variant.Draw)
+	}
+	g.phase = PhaseKeepTickets
+	g.setLastMove(seat, nil, nil)
+	g.emit(Event{Kind: EvTicketsDrawn, Seat: seat, Count: len(p.Pending)})
+	g.emit(Event{Kind: EvTicketsOffered, Seat: seat, Private: true, Tickets: append([]data.TicketID(nil), p.Pending...)})
+}
+
+func (g *Game) performKeep(seat int, a Action) {
+	p := &g.players[seat]
+	kept, returned := g.splitKeep(p, a.Keep)
+	g.toBottom(returned)
+	g.emit(Event{Kind: EvTicketsKept, Seat: seat, Count: len(kept)})
+	g.emit(Event{Kind: EvTicketsChosen, Seat: seat, Private: true, Tickets: kept})
+	g.endTurn()
+}

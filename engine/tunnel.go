@@ -1,0 +1,94 @@
+package engine
+
+import "conductor/data"
+
+// revealTunnel turns up the tunnel cards and either completes the claim (no
+// extra cards needed) or waits for the player to pay or give up.
+func (g *Game) revealTunnel(seat int, a Action) {
+	n := g.board.Rules.TunnelReveal
+	revealed := g.tunnel.revealed[:0]
+	for range n {
+		c := g.popDeck()
+		if c == NoCard {
+			break // fewer cards than three: reveal what exists
+		}
+		revealed = append(revealed, c)
+	}
+	extra := 0
+	for _, c := range revealed {
+		// A locomotive always matches; a colour matches the colour played,
+		// unless only locomotives were played.
+		if c == Locomotive || (a.Color != data.Gray && c == ColorCard(a.Color)) {
+			extra++
+		}
+	}
+	g.tunnel = tunnelState{claim: a, revealed: revealed, extra: extra}
+	g.emit(Event{Kind: EvTunnelReveal, Seat: seat, Track: a.Track, Cards: append([]Card(nil), revealed...), Count: extra})
+	if extra == 0 {
+		g.discardTunnel()
+		g.completeClaim(seat, a, 0, 0)
+		return
+	}
+	g.phase = PhaseTunnel
+}
+
+// discardTunnel puts the revealed cards on the discards at the end of the turn.
+func (g *Game) discardTunnel() {
+	g.discard = append(g.discard, g.tunnel.revealed...)
+	g.tunnel.revealed = g.tunnel.revealed[:0]
+}
+
+// TunnelPayable reports whether seat can pay the pending tunnel's extra
+// cards with locos locomotives.
+func (g *Game) checkTunnelPay(seat int, a Action) error {
+	ts := &g.tunnel
+	p := &g.players[seat]
+	t := &g.board.Tracks[ts.claim.Track]
+	baseColored := t.Length - ts.claim.Locos - ts.claim.Locos4
+	extraColored := ts.extra - a.Locos
+	if a.Locos < 0 || extraColored < 0 {
+		return errorf(ErrBadAction, "the tunnel asks for %d more cards; you offered %d locomotives", ts.extra, a.Locos)
+	}
+	if ts.claim.Color == data.Gray && extraColored > 0 {
+		return errorf(ErrNotAllowed, "you paid with locomotives only, so the tunnel's %d extra cards must be locomotives too", ts.extra)
+	}
+	haveColored := 0
+	if ts.claim.Color != data.Gray {
+		haveColored = p.Hand[ts.claim.Color] - baseColored
+	}
+	haveLocos := p.Hand[Locomotive] - ts.claim.Locos
+	if extraColored > haveColored || a.Locos > haveLocos {
+		return errorf(ErrCannotAfford, "the tunnel asks for %d more %s cards or locomotives; beside the cards played you have %d %s and %d locomotives: give up instead",
+			ts.extra, colorWord(ts.claim.Color), max(haveColored, 0), colorWord(ts.claim.Color), max(haveLocos, 0))
+	}
+	return nil
+}
+
+// CanPayTunnel returns the locomotive counts with which seat can pay the
+// pending tunnel, fewest locomotives first.
+func (g *Game) CanPayTunnel(seat int) []int {
+	if g.phase != PhaseTunnel || seat != g.current {
+		return nil
+	}
+	var out []int
+	for l := 0; l <= g.tunnel.extra; l++ {
+		if g.checkTunnelPay(seat, Action{Kind: ActTunnelPay, Locos: l}) == nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (g *Game) performTunnelPay(seat int, a Action) {
+	extra := g.tunnel.extra
+	claim := g.tunnel.claim
+	g.discardTunnel()
+	g.completeClaim(seat, claim, extra-a.Locos, a.Locos)
+}
+
+func (g *Game) performTunnelCancel(seat int) {
+	g.emit(Event{Kind: EvTunnelGiveUp, Seat: seat, Track: g.tunnel.claim.Track})
+	g.discardTunnel()
+	g.setLastMove(seat, nil, nil)
+	g.endTurn()
+}
