@@ -41,17 +41,17 @@ const NoCity data.CityID = -1
 
 // Action is one step of a player's turn.
 type Action struct {
-	Kind        ActionKind
-	Slot        int
-	Track       data.TrackID
-	City        data.CityID
-	Color       data.Color
-	Locos       int
-	Locos4      int
-	Passenger   bool
-	Long        int
-	Keep        uint64
-	Path        []data.TrackID
+	Kind      ActionKind
+	Slot      int
+	Track     data.TrackID
+	City      data.CityID
+	Color     data.Color
+	Locos     int
+	Locos4    int
+	Passenger bool
+	Long      int
+	Keep      uint64
+	Path      []data.TrackID
 }
 
 // Draw returns the action of drawing face-up slot (0..4) or DeckSlot.

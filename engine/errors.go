@@ -10,8 +10,8 @@ const (
 	ErrNotYourTurn ErrorCode = iota + 1
 	ErrWrongPhase
 	ErrGameOver
-	ErrBadAction   // malformed: unknown track, slot, city…
-	ErrNotAllowed  // the rules forbid it now (locomotive as second card, double route…)
+	ErrBadAction  // malformed: unknown track, slot, city…
+	ErrNotAllowed // the rules forbid it now (locomotive as second card, double route…)
 	ErrCannotAfford
 	ErrNotAvailable // nothing to draw, track taken, no station left…
 )

@@ -11,27 +11,27 @@ import (
 type EventKind uint8
 
 const (
-	EvDrawFaceUp   EventKind = iota + 1 // Seat took face-up Card from Slot
-	EvDrawBlind                         // Seat drew from the deck (public: no card)
-	EvDrawnCard                         // private: the card Seat drew blind
-	EvFaceUp                            // Card turned up into Slot
-	EvFlush                             // three locomotives (or passengers): the display is discarded
-	EvDisplay                           // the new display, Cards
-	EvReshuffle                         // the discards became the deck (Count cards)
-	EvClaim                             // Seat claimed Track with Cards, scoring Points
-	EvTunnelReveal                      // Cards revealed for Seat's tunnel on Track; Count extra cards needed
-	EvTunnelGiveUp                      // Seat took the cards back
-	EvTicketsDrawn                      // Seat drew Count tickets (public)
-	EvTicketsOffered                    // private: Tickets offered to Seat
-	EvTicketsKept                       // Seat kept Count tickets (public)
-	EvTicketsChosen                     // private: Tickets kept by Seat
-	EvStation                           // Seat built a station on City with Cards
-	EvPassengerPlaced                   // Seat's passenger placed on City
-	EvPassengerMoved                    // Seat's passenger moved along Tracks, collecting Goods, scoring Points
-	EvPass                              // Seat could do nothing and passed
-	EvLastRound                         // Seat's trains fell to the end level: everyone plays one more turn
-	EvTurn                              // it is Seat's turn
-	EvGameOver                          // the game is over; see Game.Final
+	EvDrawFaceUp      EventKind = iota + 1 // Seat took face-up Card from Slot
+	EvDrawBlind                            // Seat drew from the deck (public: no card)
+	EvDrawnCard                            // private: the card Seat drew blind
+	EvFaceUp                               // Card turned up into Slot
+	EvFlush                                // three locomotives (or passengers): the display is discarded
+	EvDisplay                              // the new display, Cards
+	EvReshuffle                            // the discards became the deck (Count cards)
+	EvClaim                                // Seat claimed Track with Cards, scoring Points
+	EvTunnelReveal                         // Cards revealed for Seat's tunnel on Track; Count extra cards needed
+	EvTunnelGiveUp                         // Seat took the cards back
+	EvTicketsDrawn                         // Seat drew Count tickets (public)
+	EvTicketsOffered                       // private: Tickets offered to Seat
+	EvTicketsKept                          // Seat kept Count tickets (public)
+	EvTicketsChosen                        // private: Tickets kept by Seat
+	EvStation                              // Seat built a station on City with Cards
+	EvPassengerPlaced                      // Seat's passenger placed on City
+	EvPassengerMoved                       // Seat's passenger moved along Tracks, collecting Goods, scoring Points
+	EvPass                                 // Seat could do nothing and passed
+	EvLastRound                            // Seat's trains fell to the end level: everyone plays one more turn
+	EvTurn                                 // it is Seat's turn
+	EvGameOver                             // the game is over; see Game.Final
 )
 
 // Event is one narrated step.

@@ -113,4 +113,3 @@ func (g *Game) PassengerTripValue(seat int, from data.CityID, path []data.TrackI
 	}
 	return points, trip.cost, nil
 }
-
