@@ -10,7 +10,7 @@ import (
 
 var testCatalog = data.Embedded()
 
-func board(t testing.TB, id string) *data.Board {
+func testBoard(t testing.TB, id string) *data.Board {
 	t.Helper()
 	b, err := testCatalog.Board(id)
 	if err != nil {
@@ -23,7 +23,7 @@ func board(t testing.TB, id string) *data.Board {
 // many tickets as allowed), on seat 0's first turn.
 func started(t testing.TB, id, variant string, players int) *Game {
 	t.Helper()
-	g, err := New(Config{Board: board(t, id), Variant: variant, Players: players, Seed: 42})
+	g, err := New(Config{Board: testBoard(t, id), Variant: variant, Players: players, Seed: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func topDeck(g *Game, cards ...Card) {
 	}
 }
 
-func track(t testing.TB, b *data.Board, a, c string, col data.Color) data.TrackID {
+func trackOf(t testing.TB, b *data.Board, a, c string, col data.Color) data.TrackID {
 	t.Helper()
 	ia, _ := b.City(a)
 	ic, _ := b.City(c)
@@ -122,7 +122,7 @@ func track(t testing.TB, b *data.Board, a, c string, col data.Color) data.TrackI
 	return 0
 }
 
-func city(t testing.TB, b *data.Board, name string) data.CityID {
+func cityID(t testing.TB, b *data.Board, name string) data.CityID {
 	t.Helper()
 	c, ok := b.City(name)
 	if !ok {

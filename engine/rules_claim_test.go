@@ -59,7 +59,7 @@ func TestClaimExample2GrayRoute(t *testing.T) {
 
 func TestClaimErrorSaysWhatWouldWork(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := track(t, g.board, "Paris", "Frankfurt", data.White)
+	tr := trackOf(t, g.board, "Paris", "Frankfurt", data.White)
 	hand(g, 0, map[Card]int{ColorCard(data.White): 1, Locomotive: 1})
 	e := refused(t, g, 0, Claim(tr, data.White, 1), ErrCannotAfford)
 	want := "Frankfurt – Paris (white, 3) needs 3 white cards; you have 1 white and 1 locomotive"
@@ -70,7 +70,7 @@ func TestClaimErrorSaysWhatWouldWork(t *testing.T) {
 
 func TestClaimScoresByTheRouteTable(t *testing.T) {
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testBoard(t, id)
 		for length, pts := range b.Rules.RoutePoints {
 			g := started(t, id, "", 4)
 			tr := anyTrack(t, b, length)
@@ -147,7 +147,7 @@ func TestDoubleRoutesFourOrFivePlayers(t *testing.T) {
 }
 
 func TestTripleRoutesMarklin(t *testing.T) {
-	b := board(t, "marklin")
+	b := testBoard(t, "marklin")
 	var grp []data.TrackID
 	for _, gr := range b.Groups {
 		if len(gr) == 3 {
