@@ -172,11 +172,11 @@ func (s *Store) list(keep func(*GameRecord) bool) ([]*GameRecord, error) {
 			if err != nil || !keep(head) {
 				return err
 			}
-			rec, err := readGame(gb)
-			if err == nil {
-				recs = append(recs, rec)
+			if err := readBody(gb, head); err != nil {
+				return err
 			}
-			return err
+			recs = append(recs, head)
+			return nil
 		})
 	})
 	return recs, err

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestPutGetRoundTrip(t *testing.T) {
@@ -342,4 +344,18 @@ func channelsOf(recs []*GameRecord) string {
 		names = append(names, r.Channel)
 	}
 	return strings.Join(names, " ")
+}
+
+func TestGetReportsLogGap(t *testing.T) {
+	s, _ := openTemp(t)
+	mustPut(t, s, sampleGame("c1", "g1", 3))
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).Bucket([]byte("c1")).Bucket(bucketLog).Delete(logKey(1))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get("c1"); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "gap at entry 1") {
+		t.Fatalf("Get of a log with a hole: %v", err)
+	}
 }

@@ -36,9 +36,17 @@ func readGame(gb *bolt.Bucket) (*GameRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := readBody(gb, rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// readBody adds the log and snapshot of game bucket gb to its header rec.
+func readBody(gb *bolt.Bucket, rec *GameRecord) error {
 	lb := gb.Bucket(bucketLog)
 	if lb == nil {
-		return nil, fmt.Errorf("%w: game %s has no log bucket", errCorrupt, rec.Channel)
+		return fmt.Errorf("%w: game %s has no log bucket", errCorrupt, rec.Channel)
 	}
 	if n := logLen(lb); n > 0 {
 		rec.Log = make([]LogEntry, 0, n)
@@ -46,11 +54,11 @@ func readGame(gb *bolt.Bucket) (*GameRecord, error) {
 	c := lb.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if binary.BigEndian.Uint64(k) != uint64(len(rec.Log)) {
-			return nil, fmt.Errorf("%w: game %s log has a gap at entry %d", errCorrupt, rec.Channel, len(rec.Log))
+			return fmt.Errorf("%w: game %s log has a gap at entry %d", errCorrupt, rec.Channel, len(rec.Log))
 		}
 		var e LogEntry
 		if err := json.Unmarshal(v, &e); err != nil {
-			return nil, fmt.Errorf("%w: game %s log entry %d: %v", errCorrupt, rec.Channel, len(rec.Log), err)
+			return fmt.Errorf("%w: game %s log entry %d: %v", errCorrupt, rec.Channel, len(rec.Log), err)
 		}
 		rec.Log = append(rec.Log, e)
 	}
@@ -58,7 +66,7 @@ func readGame(gb *bolt.Bucket) (*GameRecord, error) {
 		// bbolt's bytes are only valid inside the transaction.
 		rec.Snapshot = bytes.Clone(snap)
 	}
-	return rec, nil
+	return nil
 }
 
 // readHeader reads a game's record without its log and snapshot.
