@@ -185,3 +185,47 @@ func BenchmarkLongestPath(b *testing.B) {
 		})
 	}
 }
+
+// denseNetwork takes, breadth first from a city, one track of every route
+// it meets until 45 trains are placed: a tight mesh with many loops, far
+// more tangled than real play, to bound the path search's worst case.
+func denseNetwork(b *data.Board, from string) []data.TrackID {
+	start, _ := b.City(from)
+	var held []data.TrackID
+	group := map[int]bool{}
+	seen := map[data.CityID]bool{start: true}
+	queue := []data.CityID{start}
+	trains := 0
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, id := range b.Adj[c] {
+			tr := b.Tracks[id]
+			if group[tr.Group] || trains+tr.Length > b.Rules.Trains {
+				continue
+			}
+			group[tr.Group] = true
+			held = append(held, id)
+			trains += tr.Length
+			if o := tr.Other(c); !seen[o] {
+				seen[o] = true
+				queue = append(queue, o)
+			}
+		}
+	}
+	return held
+}
+
+func BenchmarkLongestPathDense(b *testing.B) {
+	for _, c := range [][2]string{{"usa", "Kansas City"}, {"europe", "Wien"}, {"marklin", "Köln"}} {
+		bd := board(b, c[0])
+		held := denseNetwork(bd, c[1])
+		b.Run(c[0], func(b *testing.B) {
+			var s PathSearch
+			for b.Loop() {
+				s.Longest(bd, held)
+			}
+			b.ReportMetric(float64(len(held)), "tracks")
+		})
+	}
+}

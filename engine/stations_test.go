@@ -259,3 +259,33 @@ func TestStationChoiceAgreesWithBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChooseStationsHubs is the station search's hard case: three
+// stations on hubs (Paris, Wien, Berlin) ringed by opponent routes, tickets
+// that borrowing could help, so hundreds of combinations are tried.
+func BenchmarkChooseStationsHubs(b *testing.B) {
+	bd := board(b, "europe")
+	own := routes(b, bd, r3{"Brest", "Pamplona", "pink"}, r3{"Essen", "Kobenhavn", "gray"}, r3{"Sarajevo", "Athina", "green"})
+	opponent := make([]bool, len(bd.Tracks))
+	for t := range opponent {
+		opponent[t] = !slices.Contains(own, data.TrackID(t))
+	}
+	stations := []data.CityID{city(b, bd, "Paris"), city(b, bd, "Wien"), city(b, bd, "Berlin")}
+	tickets := []HeldTicket{ticket(b, bd, "Brest", "Frankfurt", 7), ticket(b, bd, "Athina", "Budapest", 8),
+		ticket(b, bd, "Kobenhavn", "Warszawa", 9), ticket(b, bd, "Pamplona", "Marseille", 5), ticket(b, bd, "Sarajevo", "Munchen", 6)}
+	var combos int
+	for b.Loop() {
+		ChooseStations(bd, own, opponent, stations, tickets)
+	}
+	var s stationSearch
+	s.base.Reset(bd)
+	for _, t := range own {
+		s.base.Add(t)
+	}
+	s.choose(bd, own, opponent, stations, tickets)
+	combos = 1
+	for _, o := range s.options {
+		combos *= len(o) + 1
+	}
+	b.ReportMetric(float64(combos), "combinations")
+}
