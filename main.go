@@ -26,6 +26,7 @@ func commands() []command {
 	return []command{
 		{"run", "run the Discord bot (the default)", runBot},
 		{"maps", "print the boards as JSON", runMaps},
+		{"score", "score an end-of-game position given as JSON", runScore},
 	}
 }
 

@@ -56,6 +56,13 @@ type City struct {
 	GoodsStack []int  `json:"goods_stack,omitempty"`
 	// Country marks a country node (Märklin); its areas are in Board.Countries.
 	Country bool `json:"country,omitempty"`
+	// Label is where the name sits around the dot: "n", "ne", "e", "se", "s",
+	// "sw", "w" or "nw" (empty: "s"). See Board.Label.
+	Label string `json:"label,omitempty"`
+	// LabelDX, LabelDY shift the name from where Label puts it, to fit it
+	// between tracks (at most MaxLabelShift either way).
+	LabelDX float64 `json:"label_dx,omitempty"`
+	LabelDY float64 `json:"label_dy,omitempty"`
 }
 
 // Country is a Märklin neighbouring country: a dead-end destination drawn as

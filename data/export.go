@@ -24,6 +24,9 @@ type CityJSON struct {
 	Lon        float64 `json:"lon"`
 	Goods      string  `json:"goods,omitempty"`
 	GoodsStack []int   `json:"goods_stack,omitempty"`
+	Label      string  `json:"label,omitempty"`
+	LabelDX    float64 `json:"label_dx,omitempty"`
+	LabelDY    float64 `json:"label_dy,omitempty"`
 }
 
 type CountryJSON struct {
@@ -61,7 +64,7 @@ func (b *Board) JSON() MapJSON {
 		TicketsSubstitute: b.TicketsSubstitute, TicketsNote: b.TicketsNote, Rules: b.Rules, Variants: b.Variants}
 	for _, c := range b.Cities {
 		if !c.Country {
-			m.Cities = append(m.Cities, CityJSON{c.Name, c.X, c.Y, c.Lat, c.Lon, c.Goods, c.GoodsStack})
+			m.Cities = append(m.Cities, CityJSON{c.Name, c.X, c.Y, c.Lat, c.Lon, c.Goods, c.GoodsStack, c.Label, c.LabelDX, c.LabelDY})
 		}
 	}
 	for _, c := range b.Countries {

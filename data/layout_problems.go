@@ -1,0 +1,184 @@
+package data
+
+import (
+	"fmt"
+	"math"
+)
+
+// dotClearance is the room kept around a dot that no other dot, name or
+// foreign track may enter.
+const dotClearance = 2.0
+
+// LayoutProblems lists every collision in the board's drawing at scale 1:
+// names overlapping names, dots or track spaces; dots too close to each other
+// or crossed by a track that does not end there; spaces of different tracks
+// overlapping; spaces shorter than MinSpaceLength; and anything outside the
+// Width×Height space. A board fit to draw has none.
+func LayoutProblems(b *Board) []string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	w, h := float64(b.Width), float64(b.Height)
+
+	for _, c := range b.Cities {
+		if _, ok := anchors[c.Label]; c.Label != "" && !ok {
+			bad("%s: label anchor %q (want n, ne, e, se, s, sw, w or nw)", c.Name, c.Label)
+		}
+		if math.Abs(c.LabelDX) > MaxLabelShift || math.Abs(c.LabelDY) > MaxLabelShift {
+			bad("%s: label shifted by %g,%g, more than %g", c.Name, c.LabelDX, c.LabelDY, MaxLabelShift)
+		}
+	}
+
+	dots := b.Dots(1)
+	dotName := func(d Dot) string {
+		n := b.Cities[d.Node].Name
+		if len(b.countryOfOrEmpty(d.Node).Areas) > 1 {
+			n = fmt.Sprintf("%s (area %d)", n, d.Area)
+		}
+		return n
+	}
+	labels := make([]Label, len(dots))
+	for i, d := range dots {
+		labels[i] = b.Label(d, 1)
+		if d.X-d.R < 0 || d.Y-d.R < 0 || d.X+d.R > w || d.Y+d.R > h {
+			bad("dot %s lies outside the %gx%g space", dotName(d), w, h)
+		}
+		if !labels[i].Box.Within(w, h) {
+			bad("name %s lies outside the %gx%g space", dotName(d), w, h)
+		}
+	}
+	for i, d := range dots {
+		for j := i + 1; j < len(dots); j++ {
+			e := dots[j]
+			if math.Hypot(d.X-e.X, d.Y-e.Y) < d.R+e.R+2*dotClearance {
+				bad("dots %s and %s touch", dotName(d), dotName(e))
+			}
+			if labels[i].Box.Overlaps(labels[j].Box) {
+				bad("names %s and %s overlap", dotName(d), dotName(e))
+			}
+		}
+		for j, e := range dots {
+			if labels[j].Box.OverlapsCircle(grownCircle(d.Circle)) {
+				bad("name %s covers dot %s", dotName(e), dotName(d))
+			}
+		}
+	}
+
+	fans := map[Dot]fan{}
+	for _, d := range dots {
+		f := b.fanAt(d)
+		fans[d] = f
+		if !f.ok {
+			bad("tracks crowd dot %s: they cannot leave it apart without bending more than %.0f°", dotName(d), MaxBend*180/math.Pi)
+		}
+	}
+	fanOf := func(d Dot) fan { return fans[d] }
+	spaces := make([][]Rect, len(b.Tracks))
+	boxes := make([]bounds, len(b.Tracks))
+	for t := range b.Tracks {
+		spaces[t] = b.trackSpaces(TrackID(t), 1, fanOf)
+		boxes[t] = boundsOf(spaces[t])
+	}
+	for t := range b.Tracks {
+		tr := &b.Tracks[t]
+		name := b.TrackName(TrackID(t))
+		if len(spaces[t]) > 0 && spaces[t][0].W < MinSpaceLength {
+			bad("track %s: spaces %.1f long, want %g", name, spaces[t][0].W, MinSpaceLength)
+		}
+		for i := 1; i < len(spaces[t]); i++ {
+			if spaces[t][i-1].Overlaps(spaces[t][i]) {
+				bad("track %s: spaces %d and %d overlap on its bend", name, i, i+1)
+			}
+		}
+		for _, s := range spaces[t] {
+			if !s.Within(w, h) {
+				bad("track %s leaves the %gx%g space", name, w, h)
+				break
+			}
+		}
+		da, db := b.TrackDots(TrackID(t), 1)
+		for i, d := range dots {
+			end := sameDot(d, da) || sameDot(d, db)
+			if !end && anyOverlapsCircle(spaces[t], grownCircle(d.Circle)) {
+				bad("track %s crosses dot %s", name, dotName(d))
+			}
+			if anyOverlaps(spaces[t], labels[i].Box) {
+				bad("track %s crosses name %s", name, dotName(d))
+			}
+		}
+		for u := t + 1; u < len(b.Tracks); u++ {
+			if boxes[t].overlaps(boxes[u]) && crosses(spaces[t], spaces[u]) {
+				kind := "crosses"
+				if b.Tracks[u].Group == tr.Group {
+					kind = "overlaps its parallel track"
+				}
+				bad("track %s %s %s", name, kind, b.TrackName(TrackID(u)))
+			}
+		}
+	}
+	return out
+}
+
+func (b *Board) countryOfOrEmpty(node CityID) *Country {
+	if c := b.countryOf(node); c != nil {
+		return c
+	}
+	return &Country{}
+}
+
+func grownCircle(c Circle) Circle {
+	c.R += dotClearance
+	return c
+}
+
+func sameDot(a, b Dot) bool { return a.Node == b.Node && a.Area == b.Area }
+
+func anyOverlapsCircle(rs []Rect, c Circle) bool {
+	for _, r := range rs {
+		if r.OverlapsCircle(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyOverlaps(rs []Rect, o Rect) bool {
+	for _, r := range rs {
+		if r.Overlaps(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// crosses reports whether any space of one track comes closer than
+// spaceClearance to any space of the other.
+func crosses(a, b []Rect) bool {
+	for _, r := range a {
+		r = r.Grow(spaceClearance / 2)
+		for _, s := range b {
+			if r.Overlaps(s.Grow(spaceClearance / 2)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bounds is an axis-aligned box, to skip pairs of tracks far apart.
+type bounds struct{ x0, y0, x1, y1 float64 }
+
+func boundsOf(rs []Rect) bounds {
+	b := bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, r := range rs {
+		for _, p := range r.Corners() {
+			b.x0, b.y0 = min(b.x0, p.X), min(b.y0, p.Y)
+			b.x1, b.y1 = max(b.x1, p.X), max(b.y1, p.Y)
+		}
+	}
+	return b
+}
+
+func (b bounds) overlaps(o bounds) bool {
+	const m = spaceClearance
+	return b.x0-m < o.x1 && o.x0-m < b.x1 && b.y0-m < o.y1 && o.y0-m < b.y1
+}

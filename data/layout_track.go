@@ -1,0 +1,235 @@
+package data
+
+import (
+	"math"
+	"sort"
+)
+
+// How tracks leave a dot. Tracks leaving at a narrow angle would overlap
+// near the dot, so, as on the printed boards, they bend apart: each group of
+// parallel tracks leaves in a direction turned at most MaxBend from the
+// straight line, and the spaces start far enough out (at most MaxEndGap past
+// the dot's edge) for every group to fit in its own sector.
+
+// fan is how the tracks leave one dot.
+type fan struct {
+	start float64         // from the dot's centre to where spaces begin
+	dir   map[int]float64 // direction each group leaves in, by group
+	ok    bool            // every group fits without overlapping its neighbours
+}
+
+// fanEnd is one group's end at a dot.
+type fanEnd struct {
+	group    int
+	straight float64 // direction of the straight line to the other end
+	half     float64 // half the group's width, clearance included
+}
+
+// groupHalfWidth is half the width of a group of n parallel tracks, plus half
+// the clearance kept between tracks and a margin for spaces on a bend, whose
+// corners stray a little from the curve.
+func groupHalfWidth(n int) float64 {
+	return float64(n-1)/2*TrackPitch + SpaceWidth/2 + spaceClearance/2 + 1.5
+}
+
+// fanAt works out how the tracks leave dot d: the shortest start distance at
+// which every group can be turned into a sector of its own, each turned as
+// little as it can.
+func (b *Board) fanAt(d Dot) fan {
+	var ends []fanEnd
+	seen := map[int]bool{}
+	for _, t := range b.Adj[d.Node] {
+		tr := &b.Tracks[t]
+		if seen[tr.Group] || endArea(b, tr, d.Node) != d.Area {
+			continue
+		}
+		seen[tr.Group] = true
+		o := b.dot(tr.Other(d.Node), endArea(b, tr, tr.Other(d.Node)))
+		ends = append(ends, fanEnd{group: tr.Group, straight: math.Atan2(o.Y-d.Y, o.X-d.X), half: groupHalfWidth(len(b.Groups[tr.Group]))})
+	}
+	sort.Slice(ends, func(i, j int) bool { return ends[i].straight < ends[j].straight })
+	base := d.R + EndGap
+	var dirs []float64
+	var ok bool
+	start := base
+	for ; start <= base+MaxEndGap; start++ {
+		if dirs, ok = spread(ends, start); ok {
+			break
+		}
+	}
+	if !ok {
+		start = base + MaxEndGap
+	}
+	f := fan{start: start, dir: make(map[int]float64, len(ends)), ok: ok}
+	for i, e := range ends {
+		f.dir[e.group] = dirs[i]
+	}
+	return f
+}
+
+// spread turns the ends (sorted by direction) apart until neighbours no
+// longer share a sector at distance start. A group's spaces beyond that
+// distance stay within atan(half/start) of its direction, so sectors that do
+// not overlap mean spaces that do not overlap. It reports whether that needs
+// no turn beyond MaxBend.
+func spread(ends []fanEnd, start float64) ([]float64, bool) {
+	n := len(ends)
+	dirs := make([]float64, n)
+	for i, e := range ends {
+		dirs[i] = e.straight
+	}
+	if n < 2 {
+		return dirs, true
+	}
+	need := make([]float64, n) // between end i and end i+1 (circularly)
+	total := 0.0
+	for i := range ends {
+		j := (i + 1) % n
+		need[i] = math.Atan(ends[i].half/start) + math.Atan(ends[j].half/start)
+		total += need[i]
+	}
+	if total > 2*math.Pi {
+		return dirs, false
+	}
+	gap := func(i int) float64 {
+		j := (i + 1) % n
+		g := dirs[j] - dirs[i]
+		if j == 0 {
+			g += 2 * math.Pi
+		}
+		return g
+	}
+	// push each crowded pair apart by halves until no pair is short; the
+	// total need fits in a turn, so this settles.
+	for range 400 {
+		moved := false
+		for i := range n {
+			if short := need[i] - gap(i); short > 1e-6 {
+				dirs[i] -= short/2 + 1e-7
+				dirs[(i+1)%n] += short/2 + 1e-7
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	ok := true
+	for i := range n {
+		if need[i]-gap(i) > 1e-4 || math.Abs(dirs[i]-ends[i].straight) > MaxBend {
+			ok = false
+		}
+	}
+	return dirs, ok
+}
+
+// trackPath is the centre line of a group: a cubic curve from the dot of its
+// lower node to the dot of its higher one (straight when neither end turns),
+// sampled for arc length.
+type trackPath struct {
+	p        [4]Point
+	startLo  float64 // where spaces begin, from the lower node's centre
+	startHi  float64
+	arcs     []float64 // arc length at each sample
+	pointsAt []Point
+}
+
+const pathSamples = 48
+
+func (b *Board) groupPath(g int, fanOf func(Dot) fan) trackPath {
+	tr := &b.Tracks[b.Groups[g][0]]
+	lo, hi := min(tr.A, tr.B), max(tr.A, tr.B)
+	dl, dh := b.dot(lo, endArea(b, tr, lo)), b.dot(hi, endArea(b, tr, hi))
+	fl, fh := fanOf(dl), fanOf(dh)
+	d := math.Hypot(dh.X-dl.X, dh.Y-dl.Y)
+	al, ah := fl.dir[g], fh.dir[g]
+	p := trackPath{startLo: fl.start, startHi: fh.start}
+	p.p = [4]Point{
+		{dl.X, dl.Y},
+		{dl.X + d/3*math.Cos(al), dl.Y + d/3*math.Sin(al)},
+		{dh.X + d/3*math.Cos(ah), dh.Y + d/3*math.Sin(ah)},
+		{dh.X, dh.Y},
+	}
+	p.arcs = make([]float64, pathSamples+1)
+	p.pointsAt = make([]Point, pathSamples+1)
+	for i := range p.pointsAt {
+		p.pointsAt[i] = p.at(float64(i) / pathSamples)
+		if i > 0 {
+			a, c := p.pointsAt[i-1], p.pointsAt[i]
+			p.arcs[i] = p.arcs[i-1] + math.Hypot(c.X-a.X, c.Y-a.Y)
+		}
+	}
+	return p
+}
+
+func (p *trackPath) at(u float64) Point {
+	v := 1 - u
+	a, b, c, d := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
+	return Point{a*p.p[0].X + b*p.p[1].X + c*p.p[2].X + d*p.p[3].X, a*p.p[0].Y + b*p.p[1].Y + c*p.p[2].Y + d*p.p[3].Y}
+}
+
+func (p *trackPath) tangent(u float64) float64 {
+	v := 1 - u
+	dx := 3*v*v*(p.p[1].X-p.p[0].X) + 6*v*u*(p.p[2].X-p.p[1].X) + 3*u*u*(p.p[3].X-p.p[2].X)
+	dy := 3*v*v*(p.p[1].Y-p.p[0].Y) + 6*v*u*(p.p[2].Y-p.p[1].Y) + 3*u*u*(p.p[3].Y-p.p[2].Y)
+	return math.Atan2(dy, dx)
+}
+
+func (p *trackPath) length() float64 { return p.arcs[pathSamples] }
+
+// param returns the curve parameter at arc length s.
+func (p *trackPath) param(s float64) float64 {
+	i := sort.SearchFloat64s(p.arcs, s)
+	switch {
+	case i <= 0:
+		return 0
+	case i > pathSamples:
+		return 1
+	}
+	a0, a1 := p.arcs[i-1], p.arcs[i]
+	f := 0.0
+	if a1 > a0 {
+		f = (s - a0) / (a1 - a0)
+	}
+	return (float64(i-1) + f) / pathSamples
+}
+
+// TrackSpaces returns where each space of a track is drawn, from its A end to
+// its B end, at the given scale: along the group's centre line, parallel
+// tracks side by side TrackPitch apart, spaces of equal length SpaceGap
+// apart. LayoutProblems reports spaces shorter than MinSpaceLength.
+func (b *Board) TrackSpaces(t TrackID, scale float64) []Rect {
+	return b.trackSpaces(t, scale, b.fanAt)
+}
+
+func (b *Board) trackSpaces(t TrackID, scale float64, fanOf func(Dot) fan) []Rect {
+	tr := &b.Tracks[t]
+	g := tr.Group
+	n := len(b.Groups[g])
+	k := 0
+	for i, id := range b.Groups[g] {
+		if id == t {
+			k = i
+		}
+	}
+	offset := (float64(k) - float64(n-1)/2) * TrackPitch
+	p := b.groupPath(g, fanOf)
+	from, to := p.startLo, p.length()-p.startHi
+	cars := float64(tr.Length)
+	s := max((to-from-(cars-1)*SpaceGap)/cars, 0)
+	out := make([]Rect, tr.Length)
+	for i := range out {
+		mid := from + float64(i)*(s+SpaceGap) + s/2
+		u := p.param(mid)
+		c, a := p.at(u), p.tangent(u)
+		// the normal points to the right of the way from lower to higher node
+		r := Rect{X: c.X - math.Sin(a)*offset, Y: c.Y + math.Cos(a)*offset, W: s, H: SpaceWidth, Angle: a}
+		out[i] = r.Scale(scale)
+	}
+	if tr.A > tr.B {
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+	}
+	return out
+}

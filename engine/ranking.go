@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"slices"
+
+	"conductor/data"
+)
+
+// rank orders players by total, then by the board's tie-breaks in order;
+// players still tied keep their seat order.
+func rank(b *data.Board, players []PlayerScore) []int {
+	order := make([]int, len(players))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		p, q := &players[i], &players[j]
+		if p.Total != q.Total {
+			return q.Total - p.Total
+		}
+		for _, tb := range b.Rules.TieBreaks {
+			if c := tieBreak(tb, p, q); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return order
+}
+
+// tieBreak compares two tied players by one rule: negative when p ranks first.
+func tieBreak(rule string, p, q *PlayerScore) int {
+	switch rule {
+	case "tickets": // most completed tickets
+		return q.CompletedTickets - p.CompletedTickets
+	case "longest_path": // longest path, by length
+		return q.LongestPath - p.LongestPath
+	case "fewest_stations": // fewest stations built
+		return p.StationsBuilt - q.StationsBuilt
+	case "express": // holds the longest-path bonus card
+		return boolRank(q.LongestBonus) - boolRank(p.LongestBonus)
+	case "goods": // most goods points
+		return q.GoodsPoints - p.GoodsPoints
+	}
+	return 0
+}
+
+func boolRank(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// archiveTimeLayout is fixed-width so archive keys sort chronologically.
+const archiveTimeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// ArchiveResult is what the engine reports about a game that ended.
+type ArchiveResult struct {
+	Status   string    // StatusFinished (default when empty) or StatusAbandoned
+	Finished time.Time // zero means now
+	Players  []PlayerResult
+}
+
+// PlayerResult is one seat's outcome.
+type PlayerResult struct {
+	UserID           string   `json:"user_id,omitempty"`
+	Name             string   `json:"name"`
+	Bot              string   `json:"bot,omitempty"` // bot level, "" for a member
+	Score            int      `json:"score"`
+	Rank             int      `json:"rank"` // 1 for the winner(s); ties share a rank
+	Won              bool     `json:"won"`
+	TicketsCompleted int      `json:"tickets_completed"`
+	TicketsFailed    int      `json:"tickets_failed"`
+	Routes           []string `json:"routes,omitempty"` // names of the routes claimed
+}
+
+// ArchiveEntry is the summary kept for an archived game.
+type ArchiveEntry struct {
+	Key      string         `json:"-"` // archive key, for ArchivedGame
+	GameID   string         `json:"game_id"`
+	Guild    string         `json:"guild"`
+	Channel  string         `json:"channel"`
+	Map      string         `json:"map"`
+	Variant  string         `json:"variant,omitempty"`
+	Status   string         `json:"status"`
+	Started  time.Time      `json:"started"`
+	Finished time.Time      `json:"finished"`
+	Moves    int            `json:"moves"`
+	Players  []PlayerResult `json:"players"`
+}
+
+// archiveKey is guild NUL time NUL id: a guild's entries are one prefix, in
+// the order they finished. NUL, which ids never contain, keeps guild "a" from
+// matching guild "a/b".
+func archiveKey(guild string, finished time.Time, id string) []byte {
+	key := append(guildPrefix(guild), finished.UTC().Format(archiveTimeLayout)...)
+	key = append(key, 0)
+	return append(key, id...)
+}
+
+func guildPrefix(guild string) []byte {
+	return append([]byte(guild), 0)
+}
+
+// Archive moves the live game in channel to the archive with its result, in
+// one transaction, and returns the summary stored.
+func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	status := result.Status
+	if status == "" {
+		status = StatusFinished
+	}
+	if status != StatusFinished && status != StatusAbandoned {
+		return nil, fmt.Errorf("store: cannot archive a game as %q", status)
+	}
+	finished := result.Finished.UTC()
+	if finished.IsZero() {
+		finished = s.stamp()
+	}
+	var entry *ArchiveEntry
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		gb, err := gameBucket(tx, channel)
+		if err != nil {
+			return err
+		}
+		rec, err := readGame(gb)
+		if err != nil {
+			return err
+		}
+		rec.Status, rec.Updated = status, finished
+		key := archiveKey(rec.Guild, finished, rec.ID)
+		entry = &ArchiveEntry{
+			Key: string(key), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
+			Map: rec.Map, Variant: rec.Variant, Status: status,
+			Started: rec.Created.UTC(), Finished: finished, Moves: len(rec.Log),
+			Players: result.Players,
+		}
+		archive, archivedGames := tx.Bucket(bucketArchive), tx.Bucket(bucketArchivedGames)
+		if archive.Get(key) != nil {
+			return fmt.Errorf("store: game %s is already archived at %s", rec.ID, finished.Format(archiveTimeLayout))
+		}
+		summary, err := json.Marshal(entry)
+		if err != nil {
+			return err
+		}
+		full, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := archive.Put(key, summary); err != nil {
+			return err
+		}
+		if err := archivedGames.Put(key, full); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketGames).DeleteBucket([]byte(channel))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return entry, nil
+}
+
+// Archived returns the archive summaries of one guild, oldest first.
+func (s *Store) Archived(guild string) ([]ArchiveEntry, error) {
+	var entries []ArchiveEntry
+	err := s.eachArchived(guild, func(e *ArchiveEntry) error {
+		entries = append(entries, *e)
+		return nil
+	})
+	return entries, err
+}
+
+// eachArchived calls fn for each archive summary of guild, oldest first.
+func (s *Store) eachArchived(guild string, fn func(*ArchiveEntry) error) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	prefix := guildPrefix(guild)
+	return s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketArchive).Cursor()
+		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+			var e ArchiveEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("%w: archive entry %q: %v", errCorrupt, k, err)
+			}
+			e.Key = string(k)
+			if err := fn(&e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ArchivedGame returns the full record of an archived game, for replays.
+func (s *Store) ArchivedGame(key string) (*GameRecord, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	var rec GameRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket(bucketArchivedGames).Get([]byte(key))
+		if raw == nil {
+			return fmt.Errorf("%w in the archive", ErrNotFound)
+		}
+		return json.Unmarshal(raw, &rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+func hasPrefix(k, prefix []byte) bool {
+	return len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix)
+}

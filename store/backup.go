@@ -1,0 +1,79 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Backup writes a consistent copy of the whole database to w while other
+// goroutines keep reading and writing (it holds a read transaction).
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupFile writes a copy to path through a temporary file in the same
+// directory, synced and then renamed, so path never holds a partial copy.
+func (s *Store) BackupFile(path string) error {
+	if same, err := sameFile(path, s.path); err != nil {
+		return err
+	} else if same {
+		return fmt.Errorf("store: refusing to back up %s onto itself", path)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done { // a failed backup leaves no temporary file behind
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := s.Backup(tmp); err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	done = true
+	// Make the rename itself durable.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) (bool, error) {
+	ia, err := os.Stat(a)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	ib, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ia, ib), nil
+}

@@ -1,0 +1,69 @@
+package store
+
+import (
+	bolt "go.etcd.io/bbolt"
+)
+
+// ForgetGuild deletes every live and archived game of guild (for /ttr forget)
+// in one transaction, and returns how many of each it removed.
+func (s *Store) ForgetGuild(guild string) (live, archived int, err error) {
+	if err := s.ready(); err != nil {
+		return 0, 0, err
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		live, archived = 0, 0
+		games := tx.Bucket(bucketGames)
+		// Collect first: deleting under a running cursor can skip keys.
+		var channels [][]byte
+		err := games.ForEach(func(k, _ []byte) error {
+			gb := games.Bucket(k)
+			if gb == nil {
+				return nil
+			}
+			head, err := readHeader(gb)
+			if err != nil {
+				return err
+			}
+			if head.Guild == guild {
+				channels = append(channels, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range channels {
+			if err := games.DeleteBucket(k); err != nil {
+				return err
+			}
+		}
+		live = len(channels)
+
+		prefix := guildPrefix(guild)
+		archive, archivedGames := tx.Bucket(bucketArchive), tx.Bucket(bucketArchivedGames)
+		var keys [][]byte
+		c := archive.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
+			keys = append(keys, append([]byte(nil), k...))
+		}
+		// archived_games holds the same keys, but sweep its prefix too so a
+		// record without a summary cannot survive.
+		c = archivedGames.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
+			if archive.Get(k) == nil {
+				keys = append(keys, append([]byte(nil), k...))
+			}
+		}
+		for _, k := range keys {
+			if err := archive.Delete(k); err != nil {
+				return err
+			}
+			if err := archivedGames.Delete(k); err != nil {
+				return err
+			}
+		}
+		archived = len(keys)
+		return nil
+	})
+	return live, archived, err
+}

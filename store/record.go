@@ -1,0 +1,54 @@
+package store
+
+import "time"
+
+// Game statuses kept in GameRecord.Status.
+const (
+	StatusLobby     = "lobby"
+	StatusPlaying   = "playing"
+	StatusFinished  = "finished"
+	StatusAbandoned = "abandoned"
+)
+
+// GameRecord is everything needed to rebuild one game: the engine replays Log
+// from a game created with Map, Variant, Options, Seats and Seed (or from
+// Snapshot, taken when the log had SnapshotAt entries).
+type GameRecord struct {
+	Channel string `json:"channel"` // Discord channel id, or "local:NAME" for terminal games
+	Guild   string `json:"guild"`   // Discord guild id
+	ID      string `json:"id"`      // unique game id; Put assigns one when empty
+	Map     string `json:"map"`
+	Variant string `json:"variant,omitempty"`
+	// Options holds table settings such as bonus_tickets, turn_timer, confirm.
+	Options  map[string]string `json:"options,omitempty"`
+	Seats    []Seat            `json:"seats,omitempty"`
+	Host     string            `json:"host,omitempty"`
+	Seed     uint64            `json:"seed"`
+	Log      []LogEntry        `json:"log,omitempty"`
+	Created  time.Time         `json:"created"`
+	Updated  time.Time         `json:"updated"`
+	Status   string            `json:"status"`
+	Messages map[string]string `json:"messages,omitempty"` // e.g. the last board message id
+	// Snapshot is an optional engine snapshot taken when len(Log) was SnapshotAt.
+	Snapshot   []byte `json:"snapshot,omitempty"`
+	SnapshotAt int    `json:"snapshot_at,omitempty"`
+}
+
+// Seat is one place at the table, held by a member or a bot.
+type Seat struct {
+	UserID string `json:"user_id,omitempty"`
+	Name   string `json:"name"`
+	Bot    string `json:"bot,omitempty"` // bot level, "" for a human
+	Color  string `json:"color,omitempty"`
+}
+
+// LogEntry is one applied action.
+type LogEntry struct {
+	Seat   int       `json:"seat"`
+	Action string    `json:"action"` // the engine's text notation
+	At     time.Time `json:"at"`
+	// Interaction is the Discord interaction id that caused the action; a
+	// second entry with the same id is refused so a retried interaction is
+	// applied once.
+	Interaction string `json:"interaction,omitempty"`
+}

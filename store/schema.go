@@ -1,0 +1,174 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// CurrentSchema is the layout version this code reads and writes.
+const CurrentSchema = 1
+
+// migration upgrades a file from one schema version to the next.
+type migration struct {
+	name string
+	up   func(tx *bolt.Tx) error
+}
+
+// migrations[i] upgrades version i to i+1; len(migrations) == CurrentSchema.
+var migrations = []migration{
+	{"split each game's log into one key per entry and index interaction ids", migrate0to1},
+}
+
+// prepareSchema returns the file's schema version, first giving a brand-new
+// (bucketless) file the current layout.
+func prepareSchema(db *bolt.DB) (int, error) {
+	var version int
+	err := db.Update(func(tx *bolt.Tx) error {
+		empty := true
+		tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		if empty {
+			if err := createBuckets(tx); err != nil {
+				return err
+			}
+			version = CurrentSchema
+			return writeVersion(tx, CurrentSchema)
+		}
+		v, err := readVersion(tx)
+		version = v
+		return err
+	})
+	return version, err
+}
+
+// readVersion reads meta/schema; a file without a meta bucket predates
+// versioning and is version 0.
+func readVersion(tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	raw := meta.Get(keySchema)
+	if raw == nil {
+		return 0, nil
+	}
+	v, err := strconv.Atoi(string(raw))
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("store: unreadable schema version %q", raw)
+	}
+	return v, nil
+}
+
+func writeVersion(tx *bolt.Tx, v int) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	return meta.Put(keySchema, []byte(strconv.Itoa(v)))
+}
+
+// SchemaVersion reports the version of the file's layout.
+func (s *Store) SchemaVersion() (int, error) {
+	var v int
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		v, err = readVersion(tx)
+		return err
+	})
+	return v, err
+}
+
+// Migrate upgrades the file to CurrentSchema, one transaction per step so a
+// failure leaves the file at the last completed version. It returns the
+// versions before and after; from == to when nothing was needed.
+func (s *Store) Migrate() (from, to int, err error) {
+	from, to, err = runMigrations(s.db, migrations)
+	if err == nil && to == CurrentSchema {
+		s.outdated.Store(false)
+	}
+	return from, to, err
+}
+
+func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
+	err = db.View(func(tx *bolt.Tx) (err error) {
+		from, err = readVersion(tx)
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if from > len(steps) {
+		return from, from, fmt.Errorf("%w: version %d, this build knows up to %d",
+			ErrSchemaTooNew, from, len(steps))
+	}
+	to = from
+	for v := from; v < len(steps); v++ {
+		err := db.Update(func(tx *bolt.Tx) error {
+			if err := steps[v].up(tx); err != nil {
+				return err
+			}
+			return writeVersion(tx, v+1)
+		})
+		if err != nil {
+			return from, to, fmt.Errorf("store: migration %d->%d (%s): %w", v, v+1, steps[v].name, err)
+		}
+		to = v + 1
+	}
+	return from, to, nil
+}
+
+// createBuckets makes the top-level buckets of the current layout.
+func createBuckets(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrate0to1 converts the unversioned layout, where games/<channel> held the
+// whole GameRecord (log and snapshot included) as one JSON value, into the
+// version 1 layout described in doc.go.
+func migrate0to1(tx *bolt.Tx) error {
+	type oldGame struct {
+		channel string
+		rec     GameRecord
+	}
+	var old []oldGame
+	if games := tx.Bucket(bucketGames); games != nil {
+		err := games.ForEach(func(k, v []byte) error {
+			if v == nil {
+				return fmt.Errorf("games/%s is a bucket, not a version 0 record", k)
+			}
+			var g oldGame
+			g.channel = string(k)
+			if err := json.Unmarshal(v, &g.rec); err != nil {
+				return fmt.Errorf("games/%s: %w", k, err)
+			}
+			old = append(old, g)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := tx.DeleteBucket(bucketGames); err != nil {
+			return err
+		}
+	}
+	if err := createBuckets(tx); err != nil {
+		return err
+	}
+	games := tx.Bucket(bucketGames)
+	for _, g := range old {
+		// The key, not the JSON, decided which channel a version 0 game was in.
+		g.rec.Channel = g.channel
+		// Version 0 did not refuse replays, so an old log may repeat an id;
+		// keep its history as it is and index the first use.
+		if err := writeGame(games, &g.rec, false); err != nil {
+			return fmt.Errorf("games/%s: %w", g.channel, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DefaultTimeout is how long Open waits for the file lock before giving up.
+const DefaultTimeout = 2 * time.Second
+
+var (
+	// ErrNotFound: no live game in that channel (or no archived game with that key).
+	ErrNotFound = errors.New("store: no such game")
+	// ErrDuplicate: the action's interaction id was already applied to this game.
+	ErrDuplicate = errors.New("store: interaction already applied")
+	// ErrLocked: another process holds the database file.
+	ErrLocked = errors.New("store: database file is locked")
+	// ErrSchemaTooNew: the file was written by a newer Conductor.
+	ErrSchemaTooNew = errors.New("store: database schema is newer than this build supports")
+	// ErrOutdatedSchema: the file needs Migrate before it can be used.
+	ErrOutdatedSchema = errors.New("store: database schema is outdated")
+)
+
+// Options tune Open. The zero value (or nil) is the durable default.
+type Options struct {
+	// Timeout bounds the wait for the file lock; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// ManualMigrate leaves an older schema as it is: SchemaVersion reports it,
+	// Migrate upgrades it, and every other method returns ErrOutdatedSchema
+	// until then. Used by `conductor migrate` to back up before upgrading.
+	ManualMigrate bool
+	// NoSync skips fsync on commit: a crash may lose or corrupt recent
+	// commits. Only for tests and benchmarks.
+	NoSync bool
+}
+
+// Store is an open database file.
+type Store struct {
+	db       *bolt.DB
+	path     string
+	outdated atomic.Bool
+	now      func() time.Time // replaced in tests
+}
+
+// Open opens (creating if needed) the database at path. A fresh file gets the
+// current schema; an older one is upgraded unless opts.ManualMigrate is set; a
+// newer one is refused with ErrSchemaTooNew.
+func Open(path string, opts *Options) (*Store, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("%w: could not lock %s within %v; another conductor is probably "+
+			"running with the same database file: stop it, or give this one its own file with "+
+			"CONDUCTOR_DB=/path/to/other.db (%w)", ErrLocked, path, timeout, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: time.Now}
+	version, err := prepareSchema(db)
+	if err == nil && version > CurrentSchema {
+		err = fmt.Errorf("%w: %s has schema version %d but this build of conductor knows "+
+			"versions up to %d; run a newer conductor, or restore a backup made by this version",
+			ErrSchemaTooNew, path, version, CurrentSchema)
+	}
+	if err == nil && version < CurrentSchema {
+		if opts.ManualMigrate {
+			s.outdated.Store(true)
+		} else {
+			_, _, err = s.Migrate()
+		}
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the file and its lock.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// Path is the file the store was opened from.
+func (s *Store) Path() string {
+	return s.path
+}
+
+// ready refuses work on a file whose layout this code does not read.
+func (s *Store) ready() error {
+	if s.outdated.Load() {
+		return fmt.Errorf("%w: %s needs `conductor migrate`", ErrOutdatedSchema, s.path)
+	}
+	return nil
+}
+
+// stamp returns the current time in UTC without a monotonic reading, as it
+// will read back from JSON.
+func (s *Store) stamp() time.Time {
+	return s.now().UTC()
+}
