@@ -50,6 +50,7 @@ type stationSearch struct {
 // noTrack marks a station that borrows nothing.
 const noTrack data.TrackID = -1
 
+// choose runs the search; s.base must already hold the player's own tracks.
 func (s *stationSearch) choose(b *data.Board, own []data.TrackID, opponent []bool, stations []data.CityID, tickets []HeldTicket) StationChoice {
 	s.tickets = tickets
 	s.options = s.options[:0]
