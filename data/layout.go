@@ -21,7 +21,7 @@ const (
 
 	// MaxBend is how far (radians) a track may turn away from the straight
 	// line where it leaves a dot, to keep clear of its neighbours.
-	MaxBend = math.Pi / 6
+	MaxBend = math.Pi * 35 / 180
 
 	LabelGap = 3.0 // between a dot's edge and its name's box
 	LabelPad = 2.0 // around a name's ink, room for a halo
@@ -90,6 +90,9 @@ var anchors = map[string][2]float64{
 	"s": {0, 1}, "sw": {-1, 1}, "w": {-1, 0}, "nw": {-1, -1},
 }
 
+// anchorOrder lists the anchors in a fixed order, for deterministic choices.
+var anchorOrder = [...]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
+
 // DefaultLabel is the anchor of a city whose Label is empty.
 const DefaultLabel = "s"
 
@@ -118,10 +121,18 @@ func (b *Board) LabelAnchor(d Dot) string {
 	if sx == 0 && sy == 0 {
 		return DefaultLabel
 	}
-	// the octant opposite the tracks
-	a := math.Atan2(-sy, -sx)
-	oct := int(math.Round(a/(math.Pi/4))+8) % 8
-	return [8]string{"e", "se", "s", "sw", "w", "nw", "n", "ne"}[oct]
+	// the side opposite the tracks, or the nearest to it that keeps the
+	// name on the map
+	away := math.Atan2(-sy, -sx)
+	best, bestTurn := DefaultLabel, math.Inf(1)
+	for _, side := range anchorOrder {
+		v := anchors[side]
+		turn := math.Abs(math.Remainder(math.Atan2(v[1], v[0])-away, 2*math.Pi))
+		if turn < bestTurn && b.labelAt(d, side, 1).Box.Within(float64(b.Width), float64(b.Height)) {
+			best, bestTurn = side, turn
+		}
+	}
+	return best
 }
 
 // Label is a name as drawn: its text, the box it covers and where its
@@ -136,10 +147,14 @@ type Label struct {
 // Label places a dot's name beside it, on the side its anchor says.
 func (b *Board) Label(d Dot, scale float64) Label {
 	d = b.dot(d.Node, d.Area) // work at scale 1, scale at the end
+	return b.labelAt(d, b.LabelAnchor(d), scale)
+}
+
+func (b *Board) labelAt(d Dot, anchor string, scale float64) Label {
 	name := b.Cities[d.Node].Name
 	ink := measureName(name)
 	w, h := ink.right-ink.left+2*LabelPad, ink.bottom-ink.top+2*LabelPad
-	side := anchors[b.LabelAnchor(d)]
+	side := anchors[anchor]
 	reach := d.R + LabelGap
 	if side[0] != 0 && side[1] != 0 {
 		reach *= math.Sqrt2 / 2

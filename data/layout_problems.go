@@ -61,6 +61,12 @@ func LayoutProblems(b *Board) []string {
 				bad("name %s covers dot %s", dotName(e), dotName(d))
 			}
 		}
+		own := boxDistance(labels[i].Box, d.X, d.Y) - d.R
+		for j, e := range dots {
+			if j != i && boxDistance(labels[i].Box, e.X, e.Y)-e.R < own {
+				bad("name %s sits nearer to dot %s than to its own", dotName(d), dotName(e))
+			}
+		}
 	}
 
 	fans := map[Dot]fan{}
@@ -181,4 +187,11 @@ func boundsOf(rs []Rect) bounds {
 func (b bounds) overlaps(o bounds) bool {
 	const m = spaceClearance
 	return b.x0-m < o.x1 && o.x0-m < b.x1 && b.y0-m < o.y1 && o.y0-m < b.y1
+}
+
+// boxDistance is how far the point x, y is from an axis-aligned box.
+func boxDistance(r Rect, x, y float64) float64 {
+	dx := max(math.Abs(x-r.X)-r.W/2, 0)
+	dy := max(math.Abs(y-r.Y)-r.H/2, 0)
+	return math.Hypot(dx, dy)
 }

@@ -70,8 +70,11 @@ func (b *Board) fanAt(d Dot) fan {
 // spread turns the ends (sorted by direction) apart until neighbours no
 // longer share a sector at distance start. A group's spaces beyond that
 // distance stay within atan(half/start) of its direction, so sectors that do
-// not overlap mean spaces that do not overlap. It reports whether that needs
-// no turn beyond MaxBend.
+// not overlap mean spaces that do not overlap. The turns are the least in the
+// sense of least squares: the circle is cut where there is most room, and
+// the directions less the sectors they need before them are made
+// non-decreasing by pooling adjacent violators. It reports whether the
+// sectors fit with no turn beyond MaxBend.
 func spread(ends []fanEnd, start float64) ([]float64, bool) {
 	n := len(ends)
 	dirs := make([]float64, n)
@@ -82,43 +85,83 @@ func spread(ends []fanEnd, start float64) ([]float64, bool) {
 		return dirs, true
 	}
 	need := make([]float64, n) // between end i and end i+1 (circularly)
-	total := 0.0
+	total, cut, room := 0.0, 0, math.Inf(-1)
 	for i := range ends {
 		j := (i + 1) % n
 		need[i] = math.Atan(ends[i].half/start) + math.Atan(ends[j].half/start)
 		total += need[i]
+		gap := ends[j].straight - ends[i].straight
+		if j == 0 {
+			gap += 2 * math.Pi
+		}
+		if gap-need[i] > room {
+			cut, room = i, gap-need[i]
+		}
 	}
 	if total > 2*math.Pi {
 		return dirs, false
 	}
-	gap := func(i int) float64 {
-		j := (i + 1) % n
-		g := dirs[j] - dirs[i]
-		if j == 0 {
-			g += 2 * math.Pi
-		}
-		return g
-	}
-	// push each crowded pair apart by halves until no pair is short; the
-	// total need fits in a turn, so this settles.
-	for range 400 {
-		moved := false
-		for i := range n {
-			if short := need[i] - gap(i); short > 1e-6 {
-				dirs[i] -= short/2 + 1e-7
-				dirs[(i+1)%n] += short/2 + 1e-7
-				moved = true
+	// walk the ends from just after the cut, unwrapped so angles increase
+	a, c := make([]float64, n), make([]float64, n)
+	for k := range n {
+		i := (cut + 1 + k) % n
+		a[k] = ends[i].straight
+		if k > 0 {
+			for a[k] < a[k-1] {
+				a[k] += 2 * math.Pi
 			}
+			c[k] = c[k-1] + need[(cut+k)%n]
 		}
-		if !moved {
-			break
+	}
+	type block struct {
+		sum   float64
+		count int
+	}
+	var blocks []block
+	for k := range n {
+		blocks = append(blocks, block{a[k] - c[k], 1})
+		for len(blocks) > 1 {
+			p, q := blocks[len(blocks)-2], blocks[len(blocks)-1]
+			if p.sum/float64(p.count) <= q.sum/float64(q.count) {
+				break
+			}
+			blocks = append(blocks[:len(blocks)-2], block{p.sum + q.sum, p.count + q.count})
+		}
+	}
+	// the least-squares turns, kept within MaxBend: clamped between the
+	// lowest and the highest directions each end can take (a chain clamped
+	// between two chains that keep the sectors apart keeps them apart too)
+	lo, hi := make([]float64, n), make([]float64, n)
+	for k := range n {
+		lo[k] = a[k] - MaxBend
+		if k > 0 {
+			lo[k] = max(lo[k], lo[k-1]+need[(cut+k)%n])
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		hi[k] = a[k] + MaxBend
+		if k < n-1 {
+			hi[k] = min(hi[k], hi[k+1]-need[(cut+k+1)%n])
 		}
 	}
 	ok := true
-	for i := range n {
-		if need[i]-gap(i) > 1e-4 || math.Abs(dirs[i]-ends[i].straight) > MaxBend {
-			ok = false
+	k := 0
+	for _, bl := range blocks {
+		for range bl.count {
+			if lo[k] > hi[k]+1e-9 {
+				ok = false
+			}
+			phi := max(lo[k], min(hi[k], bl.sum/float64(bl.count)+c[k]))
+			dirs[(cut+1+k)%n] = phi
+			k++
 		}
+	}
+	first, last := dirs[(cut+1)%n], dirs[cut]
+	for last < first {
+		last += 2 * math.Pi
+	}
+	if first+2*math.Pi-last < need[cut]-1e-9 {
+		ok = false
 	}
 	return dirs, ok
 }
