@@ -1,0 +1,277 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+func init() {
+	route("POST /interactions/{interaction_id}/{interaction_token}/callback", handleInteractionCallback)
+	route("POST /webhooks/{webhook_id}/{webhook_token}", handleFollowup)
+	route("GET /webhooks/{webhook_id}/{webhook_token}/messages/@original", handleGetWebhookMessage)
+	route("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original", handleEditWebhookMessage)
+	route("DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original", handleDeleteWebhookMessage)
+	route("GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", handleGetWebhookMessage)
+	route("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", handleEditWebhookMessage)
+	route("DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", handleDeleteWebhookMessage)
+}
+
+// allowedCallbacks lists the callback types Discord accepts for each interaction type.
+var allowedCallbacks = map[int][]int{
+	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal},
+	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal},
+	InteractionAutocomplete: {CallbackAutocompleteResult},
+	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage},
+}
+
+func handleInteractionCallback(s *Server, c *call) {
+	var req struct {
+		Type int             `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	if c.body.JSON != nil {
+		json.Unmarshal(c.body.JSON, &req)
+	}
+	var data map[string]json.RawMessage
+	if len(req.Data) > 0 && string(req.Data) != "null" {
+		json.Unmarshal(req.Data, &data)
+	}
+	if data == nil {
+		data = map[string]json.RawMessage{}
+	}
+	s.mu.Lock()
+	it, ok := s.interactions[c.params["interaction_id"]]
+	if !ok || it.token != c.params["interaction_token"] {
+		s.mu.Unlock()
+		c.fail(http.StatusNotFound, 10062, "Unknown interaction")
+		return
+	}
+	if it.callback != nil {
+		s.mu.Unlock()
+		c.fail(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
+		return
+	}
+	latency := time.Since(it.dispatched)
+	if s.opts.CallbackDeadline > 0 && latency > s.opts.CallbackDeadline {
+		s.mu.Unlock()
+		c.fail(http.StatusNotFound, 10062, "Unknown interaction")
+		return
+	}
+	allowed := false
+	for _, t := range allowedCallbacks[it.kind] {
+		allowed = allowed || t == req.Type
+	}
+	// Updating a message needs one: a modal submitted from a slash command has none.
+	if (req.Type == CallbackDeferredUpdate || req.Type == CallbackUpdateMessage) && it.messageID == "" {
+		allowed = false
+	}
+	if !allowed {
+		s.mu.Unlock()
+		c.invalid = append(c.invalid, SchemaError{Pointer: "/type", Message: fmt.Sprintf(
+			"callback type %d is not valid for interaction type %d (allowed: %v)", req.Type, it.kind, allowedCallbacks[it.kind])})
+		c.fail(http.StatusBadRequest, 40043, "Interaction callback type is not valid for this interaction")
+		return
+	}
+	cb := &Callback{Type: req.Type, Data: req.Data, Files: c.files(), Latency: latency}
+	var event string
+	var eventData map[string]any
+	guildID := it.guildID
+	switch req.Type {
+	case CallbackMessage, CallbackDeferredMessage:
+		m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
+			CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID, VisibleTo: it.userID}
+		if it.kind == InteractionCommand {
+			m.Type = 20
+		}
+		if err := s.applyPayloadLocked(m, data, c.files(), false); err != nil {
+			s.mu.Unlock()
+			c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Pointer: "/data", Message: err.Error()}}})
+			return
+		}
+		if req.Type == CallbackDeferredMessage {
+			m.Flags = m.Flags&FlagEphemeral | FlagLoading
+		} else if isEmptyMessage(m) {
+			s.mu.Unlock()
+			c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
+			return
+		}
+		s.storeMessageLocked(m)
+		it.originalID, cb.MessageID = m.ID, m.ID
+		if !m.Ephemeral() {
+			event, eventData = "MESSAGE_CREATE", s.messageJSONLocked(m)
+		}
+	case CallbackDeferredUpdate:
+		it.originalID, cb.MessageID = it.messageID, it.messageID
+	case CallbackUpdateMessage:
+		m := s.messages[it.messageID]
+		if m == nil || m.Deleted {
+			s.mu.Unlock()
+			c.fail(http.StatusNotFound, 10008, "Unknown Message")
+			return
+		}
+		out, apiErr := s.editMessageLocked(m, data, c.files())
+		if apiErr != nil {
+			s.mu.Unlock()
+			c.failWith(apiErr)
+			return
+		}
+		it.originalID, cb.MessageID = m.ID, m.ID
+		if !m.Ephemeral() {
+			event, eventData = "MESSAGE_UPDATE", out
+		}
+	case CallbackAutocompleteResult:
+		var d struct {
+			Choices []OptionChoice `json:"choices"`
+		}
+		json.Unmarshal(req.Data, &d)
+		cb.Choices = d.Choices
+	case CallbackModal:
+		var d struct {
+			CustomID   string      `json:"custom_id"`
+			Title      string      `json:"title"`
+			Components []Component `json:"components"`
+		}
+		json.Unmarshal(req.Data, &d)
+		cb.Modal = &Modal{CustomID: d.CustomID, Title: d.Title, Components: d.Components, InteractionID: it.id}
+	}
+	it.callback = cb
+	s.changedLocked()
+	var resource map[string]any
+	if it.originalID != "" {
+		resource = map[string]any{"type": req.Type, "message": s.messageJSONLocked(s.messages[it.originalID])}
+	}
+	interaction := map[string]any{"id": it.id, "type": it.kind}
+	s.mu.Unlock()
+	if event != "" {
+		s.dispatchMessageEvent(guildID, event, eventData)
+	}
+	if c.rec.Query.Get("with_response") == "true" {
+		out := map[string]any{"interaction": interaction}
+		if resource != nil {
+			out["resource"] = resource
+		}
+		c.json(http.StatusOK, out)
+		return
+	}
+	c.noContent()
+}
+
+// webhookInteractionLocked resolves /webhooks/{application id}/{interaction token}; the fake
+// has no other webhooks.
+func (s *Server) webhookInteractionLocked(c *call) (*interactionState, bool) {
+	it, ok := s.byToken[c.params["webhook_token"]]
+	if !ok || c.params["webhook_id"] != s.bot.ID {
+		c.fail(http.StatusNotFound, 10015, "Unknown Webhook")
+		return nil, false
+	}
+	if it.callback == nil {
+		// The webhook exists only once the interaction was acknowledged.
+		c.fail(http.StatusNotFound, 10015, "Unknown Webhook")
+		return nil, false
+	}
+	return it, true
+}
+
+// webhookMessageLocked finds @original or a follow-up of the interaction.
+func (s *Server) webhookMessageLocked(c *call, it *interactionState) (*Message, bool) {
+	id, ok := c.params["message_id"]
+	if !ok {
+		id = it.originalID
+	} else if id != it.originalID && !containsString(it.followups, id) {
+		id = ""
+	}
+	m := s.messages[id]
+	if id == "" || m == nil || m.Deleted {
+		c.fail(http.StatusNotFound, 10008, "Unknown Message")
+		return nil, false
+	}
+	return m, true
+}
+
+func handleFollowup(s *Server, c *call) {
+	s.mu.Lock()
+	it, ok := s.webhookInteractionLocked(c)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
+		CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID, VisibleTo: it.userID}
+	if err := s.applyPayloadLocked(m, c.document(), c.files(), false); err != nil {
+		s.mu.Unlock()
+		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
+		return
+	}
+	if isEmptyMessage(m) {
+		s.mu.Unlock()
+		c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
+		return
+	}
+	s.storeMessageLocked(m)
+	it.followups = append(it.followups, m.ID)
+	out := s.messageJSONLocked(m)
+	ephemeral, guildID := m.Ephemeral(), m.GuildID
+	s.mu.Unlock()
+	if !ephemeral {
+		s.dispatchMessageEvent(guildID, "MESSAGE_CREATE", out)
+	}
+	// Follow-ups always answer with the message: for interactions "wait" is always true.
+	c.json(http.StatusOK, out)
+}
+
+func handleGetWebhookMessage(s *Server, c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it, ok := s.webhookInteractionLocked(c)
+	if !ok {
+		return
+	}
+	if m, ok := s.webhookMessageLocked(c, it); ok {
+		c.json(http.StatusOK, s.messageJSONLocked(m))
+	}
+}
+
+func handleEditWebhookMessage(s *Server, c *call) {
+	s.mu.Lock()
+	it, ok := s.webhookInteractionLocked(c)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	m, ok := s.webhookMessageLocked(c, it)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	out, apiErr := s.editMessageLocked(m, c.document(), c.files())
+	ephemeral, guildID := m.Ephemeral(), m.GuildID
+	s.mu.Unlock()
+	if apiErr != nil {
+		c.failWith(apiErr)
+		return
+	}
+	if !ephemeral {
+		s.dispatchMessageEvent(guildID, "MESSAGE_UPDATE", out)
+	}
+	c.json(http.StatusOK, out)
+}
+
+func handleDeleteWebhookMessage(s *Server, c *call) {
+	s.mu.Lock()
+	it, ok := s.webhookInteractionLocked(c)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	m, ok := s.webhookMessageLocked(c, it)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	m.Deleted = true
+	s.changedLocked()
+	s.mu.Unlock()
+	c.noContent()
+}

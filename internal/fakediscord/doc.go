@@ -1,0 +1,71 @@
+// Package fakediscord is an in-process fake of Discord for end-to-end tests of the bot: a
+// REST API and a gateway on 127.0.0.1 that the real discordgo client talks to, and Go
+// methods with which a test plays the users.
+//
+// # Pointing the bot at it
+//
+// Start one per test and point discordgo at it before opening the session:
+//
+//	srv := fakediscord.New(t) // stopped when the test ends
+//	// DISCORD_API_URL=srv.BaseURL() ("http://127.0.0.1:PORT/"); the bot's own SetAPIBase
+//	// must then set discordgo.APIVersion = "10", EndpointDiscord = base,
+//	// EndpointAPI = base+"api/v10/" and rebuild every string endpoint derived from
+//	// EndpointAPI in discordgo's endpoints.go (EndpointGuilds, EndpointChannels,
+//	// EndpointUsers, EndpointGateway, EndpointGatewayBot, EndpointWebhooks,
+//	// EndpointApplications, ...); the function endpoints read those variables at call time.
+//	dg, _ := discordgo.New(srv.Token()) // "Bot fake-bot-token"
+//	dg.Open()                             // GET /api/v10/gateway, then the websocket
+//	srv.WaitReady(0)
+//
+// The fake serves REST under /api/v10/ (and /api/v9/, discordgo's default), the gateway
+// at srv.GatewayURL() (ws://127.0.0.1:PORT/ws, returned by GET /gateway and /gateway/bot)
+// and uploaded files under /attachments/. Routes are named by the OpenAPI path templates of
+// Discord's own description, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests
+// and Fault use those names. Requests for routes the fake does not implement are answered 404
+// and listed by UnhandledRequests.
+//
+// # Playing users
+//
+//	alice := srv.CreateUser("alice")
+//	guild := srv.CreateGuild("Rail Club")
+//	table := srv.CreateTextChannel(guild.ID, "table")
+//	h, err := srv.RunCommand(alice.ID, table.ID, "ttr",
+//		fakediscord.Subcommand("new", fakediscord.StringOption("map", "europe")))
+//	cb, err := h.WaitCallback()                       // type 4/5/6/7/8/9 and its data
+//	board, err := srv.WaitMessage(table.ID, func(m fakediscord.Message) bool {
+//		_, ok := m.Component("join"); return ok
+//	})
+//	h2, err := srv.ClickButton(alice.ID, board.ID, "join") // click by custom_id
+//	png, err := board.Attachments[0].Image()                 // decode an attached board
+//
+// Interactions are checked the way a Discord client would: the command must be registered
+// with matching options, a button must exist in the message's current version and not be
+// disabled, select values must be among the options, a modal submission must fill the
+// modal's required inputs. Each returns an InteractionHandle to await the callback, the
+// @original message (after edits) and follow-ups. Autocomplete, SelectValues and SubmitModal
+// cover the other interaction types.
+//
+// # What is recorded and checked
+//
+// Every request is recorded (method, path, headers, raw body, JSON document, uploaded files)
+// and every body is validated against Discord's OpenAPI description
+// (../shared/discord-openapi.json beside the module root, or $DISCORD_OPENAPI_SPEC), plus
+// rules the description cannot express (unique custom ids, a select alone in its row, at
+// most five action rows, link buttons, 6000 characters of embeds). srv.CheckClean(t) fails
+// the test on any violation or unimplemented route. Messages are kept per channel with
+// embeds, components, attachments (with bytes), the ephemeral flag and who may see them;
+// PublicHistory keeps every public version, and PublicLeaks(secrets...) finds hidden
+// information that reached a public message.
+//
+// # Faults and the gateway
+//
+// RateLimit answers a route with 429 (body retry_after, Retry-After and X-RateLimit-*
+// headers) N times; InjectFault returns any Discord error; FailDMsTo makes DMs to a user
+// fail with 403/50007. DropConnection, CloseConnection, SendReconnect and InvalidateSession
+// exercise reconnects: the gateway keeps each session's events and replays the missed ones
+// on RESUME. IDENTIFY with shard [id, count] gets the guilds of that shard
+// ((guild_id >> 22) % count), and each guild's interactions go to its shard.
+//
+// Waiting never sleeps blindly: WaitFor re-checks a condition whenever the fake's state
+// changes, bounded by Options.WaitTimeout.
+package fakediscord

@@ -1,0 +1,504 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// call is one REST request being answered.
+type call struct {
+	w       *responseRecorder
+	r       *http.Request
+	rec     *RecordedRequest
+	params  map[string]string
+	body    *Body
+	invalid []SchemaError
+}
+
+type handler func(s *Server, c *call)
+
+// routes maps "METHOD /openapi/template" to the fake's implementation. Templates are the
+// OpenAPI description's own, so fault injection and records use the same names.
+var routes = map[string]handler{}
+
+func route(key string, h handler) { routes[key] = h }
+
+func init() {
+	route("GET /gateway", handleGateway)
+	route("GET /gateway/bot", handleGatewayBot)
+	route("GET /users/@me", handleMe)
+	route("GET /users/{user_id}", handleUser)
+	route("POST /users/@me/channels", handleCreateDM)
+	route("GET /channels/{channel_id}", handleGetChannel)
+	route("GET /channels/{channel_id}/messages", handleListMessages)
+	route("POST /channels/{channel_id}/messages", handleCreateMessage)
+	route("GET /channels/{channel_id}/messages/{message_id}", handleGetMessage)
+	route("PATCH /channels/{channel_id}/messages/{message_id}", handleEditMessage)
+	route("DELETE /channels/{channel_id}/messages/{message_id}", handleDeleteMessage)
+	route("GET /guilds/{guild_id}", handleGetGuild)
+	route("GET /guilds/{guild_id}/channels", handleGuildChannels)
+	route("GET /guilds/{guild_id}/members/{user_id}", handleGuildMember)
+}
+
+// ServeHTTP answers REST calls under /api/v9 and /api/v10, the gateway websocket at /ws and
+// attachment downloads under /attachments.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/ws" || r.URL.Path == "/ws/":
+		s.serveGateway(w, r)
+		return
+	case strings.HasPrefix(r.URL.Path, "/attachments/"):
+		s.serveAttachment(w, r)
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	rec := &RecordedRequest{
+		Time: time.Now(), Method: r.Method, Query: r.URL.Query(), Header: r.Header.Clone(),
+		ContentType: r.Header.Get("Content-Type"), Body: body,
+	}
+	c := &call{w: &responseRecorder{ResponseWriter: w}, r: r, rec: rec}
+	defer s.finish(c)
+
+	version, path, ok := splitAPIPath(r.URL.EscapedPath())
+	rec.APIVersion, rec.Path = version, path
+	if !ok {
+		rec.Path = r.URL.Path
+		rec.Unhandled = true
+		c.fail(http.StatusNotFound, 0, "404: Not Found")
+		return
+	}
+	op, params := s.spec.Match(r.Method, path)
+	if op == nil {
+		rec.Unhandled = true
+		c.fail(http.StatusNotFound, 0, "404: Not Found")
+		return
+	}
+	rec.Route, rec.OperationID, rec.Params = op.Template, op.ID, params
+	c.params = params
+	parsed, err := ParseBody(rec.ContentType, body)
+	if err != nil {
+		c.invalid = append(c.invalid, SchemaError{Message: err.Error()})
+		c.fail(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
+		return
+	}
+	c.body = parsed
+	rec.JSON, rec.Files = parsed.JSON, parsed.Files
+	c.invalid = append(c.invalid, op.ValidateParams(params)...)
+	c.invalid = append(c.invalid, op.ValidateBody(parsed)...)
+	c.invalid = append(c.invalid, checkDiscordRules(op, parsed)...)
+	if len(c.invalid) > 0 && s.opts.RejectInvalidBodies {
+		c.invalidFormBody(c.invalid)
+		return
+	}
+	if !s.authorized(op, r.Header.Get("Authorization")) {
+		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
+		return
+	}
+	if s.injectFault(c, op.Template, path) {
+		return
+	}
+	h, ok := routes[op.Method+" "+op.Template]
+	if !ok {
+		rec.Unhandled = true
+		c.fail(http.StatusNotFound, 0, "404: Not Found (not implemented by fakediscord)")
+		return
+	}
+	h(s, c)
+}
+
+// finish files the request, its answer and its validation failures.
+func (s *Server) finish(c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.rec.Status = c.w.status
+	c.rec.Response = c.w.body
+	s.recordLocked(c.rec)
+	s.recordInvalidLocked(c.rec, c.invalid)
+	s.changedLocked()
+}
+
+// splitAPIPath takes "/api/v10/channels/1" apart into "10" and "/channels/1".
+func splitAPIPath(p string) (version, rest string, ok bool) {
+	after, found := strings.CutPrefix(p, "/api/v")
+	if !found {
+		return "", p, false
+	}
+	version, rest, _ = strings.Cut(after, "/")
+	if version != "9" && version != "10" {
+		return version, "/" + rest, false
+	}
+	return version, "/" + rest, true
+}
+
+func (s *Server) authorized(op *Operation, header string) bool {
+	if header == "" {
+		return !op.botTokenOnly
+	}
+	return header == "Bot "+s.opts.Token
+}
+
+func (c *call) json(status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.fail(http.StatusInternalServerError, 0, "fakediscord: "+err.Error())
+		return
+	}
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(status)
+	c.w.Write(b)
+}
+
+func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
+
+// fail answers with Discord's error body {"message", "code"}.
+func (c *call) fail(status, code int, message string) {
+	c.json(status, map[string]any{"message": message, "code": code})
+}
+
+// invalidFormBody answers 400/50035 with Discord's nested "errors" object.
+func (c *call) invalidFormBody(errs []SchemaError) {
+	tree := map[string]any{}
+	for _, e := range errs {
+		node := tree
+		for _, tok := range strings.Split(strings.TrimPrefix(e.Pointer, "/"), "/") {
+			if tok == "" {
+				continue
+			}
+			next, ok := node[tok].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				node[tok] = next
+			}
+			node = next
+		}
+		list, _ := node["_errors"].([]any)
+		node["_errors"] = append(list, map[string]any{"code": "INVALID", "message": e.Message})
+	}
+	c.json(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body", "errors": tree})
+}
+
+// document is the JSON body as top-level fields ({} when the body has none).
+func (c *call) document() map[string]json.RawMessage {
+	doc := map[string]json.RawMessage{}
+	if c.body != nil && c.body.JSON != nil {
+		json.Unmarshal(c.body.JSON, &doc)
+	}
+	return doc
+}
+
+func (c *call) files() []File {
+	if c.body == nil {
+		return nil
+	}
+	return c.body.Files
+}
+
+func handleGateway(s *Server, c *call) {
+	c.json(http.StatusOK, map[string]any{"url": s.GatewayURL()})
+}
+
+func handleGatewayBot(s *Server, c *call) {
+	c.json(http.StatusOK, map[string]any{
+		"url": s.GatewayURL(), "shards": s.opts.RecommendedShards,
+		"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
+	})
+}
+
+func handleMe(s *Server, c *call) {
+	s.mu.Lock()
+	out := userJSON(&s.bot)
+	s.mu.Unlock()
+	out["verified"] = true
+	out["mfa_enabled"] = false
+	c.json(http.StatusOK, out)
+}
+
+func handleUser(s *Server, c *call) {
+	s.mu.Lock()
+	u, ok := s.users[c.params["user_id"]]
+	var out map[string]any
+	if ok {
+		out = userJSON(u)
+	}
+	s.mu.Unlock()
+	if !ok {
+		c.fail(http.StatusNotFound, 10013, "Unknown User")
+		return
+	}
+	c.json(http.StatusOK, out)
+}
+
+func handleCreateDM(s *Server, c *call) {
+	var req struct {
+		RecipientID string `json:"recipient_id"`
+	}
+	json.Unmarshal(c.body.JSON, &req)
+	s.mu.Lock()
+	u, ok := s.users[req.RecipientID]
+	if !ok || u.Bot {
+		s.mu.Unlock()
+		c.fail(http.StatusBadRequest, 50033, "Invalid Recipient(s)")
+		return
+	}
+	out := s.channelJSONLocked(s.dmChannelLocked(u.ID))
+	s.mu.Unlock()
+	c.json(http.StatusOK, out)
+}
+
+func handleGetChannel(s *Server, c *call) {
+	s.mu.Lock()
+	ch, ok := s.channels[c.params["channel_id"]]
+	var out map[string]any
+	if ok {
+		out = s.channelJSONLocked(ch)
+	}
+	s.mu.Unlock()
+	if !ok {
+		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
+		return
+	}
+	c.json(http.StatusOK, out)
+}
+
+func handleListMessages(s *Server, c *call) {
+	limit := 50
+	if l, err := strconv.Atoi(c.rec.Query.Get("limit")); err == nil && l > 0 && l <= 100 {
+		limit = l
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.channels[c.params["channel_id"]]; !ok {
+		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
+		return
+	}
+	ids := s.channelMsgs[c.params["channel_id"]]
+	out := []any{}
+	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+		// Ephemeral messages are not in a channel's history.
+		if m := s.messages[ids[i]]; !m.Deleted && !m.Ephemeral() {
+			out = append(out, s.messageJSONLocked(m))
+		}
+	}
+	c.json(http.StatusOK, out)
+}
+
+// isEmptyMessage reports a message Discord refuses to store (50006).
+func isEmptyMessage(m *Message) bool {
+	return m.Content == "" && len(m.Embeds) == 0 && len(m.Components) == 0 && len(m.Attachments) == 0
+}
+
+func handleCreateMessage(s *Server, c *call) {
+	doc := c.document()
+	s.mu.Lock()
+	ch, ok := s.channels[c.params["channel_id"]]
+	if !ok {
+		s.mu.Unlock()
+		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
+		return
+	}
+	if ch.Type == ChannelTypeDM && s.dmFailures[ch.RecipientID] {
+		s.mu.Unlock()
+		c.fail(http.StatusForbidden, 50007, "Cannot send messages to this user")
+		return
+	}
+	now := time.Now()
+	m := &Message{ID: s.ids.next(), ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, CreatedAt: now}
+	if err := s.applyPayloadLocked(m, doc, c.files(), false); err != nil {
+		s.mu.Unlock()
+		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
+		return
+	}
+	if m.Ephemeral() {
+		c.invalid = append(c.invalid, SchemaError{Pointer: "/flags", Message: "EPHEMERAL (64) is only for interaction responses; Discord ignores it on channel messages"})
+		m.Flags &^= FlagEphemeral
+	}
+	if isEmptyMessage(m) {
+		s.mu.Unlock()
+		c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
+		return
+	}
+	s.storeMessageLocked(m)
+	out := s.messageJSONLocked(m)
+	guildID := m.GuildID
+	s.mu.Unlock()
+	s.dispatchMessageEvent(guildID, "MESSAGE_CREATE", out)
+	c.json(http.StatusOK, out)
+}
+
+// channelMessageLocked finds a live message of a channel or answers 404.
+func (s *Server) channelMessageLocked(c *call) (*Message, bool) {
+	if _, ok := s.channels[c.params["channel_id"]]; !ok {
+		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
+		return nil, false
+	}
+	m, ok := s.messages[c.params["message_id"]]
+	if !ok || m.Deleted || m.ChannelID != c.params["channel_id"] {
+		c.fail(http.StatusNotFound, 10008, "Unknown Message")
+		return nil, false
+	}
+	return m, true
+}
+
+func handleGetMessage(s *Server, c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.channelMessageLocked(c); ok {
+		c.json(http.StatusOK, s.messageJSONLocked(m))
+	}
+}
+
+func handleEditMessage(s *Server, c *call) {
+	s.mu.Lock()
+	m, ok := s.channelMessageLocked(c)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	if m.Author.ID != s.bot.ID {
+		s.mu.Unlock()
+		c.fail(http.StatusForbidden, 50005, "Cannot edit a message authored by another user")
+		return
+	}
+	out, apiErr := s.editMessageLocked(m, c.document(), c.files())
+	guildID := m.GuildID
+	s.mu.Unlock()
+	if apiErr != nil {
+		c.failWith(apiErr)
+		return
+	}
+	s.dispatchMessageEvent(guildID, "MESSAGE_UPDATE", out)
+	c.json(http.StatusOK, out)
+}
+
+// apiError is a Discord error answer, with the validation failure behind it if any.
+type apiError struct {
+	status  int
+	code    int
+	message string
+	invalid []SchemaError
+}
+
+func (c *call) failWith(e *apiError) {
+	c.invalid = append(c.invalid, e.invalid...)
+	c.fail(e.status, e.code, e.message)
+}
+
+// editMessageLocked applies an edit body to m, refusing edits that would leave it empty.
+func (s *Server) editMessageLocked(m *Message, doc map[string]json.RawMessage, files []File) (map[string]any, *apiError) {
+	edited := m.clone()
+	if err := s.applyPayloadLocked(&edited, doc, files, true); err != nil {
+		return nil, &apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}}
+	}
+	edited.Flags &^= FlagLoading
+	if isEmptyMessage(&edited) {
+		return nil, &apiError{status: http.StatusBadRequest, code: 50006, message: "Cannot send an empty message"}
+	}
+	edited.Version++
+	edited.EditedAt = time.Now()
+	*m = edited
+	s.logPublicLocked(m)
+	s.changedLocked()
+	return s.messageJSONLocked(m), nil
+}
+
+func handleDeleteMessage(s *Server, c *call) {
+	s.mu.Lock()
+	m, ok := s.channelMessageLocked(c)
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	m.Deleted = true
+	s.changedLocked()
+	guildID := m.GuildID
+	event := map[string]any{"id": m.ID, "channel_id": m.ChannelID}
+	if guildID != "" {
+		event["guild_id"] = guildID
+	}
+	s.mu.Unlock()
+	s.dispatchMessageEvent(guildID, "MESSAGE_DELETE", event)
+	c.noContent()
+}
+
+func handleGetGuild(s *Server, c *call) {
+	s.mu.Lock()
+	g, ok := s.guilds[c.params["guild_id"]]
+	var out map[string]any
+	if ok {
+		out = s.guildJSONLocked(g)
+	}
+	s.mu.Unlock()
+	if !ok {
+		c.fail(http.StatusNotFound, 10004, "Unknown Guild")
+		return
+	}
+	c.json(http.StatusOK, out)
+}
+
+func handleGuildChannels(s *Server, c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.guilds[c.params["guild_id"]]; !ok {
+		c.fail(http.StatusNotFound, 10004, "Unknown Guild")
+		return
+	}
+	out := []any{}
+	for _, ch := range s.channelsOfGuildLocked(c.params["guild_id"]) {
+		out = append(out, s.channelJSONLocked(ch))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func handleGuildMember(s *Server, c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	gid, uid := c.params["guild_id"], c.params["user_id"]
+	if _, ok := s.guilds[gid]; !ok {
+		c.fail(http.StatusNotFound, 10004, "Unknown Guild")
+		return
+	}
+	if !s.members[gid][uid] {
+		c.fail(http.StatusNotFound, 10007, "Unknown Member")
+		return
+	}
+	c.json(http.StatusOK, s.memberJSONLocked(gid, s.users[uid]))
+}
+
+// serveAttachment returns an uploaded file's bytes: /attachments/{channel}/{id}/{name}.
+func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/attachments/"), "/")
+	if len(parts) < 2 {
+		http.NotFound(w, r)
+		return
+	}
+	s.mu.Lock()
+	var found *Attachment
+	ids := append([]string(nil), s.channelMsgs[parts[0]]...)
+	sort.Strings(ids)
+	for _, id := range ids {
+		for i, a := range s.messages[id].Attachments {
+			if a.ID == parts[1] {
+				found = &s.messages[id].Attachments[i]
+			}
+		}
+	}
+	var data []byte
+	var ctype string
+	if found != nil {
+		data, ctype = found.Data, found.ContentType
+	}
+	s.mu.Unlock()
+	if found == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if ctype != "" {
+		w.Header().Set("Content-Type", ctype)
+	}
+	w.Write(data)
+}

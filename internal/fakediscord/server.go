@@ -1,0 +1,203 @@
+package fakediscord
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Token is the bot token the fake accepts, without the "Bot " prefix. Default "fake-bot-token".
+	Token string
+	// BotName is the bot user's username. Default "Conductor".
+	BotName string
+	// HeartbeatInterval is sent in HELLO. Default 500ms: short, so tests see heartbeats quickly.
+	HeartbeatInterval time.Duration
+	// RecommendedShards is the "shards" answer of GET /gateway/bot. Default 1.
+	RecommendedShards int
+	// SpecPath is Discord's OpenAPI description. Default: DefaultSpecPath().
+	SpecPath string
+	// RejectInvalidBodies answers a body that breaks the OpenAPI description with Discord's
+	// 400 "Invalid Form Body" (code 50035) instead of accepting it. Failures are recorded either way.
+	RejectInvalidBodies bool
+	// CallbackDeadline, when positive, refuses interaction callbacks that come later than this
+	// after the interaction was dispatched, as Discord does after 3 seconds (10062 Unknown
+	// interaction). Zero accepts late callbacks; Callback.Latency records the delay anyway.
+	CallbackDeadline time.Duration
+	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
+	WaitTimeout time.Duration
+}
+
+func (o *Options) setDefaults() {
+	if o.Token == "" {
+		o.Token = "fake-bot-token"
+	}
+	if o.BotName == "" {
+		o.BotName = "Conductor"
+	}
+	if o.HeartbeatInterval <= 0 {
+		o.HeartbeatInterval = 500 * time.Millisecond
+	}
+	if o.RecommendedShards <= 0 {
+		o.RecommendedShards = 1
+	}
+	if o.WaitTimeout <= 0 {
+		o.WaitTimeout = 10 * time.Second
+	}
+}
+
+// Server is a fake Discord: REST API, gateway and a record of everything the bot did.
+// All methods are safe for concurrent use.
+type Server struct {
+	opts     Options
+	spec     *Spec
+	listener net.Listener
+	http     *http.Server
+	base     string // http://127.0.0.1:port
+	ids      snowflakes
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every change, to wake waiters
+	closed  bool
+
+	bot          User
+	users        map[string]*User
+	guilds       map[string]*Guild
+	guildOrder   []string
+	channels     map[string]*Channel
+	dmByUser     map[string]string // recipient user id -> DM channel id
+	members      map[string]map[string]bool
+	messages     map[string]*Message // by id
+	channelMsgs  map[string][]string // channel id -> message ids in posting order
+	publicLog    []Message           // every public version of every message
+	commands     map[string][]Command
+	interactions map[string]*interactionState // by id
+	byToken      map[string]*interactionState
+
+	requests    []*RecordedRequest
+	validation  []ValidationFailure
+	faults      []*faultRule
+	dmFailures  map[string]bool
+	gatewayLog  []GatewayFrame
+	identifies  []IdentifyRecord
+	resumes     []ResumeRecord
+	sessions    map[string]*gatewaySession
+	shardOwner  map[int]*gatewaySession // shard id -> latest identified session
+	conns       map[*gatewayConn]bool
+	connCounter int
+}
+
+// Start runs a fake Discord on 127.0.0.1 with a random port.
+func Start(opts Options) (*Server, error) {
+	opts.setDefaults()
+	if opts.SpecPath == "" {
+		p, err := DefaultSpecPath()
+		if err != nil {
+			return nil, err
+		}
+		opts.SpecPath = p
+	}
+	spec, err := LoadSpec(opts.SpecPath)
+	if err != nil {
+		return nil, fmt.Errorf("fakediscord: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fakediscord: listen: %w", err)
+	}
+	s := &Server{
+		opts:         opts,
+		spec:         spec,
+		listener:     ln,
+		base:         "http://" + ln.Addr().String(),
+		changed:      make(chan struct{}),
+		users:        map[string]*User{},
+		guilds:       map[string]*Guild{},
+		channels:     map[string]*Channel{},
+		dmByUser:     map[string]string{},
+		members:      map[string]map[string]bool{},
+		messages:     map[string]*Message{},
+		channelMsgs:  map[string][]string{},
+		commands:     map[string][]Command{},
+		interactions: map[string]*interactionState{},
+		byToken:      map[string]*interactionState{},
+		dmFailures:   map[string]bool{},
+		sessions:     map[string]*gatewaySession{},
+		shardOwner:   map[int]*gatewaySession{},
+		conns:        map[*gatewayConn]bool{},
+	}
+	s.ids.init()
+	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
+	s.users[s.bot.ID] = &s.bot
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.http.Serve(ln)
+	return s, nil
+}
+
+// New starts a fake Discord for a test and stops it when the test ends. Clean-ups run last
+// registered first, so a bot session started after New is closed before the fake stops.
+func New(tb testing.TB, opts ...Options) *Server {
+	tb.Helper()
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	s, err := Start(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Close stops the server: gateway connections first (they are hijacked, so the HTTP server
+// does not track them), then HTTP.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	conns := make([]*gatewayConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.drop()
+	}
+	s.http.Close()
+}
+
+// BaseURL is what discordgo.EndpointDiscord should become: "http://127.0.0.1:PORT/".
+// The REST API is under BaseURL+"api/v10/" (v9, discordgo's default, is served too).
+func (s *Server) BaseURL() string { return s.base + "/" }
+
+// APIURL is the REST root, what discordgo.EndpointAPI should become: BaseURL + "api/v10/".
+func (s *Server) APIURL() string { return s.base + "/api/v10/" }
+
+// GatewayURL is the websocket address that GET /gateway returns.
+func (s *Server) GatewayURL() string { return "ws" + s.base[len("http"):] + "/ws" }
+
+// Token is the bot token to give discordgo: "Bot " + Options.Token.
+func (s *Server) Token() string { return "Bot " + s.opts.Token }
+
+// Bot is the bot's user; its ID is also the application ID.
+func (s *Server) Bot() User { return s.bot }
+
+// AppID is the application ID (equal to the bot user's ID, as for Discord bots).
+func (s *Server) AppID() string { return s.bot.ID }
+
+// Spec is the compiled OpenAPI description the server validates with.
+func (s *Server) Spec() *Spec { return s.spec }
+
+// changedLocked wakes every waiter. Callers hold s.mu.
+func (s *Server) changedLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
