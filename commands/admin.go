@@ -1,0 +1,105 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+)
+
+// help lists the commands.
+func (s *Service) help(req *Request) Message {
+	loc := req.Locale
+	lines := []string{T(loc, "help.intro")}
+	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "end", "rules", "stats"} {
+		lines = append(lines, T(loc, "help."+k))
+	}
+	return Message{Ephemeral: true, Embeds: []Embed{{Title: T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}
+}
+
+// RuleTopics are the topics of /ttr rules.
+var RuleTopics = []string{"overview", "cards", "claim", "tickets", "end", "stations", "tunnels", "ferries", "passengers", "scoring"}
+
+// rules explains a topic of the rules in a few lines.
+func (s *Service) rules(req *Request) Message {
+	loc := req.Locale
+	topic := strings.ToLower(strings.TrimSpace(req.Opt("topic")))
+	if topic == "" {
+		topic = "overview"
+	}
+	known := false
+	for _, t := range RuleTopics {
+		known = known || t == topic
+	}
+	if !known {
+		return note(T(loc, "rules.unknown", "topics", strings.Join(RuleTopics, ", ")))
+	}
+	return Message{Ephemeral: true, Embeds: []Embed{{Title: T(loc, "rules.title."+topic), Description: T(loc, "rules."+topic), Color: 0x2f855a,
+		Footer: T(loc, "rules.footer", "topics", strings.Join(RuleTopics, ", "))}}}
+}
+
+// stats shows the server's record, or one member's.
+func (s *Service) stats(req *Request, resp Responder) error {
+	loc := req.Locale
+	who := req.Opt("player")
+	st, err := s.cfg.Store.Stats(req.Guild, who)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	if st.Games == 0 && st.Abandoned == 0 {
+		return resp.Reply(note(T(loc, "stats.none")))
+	}
+	e := Embed{Title: T(loc, "stats.title"), Color: 0xd69e2e}
+	e.Description = T(loc, "stats.summary", "games", st.Games, "players", st.Players, "moves", st.Moves, "best", st.BestScore, "by", st.BestScoreBy)
+	var top []string
+	for i, m := range st.Members {
+		if i == 10 {
+			break
+		}
+		top = append(top, T(loc, "stats.member", "rank", i+1, "player", m.Name, "wins", m.Wins, "games", m.Games, "avg", fmt.Sprintf("%.1f", m.AverageScore)))
+	}
+	if len(top) > 0 {
+		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.members"), Value: strings.Join(top, "\n")})
+	}
+	var routes []string
+	for _, r := range st.FavouriteRoutes {
+		routes = append(routes, fmt.Sprintf("%s ×%d", r.Route, r.Count))
+	}
+	if len(routes) > 0 {
+		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.routes"), Value: strings.Join(routes, "\n")})
+	}
+	if u := st.User; u != nil {
+		var fav []string
+		for _, r := range u.FavouriteRoutes {
+			fav = append(fav, r.Route)
+		}
+		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.user", "player", u.Name), Value: T(loc, "stats.user_line",
+			"wins", u.Wins, "games", u.Games, "avg", fmt.Sprintf("%.1f", u.AverageScore), "best", u.BestScore, "routes", strings.Join(fav, ", "))})
+	}
+	return resp.Reply(Message{Embeds: []Embed{e}})
+}
+
+// forget deletes every game and statistic of the server (admins only).
+func (s *Service) forget(req *Request, resp Responder) error {
+	if !req.CanManage {
+		return resp.Reply(note(T(req.Locale, "forget.not_allowed")))
+	}
+	if req.Opt("confirm") != "true" {
+		return resp.Reply(note(T(req.Locale, "forget.confirm")))
+	}
+	live, archived, err := s.cfg.Store.ForgetGuild(req.Guild)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	s.mu.Lock()
+	for ch, t := range s.channels {
+		t.mu.Lock()
+		if t.rec != nil && t.rec.Guild == req.Guild {
+			if t.botTimer != nil {
+				t.botTimer.Stop()
+			}
+			delete(s.channels, ch)
+		}
+		t.mu.Unlock()
+	}
+	s.mu.Unlock()
+	return resp.Reply(note(T(req.Locale, "forget.done", "live", live, "archived", archived)))
+}

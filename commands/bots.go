@@ -1,0 +1,198 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"conductor/engine"
+	"conductor/store"
+)
+
+// botFor returns the bot playing a seat, made on first use.
+func (s *Service) botFor(t *table, seat int) Bot {
+	if t.bots == nil {
+		t.bots = map[int]Bot{}
+	}
+	if b, ok := t.bots[seat]; ok {
+		return b
+	}
+	level := t.rec.Seats[seat].Bot
+	if level == "" {
+		level = "normal" // a human's turn taken over by the timer
+	}
+	if s.cfg.Bots == nil {
+		return nil
+	}
+	b, err := s.cfg.Bots(level, t.rec.Seed+uint64(seat)*7919)
+	if err != nil {
+		s.log.Error("make bot", "level", level, "err", err)
+		return nil
+	}
+	t.bots[seat] = b
+	return b
+}
+
+func isBot(rec *store.GameRecord, seat int) bool {
+	return seat >= 0 && seat < len(rec.Seats) && rec.Seats[seat].Bot != ""
+}
+
+// botAct plays one action for a seat with its bot, or a safe fallback. It
+// returns false when nothing could be played.
+func (s *Service) botAct(t *table, seat int) (outcome, bool) {
+	g := t.game
+	legal := g.LegalActions(seat, nil)
+	if len(legal) == 0 {
+		return outcome{}, false
+	}
+	a := safeAction(g, seat, legal)
+	if b := s.botFor(t, seat); b != nil {
+		a = b.Choose(g.View(seat), legal)
+	}
+	o, err := s.apply(t, seat, a, "")
+	if err != nil {
+		// A bot's mistake must not stall the table: play the safe move.
+		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
+		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), ""); err != nil {
+			s.log.Error("safe action refused", "err", err)
+			return outcome{}, false
+		}
+	}
+	return o, true
+}
+
+// safeAction is what the turn timer plays for an absent player without a
+// bot: draw from the deck, keep the cheapest tickets, give up a tunnel.
+func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
+	for _, want := range []engine.ActionKind{engine.ActTunnelCancel} {
+		for _, a := range legal {
+			if a.Kind == want {
+				return a
+			}
+		}
+	}
+	for _, a := range legal {
+		if a.Kind == engine.ActDraw && a.Slot == engine.DeckSlot {
+			return a
+		}
+	}
+	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseKeepTickets {
+		// Keep as few tickets as allowed, the lowest values first.
+		v := g.View(seat)
+		b := g.Board()
+		if mix, n := g.NeedsMix(seat); mix {
+			return engine.Action{Kind: engine.ActDrawTickets, Long: min(0, n)}
+		}
+		idx := make([]int, len(v.Pending))
+		for i := range idx {
+			idx[i] = i
+		}
+		for i := 1; i < len(idx); i++ {
+			for j := i; j > 0 && b.Tickets[v.Pending[idx[j]]].Points < b.Tickets[v.Pending[idx[j-1]]].Points; j-- {
+				idx[j], idx[j-1] = idx[j-1], idx[j]
+			}
+		}
+		return engine.KeepTickets(idx[:v.KeepMin]...)
+	}
+	return legal[0]
+}
+
+// botsSetup lets the bots choose their initial tickets at once.
+func (s *Service) botsSetup(t *table) {
+	g := t.game
+	for seat := range t.rec.Seats {
+		for isBot(t.rec, seat) && g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
+			if _, ok := s.botAct(t, seat); !ok {
+				break
+			}
+		}
+	}
+}
+
+// scheduleBots arms a short pause before a bot's turn, so that people can
+// follow the game. A human who can do nothing at all passes at once.
+func (s *Service) scheduleBots(t *table) {
+	if t.game == nil || t.rec == nil || s.isClosed() {
+		return
+	}
+	g := t.game
+	if g.Phase() == engine.PhaseTurn && !isBot(t.rec, g.Current()) {
+		if legal := g.LegalActions(g.Current(), nil); len(legal) == 1 && legal[0].Kind == engine.ActPass {
+			if o, err := s.apply(t, g.Current(), legal[0], ""); err == nil {
+				s.after(t, o)
+			}
+			return
+		}
+	}
+	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver || !isBot(t.rec, g.Current()) {
+		return
+	}
+	if t.botTimer != nil {
+		t.botTimer.Stop()
+	}
+	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
+	s.wg.Add(1)
+	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
+		defer s.wg.Done()
+		s.botTurn(channel, gameID, turn)
+	})
+}
+
+// botTurn plays a bot's whole turn, then posts the board.
+func (s *Service) botTurn(channel, gameID string, turn int) {
+	if s.isClosed() {
+		return
+	}
+	t, err := s.table(channel)
+	if err != nil {
+		s.log.Error("bot turn", "channel", channel, "err", err)
+		return
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
+		return
+	}
+	s.playTurnFor(t, t.game.Current())
+}
+
+// playTurnFor plays the current seat's turn to its end with its bot (or the
+// safe fallback), then posts.
+func (s *Service) playTurnFor(t *table, seat int) {
+	var last outcome
+	for i := 0; i < 12; i++ {
+		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
+			break
+		}
+		o, ok := s.botAct(t, seat)
+		if !ok {
+			break
+		}
+		last = o
+		if o.turnDone {
+			break
+		}
+	}
+	s.after(t, last)
+}
+
+// Resume loads every live game so that bots and turn timers carry on after
+// a restart.
+func (s *Service) Resume(ctx context.Context) error {
+	recs, err := s.cfg.Store.List()
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if r.Status != store.StatusPlaying {
+			continue
+		}
+		t, err := s.table(r.Channel)
+		if err != nil {
+			s.log.Error("resume", "channel", r.Channel, "err", err)
+			continue
+		}
+		s.botsSetup(t)
+		s.scheduleBots(t)
+		t.mu.Unlock()
+	}
+	return nil
+}

@@ -1,0 +1,261 @@
+package commands
+
+import (
+	"strconv"
+	"strings"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// claimCommand: /claim route [color] [locomotives] [passenger].
+func (s *Service) claimCommand(req *Request, resp Responder) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, nil); m != nil {
+		return resp.Reply(*m)
+	}
+	b := t.game.Board()
+	tr, ok := findTrack(b, req.Opt("route"))
+	if !ok {
+		return resp.Reply(note(T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
+	}
+	a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
+	if msg != "" {
+		return resp.Reply(note(msg))
+	}
+	a.Kind, a.Track = engine.ActClaim, tr
+	if p := req.Opt("passenger"); p != "" {
+		c, ok := b.FindCity(p)
+		if !ok {
+			return resp.Reply(note(T(req.Locale, "error.bad_city", "city", p)))
+		}
+		a.Passenger, a.City = true, c
+	}
+	return s.maybeConfirm(req, resp, t, seat, a)
+}
+
+// stationCommand: /station city [color] [locomotives].
+func (s *Service) stationCommand(req *Request, resp Responder) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, nil); m != nil {
+		return resp.Reply(*m)
+	}
+	b := t.game.Board()
+	c, ok := b.FindCity(req.Opt("city"))
+	if !ok {
+		return resp.Reply(note(T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+	}
+	cost := t.game.StationCost(seat)
+	if cost == 0 {
+		cost = 1 // the engine explains that no station is left
+	}
+	a, msg := s.payment(req, t, seat, -1, cost)
+	if msg != "" {
+		return resp.Reply(note(msg))
+	}
+	a.Kind, a.City = engine.ActStation, c
+	return s.maybeConfirm(req, resp, t, seat, a)
+}
+
+// payment chooses the cards for a claim (track >= 0) or a station: the
+// colour asked for or the one the player holds most of, then locomotives
+// (Locomotive +4 first where they are allowed) for what is missing.
+func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
+	b := t.game.Board()
+	hand := t.game.Player(seat).Hand
+	need, ferry := data.Gray, 0
+	loco4 := false
+	if track >= 0 {
+		tr := &b.Tracks[track]
+		need, ferry = tr.Color, tr.Locomotives
+		loco4 = b.Rules.Cards.Locomotives4 > 0 && tr.Length >= b.Rules.Locomotive4MinLength
+	}
+	var a engine.Action
+	c := need
+	if v := strings.TrimSpace(req.Opt("color")); v != "" {
+		pc, ok := parseColorName(v, req.Locale)
+		if !ok {
+			return a, T(req.Locale, "error.bad_color", "color", v)
+		}
+		c = pc
+	} else if c == data.Gray {
+		c = data.CardColors[0]
+		for _, x := range data.CardColors {
+			if hand[x] > hand[c] {
+				c = x
+			}
+		}
+	}
+	colored := min(hand[engine.ColorCard(c)], length-ferry)
+	if v := strings.TrimSpace(req.Opt("locomotives")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > length {
+			return a, T(req.Locale, "error.bad_locos", "max", length)
+		}
+		a.Locos = n
+		colored = length - n
+		if loco4 && colored > hand[engine.ColorCard(c)] {
+			a.Locos4 = min(hand[engine.Locomotive4], colored-hand[engine.ColorCard(c)])
+			colored -= a.Locos4
+		}
+	} else {
+		missing := length - colored
+		if loco4 {
+			a.Locos4 = min(hand[engine.Locomotive4], max(missing-ferry, 0))
+			missing -= a.Locos4
+		}
+		a.Locos = missing
+	}
+	a.Color = c
+	if colored == 0 {
+		a.Color = data.Gray
+	}
+	return a, ""
+}
+
+// parseColorName reads a colour in English or in the user's language.
+func parseColorName(v, loc string) (data.Color, bool) {
+	v = strings.ToLower(v)
+	if c, err := data.ParseColor(v); err == nil && c != data.Gray {
+		return c, true
+	}
+	for _, c := range data.CardColors {
+		if data.Fold(T(loc, "card."+c.String())) == data.Fold(v) {
+			return c, true
+		}
+	}
+	return data.Gray, false
+}
+
+// findTrack resolves what a player typed or picked: the notation value the
+// autocomplete sends ("Paris|Frankfurt|white"), a label
+// ("Paris – Frankfurt (white 3)") or two city names.
+func findTrack(b *data.Board, s string) (data.TrackID, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	if id, err := engine.ParseTrackRef(b, s); err == nil {
+		return id, true
+	}
+	for i := range b.Tracks {
+		if data.Fold(routeLabel(b, data.TrackID(i))) == data.Fold(s) {
+			return data.TrackID(i), true
+		}
+	}
+	// "Paris – Frankfurt white", "paris frankfurt", "Paris-Frankfurt".
+	colorWord := ""
+	if i := strings.LastIndex(s, "("); i > 0 {
+		colorWord = strings.Fields(strings.Trim(s[i:], "()") + " x")[0]
+		s = s[:i]
+	}
+	for _, sep := range []string{"–", "—", " - ", "-", ",", " to ", "|"} {
+		if a, c, ok := strings.Cut(s, sep); ok {
+			if id, ok := trackBetween(b, a, c, colorWord); ok {
+				return id, true
+			}
+		}
+	}
+	// Two names separated by spaces: try every split.
+	words := strings.Fields(s)
+	for i := 1; i < len(words); i++ {
+		last := words[len(words)-1]
+		if _, err := data.ParseColor(strings.ToLower(last)); err == nil && i < len(words)-1 {
+			if id, ok := trackBetween(b, strings.Join(words[:i], " "), strings.Join(words[i:len(words)-1], " "), last); ok {
+				return id, true
+			}
+		}
+		if id, ok := trackBetween(b, strings.Join(words[:i], " "), strings.Join(words[i:], " "), colorWord); ok {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+func trackBetween(b *data.Board, x, y, color string) (data.TrackID, bool) {
+	a, ok1 := b.FindCity(strings.TrimSpace(x))
+	c, ok2 := b.FindCity(strings.TrimSpace(y))
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	want, err := data.ParseColor(strings.ToLower(color))
+	for _, t := range b.Adj[a] {
+		if b.Tracks[t].Other(a) == c && (err != nil || b.Tracks[t].Color == want) {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// maybeConfirm applies a claim or station, or asks first when the table
+// plays with confirmations.
+func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int, a engine.Action) error {
+	if t.rec.Options["confirm"] != "on" {
+		return s.act(req, resp, t, seat, a, false)
+	}
+	// Check now so that the question is only asked for a legal move.
+	probe := t.game.Clone()
+	if err := probe.Play(seat, a); err != nil {
+		return resp.Reply(s.refusal(req, err))
+	}
+	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
+	text := T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))
+	return resp.Reply(Message{Ephemeral: true, Content: text, Components: []Row{{
+		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "yes"), Label: T(req.Locale, "button.confirm"), Style: Success},
+		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "no"), Label: T(req.Locale, "button.cancel"), Style: Secondary},
+	}}})
+}
+
+func (s *Service) confirmButton(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	p, ok := t.pending[req.User]
+	delete(t.pending, req.User)
+	if !ok || p.turn != t.game.Turn() {
+		return resp.Reply(note(T(req.Locale, "stale.turn")))
+	}
+	if id.arg != "yes" {
+		return resp.Update(note(T(req.Locale, "confirm.cancelled")))
+	}
+	return s.act(req, resp, t, seat, p.action, true)
+}
+
+// describeAction is a short localised description of a claim or station.
+func describeAction(loc string, g *engine.Game, a engine.Action) string {
+	b := g.Board()
+	var cards []engine.Card
+	n := 0
+	switch a.Kind {
+	case engine.ActClaim:
+		n = b.Tracks[a.Track].Length
+	case engine.ActStation:
+		n = g.StationCost(g.Current())
+	}
+	for range n - a.Locos - a.Locos4 {
+		cards = append(cards, engine.ColorCard(a.Color))
+	}
+	for range a.Locos {
+		cards = append(cards, engine.Locomotive)
+	}
+	for range a.Locos4 {
+		cards = append(cards, engine.Locomotive4)
+	}
+	if a.Kind == engine.ActStation {
+		return T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", cardsLabel(loc, cards))
+	}
+	return T(loc, "confirm.claim", "route", routeLabel(b, a.Track), "cards", cardsLabel(loc, cards))
+}

@@ -1,0 +1,177 @@
+package commands
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"conductor/data"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// fakePoster records the messages the service posts outside interactions.
+type fakePoster struct {
+	mu       sync.Mutex
+	posts    map[string][]Message
+	dms      map[string][]Message
+	dmClosed map[string]bool
+	n        int
+}
+
+func newFakePoster() *fakePoster {
+	return &fakePoster{posts: map[string][]Message{}, dms: map[string][]Message{}, dmClosed: map[string]bool{}}
+}
+
+func (p *fakePoster) Post(ch string, m Message) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	p.posts[ch] = append(p.posts[ch], m)
+	return fmt.Sprint("m", p.n), nil
+}
+
+func (p *fakePoster) DM(user string, m Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dmClosed[user] {
+		return ErrDMClosed
+	}
+	p.dms[user] = append(p.dms[user], m)
+	return nil
+}
+
+func (p *fakePoster) last(ch string) Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ps := p.posts[ch]
+	if len(ps) == 0 {
+		return Message{}
+	}
+	return ps[len(ps)-1]
+}
+
+func (p *fakePoster) all(ch string) []Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Message(nil), p.posts[ch]...)
+}
+
+// answer is what a request got back.
+type answer struct {
+	kind      string // reply, update, ack, choices
+	msg       Message
+	choices   []Choice
+	followUps []Message
+}
+
+type fakeResponder struct{ a answer }
+
+func (r *fakeResponder) Reply(m Message) error    { r.a.kind, r.a.msg = "reply", m; return nil }
+func (r *fakeResponder) Update(m Message) error   { r.a.kind, r.a.msg = "update", m; return nil }
+func (r *fakeResponder) Ack() error               { r.a.kind = "ack"; return nil }
+func (r *fakeResponder) Choices(c []Choice) error { r.a.kind, r.a.choices = "choices", c; return nil }
+func (r *fakeResponder) FollowUp(m Message) error {
+	r.a.followUps = append(r.a.followUps, m)
+	return nil
+}
+
+// world is a Service wired to fakes, with a clock tests can move.
+type world struct {
+	t      testing.TB
+	svc    *Service
+	poster *fakePoster
+	store  *store.Store
+	now    time.Time
+	nextID int
+	path   string
+}
+
+var sharedRenderer = imaging.NewRenderer()
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "c.db")
+	st, err := store.Open(path, &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, poster: newFakePoster(), store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
+	w.svc = w.service()
+	t.Cleanup(func() { w.svc.Close(); st.Close() })
+	return w
+}
+
+func (w *world) service() *Service {
+	return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: w.poster,
+		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond})
+}
+
+// restart simulates the bot restarting: a new Service on a reopened store.
+func (w *world) restart() {
+	w.svc.Close()
+	if err := w.store.Close(); err != nil {
+		w.t.Fatal(err)
+	}
+	st, err := store.Open(w.path, &store.Options{NoSync: true})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.store = st
+	w.svc = w.service()
+}
+
+func (w *world) do(req *Request) answer {
+	w.nextID++
+	if req.ID == "" {
+		req.ID = fmt.Sprint("i", w.nextID)
+	}
+	if req.Channel == "" {
+		req.Channel = "c1"
+	}
+	if req.Guild == "" {
+		req.Guild = "g1"
+	}
+	if req.UserName == "" {
+		req.UserName = "name-" + req.User
+	}
+	r := &fakeResponder{}
+	w.svc.Handle(nil, req, r)
+	return r.a
+}
+
+func (w *world) cmd(user, name, sub string, opts map[string]string) answer {
+	return w.do(&Request{Type: CommandRequest, User: user, Name: name, Sub: sub, Options: opts})
+}
+
+func (w *world) click(user, customID string, values ...string) answer {
+	return w.do(&Request{Type: ComponentRequest, User: user, CustomID: customID, Values: values})
+}
+
+// decodePNG checks that a file is a PNG and returns its width.
+func decodePNG(t testing.TB, f File) int {
+	t.Helper()
+	im, err := png.Decode(bytes.NewReader(f.Data))
+	if err != nil {
+		t.Fatalf("%s is not a PNG: %v", f.Name, err)
+	}
+	return im.Bounds().Dx()
+}
+
+// findButton returns the custom id of the first component whose id starts
+// with prefix.
+func findButton(m Message, prefix string) string {
+	for _, row := range m.Components {
+		for _, c := range row {
+			if strings.HasPrefix(c.ID, prefix) && !c.Disabled {
+				return c.ID
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,170 @@
+package commands
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"conductor/data"
+	"conductor/engine"
+	"conductor/imaging"
+)
+
+// handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
+// a DM on request (falling back to ephemeral when DMs are closed).
+func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	msg := s.handMessage(t, seat, req.Locale)
+	if dm {
+		msg.Ephemeral = false
+		err := s.cfg.Poster.DM(req.User, msg)
+		if err == nil {
+			return resp.Reply(note(T(req.Locale, "hand.sent_dm")))
+		}
+		msg.Ephemeral = true
+		if errors.Is(err, ErrDMClosed) {
+			msg.Content = T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
+		} else {
+			s.log.Warn("dm failed", "err", err)
+			msg.Content = T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+		}
+		return resp.Reply(msg)
+	}
+	return resp.Reply(msg)
+}
+
+// handMessage is a seat's private summary: cards, tickets with progress,
+// and a picture of both.
+func (s *Service) handMessage(t *table, seat int, loc string) Message {
+	g := t.game
+	b := g.Board()
+	v := g.View(seat)
+	var cards []string
+	for c := engine.Card(1); c < engine.NumCards; c++ {
+		if n := v.Hand[c]; n > 0 {
+			cards = append(cards, fmt.Sprintf("%s %d× %s", cardEmoji(c), n, cardName(loc, c)))
+		}
+	}
+	if len(cards) == 0 {
+		cards = []string{"—"}
+	}
+	var tickets []string
+	done, pts := 0, 0
+	for _, ts := range v.Tickets {
+		mark := "⬜"
+		if ts.Completed {
+			mark = "✅"
+			done++
+			pts += b.Tickets[ts.Ticket].Points
+		} else {
+			pts -= b.Tickets[ts.Ticket].Points
+		}
+		tickets = append(tickets, mark+" "+ticketLabel(b, ts.Ticket))
+	}
+	if len(tickets) == 0 {
+		tickets = []string{"—"}
+	}
+	if len(v.Pending) > 0 {
+		tickets = append(tickets, T(loc, "hand.pending", "tickets", ticketList(b, v.Pending)))
+	}
+	me := v.Players[seat]
+	e := Embed{Title: T(loc, "hand.title", "player", seatName(t.rec, seat)), Color: 0x805ad5,
+		Fields: []Field{
+			{Name: T(loc, "hand.cards", "n", v.Hand.Total()), Value: strings.Join(cards, "\n"), Inline: true},
+			{Name: T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
+		},
+		Footer: T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
+	m := Message{Ephemeral: true, Embeds: []Embed{e}}
+	hs := &imaging.HandScene{Board: b, Player: seatName(t.rec, seat), Color: seat, Cards: v.Hand, Trains: me.Trains, Stations: me.Stations}
+	for tr, o := range v.Owners {
+		if int(o) == seat {
+			hs.Owned = append(hs.Owned, data.TrackID(tr))
+		}
+	}
+	for _, ts := range v.Tickets {
+		tk := &b.Tickets[ts.Ticket]
+		hs.Tickets = append(hs.Tickets, imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: ts.Completed, Cities: []data.CityID{tk.A, tk.B}})
+	}
+	var buf bytes.Buffer
+	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
+		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
+		m.Embeds[0].Image = "hand.png"
+	} else {
+		s.log.Error("render hand", "err", err)
+	}
+	return m
+}
+
+// boardCommand: /board reposts the board publicly.
+func (s *Service) boardCommand(req *Request, resp Responder) error {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil || t.game == nil {
+		return resp.Reply(note(T(req.Locale, "game.none")))
+	}
+	saved := t.turnLog
+	t.turnLog = nil
+	m := s.boardMessage(t)
+	t.turnLog = saved
+	m.Mentions = nil // a repost does not ping
+	return resp.Reply(m)
+}
+
+// scoreCommand: /score shows public counts only.
+func (s *Service) scoreCommand(req *Request, resp Responder) error {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil || t.game == nil {
+		return resp.Reply(note(T(req.Locale, "game.none")))
+	}
+	loc := req.GuildLocale
+	v := t.game.Public()
+	var lines []string
+	for i, p := range v.Players {
+		line := T(loc, "score.line", "color", colorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+		if v.Board.Rules.Stations > 0 {
+			line += " · " + T(loc, "score.stations", "n", p.Stations)
+		}
+		if v.Board.Rules.Passengers > 0 {
+			line += " · " + T(loc, "score.passengers", "n", p.PassengersLeft)
+		}
+		if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
+			line = "▶ " + line
+		}
+		lines = append(lines, line)
+	}
+	e := Embed{Title: T(loc, "score.title"), Description: strings.Join(lines, "\n"),
+		Footer: T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+	return resp.Reply(Message{Embeds: []Embed{e}})
+}
+
+// logCommand: /log shows the last public moves.
+func (s *Service) logCommand(req *Request, resp Responder) error {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil || t.game == nil {
+		return resp.Reply(note(T(req.Locale, "game.none")))
+	}
+	h := t.history
+	if len(h) > 15 {
+		h = h[len(h)-15:]
+	}
+	if len(h) == 0 {
+		return resp.Reply(note(T(req.Locale, "log.empty")))
+	}
+	return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
+}

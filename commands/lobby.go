@@ -1,0 +1,254 @@
+package commands
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"conductor/store"
+)
+
+// seatColors are the players' colours in seat order, as the imaging
+// package draws them.
+var seatColors = []string{"red", "blue", "green", "yellow", "black"}
+
+const maxPlayers = 5
+
+func newSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// ttrNew opens a lobby in the channel.
+func (s *Service) ttrNew(req *Request, resp Responder) error {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec != nil {
+		return resp.Reply(note(T(req.Locale, "lobby.exists")))
+	}
+	mapID := req.Opt("map")
+	if mapID == "" {
+		mapID = "usa"
+	}
+	b, err := s.cfg.Catalog.Board(mapID)
+	if err != nil {
+		return resp.Reply(note(T(req.Locale, "lobby.bad_map", "map", mapID, "maps", strings.Join(s.cfg.Catalog.IDs(), ", "))))
+	}
+	variant := req.Opt("variant")
+	if variant == "" {
+		variant = b.Variants[0].ID
+	}
+	if _, ok := b.Variant(variant); !ok {
+		var ids []string
+		for _, v := range b.Variants {
+			ids = append(ids, v.ID)
+		}
+		return resp.Reply(note(T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))))
+	}
+	opts := map[string]string{"locale": req.GuildLocale}
+	if req.Opt("bonus_tickets") == "true" {
+		opts["bonus_tickets"] = "on"
+	}
+	if req.Opt("confirm") == "true" {
+		opts["confirm"] = "on"
+	}
+	if v := req.Opt("turn_timer"); v != "" && v != "0" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 24*60 {
+			return resp.Reply(note(T(req.Locale, "lobby.bad_timer")))
+		}
+		opts["turn_timer"] = strconv.Itoa(n)
+	}
+	rec := &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
+		Host: req.User, Seed: newSeed(), Status: store.StatusLobby,
+		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}
+	if err := s.cfg.Store.Put(rec); err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	t.rec = rec
+	return resp.Reply(s.lobbyMessage(rec, req.GuildLocale))
+}
+
+// lobbyMessage shows the table being formed, with Join, Leave and Start.
+func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
+	b, _ := s.cfg.Catalog.Board(rec.Map)
+	v, _ := b.Variant(rec.Variant)
+	var seats []string
+	for i, st := range rec.Seats {
+		who := mention(st)
+		if st.Bot != "" {
+			who = T(loc, "lobby.bot", "name", st.Name, "level", st.Bot)
+		}
+		seats = append(seats, fmt.Sprintf("%s %s — %s", colorDot(i), T(loc, "color."+seatColors[i]), who))
+	}
+	var opts []string
+	if rec.Options["bonus_tickets"] == "on" {
+		opts = append(opts, T(loc, "lobby.opt.bonus"))
+	}
+	if m := rec.Options["turn_timer"]; m != "" {
+		opts = append(opts, T(loc, "lobby.opt.timer", "minutes", m))
+	}
+	if rec.Options["confirm"] == "on" {
+		opts = append(opts, T(loc, "lobby.opt.confirm"))
+	}
+	desc := T(loc, "lobby.desc", "board", b.Name, "variant", v.Name, "players", len(rec.Seats))
+	if len(opts) > 0 {
+		desc += "\n" + strings.Join(opts, " · ")
+	}
+	if b.TicketsSubstitute {
+		desc += "\n" + T(loc, "lobby.substitute")
+	}
+	e := Embed{Title: T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
+		Fields: []Field{{Name: T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
+		Footer: T(loc, "lobby.footer")}
+	full := len(rec.Seats) >= maxPlayers
+	return Message{Embeds: []Embed{e}, Components: []Row{{
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "join"), Label: T(loc, "button.join"), Style: Success, Disabled: full},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "leave"), Label: T(loc, "button.leave"), Style: Secondary},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "start"), Label: T(loc, "button.start"), Style: Primary, Disabled: len(rec.Seats) < 2},
+	}}}
+}
+
+func mention(st store.Seat) string {
+	if st.UserID == "" || st.Bot != "" || strings.HasPrefix(st.UserID, "local:") {
+		return st.Name
+	}
+	return "<@" + st.UserID + ">"
+}
+
+// colorDot is the coloured circle emoji of a seat.
+func colorDot(seat int) string {
+	return [...]string{"🔴", "🔵", "🟢", "🟡", "⚫"}[seat%5]
+}
+
+func seatOf(rec *store.GameRecord, user string) int {
+	for i, st := range rec.Seats {
+		if st.UserID == user && st.Bot == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// lobbyChange runs join/leave/addbot/kick on a lobby and refreshes its message.
+func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
+	return s.inLobby(req, resp, game, func(t *table) string {
+		rec := t.rec
+		if seatOf(rec, req.User) >= 0 {
+			return T(req.Locale, "lobby.already_in")
+		}
+		if len(rec.Seats) >= maxPlayers {
+			return T(req.Locale, "lobby.full")
+		}
+		rec.Seats = append(rec.Seats, store.Seat{UserID: req.User, Name: req.UserName})
+		return ""
+	})
+}
+
+func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
+	return s.inLobby(req, resp, game, func(t *table) string {
+		i := seatOf(t.rec, req.User)
+		if i < 0 {
+			return T(req.Locale, "lobby.not_in")
+		}
+		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
+		return ""
+	})
+}
+
+func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
+	if s.cfg.Bots == nil {
+		return resp.Reply(note(T(req.Locale, "lobby.no_bots")))
+	}
+	level := req.Opt("level")
+	if level == "" && len(s.cfg.BotLevels) > 0 {
+		level = s.cfg.BotLevels[len(s.cfg.BotLevels)/2]
+	}
+	if _, err := s.cfg.Bots(level, 0); err != nil {
+		return resp.Reply(note(T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
+	}
+	return s.inLobby(req, resp, "", func(t *table) string {
+		if len(t.rec.Seats) >= maxPlayers {
+			return T(req.Locale, "lobby.full")
+		}
+		n := 1
+		for _, st := range t.rec.Seats {
+			if st.Bot != "" {
+				n++
+			}
+		}
+		t.rec.Seats = append(t.rec.Seats, store.Seat{Name: fmt.Sprintf("Bot %d", n), Bot: level})
+		return ""
+	})
+}
+
+func (s *Service) lobbyKick(req *Request, resp Responder) error {
+	target := req.Opt("player")
+	return s.inLobby(req, resp, "", func(t *table) string {
+		if req.User != t.rec.Host && !req.CanManage {
+			return T(req.Locale, "lobby.host_only")
+		}
+		for i, st := range t.rec.Seats {
+			if st.UserID == target || (st.Bot != "" && strings.EqualFold(st.Name, target)) {
+				t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
+				return ""
+			}
+		}
+		return T(req.Locale, "lobby.no_such_player")
+	})
+}
+
+// inLobby applies a change to the lobby, saves it and shows the table.
+// game is the lobby id a button carries ("" for a slash command).
+func (s *Service) inLobby(req *Request, resp Responder, game string, change func(*table) string) error {
+	fromButton := game != ""
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil {
+		return resp.Reply(note(T(req.Locale, "lobby.none")))
+	}
+	if t.rec.Status != store.StatusLobby {
+		return resp.Reply(note(T(req.Locale, "lobby.started")))
+	}
+	if fromButton && game != t.rec.ID {
+		return resp.Reply(note(T(req.Locale, "stale.game")))
+	}
+	prev := append([]store.Seat(nil), t.rec.Seats...)
+	if msg := change(t); msg != "" {
+		t.rec.Seats = prev
+		return resp.Reply(note(msg))
+	}
+	for i := range t.rec.Seats {
+		t.rec.Seats[i].Color = seatColors[i]
+	}
+	if len(t.rec.Seats) == 0 {
+		if err := s.cfg.Store.Delete(req.Channel); err != nil {
+			return resp.Reply(s.oops(req, err.Error()))
+		}
+		t.rec = nil
+		if fromButton {
+			return resp.Update(Message{Content: T(req.GuildLocale, "lobby.closed")})
+		}
+		return resp.Reply(Message{Content: T(req.GuildLocale, "lobby.closed")})
+	}
+	if err := s.cfg.Store.Put(t.rec); err != nil {
+		t.rec.Seats = prev
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	m := s.lobbyMessage(t.rec, req.GuildLocale)
+	if fromButton {
+		return resp.Update(m)
+	}
+	return resp.Reply(m)
+}

@@ -1,0 +1,236 @@
+package commands
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"conductor/engine"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// outcome is what one applied action did to the flow of the game.
+type outcome struct {
+	events   []engine.Event
+	turnDone bool // the turn passed to another seat (or setup ended)
+	over     bool
+}
+
+// apply plays an action, commits it to the store and narrates it. On any
+// error the game is as it was.
+func (s *Service) apply(t *table, seat int, a engine.Action, interaction string) (outcome, error) {
+	g := t.game
+	turn, phase := g.Turn(), g.Phase()
+	ev, err := g.Apply(seat, a)
+	if err != nil {
+		return outcome{}, err
+	}
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
+	if _, err := s.cfg.Store.AppendAction(t.rec.Channel, entry); err != nil {
+		// The store is the truth: forget the move by reloading.
+		if lerr := s.load(t, t.rec.Channel); lerr != nil {
+			s.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
+		}
+		return outcome{}, err
+	}
+	t.rec.Log = append(t.rec.Log, entry)
+	t.narrate(s, t.rec, g, ev)
+	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
+	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
+	return o, nil
+}
+
+// after posts what follows an action: the board after a completed turn, the
+// final scoring at the end, and schedules bots.
+func (s *Service) after(t *table, o outcome) {
+	if o.over {
+		s.finish(t)
+		return
+	}
+	if o.turnDone {
+		s.postBoard(t)
+	}
+	s.scheduleBots(t)
+}
+
+// refusal turns an error from apply into an ephemeral reply.
+func (s *Service) refusal(req *Request, err error) Message {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return note("⛔ " + localizeEngineError(req.Locale, ee))
+	}
+	if errors.Is(err, store.ErrDuplicate) {
+		return note(T(req.Locale, "error.duplicate"))
+	}
+	s.log.Error("action failed", "channel", req.Channel, "err", err)
+	return s.oops(req, err.Error())
+}
+
+// seatName is a seat's display name.
+func seatName(rec *store.GameRecord, seat int) string {
+	if seat < 0 || seat >= len(rec.Seats) {
+		return "?"
+	}
+	return rec.Seats[seat].Name
+}
+
+// scene builds the public board picture of a game.
+func (s *Service) scene(t *table, loc string) *imaging.Scene {
+	g, rec := t.game, t.rec
+	v := g.Public()
+	sc := &imaging.Scene{Board: v.Board, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
+		FaceUp: v.FaceUp, DeckSize: v.Deck, DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1]}
+	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
+		sc.Current = -1
+	}
+	for i, p := range v.Players {
+		sc.Players = append(sc.Players, imaging.PlayerPanel{Name: seatName(rec, i), Color: i, Score: p.Score, Trains: p.Trains,
+			Stations: p.Stations, Cards: p.Cards, Tickets: p.Tickets, PassengersLeft: p.PassengersLeft, Bot: rec.Seats[i].Bot != ""})
+	}
+	for c, o := range v.Passengers {
+		if o >= 0 {
+			sc.Passengers = append(sc.Passengers, imaging.PassengerMark{City: dataCity(c), Seat: int(o)})
+		}
+	}
+	sc.LastMove = imaging.Highlight{Tracks: v.LastMoveTracks, Cities: v.LastMoveCities}
+	if len(t.history) > 0 {
+		sc.LastMove.Text = stripMarkdown(t.history[len(t.history)-1])
+	}
+	switch {
+	case v.Phase == engine.PhaseSetup:
+		sc.Status = T(loc, "status.setup")
+	case v.Phase == engine.PhaseOver:
+		sc.Status = T(loc, "status.over")
+	case v.LastRound:
+		sc.Status = T(loc, "status.last_round", "player", seatName(rec, v.Current))
+	default:
+		sc.Status = T(loc, "status.turn", "player", seatName(rec, v.Current))
+	}
+	return sc
+}
+
+func stripMarkdown(s string) string {
+	return strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+}
+
+// boardPNG renders the public board.
+func (s *Service) boardPNG(t *table, loc string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := s.cfg.Renderer.Board(&buf, s.scene(t, loc)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// boardMessage is the public message after a turn: narration, the board,
+// a mention of the next player and one-click buttons.
+func (s *Service) boardMessage(t *table) Message {
+	loc := t.locale()
+	g, rec := t.game, t.rec
+	var sb strings.Builder
+	for _, l := range t.turnLog {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	t.turnLog = t.turnLog[:0]
+	m := Message{}
+	switch g.Phase() {
+	case engine.PhaseSetup:
+		sb.WriteString(T(loc, "setup.choose"))
+		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
+		for _, st := range rec.Seats {
+			if st.Bot == "" && st.UserID != "" {
+				m.Mentions = append(m.Mentions, st.UserID)
+			}
+		}
+	default:
+		cur := g.Current()
+		st := rec.Seats[cur]
+		if last, n := g.LastRound(); last {
+			sb.WriteString(T(loc, "turn.last_round", "turns", n))
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(T(loc, "turn.next", "player", mention(st), "color", colorDot(cur)))
+		if st.Bot == "" && st.UserID != "" {
+			m.Mentions = []string{st.UserID}
+		}
+		m.Components = s.boardButtons(t, loc)
+	}
+	m.Content = truncate(sb.String(), 1900)
+	if png, err := s.boardPNG(t, loc); err == nil {
+		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
+	} else {
+		s.log.Error("render board", "channel", rec.Channel, "err", err)
+	}
+	return m
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Keep the end: the latest lines and the mention matter most.
+	cut := len(s) - n
+	if i := strings.IndexByte(s[cut:], '\n'); i >= 0 {
+		cut += i + 1
+	}
+	return "…\n" + s[cut:]
+}
+
+// boardButtons are the one-click actions under a board: the face-up cards,
+// the deck, tickets and the player's hand.
+func (s *Service) boardButtons(t *table, loc string) []Row {
+	g, rec := t.game, t.rec
+	turn := g.Turn()
+	var cards Row
+	for i, c := range g.FaceUp() {
+		if c == engine.NoCard {
+			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
+			continue
+		}
+		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: cardName(loc, c), Emoji: cardEmoji(c), Style: Secondary})
+	}
+	actions := Row{
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🂠", Disabled: g.DeckSize()+g.DiscardSize() == 0},
+		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
+		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
+	}
+	return []Row{cards, actions}
+}
+
+// postBoard posts the board after a turn and remembers its message id.
+func (s *Service) postBoard(t *table) {
+	m := s.boardMessage(t)
+	id, err := s.cfg.Poster.Post(t.rec.Channel, m)
+	if err != nil {
+		s.log.Error("post board", "channel", t.rec.Channel, "err", err)
+		return
+	}
+	t.reminded = -1
+	s.remember(t, "board", id)
+}
+
+// remember stores a message id with the game (best effort).
+func (s *Service) remember(t *table, key, id string) {
+	if t.rec.Messages == nil {
+		t.rec.Messages = map[string]string{}
+	}
+	t.rec.Messages[key] = id
+	_ = s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+		if r.Messages == nil {
+			r.Messages = map[string]string{}
+		}
+		r.Messages[key] = id
+		return nil
+	})
+}
+
+// locale is the language of a table's public messages.
+func (t *table) locale() string {
+	if t.rec != nil && t.rec.Options != nil {
+		return t.rec.Options["locale"]
+	}
+	return ""
+}

@@ -1,0 +1,263 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"conductor/data"
+	"conductor/engine"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// ErrDMClosed is what Poster.DM returns when a user does not accept DMs.
+var ErrDMClosed = errors.New("the user does not accept direct messages")
+
+// Bot chooses actions for a seat from what that seat may see.
+type Bot interface {
+	Choose(view engine.PlayerView, legal []engine.Action) engine.Action
+}
+
+// BotMaker makes a bot of a level ("easy", "normal", "hard"…); seed makes
+// it deterministic.
+type BotMaker func(level string, seed uint64) (Bot, error)
+
+// Config wires a Service.
+type Config struct {
+	Catalog  *data.Catalog
+	Store    *store.Store
+	Renderer *imaging.Renderer
+	Poster   Poster
+	// Bots makes bot players; nil means /ttr addbot is unavailable.
+	Bots      BotMaker
+	BotLevels []string
+	// BotDelay is the pause before a bot moves, so people can follow.
+	BotDelay time.Duration
+	// Now is the clock (tests inject one).
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Service runs the games of every channel.
+type Service struct {
+	cfg Config
+	log *slog.Logger
+
+	mu       sync.Mutex
+	channels map[string]*table
+	recent   recentIDs
+
+	wg     sync.WaitGroup
+	closed chan struct{}
+}
+
+// table is one channel's game, loaded from the store, guarded by its own
+// lock so that actions in a channel are applied one at a time.
+type table struct {
+	mu   sync.Mutex
+	rec  *store.GameRecord // nil: no game here
+	game *engine.Game      // nil in the lobby
+	// turnLog collects the public narration of the turn being played.
+	turnLog []string
+	// history keeps the last public narration lines for /log.
+	history []string
+	// pending holds per-user flows waiting for a button: confirmations, trips.
+	pending map[string]pendingAction
+	// reminded marks that the turn timer's reminder was sent for this turn.
+	reminded int
+	// undo is an open undo vote.
+	undo *undoVote
+	// botTimer is armed while a bot is about to move.
+	botTimer *time.Timer
+	bots     map[int]Bot
+}
+
+type pendingAction struct {
+	action engine.Action
+	trips  []engine.Trip
+	from   data.CityID
+	turn   int
+}
+
+type undoVote struct {
+	logLen int // the log length to go back to
+	by     string
+	agreed map[string]bool
+}
+
+// New makes a Service.
+func New(cfg Config) *Service {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.BotDelay == 0 {
+		cfg.BotDelay = 1500 * time.Millisecond
+	}
+	return &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{})}
+}
+
+// Close stops bot moves and timers and waits for moves in flight.
+func (s *Service) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.closed:
+	default:
+		close(s.closed)
+	}
+	for _, t := range s.channels {
+		t.mu.Lock()
+		if t.botTimer != nil {
+			t.botTimer.Stop()
+		}
+		t.mu.Unlock()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+func (s *Service) isClosed() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// table returns a channel's table, locked, loading it from the store on
+// first use. The caller unlocks it.
+func (s *Service) table(channel string) (*table, error) {
+	s.mu.Lock()
+	t, ok := s.channels[channel]
+	if !ok {
+		t = &table{pending: map[string]pendingAction{}}
+		s.channels[channel] = t
+	}
+	s.mu.Unlock()
+	t.mu.Lock()
+	if !ok || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
+		if err := s.load(t, channel); err != nil {
+			t.mu.Unlock()
+			s.mu.Lock()
+			delete(s.channels, channel)
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// load reads a channel's game from the store and replays its log.
+func (s *Service) load(t *table, channel string) error {
+	rec, err := s.cfg.Store.Get(channel)
+	if errors.Is(err, store.ErrNotFound) {
+		t.rec, t.game = nil, nil
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t.rec, t.game, t.history, t.turnLog = rec, nil, nil, nil
+	if rec.Status != store.StatusPlaying {
+		return nil
+	}
+	g, err := s.newGame(rec)
+	if err != nil {
+		return err
+	}
+	for i, e := range rec.Log {
+		a, err := engine.ParseAction(g.Board(), e.Action)
+		if err != nil {
+			return fmt.Errorf("game %s move %d %q: %w", rec.ID, i+1, e.Action, err)
+		}
+		ev, err := g.Apply(e.Seat, a)
+		if err != nil {
+			return fmt.Errorf("game %s move %d %q: %w", rec.ID, i+1, e.Action, err)
+		}
+		t.narrate(s, rec, g, ev)
+	}
+	t.game = g
+	return nil
+}
+
+// newGame sets up the engine game a record describes.
+func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
+	b, err := s.cfg.Catalog.Board(rec.Map)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
+		Players: len(rec.Seats), Seed: rec.Seed})
+}
+
+// recentIDs remembers the last interaction ids handled, so that an
+// interaction delivered twice is applied once.
+type recentIDs struct {
+	mu   sync.Mutex
+	ids  map[string]struct{}
+	ring []string
+	next int
+}
+
+const recentCap = 4096
+
+// seen records id and reports whether it was already there.
+func (r *recentIDs) seen(id string) bool {
+	if id == "" {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ids == nil {
+		r.ids = make(map[string]struct{}, recentCap)
+		r.ring = make([]string, recentCap)
+	}
+	if _, ok := r.ids[id]; ok {
+		return true
+	}
+	if old := r.ring[r.next]; old != "" {
+		delete(r.ids, old)
+	}
+	r.ring[r.next] = id
+	r.next = (r.next + 1) % recentCap
+	r.ids[id] = struct{}{}
+	return false
+}
+
+// Handle answers one request. It never returns an error: problems become
+// friendly ephemeral replies, and unexpected ones are logged.
+func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
+	if s.recent.seen(req.ID) {
+		s.log.Debug("repeated interaction ignored", "id", req.ID)
+		return
+	}
+	var err error
+	switch req.Type {
+	case CommandRequest:
+		err = s.command(ctx, req, resp)
+	case ComponentRequest:
+		err = s.component(ctx, req, resp)
+	case AutocompleteRequest:
+		err = s.autocomplete(req, resp)
+	default:
+		err = resp.Reply(s.oops(req, "unknown request"))
+	}
+	if err != nil {
+		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
+	}
+}
+
+// oops is the ephemeral reply to an unexpected failure.
+func (s *Service) oops(req *Request, what string) Message {
+	return Message{Ephemeral: true, Content: T(req.Locale, "error.internal", "what", what)}
+}
+
+// note is an ephemeral one-liner.
+func note(text string) Message { return Message{Ephemeral: true, Content: text} }

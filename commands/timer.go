@@ -1,0 +1,101 @@
+package commands
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"conductor/engine"
+)
+
+// Run checks turn timers until ctx ends: a reminder at half time, then the
+// absent player's turn is played safely (by a bot when bots exist).
+func (s *Service) Run(ctx context.Context, every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.closed:
+			return
+		case <-tick.C:
+			s.CheckTimers()
+		}
+	}
+}
+
+// CheckTimers runs the turn timers once (Run calls it; tests call it with
+// an injected clock).
+func (s *Service) CheckTimers() {
+	s.mu.Lock()
+	channels := make([]string, 0, len(s.channels))
+	for ch := range s.channels {
+		channels = append(channels, ch)
+	}
+	s.mu.Unlock()
+	for _, ch := range channels {
+		t, err := s.table(ch)
+		if err != nil {
+			continue
+		}
+		s.checkTimer(t)
+		t.mu.Unlock()
+	}
+}
+
+func (s *Service) checkTimer(t *table) {
+	if t.rec == nil || t.game == nil || t.game.Phase() == engine.PhaseOver {
+		return
+	}
+	minutes, _ := strconv.Atoi(t.rec.Options["turn_timer"])
+	if minutes <= 0 {
+		return
+	}
+	limit := time.Duration(minutes) * time.Minute
+	since := t.rec.Updated
+	if n := len(t.rec.Log); n > 0 {
+		since = t.rec.Log[n-1].At
+	}
+	waited := s.cfg.Now().Sub(since)
+	g := t.game
+	loc := t.locale()
+	if g.Phase() == engine.PhaseSetup {
+		if waited < limit {
+			return
+		}
+		for seat := range t.rec.Seats {
+			for !g.SetupDone(seat) && g.Phase() == engine.PhaseSetup {
+				o, ok := s.botAct(t, seat)
+				if !ok {
+					break
+				}
+				t.turnLog = append(t.turnLog, T(loc, "timer.auto_setup", "player", seatName(t.rec, seat)))
+				if o.turnDone {
+					s.after(t, o)
+				}
+			}
+		}
+		return
+	}
+	seat := g.Current()
+	if isBot(t.rec, seat) {
+		return
+	}
+	if waited >= limit {
+		t.turnLog = append(t.turnLog, "⏰ "+T(loc, "timer.auto", "player", seatName(t.rec, seat)))
+		s.playTurnFor(t, seat)
+		return
+	}
+	if waited >= limit/2 && t.reminded != g.Turn() {
+		t.reminded = g.Turn()
+		st := t.rec.Seats[seat]
+		m := Message{Content: T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
+		if st.UserID != "" {
+			m.Mentions = []string{st.UserID}
+		}
+		if _, err := s.cfg.Poster.Post(t.rec.Channel, m); err != nil {
+			s.log.Warn("timer reminder", "err", err)
+		}
+	}
+}

@@ -1,0 +1,429 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"conductor/data"
+	"conductor/engine"
+	"conductor/store"
+)
+
+// seated opens the channel's running game for a request and finds the
+// user's seat. When it returns a message, that is the (friendly) answer and
+// the table is already unlocked.
+func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		m := s.oops(req, err.Error())
+		return nil, 0, &m
+	}
+	fail := func(key string, kv ...any) (*table, int, *Message) {
+		t.mu.Unlock()
+		m := note(T(req.Locale, key, kv...))
+		return nil, 0, &m
+	}
+	switch {
+	case t.rec == nil:
+		if id != nil {
+			return fail("stale.game")
+		}
+		return fail("game.none")
+	case id != nil && id.game != t.rec.ID:
+		return fail("stale.game")
+	case t.rec.Status == store.StatusLobby || t.game == nil:
+		return fail("game.not_started")
+	}
+	seat := seatOf(t.rec, req.User)
+	if seat < 0 {
+		return fail("game.not_player")
+	}
+	return t, seat, nil
+}
+
+// myTurn checks that it is the seat's turn in the main game (not setup),
+// and that a button is from the current turn.
+func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Message {
+	g := t.game
+	switch {
+	case g.Phase() == engine.PhaseOver:
+		m := note(T(req.Locale, "game.over"))
+		return &m
+	case g.Phase() == engine.PhaseSetup:
+		m := note(T(req.Locale, "game.setup_first"))
+		return &m
+	case id != nil && id.turn != g.Turn():
+		m := note(T(req.Locale, "stale.turn"))
+		return &m
+	case g.Current() != seat:
+		m := note(T(req.Locale, "game.not_your_turn", "player", seatName(t.rec, g.Current())))
+		return &m
+	}
+	return nil
+}
+
+// act applies an action for the requesting seat and answers: ephemeral
+// private details (and the next step of the turn) for the player, then the
+// public board when the turn is over.
+func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine.Action, update bool) error {
+	o, err := s.apply(t, seat, a, req.ID)
+	if err != nil {
+		return resp.Reply(s.refusal(req, err))
+	}
+	m := s.privateAfter(req, t, seat, o)
+	var rerr error
+	if update {
+		rerr = resp.Update(m)
+	} else {
+		rerr = resp.Reply(m)
+	}
+	s.after(t, o)
+	return rerr
+}
+
+// privateAfter is the ephemeral answer to the player who acted: what they
+// drew, and what the turn needs next (a second card, tickets to keep, a
+// tunnel to pay).
+func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Message {
+	loc := req.Locale
+	g := t.game
+	var lines []string
+	for _, e := range o.events {
+		if e.Seat != seat {
+			continue
+		}
+		switch e.Kind {
+		case engine.EvDrawnCard:
+			lines = append(lines, T(loc, "you.drew", "card", cardLabel(loc, e.Card)))
+		case engine.EvDrawFaceUp:
+			lines = append(lines, T(loc, "you.took", "card", cardLabel(loc, e.Card)))
+		case engine.EvClaim:
+			lines = append(lines, T(loc, "you.claimed", "route", routeLabel(g.Board(), e.Track), "points", e.Points))
+		case engine.EvTunnelReveal:
+			lines = append(lines, T(loc, "you.tunnel", "cards", cardsLabel(loc, e.Cards), "n", e.Count))
+		case engine.EvStation:
+			lines = append(lines, T(loc, "you.station", "city", g.Board().Cities[e.City].Name))
+		case engine.EvTicketsChosen:
+			lines = append(lines, T(loc, "you.kept", "tickets", ticketList(g.Board(), e.Tickets)))
+		case engine.EvPassengerMoved:
+			lines = append(lines, T(loc, "you.moved", "points", e.Points))
+		}
+	}
+	m := Message{Ephemeral: true}
+	if g.Phase() != engine.PhaseOver && (g.Current() == seat || g.Phase() == engine.PhaseSetup) {
+		switch g.Phase() {
+		case engine.PhaseSecondDraw:
+			lines = append(lines, T(loc, "you.second"))
+			m.Components = s.drawRows(t, loc, true)
+		case engine.PhaseKeepTickets:
+			lines = append(lines, T(loc, "you.keep"))
+			m.Components = s.keepRows(t, seat, loc)
+		case engine.PhaseTunnel:
+			lines = append(lines, T(loc, "you.tunnel_pay"))
+			m.Components = s.tunnelRows(t, seat, loc)
+		case engine.PhaseSetup:
+			if !g.SetupDone(seat) {
+				if mix, _ := g.NeedsMix(seat); mix {
+					m.Components = s.mixRows(t, seat, loc)
+				} else {
+					lines = append(lines, T(loc, "you.keep"))
+					m.Components = s.keepRows(t, seat, loc)
+				}
+			} else {
+				lines = append(lines, T(loc, "you.wait_setup"))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		lines = append(lines, "✅")
+	}
+	m.Content = strings.Join(lines, "\n")
+	return m
+}
+
+func ticketList(b *data.Board, ts []data.TicketID) string {
+	var parts []string
+	for _, id := range ts {
+		parts = append(parts, ticketLabel(b, id))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ticketLabel(b *data.Board, id data.TicketID) string {
+	tk := &b.Tickets[id]
+	return fmt.Sprintf("%s – %s (%d)", b.Cities[tk.A].Name, b.Cities[tk.B].Name, tk.Points)
+}
+
+// drawRows are the draw buttons: face-up slots and the deck.
+func (s *Service) drawRows(t *table, loc string, second bool) []Row {
+	g, rec := t.game, t.rec
+	var row Row
+	for i, c := range g.FaceUp() {
+		dis := c == engine.NoCard || (second && c == engine.Locomotive)
+		label := "—"
+		if c != engine.NoCard {
+			label = cardName(loc, c)
+		}
+		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: cardEmoji(c), Style: Secondary, Disabled: dis})
+	}
+	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
+	return []Row{row, deck}
+}
+
+// keepRows is the select menu of pending tickets.
+func (s *Service) keepRows(t *table, seat int, loc string) []Row {
+	v := t.game.View(seat)
+	b := t.game.Board()
+	var opts []SelectOption
+	for i, id := range v.Pending {
+		tk := &b.Tickets[id]
+		desc := ""
+		if tk.Long {
+			desc = T(loc, "ticket.long")
+		}
+		opts = append(opts, SelectOption{Label: ticketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	ph := T(loc, "keep.placeholder", "min", v.KeepMin, "max", v.KeepMax)
+	min := v.KeepMin
+	turn := t.game.Turn()
+	if t.game.Phase() == engine.PhaseSetup {
+		turn = setupKey(t.game, seat) // setup steps: stale once answered
+	}
+	rows := []Row{{{Kind: Select, ID: cid("keep", t.rec.ID, turn, ""), Placeholder: ph, Options: opts, Min: min, Max: v.KeepMax}}}
+	if min == 0 {
+		// A select menu cannot submit nothing: offer a button for keeping none.
+		rows = append(rows, Row{{Kind: Button, ID: cid("keep", t.rec.ID, turn, "none"), Label: T(loc, "button.keep_none"), Style: Secondary}})
+	}
+	return rows
+}
+
+// mixRows asks a Märklin player how many long tickets to take.
+func (s *Service) mixRows(t *table, seat int, loc string) []Row {
+	_, n := t.game.NeedsMix(seat)
+	turn := t.game.Turn()
+	if t.game.Phase() == engine.PhaseSetup {
+		turn = -1
+	}
+	var row Row
+	for l := 0; l <= n && len(row) < 5; l++ {
+		row = append(row, Component{Kind: Button, ID: cid("mix", t.rec.ID, turn, strconv.Itoa(l)),
+			Label: T(loc, "button.mix", "long", l, "short", n-l), Style: Secondary})
+	}
+	return []Row{row}
+}
+
+// tunnelRows offers the ways to pay a tunnel's extra cards, and giving up.
+func (s *Service) tunnelRows(t *table, seat int, loc string) []Row {
+	g := t.game
+	var row Row
+	_, _, extra, _ := g.TunnelReveal()
+	for _, l := range g.CanPayTunnel(seat) {
+		if len(row) == 4 {
+			break
+		}
+		row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "pay"+strconv.Itoa(l)),
+			Label: T(loc, "button.tunnel_pay", "colored", extra-l, "locos", l), Style: Success})
+	}
+	row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "cancel"), Label: T(loc, "button.tunnel_cancel"), Style: Danger})
+	return []Row{row}
+}
+
+// drawCommand: /draw [card].
+func (s *Service) drawCommand(req *Request, resp Responder) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, nil); m != nil {
+		return resp.Reply(*m)
+	}
+	card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
+	if card == "" {
+		second := t.game.Phase() == engine.PhaseSecondDraw
+		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
+	}
+	slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
+	if !ok {
+		return resp.Reply(note(T(req.Locale, "draw.bad_card", "card", card)))
+	}
+	return s.act(req, resp, t, seat, engine.Draw(slot), false)
+}
+
+// parseSlot reads "deck", "1".."5" or a face-up card's colour name.
+func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
+	if s == "deck" || s == "d" || s == "0" || strings.EqualFold(s, T(loc, "word.deck")) {
+		return engine.DeckSlot, true
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(faceUp) {
+		return n - 1, true
+	}
+	c, err := engine.ParseCard(s)
+	for i, f := range faceUp {
+		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(cardName(loc, f), s)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// drawButton: a face-up card or the deck, clicked on a board or a prompt.
+func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	slot := engine.DeckSlot
+	if id.arg != "deck" {
+		n, err := strconv.Atoi(id.arg)
+		if err != nil {
+			return resp.Reply(note(T(req.Locale, "stale.unknown")))
+		}
+		slot = n - 1
+	}
+	return s.act(req, resp, t, seat, engine.Draw(slot), false)
+}
+
+// ticketsCommand: /tickets [long] — draws destination tickets.
+func (s *Service) ticketsCommand(req *Request, resp Responder, _ string) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, nil); m != nil {
+		return resp.Reply(*m)
+	}
+	return s.drawTickets(req, resp, t, seat, req.Opt("long"))
+}
+
+func (s *Service) ticketsButton(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	return s.drawTickets(req, resp, t, seat, "")
+}
+
+func (s *Service) drawTickets(req *Request, resp Responder, t *table, seat int, long string) error {
+	if mix, _ := t.game.NeedsMix(seat); mix {
+		if long == "" {
+			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
+		}
+		n, err := strconv.Atoi(long)
+		if err != nil {
+			return resp.Reply(note(T(req.Locale, "tickets.bad_mix")))
+		}
+		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
+	}
+	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets}, false)
+}
+
+// mixButton: how many long tickets (Märklin), at setup or during the game.
+func (s *Service) mixButton(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	n, err := strconv.Atoi(id.arg)
+	if err != nil {
+		return resp.Reply(note(T(req.Locale, "stale.unknown")))
+	}
+	if t.game.Phase() == engine.PhaseSetup {
+		if id.turn != -1 {
+			return resp.Reply(note(T(req.Locale, "stale.turn")))
+		}
+	} else if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
+}
+
+// keepMenu: the tickets chosen in a select menu (or "none").
+func (s *Service) keepMenu(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	g := t.game
+	if g.Phase() == engine.PhaseSetup {
+		if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
+			return resp.Reply(note(T(req.Locale, "stale.turn")))
+		}
+	} else if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	var idx []int
+	if id.arg != "none" {
+		for _, v := range req.Values {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return resp.Reply(note(T(req.Locale, "stale.unknown")))
+			}
+			idx = append(idx, n)
+		}
+	}
+	return s.act(req, resp, t, seat, engine.KeepTickets(idx...), true)
+}
+
+// setupTickets: the "Choose tickets" button after the game starts.
+func (s *Service) setupTickets(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	g := t.game
+	if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
+		return resp.Reply(note(T(req.Locale, "setup.done")))
+	}
+	if mix, n := g.NeedsMix(seat); mix {
+		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
+	}
+	v := g.View(seat)
+	return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+}
+
+// tunnelButton: pay the tunnel's extra cards, or give up.
+func (s *Service) tunnelButton(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if m := s.myTurn(req, t, seat, &id); m != nil {
+		return resp.Reply(*m)
+	}
+	if id.arg == "cancel" {
+		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
+	if err != nil {
+		return resp.Reply(note(T(req.Locale, "stale.unknown")))
+	}
+	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
+}
+
+// setupKey tells one setup step's menu from another's, so that an old menu
+// is stale once answered.
+func setupKey(g *engine.Game, seat int) int {
+	p := g.Player(seat)
+	return -2 - (len(p.Tickets)*16 + len(p.Pending))
+}

@@ -1,0 +1,100 @@
+package commands
+
+import (
+	"conductor/engine"
+	"conductor/store"
+)
+
+// undoAsk opens a vote to take back the last turn; it happens when every
+// other (human) player agrees.
+func (s *Service) undoAsk(req *Request, resp Responder) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	g := t.game
+	n := len(t.rec.Log)
+	if n == 0 || g.Phase() == engine.PhaseSetup {
+		return resp.Reply(note(T(req.Locale, "undo.nothing")))
+	}
+	// Go back to the start of the last seat's run of moves.
+	last := t.rec.Log[n-1].Seat
+	k := n - 1
+	for k > 0 && t.rec.Log[k-1].Seat == last {
+		k--
+	}
+	if last != seat {
+		return resp.Reply(note(T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
+	}
+	t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
+	if s.undoReady(t) {
+		return s.undoApply(req, resp, t, false)
+	}
+	loc := t.locale()
+	return resp.Reply(Message{Content: T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
+		{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: T(loc, "button.agree"), Style: Success},
+		{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: T(loc, "button.refuse"), Style: Danger},
+	}}})
+}
+
+// undoReady: every human player other than the asker agreed.
+func (s *Service) undoReady(t *table) bool {
+	for _, st := range t.rec.Seats {
+		if st.Bot == "" && st.UserID != t.undo.by && !t.undo.agreed[st.UserID] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
+	t, seat, m := s.seated(req, &id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	if t.undo == nil || id.turn != len(t.rec.Log) {
+		return resp.Reply(note(T(req.Locale, "stale.turn")))
+	}
+	if req.User == t.undo.by {
+		return resp.Reply(note(T(req.Locale, "undo.own_vote")))
+	}
+	if id.arg != "yes" {
+		t.undo = nil
+		return resp.Update(Message{Content: T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
+	}
+	t.undo.agreed[req.User] = true
+	if !s.undoReady(t) {
+		return resp.Reply(note(T(req.Locale, "undo.counted")))
+	}
+	return s.undoApply(req, resp, t, true)
+}
+
+// undoApply cuts the log and rebuilds the game from it.
+func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool) error {
+	k := t.undo.logLen
+	t.undo = nil
+	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+		r.Log = r.Log[:k]
+		return nil
+	})
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	if err := s.load(t, t.rec.Channel); err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	t.turnLog = append(t.turnLog[:0], T(t.locale(), "undo.done"))
+	m := s.boardMessage(t)
+	if update {
+		err = resp.Update(Message{Content: T(t.locale(), "undo.done")})
+		if _, perr := s.cfg.Poster.Post(t.rec.Channel, m); perr != nil {
+			s.log.Error("post after undo", "err", perr)
+		}
+	} else {
+		err = resp.Reply(m)
+	}
+	s.scheduleBots(t)
+	return err
+}
