@@ -8,6 +8,10 @@ import "math"
 // draws the board's Width×Height space into W pixels passes scale W/Width.
 // Everything scales together, so a layout without collisions at scale 1 has
 // none at any scale.
+//
+// Every board is 1280 units wide: the map part of a 1600 px image beside a
+// 320 px panel, so at full size scale is 1 and names are LabelSize pixels.
+// Heights follow each map's shape (Märklin is taller: Germany is).
 const (
 	CityRadius    = 8.0  // a city's dot
 	CountryRadius = 14.0 // a country area's dot (Märklin)

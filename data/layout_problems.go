@@ -80,8 +80,12 @@ func LayoutProblems(b *Board) []string {
 	fanOf := func(d Dot) fan { return fans[d] }
 	spaces := make([][]Rect, len(b.Tracks))
 	boxes := make([]bounds, len(b.Tracks))
+	for g, members := range b.Groups {
+		for k, rects := range b.groupSpaces(g, fanOf) {
+			spaces[members[k]] = rects
+		}
+	}
 	for t := range b.Tracks {
-		spaces[t] = b.trackSpaces(TrackID(t), 1, fanOf)
 		boxes[t] = boundsOf(spaces[t])
 	}
 	for t := range b.Tracks {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -247,32 +248,92 @@ func (b *Board) TrackSpaces(t TrackID, scale float64) []Rect {
 
 func (b *Board) trackSpaces(t TrackID, scale float64, fanOf func(Dot) fan) []Rect {
 	tr := &b.Tracks[t]
-	g := tr.Group
-	n := len(b.Groups[g])
 	k := 0
-	for i, id := range b.Groups[g] {
+	for i, id := range b.Groups[tr.Group] {
 		if id == t {
 			k = i
 		}
 	}
-	offset := (float64(k) - float64(n-1)/2) * TrackPitch
+	out := b.groupSpaces(tr.Group, fanOf)[k]
+	for i := range out {
+		out[i] = out[i].Scale(scale)
+	}
+	if tr.A > tr.B {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// groupSpaces lays out the spaces of every track of a group, from its lower
+// node to its higher one. The spaces begin where the fan of each end says,
+// measured straight from the dot's centre (on a bend the way along the curve
+// is longer), so that no space comes nearer a dot than its fan's start.
+func (b *Board) groupSpaces(g int, fanOf func(Dot) fan) [][]Rect {
+	tr := &b.Tracks[b.Groups[g][0]]
+	lo, hi := min(tr.A, tr.B), max(tr.A, tr.B)
+	dl, dh := b.dot(lo, endArea(b, tr, lo)), b.dot(hi, endArea(b, tr, hi))
 	p := b.groupPath(g, fanOf)
-	from, to := p.startLo, p.length()-p.startHi
-	cars := float64(tr.Length)
-	s := max((to-from-(cars-1)*SpaceGap)/cars, 0)
-	out := make([]Rect, tr.Length)
+	n := len(b.Groups[g])
+	clearLo := Circle{dl.X, dl.Y, p.startLo - 0.25}
+	clearHi := Circle{dh.X, dh.Y, p.startHi - 0.25}
+	from, to := p.arcOutside(clearLo, false), p.length()-p.arcOutside(clearHi, true)
+	out := make([][]Rect, n)
+	for range 60 {
+		touches := false
+		for k := range out {
+			out[k] = p.lay(from, to, tr.Length, (float64(k)-float64(n-1)/2)*TrackPitch)
+			first, last := out[k][0], out[k][len(out[k])-1]
+			if first.OverlapsCircle(clearLo) {
+				from, touches = from+0.5, true
+			}
+			if last.OverlapsCircle(clearHi) {
+				to, touches = to-0.5, true
+			}
+		}
+		if !touches {
+			break
+		}
+	}
+	return out
+}
+
+// arcOutside is the way along the path, from its start (or from its end,
+// backwards) to where it leaves the disc c.
+func (p *trackPath) arcOutside(c Circle, backwards bool) float64 {
+	for i := 1; i <= pathSamples; i++ {
+		j, prev := i, i-1
+		if backwards {
+			j, prev = pathSamples-i, pathSamples-i+1
+		}
+		q := p.pointsAt[j]
+		if math.Hypot(q.X-c.X, q.Y-c.Y) < c.R {
+			continue
+		}
+		// between the samples prev (inside) and j (outside)
+		q0 := p.pointsAt[prev]
+		r0, r1 := math.Hypot(q0.X-c.X, q0.Y-c.Y), math.Hypot(q.X-c.X, q.Y-c.Y)
+		f := (c.R - r0) / (r1 - r0)
+		a0, a1 := p.arcs[prev], p.arcs[j]
+		at := a0 + f*(a1-a0)
+		if backwards {
+			return p.length() - at
+		}
+		return at
+	}
+	return p.length() / 2
+}
+
+// lay places cars equal spaces between arc lengths from and to, offset to
+// the right of the way from lower to higher node.
+func (p *trackPath) lay(from, to float64, cars int, offset float64) []Rect {
+	n := float64(cars)
+	s := max((to-from-(n-1)*SpaceGap)/n, 0)
+	out := make([]Rect, cars)
 	for i := range out {
 		mid := from + float64(i)*(s+SpaceGap) + s/2
 		u := p.param(mid)
 		c, a := p.at(u), p.tangent(u)
-		// the normal points to the right of the way from lower to higher node
-		r := Rect{X: c.X - math.Sin(a)*offset, Y: c.Y + math.Cos(a)*offset, W: s, H: SpaceWidth, Angle: a}
-		out[i] = r.Scale(scale)
-	}
-	if tr.A > tr.B {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
+		out[i] = Rect{X: c.X - math.Sin(a)*offset, Y: c.Y + math.Cos(a)*offset, W: s, H: SpaceWidth, Angle: a}
 	}
 	return out
 }
