@@ -27,6 +27,7 @@ func commands() []command {
 		{"run", "run the Discord bot (the default)", runBot},
 		{"maps", "print the boards as JSON", runMaps},
 		{"score", "score an end-of-game position given as JSON", runScore},
+		{"render", "draw a position as the board PNG (or --final: the score sheet)", runRender},
 	}
 }
 
@@ -147,3 +148,6 @@ func runBot(args []string, _ io.Reader, _, stderr io.Writer) error {
 	}
 	return errors.New("the Discord bot is not built yet")
 }
+
+// Unwrap lets errors.Is see flag.ErrHelp through a usageError.
+func (u usageError) Unwrap() error { return u.error }
