@@ -144,3 +144,12 @@ func original(t *testing.T, h *InteractionHandle) Message {
 	}
 	return m
 }
+
+// recordingTB counts the errors a check reports, to test the check itself.
+type recordingTB struct {
+	testing.TB
+	errors int
+}
+
+func (r *recordingTB) Helper()               {}
+func (r *recordingTB) Errorf(string, ...any) { r.errors++ }

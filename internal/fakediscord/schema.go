@@ -549,8 +549,9 @@ type branchResult struct {
 	name      string
 	errs      []SchemaError
 	wrongType bool   // the value is not even of the branch's type
-	mismatch  string // a discriminating property (like "type") has a value this branch refuses
-	allowed   []any  // the values that property would accept
+	mismatch  bool   // the value, or a discriminating property of it, is refused outright
+	prop      string // that property (like "type"); "" for the value itself
+	allowed   []any  // the values it would accept
 }
 
 // validateAlternatives checks oneOf (exactlyOne) or anyOf. When nothing matches it reports the
@@ -569,7 +570,7 @@ func (n *schemaNode) validateAlternatives(alts []*schemaNode, exactlyOne bool, v
 			continue
 		}
 		r := branchResult{index: i, name: alt.displayName(i), errs: be}
-		r.wrongType, r.mismatch, r.allowed = alt.discriminate(v)
+		r.wrongType, r.mismatch, r.prop, r.allowed = alt.discriminate(v)
 		results = append(results, r)
 	}
 	keyword := "anyOf"
@@ -585,7 +586,7 @@ func (n *schemaNode) validateAlternatives(alts []*schemaNode, exactlyOne bool, v
 	}
 	var plausible []branchResult
 	for _, r := range results {
-		if !r.wrongType && r.mismatch == "" {
+		if !r.wrongType && !r.mismatch {
 			plausible = append(plausible, r)
 		}
 	}
@@ -609,7 +610,7 @@ func (n *schemaNode) validateAlternatives(alts []*schemaNode, exactlyOne bool, v
 			types = append(types, r.name)
 			continue
 		}
-		byProp[r.mismatch] = append(byProp[r.mismatch], r.allowed...)
+		byProp[r.prop] = append(byProp[r.prop], r.allowed...)
 	}
 	if len(byProp) == 0 {
 		*errs = append(*errs, SchemaError{Pointer: ptr, Message: fmt.Sprintf(
@@ -623,11 +624,14 @@ func (n *schemaNode) validateAlternatives(alts []*schemaNode, exactlyOne bool, v
 	sort.Strings(props)
 	obj, _ := v.(map[string]any)
 	for _, p := range props {
-		got := "missing"
-		if val, ok := obj[p]; ok {
-			got = brief(val)
+		at, got := ptr, brief(v)
+		if p != "" {
+			at, got = pointerJoin(ptr, p), "missing"
+			if val, ok := obj[p]; ok {
+				got = brief(val)
+			}
 		}
-		*errs = append(*errs, SchemaError{Pointer: pointerJoin(ptr, p), Message: fmt.Sprintf(
+		*errs = append(*errs, SchemaError{Pointer: at, Message: fmt.Sprintf(
 			"%s matches none of the %s alternatives; allowed values: %s", got, keyword, brief(uniqueValues(byProp[p])))})
 	}
 }
@@ -679,17 +683,20 @@ func (n *schemaNode) resolved() *schemaNode {
 	return n
 }
 
-// discriminate reports whether v is of a type the schema refuses outright, or carries a
-// property whose enum/const the schema refuses (Discord tells component and callback kinds
-// apart by such a "type" property).
-func (n *schemaNode) discriminate(v any) (wrongType bool, prop string, allowed []any) {
+// discriminate reports whether v is of a type the schema refuses outright, is refused by the
+// schema's own const/enum, or carries a property whose const/enum the schema refuses
+// (Discord tells component and callback kinds apart by such a "type" property).
+func (n *schemaNode) discriminate(v any) (wrongType, mismatch bool, prop string, allowed []any) {
 	s := n.resolved()
 	if len(s.types) > 0 && !typeAllowed(s.types, v) {
-		return true, "", nil
+		return true, false, "", nil
+	}
+	if accept, ok := s.acceptedValues(); ok && !anyEqual(accept, v) {
+		return false, true, "", accept
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return false, "", nil
+		return false, false, "", nil
 	}
 	names := make([]string, 0, len(s.properties))
 	for name := range s.properties {
@@ -697,35 +704,36 @@ func (n *schemaNode) discriminate(v any) (wrongType bool, prop string, allowed [
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		p := s.properties[name]
-		var accept []any
-		switch {
-		case p.enum != nil:
-			accept = p.enum
-		case p.hasConst:
-			accept = []any{p.constValue}
-		default:
+		accept, ok := s.properties[name].acceptedValues()
+		if !ok {
 			continue
 		}
 		val, present := obj[name]
-		if !present {
-			if containsString(s.required, name) {
-				return false, name, accept
-			}
-			continue
-		}
-		match := false
-		for _, a := range accept {
-			if jsonEqual(a, val) {
-				match = true
-				break
-			}
-		}
-		if !match {
-			return false, name, accept
+		if (!present && containsString(s.required, name)) || (present && !anyEqual(accept, val)) {
+			return false, true, name, accept
 		}
 	}
-	return false, "", nil
+	return false, false, "", nil
+}
+
+// acceptedValues is the schema's enum or const, if it has one.
+func (n *schemaNode) acceptedValues() ([]any, bool) {
+	switch {
+	case n.enum != nil:
+		return n.enum, true
+	case n.hasConst:
+		return []any{n.constValue}, true
+	}
+	return nil, false
+}
+
+func anyEqual(list []any, v any) bool {
+	for _, x := range list {
+		if jsonEqual(x, v) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsString(list []string, s string) bool {

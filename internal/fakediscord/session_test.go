@@ -43,17 +43,17 @@ func TestSessionIdentifiesAndKeepsHeartbeating(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.WaitFor("3 heartbeats", func() bool { return srv.Heartbeats(0) >= 3 }); err != nil {
-		t.Fatal(err)
-	}
-	acks := 0
-	for _, f := range srv.GatewayFrames() {
-		if !f.FromClient && f.Op == opHeartbeatAck {
-			acks++
+	acks := func() int {
+		n := 0
+		for _, f := range srv.GatewayFrames() {
+			if !f.FromClient && f.Op == opHeartbeatAck {
+				n++
+			}
 		}
+		return n
 	}
-	if acks < 3 {
-		t.Errorf("%d heartbeat ACKs sent", acks)
+	if err := srv.WaitFor("3 heartbeats and their ACKs", func() bool { return srv.Heartbeats(0) >= 3 && acks() >= 3 }); err != nil {
+		t.Fatal(err)
 	}
 	dg.RLock()
 	lastAck := dg.LastHeartbeatAck
@@ -75,6 +75,48 @@ func TestWrongTokenIsRefused(t *testing.T) {
 	var rest *discordgo.RESTError
 	if !errors.As(err, &rest) || rest.Response.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("GET /users/@me with a wrong token: %v, want 401", err)
+	}
+}
+
+func TestUnimplementedRoutesAreReported(t *testing.T) {
+	srv := New(t)
+	for _, path := range []string{"api/v10/guilds/1/roles", "api/v8/users/@me", "nowhere"} {
+		req, _ := http.NewRequest("GET", srv.BaseURL()+path, nil)
+		req.Header.Set("Authorization", srv.Token())
+		resp := must[*http.Response](t)(http.DefaultClient.Do(req))
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET /%s: %d", path, resp.StatusCode)
+		}
+	}
+	un := srv.UnhandledRequests()
+	if len(un) != 3 || un[0].Route != "/guilds/{guild_id}/roles" {
+		t.Fatalf("unhandled %+v", un)
+	}
+	inner := &recordingTB{}
+	srv.CheckClean(inner)
+	if inner.errors != 3 {
+		t.Error("CheckClean passed with unhandled requests")
+	}
+}
+
+func TestLateCallbackIsRefused(t *testing.T) {
+	srv := New(t, Options{CallbackDeadline: time.Nanosecond})
+	jo := srv.CreateUser("jo")
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	dg := newSession(t, srv, 0, 1)
+	got := interactions(dg)
+	open(t, srv, dg)
+	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	h := must[*InteractionHandle](t)(srv.RunCommand(jo.ID, table.ID, "ttr", Subcommand("new", StringOption("map", "usa"))))
+	err := dg.InteractionRespond(receive(t, got), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != 10062 {
+		t.Fatalf("late callback: %v, want 10062 Unknown interaction", err)
+	}
+	if _, ok := h.Callback(); ok {
+		t.Error("a refused callback was recorded as the answer")
 	}
 }
 
@@ -417,6 +459,12 @@ func TestDirectMessagesAndClosedDMs(t *testing.T) {
 	}
 	if got := must[*discordgo.Channel](t)(dg.Channel(dm.ID)); got.ID != dm.ID {
 		t.Errorf("GET channel %+v", got)
+	}
+	if got := must[*discordgo.Message](t)(dg.ChannelMessage(dm.ID, sent.ID)); got.Content != "Your tickets" || len(got.Attachments) != 1 {
+		t.Errorf("GET message %+v", got)
+	}
+	if list := must[[]*discordgo.Message](t)(dg.ChannelMessages(dm.ID, 10, "", "", "")); len(list) != 1 || list[0].ID != sent.ID {
+		t.Errorf("GET messages %+v", list)
 	}
 
 	srv.FailDMsTo(frank.ID)
