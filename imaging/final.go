@@ -1,0 +1,237 @@
+package imaging
+
+import (
+	"image"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"conductor/data"
+)
+
+// The final score sheet: the map with every claimed track and each player's
+// longest path outlined, the ranking beside it, and the breakdown below.
+
+const (
+	finalRowH  = 36 // a player's line of numbers
+	finalLineH = 21 // each line of ticket names under it
+	finalHeadH = 44
+)
+
+// finalColumn is one number of the breakdown.
+type finalColumn struct {
+	title string
+	x     float64 // right edge
+	value func(*FinalLine) string
+}
+
+func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
+	cols := []finalColumn{
+		{"Routes", 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
+		{"Tickets +", 0, func(p *FinalLine) string { return "+" + strconv.Itoa(sumPoints(p.TicketsWon)) }},
+		{"Tickets −", 0, func(p *FinalLine) string { return "−" + strconv.Itoa(sumPoints(p.TicketsLost)) }},
+		{"Bonuses", 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
+	}
+	if a.b.Rules.Stations > 0 {
+		cols = append(cols, finalColumn{"Stations", 0, func(p *FinalLine) string { return strconv.Itoa(p.StationPoints) }})
+	}
+	goods := false
+	for _, c := range a.b.Cities {
+		goods = goods || len(c.GoodsStack) > 0
+	}
+	for i := range fs.Players {
+		goods = goods || fs.Players[i].GoodsPoints != 0
+	}
+	if goods {
+		cols = append(cols, finalColumn{"Goods", 0, func(p *FinalLine) string { return strconv.Itoa(p.GoodsPoints) }})
+	}
+	cols = append(cols, finalColumn{"Total", 0, func(p *FinalLine) string { return strconv.Itoa(p.Total) }})
+	for i := range cols {
+		cols[i].x = 480 + float64(i)*130
+	}
+	return cols
+}
+
+func sumPoints(ts []TicketLine) int {
+	n := 0
+	for _, t := range ts {
+		n += t.Points
+	}
+	return n
+}
+
+func sumBonuses(bs []Bonus) int {
+	n := 0
+	for _, b := range bs {
+		n += b.Points
+	}
+	return n
+}
+
+// finalNotes are the lines of text under a player's numbers.
+type finalNote struct {
+	text string
+	good bool
+}
+
+func finalNotes(c *canvas, p *FinalLine) []finalNote {
+	var out []finalNote
+	add := func(prefix string, items []string, good bool) {
+		if len(items) == 0 {
+			return
+		}
+		for _, l := range wrap(c, c.f.body, prefix+strings.Join(items, ",  "), imageWidth-90) {
+			out = append(out, finalNote{l, good})
+		}
+	}
+	tickets := func(ts []TicketLine) []string {
+		var s []string
+		for _, t := range ts {
+			s = append(s, t.From+" – "+t.To+" "+strconv.Itoa(t.Points))
+		}
+		return s
+	}
+	add("Completed:  ", tickets(p.TicketsWon), true)
+	add("Failed:  ", tickets(p.TicketsLost), false)
+	var bonuses []string
+	for _, b := range p.Bonuses {
+		bonuses = append(bonuses, b.Name+" +"+strconv.Itoa(b.Points))
+	}
+	add("Bonuses:  ", bonuses, true)
+	return out
+}
+
+// Final draws the end-of-game score sheet as a PNG.
+func (r *Renderer) Final(w io.Writer, fs *FinalScene) error {
+	if fs == nil || fs.Board == nil {
+		return errNoBoard
+	}
+	a := r.art(fs.Board)
+	l := a.boardLayer()
+	f := newFaces()
+	notes := make([][]finalNote, len(fs.Players))
+	height := a.h + finalHeadH + 16
+	for i := range fs.Players {
+		notes[i] = finalNotes(&canvas{f: f}, &fs.Players[i])
+		height += finalRowH + len(notes[i])*finalLineH + 10
+	}
+	rect := image.Rect(0, 0, imageWidth, height)
+	im := image.NewRGBA(rect)
+	copy(im.Pix, l.static.Pix[:a.h*l.static.Stride])
+	ref := image.NewRGBA(rect)
+	copy(ref.Pix, im.Pix)
+	c := newCanvas(im, f)
+	c.ref = ref
+	a.drawFinal(c, fs, notes)
+	pal := image.NewPaletted(rect, l.q.pal)
+	l.q.convert(pal, im, rect)
+	return r.encode(w, pal)
+}
+
+func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
+	// The map: longest paths outlined, then every claimed track.
+	for i := range fs.Players {
+		for _, id := range fs.Players[i].LongestPath {
+			if int(id) >= 0 && int(id) < len(a.spaces) {
+				for _, sp := range a.spaces[id] {
+					c.fillPoly(a.v.corners(sp, 4.5), glow)
+				}
+			}
+		}
+	}
+	for id := range a.b.Tracks {
+		if seat := ownerOf(fs.Owners, id); seat >= 0 {
+			a.drawClaimed(c, a.v, data.TrackID(id), seat)
+		}
+	}
+	a.overlayLabels(c)
+
+	// The ranking.
+	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
+	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
+	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
+	c.text(c.f.body, a.b.Name, panelX+16, 20, 0, 0.5, panelSub)
+	c.text(c.f.title, "Final scores", panelX+16, 44, 0, 0.5, paper)
+	order := make([]int, len(fs.Players))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return fs.Players[order[i]].Total > fs.Players[order[j]].Total })
+	for rank, i := range order {
+		p := &fs.Players[i]
+		top := float64(playerTop + rank*playerRowH)
+		if p.Winner {
+			c.rect(image.Rect(panelX+6, int(top), imageWidth-6, int(top)+playerRowH-6), turnBG)
+		}
+		c.text(c.f.title, strconv.Itoa(rank+1), panelX+14, top+20, 0, 0.5, muted)
+		drawSwatch(c, p.Color, panelX+36, top+6, 28)
+		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, p.Name, 150), panelX+74, top+15, 0, 0.5, ink)
+		c.text(c.f.title, strconv.Itoa(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
+		sub := "longest path " + strconv.Itoa(a.pathLength(p.LongestPath))
+		if p.Winner {
+			sub = "Winner · " + sub
+		}
+		c.text(c.f.body, sub, panelX+74, top+37, 0, 0.5, muted)
+	}
+	c.text(c.f.body, "Longest paths are outlined in magenta.", panelX+16, float64(a.h-20), 0, 0.5, muted)
+
+	// The breakdown.
+	top := float64(a.h)
+	c.rect(image.Rect(0, a.h, imageWidth, c.im.Rect.Max.Y), panelBG)
+	c.rect(image.Rect(0, a.h, imageWidth, a.h+2), panelRule)
+	cols := a.finalColumns(fs)
+	y := top + finalHeadH/2 + 4
+	c.text(c.f.bodyBold, "Player", 56, y, 0, 0.5, muted)
+	for _, col := range cols {
+		c.text(c.f.bodyBold, col.title, col.x, y, 1, 0.5, muted)
+	}
+	y = top + finalHeadH + 8
+	for i := range fs.Players {
+		p := &fs.Players[i]
+		drawSwatch(c, p.Color, 16, y+4, 26)
+		name := p.Name
+		if p.Winner {
+			name += "  – winner"
+		}
+		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, name, 330), 56, y+17, 0, 0.5, ink)
+		for k, col := range cols {
+			face := c.f.bodyBold
+			if k == len(cols)-1 {
+				face = c.f.title
+			}
+			c.text(face, col.value(p), col.x, y+17, 1, 0.5, ink)
+		}
+		y += finalRowH
+		for _, n := range notes[i] {
+			ink := bad
+			if n.good {
+				ink = good
+			}
+			c.text(c.f.body, n.text, 56, y+8, 0, 0.5, ink)
+			y += finalLineH
+		}
+		y += 10
+		c.rect(image.Rect(16, int(y)-5, imageWidth-16, int(y)-4), panelRule)
+	}
+}
+
+// drawSwatch is a seat's colour square with its marker shape.
+func drawSwatch(c *canvas, seat int, x, y, size float64) {
+	c.roundRect(x, y, size, size, 5, playerColor(seat))
+	if seatIndex(seat) == 4 {
+		c.roundRectStroke(x, y, size, size, 5, 1.2, carEdgeLow)
+	}
+	drawMarker(c, seat, x+size/2, y+size/2, size/4, markerInk(seat))
+}
+
+// pathLength counts the trains of a path's tracks.
+func (a *boardArt) pathLength(path []data.TrackID) int {
+	n := 0
+	for _, id := range path {
+		if int(id) >= 0 && int(id) < len(a.b.Tracks) {
+			n += a.b.Tracks[id].Length
+		}
+	}
+	return n
+}

@@ -1,0 +1,308 @@
+package imaging
+
+import (
+	"image"
+	"io"
+	"math"
+	"strconv"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// The hand picture, sent to one player only: their train cards by colour,
+// their tickets (done or not yet) and a small map of their tickets' cities
+// and their own tracks.
+
+const (
+	handW         = 1200
+	handHeaderH   = 64
+	handCardsTop  = handHeaderH + 20
+	handCardW     = 50
+	handCardH     = 70
+	handCardStep  = 58
+	handCardRow   = 9 // cards per row
+	miniX, miniY  = 580, handHeaderH + 20
+	miniW         = handW - miniX - 16
+	ticketLineH   = 25
+	minHandHeight = 480
+)
+
+// handTicketsTop is where the ticket list starts, under one or two rows of cards.
+func (a *boardArt) handTicketsTop() int {
+	rows := (len(handKinds(a.b)) + handCardRow - 1) / handCardRow
+	return handCardsTop + rows*(handCardH+34) + 14
+}
+
+// handHeight fits the mini map and its caption.
+func (a *boardArt) handHeight() int { return max(minHandHeight, miniY+a.miniHeight()+40) }
+
+// handKinds lists the cards a board's deck has, in the order they are shown.
+func handKinds(b *data.Board) []engine.Card {
+	var ks []engine.Card
+	for _, c := range data.CardColors {
+		ks = append(ks, engine.ColorCard(c))
+	}
+	ks = append(ks, engine.Locomotive)
+	if b.Rules.Cards.Locomotives4 > 0 {
+		ks = append(ks, engine.Locomotive4)
+	}
+	if b.Rules.Cards.Passengers > 0 {
+		ks = append(ks, engine.Passenger)
+	}
+	return ks
+}
+
+// miniView fits the board into the hand picture's map box.
+func (a *boardArt) miniView() view {
+	s := float64(miniW) / float64(a.b.Width)
+	return view{scale: s, ox: miniX, oy: miniY}
+}
+
+func (a *boardArt) miniHeight() int { return int(math.Ceil(float64(a.b.Height) * a.miniView().scale)) }
+
+func (a *boardArt) handLayer() *layer {
+	a.handOnce.Do(func() {
+		a.handL = newLayer(handW, a.handHeight(), a.drawHandStatic, func(c *canvas) {
+			for seat := range playerColors {
+				a.drawHand(c, probeHand(a.b, seat))
+			}
+		})
+	})
+	return a.handL
+}
+
+func (a *boardArt) drawHandStatic(c *canvas) {
+	c.rect(image.Rect(0, 0, handW, a.handHeight()), panelBG)
+	c.rect(image.Rect(0, 0, handW, handHeaderH), panelHead)
+	c.text(c.f.bodyBold, "Train cards", 16, handCardsTop-6, 0, 0.5, muted)
+	c.text(c.f.bodyBold, "Destination tickets", 16, float64(a.handTicketsTop()-6), 0, 0.5, muted)
+	v := a.miniView()
+	mh := a.miniHeight()
+	box := image.Rect(miniX, miniY, miniX+miniW, miniY+mh)
+	c.rect(box.Inset(-2), panelRule)
+	a.drawLand(c, v, box)
+	a.drawCountries(c, v)
+	for id := range a.b.Tracks {
+		a.drawPrintedTrack(c, v, data.TrackID(id))
+	}
+	a.drawCities(c, v)
+	c.text(c.f.body, "Your tracks are drawn in your colour; your tickets' cities are ringed.", miniX, float64(miniY+mh+20), 0, 0.5, muted)
+}
+
+// Hand draws one player's private hand picture as a PNG. Send it to that
+// player only.
+func (r *Renderer) Hand(w io.Writer, h *HandScene) error {
+	if h == nil || h.Board == nil {
+		return errNoBoard
+	}
+	a := r.art(h.Board)
+	l := a.handLayer()
+	f := l.get()
+	defer l.put(f)
+	a.drawHand(f.c, h)
+	return r.encode(w, l.finish(f))
+}
+
+func (a *boardArt) drawHand(c *canvas, h *HandScene) {
+	col := playerColor(h.Color)
+	c.roundRect(16, 16, 32, 32, 6, col)
+	if seatIndex(h.Color) == 4 {
+		c.roundRectStroke(16, 16, 32, 32, 6, 1.2, carEdgeLow)
+	}
+	drawMarker(c, h.Color, 32, 32, 8, markerInk(h.Color))
+	c.text(c.f.title, fit(c, c.f.title, h.Player+" — your hand", 640), 60, 32, 0, 0.5, paper)
+	left := count(h.Trains, "train", "trains") + " left"
+	if a.b.Rules.Stations > 0 {
+		left += " · " + count(h.Stations, "station", "stations")
+	}
+	c.text(c.f.bodyBold, left, handW-16, 32, 1, 0.5, paper)
+
+	total := 0
+	for _, n := range h.Cards {
+		total += n
+	}
+	c.text(c.f.body, "("+strconv.Itoa(total)+")", 112, handCardsTop-6, 0, 0.5, muted)
+	for i, k := range handKinds(a.b) {
+		x := 16 + float64(i%handCardRow)*handCardStep
+		y := float64(handCardsTop + 6 + (i/handCardRow)*(handCardH+34))
+		n := h.Cards[k]
+		if n == 0 {
+			c.roundRectStroke(x, y, handCardW, handCardH, 6, 1.2, panelRule)
+			c.text(c.f.bodyBold, cardLetters[k], x+handCardW/2, y+handCardH/2, 0.5, 0.5, panelRule)
+			continue
+		}
+		drawCard(c, k, x, y, handCardW, handCardH)
+		c.text(c.f.bodyBold, "×"+strconv.Itoa(n), x+handCardW/2, y+handCardH+13, 0.5, 0.5, ink)
+	}
+
+	a.drawTicketList(c, h.Tickets)
+	a.drawMiniMap(c, h)
+}
+
+// drawTicketList lists the tickets in one column, or two when they are many.
+func (a *boardArt) drawTicketList(c *canvas, ts []TicketLine) {
+	top := a.handTicketsTop()
+	height := a.handHeight()
+	rows := (height - top - 12) / ticketLineH
+	cols := 1
+	if len(ts) > rows {
+		cols = 2
+	}
+	colW := float64(miniX-32) / float64(cols)
+	for i, t := range ts {
+		if i >= cols*rows {
+			c.text(c.f.body, "+ "+strconv.Itoa(len(ts)-i)+" more", 16, float64(height-10), 0, 0.5, muted)
+			break
+		}
+		x := 16 + float64(i/rows)*colW
+		y := float64(top + 14 + (i%rows)*ticketLineH)
+		if t.Completed {
+			c.circle(x+8, y, 8, good)
+			c.strokePoly([]pt{{x + 4, y}, {x + 7, y + 3.5}, {x + 12.5, y - 3.5}}, false, 2, paper, nil)
+		} else {
+			c.ring(x+8, y, 7, 1.6, muted)
+		}
+		pts := strconv.Itoa(t.Points)
+		c.text(c.f.bodyBold, pts, x+colW-12, y, 1, 0.5, ink)
+		name := fit(c, c.f.body, t.From+" – "+t.To, colW-60)
+		c.text(c.f.body, name, x+24, y, 0, 0.5, ink)
+	}
+	if len(ts) == 0 {
+		c.text(c.f.body, "No tickets yet.", 16, float64(top+14), 0, 0.5, muted)
+	}
+}
+
+// drawMiniMap marks the player's tracks and tickets on the small map.
+func (a *boardArt) drawMiniMap(c *canvas, h *HandScene) {
+	v := a.miniView()
+	marked := map[data.CityID]bool{}
+	for _, t := range h.Tickets {
+		if len(t.Cities) >= 2 {
+			p, q := v.city(a.b, t.Cities[0]), v.city(a.b, t.Cities[1])
+			lc := muted
+			if t.Completed {
+				lc = good
+			}
+			c.strokePoly([]pt{p, q}, false, 1.6, lc, []float64{5, 4})
+		}
+		for _, ci := range t.Cities {
+			if int(ci) >= 0 && int(ci) < len(a.b.Cities) {
+				marked[ci] = true
+			}
+		}
+	}
+	// The tracks go over the ticket lines: the network is what matters.
+	for _, id := range h.Owned {
+		if int(id) >= 0 && int(id) < len(a.spaces) {
+			a.drawClaimed(c, v, id, h.Color)
+		}
+	}
+	r := data.CityRadius*v.scale + 4
+	for ci := range a.b.Cities {
+		if !marked[data.CityID(ci)] {
+			continue
+		}
+		p := v.city(a.b, data.CityID(ci))
+		c.ring(p.X, p.Y, r, 2.5, glow)
+	}
+	a.drawMiniLabels(c, v, marked, h.Owned)
+}
+
+// drawMiniLabels names the ticket cities on the mini map, each on the side
+// that hides the least of the player's tracks, other tracks and other names.
+func (a *boardArt) drawMiniLabels(c *canvas, v view, marked map[data.CityID]bool, owned []data.TrackID) {
+	quads := a.miniQuads()
+	own := map[int]bool{}
+	for _, id := range owned {
+		own[int(id)] = true
+	}
+	box := rectQuad(image.Rect(miniX, miniY, miniX+miniW, miniY+a.miniHeight()))
+	r := data.CityRadius*v.scale + 4
+	var placed []quad
+	for ci := range a.b.Cities {
+		if !marked[data.CityID(ci)] {
+			continue
+		}
+		p := v.city(a.b, data.CityID(ci))
+		name := a.b.Cities[ci].Name
+		var best *label
+		bestScore := math.Inf(1)
+		for si, side := range labelSides {
+			l := newLabel(c.f.small, name, p.X+side.dx*(r+2), p.Y+side.dy*(r+1), side.ax, side.ay)
+			bq := rectQuad(l.box)
+			score := float64(si) * 0.5
+			for _, corner := range bq {
+				if !pointIn(box, corner) {
+					score += 1000
+				}
+			}
+			for _, mq := range quads {
+				if mq.q.overlaps(bq) {
+					score += 2
+					if own[mq.track] {
+						score += 20
+					}
+				}
+			}
+			for _, q := range placed {
+				if q.overlaps(bq) {
+					score += 100
+				}
+			}
+			if score < bestScore {
+				best, bestScore = l, score
+			}
+		}
+		placed = append(placed, rectQuad(best.box))
+		c.haloTextAt(c.f.small, name, best.x, best.y, ink, halo)
+	}
+}
+
+// trackQuad is one space of a track, as drawn on some view.
+type trackQuad struct {
+	track int
+	q     quad
+}
+
+// miniQuads lists the mini map's spaces, built once.
+func (a *boardArt) miniQuads() []trackQuad {
+	a.miniOnce.Do(func() {
+		v := a.miniView()
+		for id, row := range a.spaces {
+			for _, sp := range row {
+				cs := v.corners(sp, 0.5)
+				a.miniQ = append(a.miniQ, trackQuad{id, quad{cs[0], cs[1], cs[2], cs[3]}})
+			}
+		}
+	})
+	return a.miniQ
+}
+
+func pointIn(q quad, p pt) bool {
+	return p.X >= q[0].X && p.X <= q[2].X && p.Y >= q[0].Y && p.Y <= q[2].Y
+}
+
+// probeHand is a made-up full hand for the hand picture's palette.
+func probeHand(b *data.Board, seat int) *HandScene {
+	h := &HandScene{Board: b, Player: "Chloé", Color: seat, Trains: 30, Stations: 2}
+	for i := range h.Cards {
+		h.Cards[i] = i % 4
+	}
+	for i := 0; i+1 < b.NumCities() && len(h.Tickets) < 6; i += 5 {
+		h.Tickets = append(h.Tickets, TicketLine{From: b.Cities[i].Name, To: b.Cities[i+1].Name, Points: 8,
+			Completed: i%2 == 0, Cities: []data.CityID{data.CityID(i), data.CityID(i + 1)}})
+	}
+	for id := seat; id < len(b.Tracks); id += 7 {
+		h.Owned = append(h.Owned, data.TrackID(id))
+	}
+	return h
+}
+
+// count is n with the singular or plural noun.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

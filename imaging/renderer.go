@@ -1,0 +1,138 @@
+// Package imaging draws Conductor's pictures: the public board, a player's
+// private hand, the final score sheet and an animated replay. It draws only
+// what its input types carry; those hold public information only, except
+// HandScene, which is meant for its one player.
+package imaging
+
+import (
+	"bufio"
+	"errors"
+	"hash/fnv"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"sync"
+
+	"conductor/data"
+)
+
+// Renderer draws pictures. It caches each board's static art, so keep one
+// for the life of the program; it is safe for concurrent use.
+type Renderer struct {
+	mu   sync.Mutex
+	arts map[artKey]*boardArt
+	enc  png.Encoder
+}
+
+// artKey identifies a board's drawing: its id and a hash of everything drawn
+// from it, so a board loaded twice shares its art, and an edited one does not.
+type artKey struct {
+	id   string
+	hash uint64
+}
+
+// NewRenderer returns a renderer with empty caches.
+func NewRenderer() *Renderer {
+	return &Renderer{
+		arts: map[artKey]*boardArt{},
+		enc:  png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}},
+	}
+}
+
+var errNoBoard = errors.New("imaging: scene has no board")
+
+func (r *Renderer) art(b *data.Board) *boardArt {
+	key := artKey{b.ID, boardHash(b)}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a, ok := r.arts[key]
+	if !ok {
+		a = newBoardArt(b)
+		r.arts[key] = a
+	}
+	return a
+}
+
+func boardHash(b *data.Board) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(v float64) {
+		u := math.Float64bits(v)
+		for i := range buf {
+			buf[i] = byte(u >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	put(float64(b.Width))
+	put(float64(b.Height))
+	io.WriteString(h, b.Name)
+	for _, c := range b.Cities {
+		io.WriteString(h, c.Name)
+		io.WriteString(h, c.Goods)
+		put(c.X)
+		put(c.Y)
+	}
+	for _, co := range b.Countries {
+		for _, ar := range co.Areas {
+			put(ar.X)
+			put(ar.Y)
+		}
+	}
+	for _, t := range b.Tracks {
+		put(float64(t.A))
+		put(float64(t.B))
+		put(float64(t.Length))
+		put(float64(t.Color))
+		put(float64(t.Locomotives))
+		put(float64(t.Area))
+		if t.Tunnel {
+			put(1)
+		}
+	}
+	put(float64(b.Rules.Stations))
+	put(float64(b.Rules.Passengers))
+	return h.Sum64()
+}
+
+// boardLayer returns the board picture's layer, building it on first use.
+func (a *boardArt) boardLayer() *layer {
+	a.boardOnce.Do(func() {
+		a.boardL = newLayer(a.w, a.h, a.drawStatic, func(c *canvas) { a.drawScene(c, probeScene(a.b)) })
+	})
+	return a.boardL
+}
+
+// Board draws the public board picture of s as a PNG.
+func (r *Renderer) Board(w io.Writer, s *Scene) error {
+	if s == nil || s.Board == nil {
+		return errNoBoard
+	}
+	a := r.art(s.Board)
+	l := a.boardLayer()
+	f := l.get()
+	defer l.put(f)
+	a.drawScene(f.c, s)
+	return r.encode(w, l.finish(f))
+}
+
+func (r *Renderer) encode(w io.Writer, im image.Image) error {
+	if _, buffered := w.(io.ByteWriter); buffered {
+		return r.enc.Encode(w, im)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := r.enc.Encode(bw, im); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// encoderBuffers pools the PNG encoder's working buffers.
+type encoderBuffers struct{ p sync.Pool }
+
+func (e *encoderBuffers) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.p.Put(b) }
