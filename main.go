@@ -22,12 +22,13 @@ type command struct {
 	run           func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
-func commands() []command {
+func subcommands() []command {
 	return []command{
 		{"run", "run the Discord bot (the default)", runBot},
 		{"maps", "print the boards as JSON", runMaps},
 		{"score", "score an end-of-game position given as JSON", runScore},
 		{"render", "draw a position as the board PNG (or --final: the score sheet)", runRender},
+		{"play", "play a game in the terminal: hot-seat players and bots, saved and resumable", runPlay},
 	}
 }
 
@@ -40,7 +41,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
-	for _, c := range commands() {
+	for _, c := range subcommands() {
 		if c.name == name {
 			err := c.run(args, stdin, stdout, stderr)
 			switch {
@@ -68,7 +69,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: conductor [command] [flags]\n\ncommands:")
-	for _, c := range commands() {
+	for _, c := range subcommands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'conductor COMMAND -h' for a command's flags.")
