@@ -172,8 +172,8 @@ func (r *responder) Reply(m commands.Message) error {
 }
 
 func (r *responder) Update(m commands.Message) error { return r.Reply(m) }
-func (r *responder) Ack() error                       { return nil }
-func (r *responder) Choices([]commands.Choice) error  { return nil }
+func (r *responder) Ack() error                      { return nil }
+func (r *responder) Choices([]commands.Choice) error { return nil }
 func (r *responder) FollowUp(m commands.Message) error {
 	return r.Reply(m)
 }
