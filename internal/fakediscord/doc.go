@@ -17,6 +17,12 @@
 //	dg.Open()                             // GET /api/v10/gateway, then the websocket
 //	srv.WaitReady(0)
 //
+// When the test ends, close the session before the fake stops (New registers the fake's
+// clean-up first, so a later t.Cleanup runs before it), and set ShouldReconnectOnError to
+// false under the session's lock first: discordgo's heartbeat goroutine can otherwise start a
+// reconnect loop after Close that outlives the test and reads the endpoint variables the next
+// test rewrites (a data race under -race).
+//
 // The fake serves REST under /api/v10/ (and /api/v9/, discordgo's default), the gateway
 // at srv.GatewayURL() (ws://127.0.0.1:PORT/ws, returned by GET /gateway and /gateway/bot)
 // and uploaded files under /attachments/. Routes are named by the OpenAPI path templates of
@@ -38,6 +44,7 @@
 //	h2, err := srv.ClickButton(alice.ID, board.ID, "join") // click by custom_id
 //	png, err := board.Attachments[0].Image()                 // decode an attached board
 //
+// UserDM(userID) gives the DM channel in which a user can run commands too.
 // Interactions are checked the way a Discord client would: the command must be registered
 // with matching options, a button must exist in the message's current version and not be
 // disabled, select values must be among the options, a modal submission must fill the

@@ -481,9 +481,12 @@ func (s *Server) messageJSONLocked(m *Message) map[string]any {
 	}
 	if it, ok := s.interactions[m.InteractionID]; ok && m.InteractionID != "" {
 		user := s.users[it.userID]
+		owners := map[string]any{"0": "0"} // 0: the bot's own DM context
+		if it.guildID != "" {
+			owners["0"] = it.guildID
+		}
 		out["interaction_metadata"] = map[string]any{
-			"id": it.id, "type": it.kind, "user": userJSON(user),
-			"authorizing_integration_owners": map[string]any{"0": it.guildID},
+			"id": it.id, "type": it.kind, "user": userJSON(user), "authorizing_integration_owners": owners,
 		}
 		if it.commandName != "" {
 			out["interaction"] = map[string]any{"id": it.id, "type": it.kind, "name": it.commandName, "user": userJSON(user)}

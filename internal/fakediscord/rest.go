@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -477,23 +476,18 @@ func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	var found *Attachment
-	ids := append([]string(nil), s.channelMsgs[parts[0]]...)
-	sort.Strings(ids)
-	for _, id := range ids {
-		for i, a := range s.messages[id].Attachments {
+	var found bool
+	var data []byte
+	var ctype string
+	for _, id := range s.channelMsgs[parts[0]] {
+		for _, a := range s.messages[id].Attachments {
 			if a.ID == parts[1] {
-				found = &s.messages[id].Attachments[i]
+				found, data, ctype = true, a.Data, a.ContentType
 			}
 		}
 	}
-	var data []byte
-	var ctype string
-	if found != nil {
-		data, ctype = found.Data, found.ContentType
-	}
 	s.mu.Unlock()
-	if found == nil {
+	if !found {
 		http.NotFound(w, r)
 		return
 	}

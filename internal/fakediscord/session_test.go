@@ -467,6 +467,18 @@ func TestDirectMessagesAndClosedDMs(t *testing.T) {
 		t.Errorf("GET messages %+v", list)
 	}
 
+	// A command run in a DM reaches shard 0 with a user instead of a member.
+	got := interactions(dg)
+	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), "", []*discordgo.ApplicationCommand{ttrCommand}))
+	h := must[*InteractionHandle](t)(srv.RunCommand(erin.ID, srv.UserDM(erin.ID).ID, "ttr", Subcommand("new", StringOption("map", "usa"))))
+	in := receive(t, got)
+	if in.ID != h.ID || in.GuildID != "" || in.Member != nil || in.User == nil || in.User.ID != erin.ID || in.ChannelID != dm.ID {
+		t.Fatalf("DM interaction %+v", in)
+	}
+	if _, err := srv.RunCommand(frank.ID, dm.ID, "ttr", Subcommand("new", StringOption("map", "usa"))); err == nil {
+		t.Error("frank acted in erin's DM channel")
+	}
+
 	srv.FailDMsTo(frank.ID)
 	closed := must[*discordgo.Channel](t)(dg.UserChannelCreate(frank.ID))
 	_, err := dg.ChannelMessageSend(closed.ID, "Your tickets")

@@ -133,6 +133,15 @@ func (s *Server) DMChannel(userID string) (Channel, bool) {
 	return *s.channels[id], true
 }
 
+// UserDM returns the DM channel between the bot and a user, opening it if needed, as when
+// the user writes to the bot first. Use its ID to run commands in a DM.
+func (s *Server) UserDM(userID string) Channel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustUserLocked(userID)
+	return *s.dmChannelLocked(userID)
+}
+
 // Setup helpers panic on unknown ids: that is a mistake in the test, not in the bot.
 func (s *Server) mustGuildLocked(id string) *Guild {
 	g, ok := s.guilds[id]
