@@ -81,7 +81,7 @@ func handleInteractionCallback(s *Server, c *call) {
 	switch req.Type {
 	case CallbackMessage, CallbackDeferredMessage:
 		m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
-			CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID, VisibleTo: it.userID}
+			CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
 		if it.kind == InteractionCommand {
 			m.Type = 20
 		}
@@ -96,6 +96,9 @@ func handleInteractionCallback(s *Server, c *call) {
 			s.mu.Unlock()
 			c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
 			return
+		}
+		if m.Ephemeral() {
+			m.VisibleTo = it.userID
 		}
 		s.storeMessageLocked(m)
 		it.originalID, cb.MessageID = m.ID, m.ID
@@ -198,7 +201,7 @@ func handleFollowup(s *Server, c *call) {
 		return
 	}
 	m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
-		CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID, VisibleTo: it.userID}
+		CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
 	if err := s.applyPayloadLocked(m, c.document(), c.files(), false); err != nil {
 		s.mu.Unlock()
 		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
@@ -208,6 +211,9 @@ func handleFollowup(s *Server, c *call) {
 		s.mu.Unlock()
 		c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
 		return
+	}
+	if m.Ephemeral() {
+		m.VisibleTo = it.userID
 	}
 	s.storeMessageLocked(m)
 	it.followups = append(it.followups, m.ID)

@@ -49,7 +49,7 @@ type Message struct {
 	Components  []Component
 	Attachments []Attachment
 	Flags       int
-	// VisibleTo is the only user who sees an ephemeral message.
+	// VisibleTo is the only user who sees an ephemeral message (empty for others).
 	VisibleTo string
 	// InteractionID is the interaction whose response or follow-up this message is.
 	InteractionID string

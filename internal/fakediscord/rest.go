@@ -336,7 +336,8 @@ func (s *Server) channelMessageLocked(c *call) (*Message, bool) {
 		return nil, false
 	}
 	m, ok := s.messages[c.params["message_id"]]
-	if !ok || m.Deleted || m.ChannelID != c.params["channel_id"] {
+	// Ephemeral messages exist only for their user: channel routes cannot reach them.
+	if !ok || m.Deleted || m.Ephemeral() || m.ChannelID != c.params["channel_id"] {
 		c.fail(http.StatusNotFound, 10008, "Unknown Message")
 		return nil, false
 	}
