@@ -1,0 +1,309 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"conductor/commands"
+)
+
+// Handler answers requests: commands.Service in production.
+type Handler interface {
+	Handle(ctx context.Context, req *commands.Request, resp commands.Responder)
+}
+
+// Config configures a Bot.
+type Config struct {
+	// Token is the bot token, with or without the "Bot " prefix.
+	Token string
+	// GuildID, when set, registers the commands on that server only (they
+	// appear at once); otherwise they are global.
+	GuildID string
+	// APIBase is Discord's address; default DefaultAPIBase. Tests point it
+	// at a fake.
+	APIBase string
+	// Commands are registered on every READY.
+	Commands []commands.CommandDef
+	// DeferAfter is how long a handler may take before its interaction is
+	// deferred; default 2s (Discord allows 3s).
+	DeferAfter time.Duration
+	// ReadyTimeout bounds Start's wait for READY and the command
+	// registration; default 30s.
+	ReadyTimeout time.Duration
+	// HTTPTimeout bounds each REST request; default 30s.
+	HTTPTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+// Bot is a Discord session serving a Handler. It implements
+// commands.Poster.
+type Bot struct {
+	cfg Config
+	s   *discordgo.Session
+	log *slog.Logger
+
+	handler Handler
+	ctx     context.Context
+	cancel  context.CancelFunc
+
+	// accepting and inflight let Stop refuse new interactions and wait for
+	// the ones being handled.
+	mu        sync.Mutex
+	accepting bool
+	inflight  sync.WaitGroup
+
+	ready     chan error // the first READY's registration result
+	readyOnce sync.Once
+	appID     atomic.Value // string
+
+	dmChannels sync.Map // user id -> DM channel id
+
+	health    health
+	deferrals atomic.Int64
+}
+
+// New makes a Bot; nothing is sent before Start. It points discordgo at
+// cfg.APIBase (a process-wide setting).
+func New(cfg Config) (*Bot, error) {
+	if strings.TrimSpace(cfg.Token) == "" {
+		return nil, errors.New("bot: no token")
+	}
+	if cfg.DeferAfter == 0 {
+		cfg.DeferAfter = 2 * time.Second
+	}
+	if cfg.ReadyTimeout == 0 {
+		cfg.ReadyTimeout = 30 * time.Second
+	}
+	if cfg.HTTPTimeout == 0 {
+		cfg.HTTPTimeout = 30 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	token := strings.TrimSpace(cfg.Token)
+	if !strings.HasPrefix(token, "Bot ") {
+		token = "Bot " + token
+	}
+	UseAPI(cfg.APIBase, APIVersion)
+	s, err := discordgo.New(token)
+	if err != nil {
+		return nil, err
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout}
+	s.SyncEvents = false
+	s.StateEnabled = false // Conductor reads nothing from the cache
+	s.LogLevel = discordgo.LogWarning
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1)}
+	b.health.init()
+	s.AddHandler(b.onReady)
+	s.AddHandler(b.onResumed)
+	s.AddHandler(b.onConnect)
+	s.AddHandler(b.onDisconnect)
+	s.AddHandler(b.onInteraction)
+	return b, nil
+}
+
+// Session is the underlying discordgo session.
+func (b *Bot) Session() *discordgo.Session { return b.s }
+
+// Start checks the token with GET /gateway/bot, opens the gateway and
+// waits for READY and the registration of the commands. From then on every
+// interaction is given to h in its own goroutine.
+func (b *Bot) Start(ctx context.Context, h Handler) error {
+	b.mu.Lock()
+	b.handler = h
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	b.accepting = true
+	b.mu.Unlock()
+	gw, err := b.s.GatewayBot()
+	if err != nil {
+		if discordCode(err) == 0 && isUnauthorized(err) {
+			return fmt.Errorf("Discord refused the token (401): check DISCORD_TOKEN: %w", err)
+		}
+		return fmt.Errorf("GET /gateway/bot: %w", err)
+	}
+	if gw.SessionStartLimit.Remaining == 0 && gw.SessionStartLimit.ResetAfter > 0 {
+		wait := time.Duration(gw.SessionStartLimit.ResetAfter) * time.Millisecond
+		b.log.Warn("no gateway sessions left today; waiting", "for", wait)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	b.log.Debug("gateway", "url", gw.URL, "shards", gw.Shards)
+	if err := b.s.Open(); err != nil {
+		return fmt.Errorf("opening the gateway: %w", err)
+	}
+	timer := time.NewTimer(b.cfg.ReadyTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-b.ready:
+		if err != nil {
+			return fmt.Errorf("registering the slash commands: %w", err)
+		}
+		return nil
+	case <-timer.C:
+		return fmt.Errorf("no READY from the gateway within %v", b.cfg.ReadyTimeout)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func isUnauthorized(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
+}
+
+// Stop refuses new interactions (they get a short "restarting" note) and
+// waits, at most until ctx ends, for those being handled.
+func (b *Bot) Stop(ctx context.Context) error {
+	b.mu.Lock()
+	b.accepting = false
+	b.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		b.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("interactions still running: %w", ctx.Err())
+	}
+}
+
+// Close closes the gateway connection. Call Stop first.
+func (b *Bot) Close() error {
+	b.mu.Lock()
+	if b.cancel != nil {
+		b.cancel()
+	}
+	b.mu.Unlock()
+	// discordgo's heartbeat goroutine may start a reconnect while Close
+	// waits; turning reconnection off under the session lock prevents it.
+	b.s.Lock()
+	b.s.ShouldReconnectOnError = false
+	b.s.Unlock()
+	return b.s.Close()
+}
+
+// AppID is the application id learnt from READY.
+func (b *Bot) AppID() string {
+	id, _ := b.appID.Load().(string)
+	return id
+}
+
+// Deferrals counts the interactions that were deferred because their
+// handler was slow.
+func (b *Bot) Deferrals() int64 { return b.deferrals.Load() }
+
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	b.health.up()
+	appID := ""
+	if r.Application != nil {
+		appID = r.Application.ID
+	}
+	if appID == "" && r.User != nil {
+		appID = r.User.ID
+	}
+	b.appID.Store(appID)
+	err := b.register(appID)
+	b.health.registered(err)
+	if err != nil {
+		b.log.Error("registering slash commands", "err", err)
+	} else {
+		b.log.Info("connected to Discord", "user", userName(r.User), "guilds", len(r.Guilds), "commands", len(b.cfg.Commands))
+	}
+	b.readyOnce.Do(func() { b.ready <- err })
+}
+
+func userName(u *discordgo.User) string {
+	if u == nil {
+		return ""
+	}
+	return u.Username
+}
+
+// register bulk-overwrites the commands: on one server when GuildID is
+// set, else globally.
+func (b *Bot) register(appID string) error {
+	if appID == "" {
+		return errors.New("READY named no application")
+	}
+	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
+	_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+	return err
+}
+
+func (b *Bot) onResumed(*discordgo.Session, *discordgo.Resumed) { b.health.up() }
+
+func (b *Bot) onConnect(*discordgo.Session, *discordgo.Connect) { b.health.up() }
+
+func (b *Bot) onDisconnect(*discordgo.Session, *discordgo.Disconnect) {
+	b.health.down()
+	b.log.Warn("gateway disconnected")
+}
+
+// onInteraction runs in its own goroutine (discordgo calls each handler in
+// one, SyncEvents being off); the Service serialises what happens in a
+// channel.
+func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	i := ic.Interaction
+	req, focused, ok := toRequest(i)
+	if !ok {
+		return
+	}
+	b.mu.Lock()
+	if !b.accepting {
+		b.mu.Unlock()
+		b.refuse(i, req)
+		return
+	}
+	b.inflight.Add(1)
+	h, ctx := b.handler, b.ctx
+	b.mu.Unlock()
+	defer b.inflight.Done()
+	r := newResponder(b, i, req, focused)
+	r.arm(b.cfg.DeferAfter)
+	defer r.disarm()
+	h.Handle(ctx, req, r)
+}
+
+// refuse answers an interaction that arrives while the bot shuts down.
+func (b *Bot) refuse(i *discordgo.Interaction, req *commands.Request) {
+	r := newResponder(b, i, req, 0)
+	var err error
+	if req.Type == commands.AutocompleteRequest {
+		err = r.Choices(nil)
+	} else {
+		err = r.Reply(commands.Message{Ephemeral: true, Content: restarting(req.Locale)})
+	}
+	if err != nil {
+		b.log.Debug("refusing an interaction while stopping", "err", err)
+	}
+}
+
+// restarting is the note for interactions that arrive during shutdown.
+func restarting(locale string) string {
+	switch strings.SplitN(strings.ToLower(locale), "-", 2)[0] {
+	case "fr":
+		return "🔄 Conductor redémarre. Réessayez dans un instant."
+	case "it":
+		return "🔄 Conductor si sta riavviando. Riprova tra un momento."
+	case "de":
+		return "🔄 Conductor startet neu. Versuche es gleich noch einmal."
+	}
+	return "🔄 Conductor is restarting. Try again in a moment."
+}

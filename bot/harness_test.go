@@ -1,0 +1,295 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"conductor/bot"
+	"conductor/commands"
+	"conductor/data"
+	"conductor/imaging"
+	"conductor/internal/fakediscord"
+	"conductor/store"
+)
+
+// sharedRenderer keeps the rendered static layers between tests.
+var sharedRenderer = imaging.NewRenderer()
+
+// env is a fake Discord with one guild and a running bot: the real
+// discordgo client, the commands.Service and a bbolt store, wired as
+// `conductor run` wires them.
+type env struct {
+	t      testing.TB
+	srv    *fakediscord.Server
+	guild  fakediscord.Guild
+	dbPath string
+
+	// The running bot; replaced by restart.
+	st      *store.Store
+	svc     *commands.Service
+	b       *bot.Bot
+	tracker *tracker
+	running bool
+
+	deferAfter time.Duration
+}
+
+type envOptions struct {
+	fake       fakediscord.Options
+	deferAfter time.Duration
+}
+
+func newEnv(t testing.TB, opts ...envOptions) *env {
+	t.Helper()
+	var o envOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.fake.CallbackDeadline == 0 {
+		// As on Discord: a callback later than 3 s is refused.
+		o.fake.CallbackDeadline = 3 * time.Second
+	}
+	if o.fake.WaitTimeout == 0 {
+		o.fake.WaitTimeout = 60 * time.Second
+	}
+	srv := fakediscord.New(t, o.fake)
+	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"), deferAfter: o.deferAfter}
+	e.start()
+	t.Cleanup(e.stop) // runs before the fake stops
+	return e
+}
+
+// logger is quiet unless CONDUCTOR_TEST_LOG is set.
+func logger() *slog.Logger {
+	if os.Getenv("CONDUCTOR_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// start opens the store and starts a bot, as a new process would.
+func (e *env) start() {
+	e.t.Helper()
+	st, err := store.Open(e.dbPath, &store.Options{NoSync: true, Timeout: time.Second})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	cat := data.Embedded()
+	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
+		Commands: commands.Definitions(cat.IDs()), Logger: logger(), DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(), BotDelay: time.Millisecond})
+	if err := svc.Resume(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	e.st, e.svc, e.b, e.tracker = st, svc, b, newTracker(svc)
+	if err := b.Start(context.Background(), e.tracker); err != nil {
+		e.t.Fatal(err)
+	}
+	e.running = true
+}
+
+// stop shuts the bot down the way `conductor run` does on SIGTERM.
+func (e *env) stop() {
+	if !e.running {
+		return
+	}
+	e.running = false
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := e.b.Stop(ctx); err != nil {
+		e.t.Error(err)
+	}
+	e.svc.Close()
+	if err := e.b.Close(); err != nil {
+		e.t.Error(err)
+	}
+	if err := e.st.Close(); err != nil {
+		e.t.Error(err)
+	}
+}
+
+// restart stops the bot and starts a new one on the same database and fake.
+func (e *env) restart() {
+	e.t.Helper()
+	e.stop()
+	e.start()
+}
+
+// tracker wraps the Service to tell the test when the bot has finished
+// handling an interaction: every post it makes is then recorded.
+type tracker struct {
+	h    bot.Handler
+	mu   sync.Mutex
+	cond *sync.Cond
+	done map[string]int
+}
+
+func newTracker(h bot.Handler) *tracker {
+	t := &tracker{h: h, done: map[string]int{}}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+func (t *tracker) Handle(ctx context.Context, req *commands.Request, resp commands.Responder) {
+	defer func() {
+		t.mu.Lock()
+		t.done[req.ID]++
+		t.cond.Broadcast()
+		t.mu.Unlock()
+	}()
+	t.h.Handle(ctx, req, resp)
+}
+
+// wait blocks until the interaction was handled n times (at most 60 s).
+func (t *tracker) wait(id string, n int) error {
+	deadline := time.Now().Add(60 * time.Second)
+	timer := time.AfterFunc(time.Until(deadline), func() {
+		t.mu.Lock()
+		t.cond.Broadcast()
+		t.mu.Unlock()
+	})
+	defer timer.Stop()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.done[id] < n {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("interaction %s was not handled within 60s", id)
+		}
+		t.cond.Wait()
+	}
+	return nil
+}
+
+// answer is what one interaction produced: the callback and the message it
+// shows (the reply, the updated message, or the first follow-up).
+type answer struct {
+	h   *fakediscord.InteractionHandle
+	cb  fakediscord.Callback
+	msg fakediscord.Message
+}
+
+// finish waits until the bot handled the interaction and reads its answer.
+func (e *env) finish(h *fakediscord.InteractionHandle, err error) answer {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.tracker.wait(h.ID, 1); err != nil {
+		e.t.Fatal(err)
+	}
+	cb, err := h.WaitCallback()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	a := answer{h: h, cb: cb}
+	switch cb.Type {
+	case fakediscord.CallbackMessage, fakediscord.CallbackUpdateMessage, fakediscord.CallbackDeferredMessage:
+		a.msg, _ = h.Original()
+		if cb.Type == fakediscord.CallbackDeferredMessage && a.msg.Loading() || a.msg.Deleted {
+			if fs := h.Followups(); len(fs) > 0 {
+				a.msg = fs[0]
+			}
+		}
+	case fakediscord.CallbackDeferredUpdate:
+		if fs := h.Followups(); len(fs) > 0 {
+			a.msg = fs[0]
+		} else {
+			a.msg, _ = h.Original()
+		}
+	}
+	return a
+}
+
+func (e *env) user(name string) fakediscord.User { return e.srv.CreateUser(name) }
+
+func (e *env) channel(name string) fakediscord.Channel { return e.srv.CreateTextChannel(e.guild.ID, name) }
+
+// run runs a slash command and waits for its answer.
+func (e *env) run(user, channel, name string, opts ...fakediscord.CommandOption) answer {
+	e.t.Helper()
+	return e.finish(e.srv.RunCommand(user, channel, name, opts...))
+}
+
+// ttr runs /ttr SUB.
+func (e *env) ttr(user, channel, sub string, opts ...fakediscord.CommandOption) answer {
+	e.t.Helper()
+	return e.run(user, channel, "ttr", fakediscord.Subcommand(sub, opts...))
+}
+
+func (e *env) click(user, message, customID string) answer {
+	e.t.Helper()
+	return e.finish(e.srv.ClickButton(user, message, customID))
+}
+
+func (e *env) choose(user, message, customID string, values ...string) answer {
+	e.t.Helper()
+	return e.finish(e.srv.SelectValues(user, message, customID, values...))
+}
+
+// complete asks for autocomplete choices.
+func (e *env) complete(user, channel, name string, opts ...fakediscord.CommandOption) []fakediscord.OptionChoice {
+	e.t.Helper()
+	a := e.finish(e.srv.Autocomplete(user, channel, name, opts...))
+	if a.cb.Type != fakediscord.CallbackAutocompleteResult {
+		e.t.Fatalf("autocomplete answered with callback type %d", a.cb.Type)
+	}
+	return a.cb.Choices
+}
+
+// latest is the newest live message of a channel that matches.
+func (e *env) latest(channel string, match func(fakediscord.Message) bool) (fakediscord.Message, bool) {
+	return e.srv.LatestMessage(channel, match)
+}
+
+// isBoard: a public board post (a picture and buttons).
+func isBoard(m fakediscord.Message) bool {
+	_, pic := m.Attachment("board.png")
+	return m.Public() && pic && len(m.Buttons()) > 0
+}
+
+// button finds the custom id of an enabled component whose id starts with
+// prefix and ends with suffix.
+func button(m fakediscord.Message, prefix, suffix string) string {
+	found := ""
+	m.Walk(func(c fakediscord.Component) {
+		if found == "" && !c.Disabled && strings.HasPrefix(c.CustomID, prefix) && strings.HasSuffix(c.CustomID, suffix) {
+			found = c.CustomID
+		}
+	})
+	return found
+}
+
+// selectMenu returns the first string select of a message.
+func selectMenu(m fakediscord.Message) (fakediscord.Component, bool) {
+	var found fakediscord.Component
+	ok := false
+	m.Walk(func(c fakediscord.Component) {
+		if !ok && c.Type == fakediscord.ComponentStringSelect {
+			found, ok = c, true
+		}
+	})
+	return found, ok
+}
+
+var mentionRE = regexp.MustCompile(`<@!?(\d+)>`)
+
+// lastMention is the user a board message says is to play.
+func lastMention(content string) string {
+	ms := mentionRE.FindAllStringSubmatch(content, -1)
+	if len(ms) == 0 {
+		return ""
+	}
+	return ms[len(ms)-1][1]
+}

@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"sync"
+	"time"
+)
+
+// Health is the gateway's state, for /healthz.
+type Health struct {
+	// Connected: the gateway connection is up and heartbeats are answered.
+	Connected bool `json:"connected"`
+	// LastHeartbeatAck is when Discord last acknowledged a heartbeat.
+	LastHeartbeatAck time.Time `json:"last_heartbeat_ack,omitzero"`
+	// Latency is the last heartbeat's round trip.
+	Latency time.Duration `json:"latency_ns,omitempty"`
+	// DownSince is when the connection was lost (zero while connected).
+	DownSince time.Time `json:"down_since,omitzero"`
+	// CommandsRegistered: the last READY's command registration succeeded.
+	CommandsRegistered bool   `json:"commands_registered"`
+	RegistrationError  string `json:"registration_error,omitempty"`
+	// Deferred counts interactions answered late through a deferral.
+	Deferred int64 `json:"deferred"`
+}
+
+// health follows connection events. discordgo delivers events in separate
+// goroutines, so their order is not reliable: Health trusts discordgo's own
+// flag for "connected" and uses the events only to date an outage.
+type health struct {
+	mu        sync.Mutex
+	downSince time.Time
+	regErr    string
+	regOK     bool
+}
+
+func (h *health) init() {
+	h.mu.Lock()
+	h.downSince = time.Now()
+	h.mu.Unlock()
+}
+
+func (h *health) up() {
+	h.mu.Lock()
+	h.downSince = time.Time{}
+	h.mu.Unlock()
+}
+
+func (h *health) down() {
+	h.mu.Lock()
+	if h.downSince.IsZero() {
+		h.downSince = time.Now()
+	}
+	h.mu.Unlock()
+}
+
+func (h *health) registered(err error) {
+	h.mu.Lock()
+	h.regOK = err == nil
+	h.regErr = ""
+	if err != nil {
+		h.regErr = err.Error()
+	}
+	h.mu.Unlock()
+}
+
+// Health reports the gateway's state.
+func (b *Bot) Health() Health {
+	b.s.RLock()
+	connected := b.s.DataReady
+	ack := b.s.LastHeartbeatAck
+	sent := b.s.LastHeartbeatSent
+	b.s.RUnlock()
+	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load()}
+	if !sent.IsZero() && ack.After(sent) {
+		h.Latency = ack.Sub(sent)
+	}
+	b.health.mu.Lock()
+	defer b.health.mu.Unlock()
+	if connected {
+		b.health.downSince = time.Time{}
+	} else if b.health.downSince.IsZero() {
+		b.health.downSince = time.Now()
+	}
+	h.DownSince = b.health.downSince
+	h.CommandsRegistered, h.RegistrationError = b.health.regOK, b.health.regErr
+	return h
+}

@@ -1,0 +1,246 @@
+package bot
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"conductor/commands"
+)
+
+// wireMessage is a message body as Discord's OpenAPI description has it,
+// for creating (channel messages, interaction replies, follow-ups) and for
+// replacing a message (updates and edits).
+type wireMessage struct {
+	Content         string           `json:"content"`
+	Embeds          []wireEmbed      `json:"embeds"`
+	Components      []wireComponent  `json:"components"`
+	AllowedMentions *wireMentions    `json:"allowed_mentions,omitempty"`
+	Attachments     []wireAttachment `json:"attachments,omitempty"`
+	Flags           int              `json:"flags,omitempty"`
+}
+
+// wireReplacement is a message that replaces another one entirely: the
+// attachments list is always sent, so that old files not listed go away.
+type wireReplacement struct {
+	Content         string           `json:"content"`
+	Embeds          []wireEmbed      `json:"embeds"`
+	Components      []wireComponent  `json:"components"`
+	AllowedMentions *wireMentions    `json:"allowed_mentions,omitempty"`
+	Attachments     []wireAttachment `json:"attachments"`
+}
+
+type wireEmbed struct {
+	Type        string      `json:"type"`
+	Title       string      `json:"title,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Color       int         `json:"color,omitempty"`
+	Fields      []wireField `json:"fields,omitempty"`
+	Footer      *wireFooter `json:"footer,omitempty"`
+	Image       *wireImage  `json:"image,omitempty"`
+}
+
+type wireField struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Inline bool   `json:"inline,omitempty"`
+}
+
+type wireFooter struct {
+	Text string `json:"text"`
+}
+
+type wireImage struct {
+	URL string `json:"url"`
+}
+
+// wireComponent is an action row, a button or a string select.
+type wireComponent struct {
+	Type        int             `json:"type"`
+	Components  []wireComponent `json:"components,omitempty"`
+	CustomID    string          `json:"custom_id,omitempty"`
+	Style       int             `json:"style,omitempty"`
+	Label       string          `json:"label,omitempty"`
+	Emoji       *wireEmoji      `json:"emoji,omitempty"`
+	Disabled    bool            `json:"disabled,omitempty"`
+	Placeholder string          `json:"placeholder,omitempty"`
+	MinValues   *int            `json:"min_values,omitempty"`
+	MaxValues   *int            `json:"max_values,omitempty"`
+	Options     []wireOption    `json:"options,omitempty"`
+}
+
+type wireEmoji struct {
+	Name string `json:"name"`
+}
+
+type wireOption struct {
+	Label       string `json:"label"`
+	Value       string `json:"value"`
+	Description string `json:"description,omitempty"`
+	Default     bool   `json:"default,omitempty"`
+}
+
+// wireMentions allows pinging exactly the listed users: "parse" is empty so
+// that no @everyone, role or other user mention in the text pings anyone.
+type wireMentions struct {
+	Parse []string `json:"parse"`
+	Users []string `json:"users,omitempty"`
+}
+
+// wireAttachment names an uploaded file: id is the index of its files[n]
+// part in a multipart body.
+type wireAttachment struct {
+	ID       string `json:"id"`
+	Filename string `json:"filename"`
+}
+
+// Discord's component types.
+const (
+	componentRow    = 1
+	componentButton = 2
+	componentSelect = 3
+)
+
+// Discord limits the text fields enforce; longer text is cut rather than
+// refused, so that a long narration never loses a whole message.
+const (
+	maxContent      = 2000
+	maxLabel        = 80
+	maxOptionLabel  = 100
+	maxPlaceholder  = 150
+	maxEmbedTitle   = 256
+	maxEmbedDesc    = 4096
+	maxFieldName    = 256
+	maxFieldValue   = 1024
+	maxFooter       = 2048
+	maxMentionUsers = 100
+)
+
+// toWire converts a message for sending. Files are returned separately,
+// with fresh readers, for a multipart body.
+func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
+	w := wireMessage{
+		Content:         cut(m.Content, maxContent),
+		Embeds:          embeds(m.Embeds),
+		Components:      components(m.Components),
+		AllowedMentions: mentions(m.Mentions),
+	}
+	if m.Ephemeral {
+		w.Flags = int(discordgo.MessageFlagsEphemeral)
+	}
+	files := files(m.Files)
+	return w, files
+}
+
+// toReplacement converts a message that replaces the one a component is
+// on: its new files are listed as attachments, the old ones dropped.
+func toReplacement(m commands.Message) (wireReplacement, []*discordgo.File) {
+	w, files := toWire(m)
+	r := wireReplacement{Content: w.Content, Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
+		Attachments: []wireAttachment{}}
+	for i, f := range m.Files {
+		r.Attachments = append(r.Attachments, wireAttachment{ID: strconv.Itoa(i), Filename: f.Name})
+	}
+	return r, files
+}
+
+func embeds(es []commands.Embed) []wireEmbed {
+	out := make([]wireEmbed, 0, len(es))
+	for _, e := range es {
+		we := wireEmbed{Type: "rich", Title: cut(e.Title, maxEmbedTitle), Description: cut(e.Description, maxEmbedDesc), Color: e.Color}
+		for _, f := range e.Fields {
+			name, value := f.Name, f.Value
+			if name == "" {
+				name = "\u200b" // Discord refuses empty field names and values
+			}
+			if value == "" {
+				value = "\u200b"
+			}
+			we.Fields = append(we.Fields, wireField{Name: cut(name, maxFieldName), Value: cut(value, maxFieldValue), Inline: f.Inline})
+		}
+		if e.Footer != "" {
+			we.Footer = &wireFooter{Text: cut(e.Footer, maxFooter)}
+		}
+		if e.Image != "" {
+			we.Image = &wireImage{URL: "attachment://" + e.Image}
+		}
+		out = append(out, we)
+	}
+	return out
+}
+
+func components(rows []commands.Row) []wireComponent {
+	out := make([]wireComponent, 0, len(rows))
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		wr := wireComponent{Type: componentRow}
+		for _, c := range row {
+			switch c.Kind {
+			case commands.Button:
+				b := wireComponent{Type: componentButton, CustomID: c.ID, Style: int(c.Style), Label: cut(c.Label, maxLabel), Disabled: c.Disabled}
+				if b.Style == 0 {
+					b.Style = int(commands.Secondary)
+				}
+				if c.Emoji != "" {
+					b.Emoji = &wireEmoji{Name: c.Emoji}
+				}
+				wr.Components = append(wr.Components, b)
+			case commands.Select:
+				s := wireComponent{Type: componentSelect, CustomID: c.ID, Placeholder: cut(c.Placeholder, maxPlaceholder), Disabled: c.Disabled}
+				lo, hi := c.Min, c.Max
+				if hi < 1 {
+					hi = 1
+				}
+				hi = min(hi, len(c.Options))
+				lo = min(max(lo, 0), hi)
+				s.MinValues, s.MaxValues = &lo, &hi
+				for _, o := range c.Options {
+					s.Options = append(s.Options, wireOption{Label: cut(o.Label, maxOptionLabel), Value: o.Value,
+						Description: cut(o.Description, maxOptionLabel), Default: o.Default})
+				}
+				wr.Components = append(wr.Components, s)
+			}
+		}
+		out = append(out, wr)
+	}
+	return out
+}
+
+func mentions(users []string) *wireMentions {
+	m := &wireMentions{Parse: []string{}}
+	seen := map[string]bool{}
+	for _, u := range users {
+		if u != "" && !seen[u] && len(m.Users) < maxMentionUsers {
+			seen[u] = true
+			m.Users = append(m.Users, u)
+		}
+	}
+	return m
+}
+
+func files(fs []commands.File) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range fs {
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: ct, Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// cut shortens s to at most n characters (runes), ending with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
