@@ -27,6 +27,7 @@ func subcommands() []command {
 		{"run", "run the Discord bot (the default)", runBot},
 		{"maps", "print the boards as JSON", runMaps},
 		{"score", "score an end-of-game position given as JSON", runScore},
+		{"selfplay", "play bot-only games and print each bot's results as JSON", runSelfplay},
 		{"render", "draw a position as the board PNG (or --final: the score sheet)", runRender},
 		{"play", "play a game in the terminal: hot-seat players and bots, saved and resumable", runPlay},
 	}

@@ -1,0 +1,48 @@
+// Package ai holds the computer players of Conductor: three levels of play
+// ("easy", "normal", "hard") and two baselines from the research literature
+// ("dest", destination-hungry, and "route", route-focused).
+//
+// A bot sees only what its seat sees: the engine.PlayerView it is handed and
+// the legal actions. It never touches an *engine.Game, so it cannot peek at
+// hidden hands, tickets or the order of the decks.
+package ai
+
+import (
+	"fmt"
+	"strings"
+
+	"conductor/engine"
+)
+
+// Bot chooses one action for the seat whose view it is given. The action
+// returned is always one of legal. A Bot keeps only its random stream
+// between calls and is not safe for concurrent use: give each game its own.
+type Bot interface {
+	Choose(view engine.PlayerView, legal []engine.Action) engine.Action
+}
+
+// Levels are the difficulty levels offered to people, weakest first.
+var Levels = []string{"easy", "normal", "hard"}
+
+// Baselines are the reference agents used to measure the levels.
+var Baselines = []string{"dest", "route"}
+
+// New returns a bot of the given level ("easy", "normal", "hard") or
+// baseline ("dest", "route"). The seed drives its random choices, so a bot
+// replays the same way given the same seed and views.
+func New(level string, seed uint64) (Bot, error) {
+	switch level {
+	case "easy":
+		return newEasy(seed), nil
+	case "normal":
+		return newPlanner(normalOptions, seed), nil
+	case "hard":
+		return newPlanner(hardOptions, seed), nil
+	case "dest":
+		return newDestHungry(), nil
+	case "route":
+		return newRouteFocused(), nil
+	}
+	return nil, fmt.Errorf("unknown bot level %q (levels: %s; baselines: %s)",
+		level, strings.Join(Levels, ", "), strings.Join(Baselines, ", "))
+}

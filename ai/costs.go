@@ -1,0 +1,109 @@
+package ai
+
+import (
+	"conductor/data"
+	"conductor/engine"
+)
+
+// Costs are measured in card-equivalents: a turn drawing train cards brings
+// about two cards, so a turn is worth two; points convert at about 1.25
+// points a card (a good turn is worth some 2.5 points).
+const (
+	cardsPerTurn   = 2.0
+	pointsPerCard  = 1.25
+	pointsPerTurn  = cardsPerTurn * pointsPerCard
+	usefulPerDraw  = 1.6 // cards a draw turn adds to a plan in practice
+	stationPenalty = 4   // points an unbuilt station is worth at the end (Europe)
+)
+
+// costModel prices claiming a track for planning, in card-equivalents.
+type costModel struct {
+	claimTurn    float64 // the turn spent claiming
+	perTrain     float64 // trains are a budget: what one is worth besides its card
+	routePoints  float64 // card-equivalents credited per route point scored
+	colorPenalty float64 // per space of a coloured (not gray) track: one colour is harder to gather
+	ferryLoco    float64 // per locomotive a ferry demands, beyond the card itself
+	tunnelRisk   float64 // expected extra cards and failed attempts on a tunnel
+	handCredit   float64 // per card already in hand that fits the track
+	stations     bool    // plan to borrow opponents' tracks with stations (Europe)
+}
+
+// baseCosts prices every track for s's seat: 0 for its own, blocked for what
+// it can never use, the claim cost for open tracks, and (when stations are
+// planned) a station's cost for an opponent's track.
+func (m *costModel) baseCosts(s *situation) []float64 {
+	b := s.b
+	cost := make([]float64, len(b.Tracks))
+	stationOK := m.stations && s.hasStations()
+	for i := range b.Tracks {
+		t := data.TrackID(i)
+		tr := &b.Tracks[i]
+		switch {
+		case s.own[t]:
+			cost[t] = 0
+		case s.claimable[t] && tr.Length <= s.trains:
+			cost[t] = m.claimCost(s, tr)
+		case m.stations && s.oppHeld[t] && s.ownStationAt(t):
+			cost[t] = 0.5 // a station already built can lend it
+		case stationOK && s.oppHeld[t] && s.stationCity(t) != engine.NoCity:
+			cost[t] = float64(s.stationCost()) + m.claimTurn + stationPenalty/pointsPerCard + 1
+		default:
+			cost[t] = blocked
+		}
+	}
+	return cost
+}
+
+// claimCost prices claiming tr with cards still to gather.
+func (m *costModel) claimCost(s *situation, tr *data.Track) float64 {
+	l := float64(tr.Length)
+	c := l*(1+m.perTrain) + m.claimTurn - m.routePoints*float64(s.b.RoutePoints(tr.Length))
+	if tr.Color != data.Gray {
+		c += m.colorPenalty * l
+	}
+	c += m.ferryLoco * float64(tr.Locomotives)
+	if tr.Tunnel && s.rules.TunnelReveal > 0 {
+		c += m.tunnelRisk
+	}
+	if m.handCredit > 0 {
+		have := s.hand[engine.Locomotive]
+		if tr.Color != data.Gray {
+			have += s.hand[tr.Color]
+		} else {
+			have += maxColorCount(&s.hand)
+		}
+		c -= m.handCredit * float64(min(have, tr.Length))
+	}
+	return max(c, 0.5)
+}
+
+// maxColorCount is the largest number of cards of one colour in a hand.
+func maxColorCount(h *engine.Hand) int {
+	m := 0
+	for _, c := range data.CardColors {
+		m = max(m, h[c])
+	}
+	return m
+}
+
+// stationCity returns a city where this seat could build a station to
+// borrow opponent track t (one end without a station, or with its own), or
+// NoCity.
+func (s *situation) stationCity(t data.TrackID) data.CityID {
+	tr := &s.b.Tracks[t]
+	for _, c := range [2]data.CityID{tr.A, tr.B} {
+		if s.b.Cities[c].Country {
+			continue
+		}
+		if o := s.v.Stations[c]; o < 0 || int(o) == s.seat {
+			return c
+		}
+	}
+	return engine.NoCity
+}
+
+// ownStationAt reports whether this seat has a station at an end of t.
+func (s *situation) ownStationAt(t data.TrackID) bool {
+	tr := &s.b.Tracks[t]
+	return int(s.v.Stations[tr.A]) == s.seat || int(s.v.Stations[tr.B]) == s.seat
+}

@@ -1,0 +1,40 @@
+package ai
+
+// options tune the planning bot; the levels differ only by them.
+type options struct {
+	model    costModel
+	orders   int // ticket orders tried by the planner
+	reroutes int // rip-up-and-reroute rounds
+	// prune drops pursued tickets that no longer pay for themselves.
+	prune bool
+	// blocking ranks claims by how badly losing them would hurt, watches
+	// opponents near needed tracks and draws their colours first.
+	blocking bool
+	// smartDraws weighs every face-up card, locomotives and the blind draw;
+	// otherwise the bot takes a needed colour face up or draws blind.
+	smartDraws bool
+	// ticketDraws weighs drawing more tickets by sampling the unseen ones;
+	// otherwise it draws only with nothing left to build and many trains.
+	ticketDraws bool
+	// endgame plays the last turns for immediate points.
+	endgame bool
+	// passengers places and moves Märklin passengers with care; otherwise
+	// it places them at random and moves them only at the very end.
+	passengers bool
+	// tunnelCare claims tunnels only with a spare card for the surprise.
+	tunnelCare bool
+}
+
+var hardOptions = options{
+	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.4, colorPenalty: 0.25,
+		ferryLoco: 1.5, tunnelRisk: 1.2, handCredit: 0.3, stations: true},
+	orders: 3, reroutes: 2,
+	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
+	passengers: true, tunnelCare: true,
+}
+
+var normalOptions = options{
+	model:  costModel{claimTurn: 1, perTrain: 0, routePoints: 0, ferryLoco: 1, tunnelRisk: 0.5},
+	orders: 1, reroutes: 0,
+	endgame: true,
+}

@@ -1,0 +1,143 @@
+package ai
+
+import (
+	"conductor/data"
+	"conductor/engine"
+)
+
+// Märklin passengers. A passenger stands on a city until its owner moves it
+// along claimed routes, collecting the top goods token of every city it
+// enters. Trips are worth most late, over a long network of one's own; the
+// legal actions already offer each passenger's best trip per number of
+// Passenger cards spent.
+
+// tripPoints counts the goods a legal passenger move collects, from the
+// tokens the view shows.
+func tripPoints(s *situation, a engine.Action) int {
+	taken := map[data.CityID]int{}
+	at, pts := a.City, 0
+	for _, t := range a.Path {
+		at = s.b.Tracks[t].Other(at)
+		if at == a.City {
+			continue
+		}
+		if stack := s.v.Goods[at]; taken[at] < len(stack) {
+			pts += stack[taken[at]]
+			taken[at]++
+		}
+	}
+	return pts
+}
+
+// bestTrip returns the legal passenger move collecting the most goods.
+func bestTrip(s *situation, legal []engine.Action) (engine.Action, int, bool) {
+	var best engine.Action
+	bestV, found := 0, false
+	for _, a := range legal {
+		if a.Kind != engine.ActMovePassenger {
+			continue
+		}
+		if v := tripPoints(s, a); v > bestV {
+			best, bestV, found = a, v, true
+		}
+	}
+	return best, bestV, found
+}
+
+// passengersOnBoard counts this seat's passengers standing on cities.
+func passengersOnBoard(s *situation) int {
+	n := 0
+	for _, o := range s.v.Passengers {
+		if int(o) == s.seat {
+			n++
+		}
+	}
+	return n
+}
+
+// passengerMove moves a passenger when the turns left are only just enough
+// to move every passenger still standing, or when a trip is rich enough to
+// beat what a turn usually brings several times over.
+func (p *plannerBot) passengerMove(s *situation, legal []engine.Action) (engine.Action, bool) {
+	a, v, ok := bestTrip(s, legal)
+	if !ok {
+		return engine.Action{}, false
+	}
+	if !p.o.passengers {
+		return engine.Action{}, false
+	}
+	standing := passengersOnBoard(s)
+	if s.turnsLeft <= float64(standing)+1.5 || float64(v) >= 22 {
+		return a, true
+	}
+	return engine.Action{}, false
+}
+
+// passengerCity says where to place a passenger with a claim of t: an end
+// of the track far out on the planned network (a trip runs along it), when
+// a passenger is left.
+func (p *plannerBot) passengerCity(s *situation, pl *plan, t data.TrackID, opts []engine.Action) (data.CityID, bool) {
+	if s.rules.Passengers == 0 || s.v.Players[s.seat].PassengersLeft == 0 {
+		return engine.NoCity, false
+	}
+	tr := &s.b.Tracks[t]
+	offered := func(c data.CityID) bool {
+		for _, a := range opts {
+			if a.Passenger && a.City == c {
+				return true
+			}
+		}
+		return false
+	}
+	if !p.o.passengers {
+		for _, c := range [2]data.CityID{tr.A, tr.B} {
+			if offered(c) {
+				return c, true
+			}
+		}
+		return engine.NoCity, false
+	}
+	degree := func(c data.CityID) int {
+		d := 0
+		for _, u := range s.b.Adj[c] {
+			if s.own[u] || pl.uses[u] > 0 || u == t {
+				d++
+			}
+		}
+		return d
+	}
+	best, bestScore := engine.NoCity, 1<<30
+	for _, c := range [2]data.CityID{tr.A, tr.B} {
+		if !offered(c) {
+			continue
+		}
+		// A city at the end of a line starts the longest trip; its own
+		// token is not collected by the passenger standing there.
+		score := degree(c)*10 + firstToken(s, c)
+		if score < bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best, best != engine.NoCity
+}
+
+// firstToken is the value of a city's top goods token (0 when none).
+func firstToken(s *situation, c data.CityID) int {
+	if stack := s.v.Goods[c]; len(stack) > 0 {
+		return stack[0]
+	}
+	return 0
+}
+
+// passengerCardValue prices a Passenger card for the draw: it lets a trip
+// cross opponents' routes, worth having a few of when passengers are out.
+func passengerCardValue(s *situation) float64 {
+	if s.rules.Passengers == 0 {
+		return 0
+	}
+	out := passengersOnBoard(s) + s.v.Players[s.seat].PassengersLeft
+	if out > 0 && s.hand[engine.Passenger] < 3 {
+		return 0.3
+	}
+	return 0.05
+}

@@ -1,0 +1,164 @@
+package ai
+
+import (
+	"conductor/data"
+	"conductor/engine"
+)
+
+// situation is a bot's reading of its view: who holds what, which tracks it
+// may still claim, its tickets, and how long the game will probably last.
+// Everything here comes from the engine.PlayerView; nothing else is known.
+type situation struct {
+	v     *engine.PlayerView
+	b     *data.Board
+	seat  int
+	n     int // players
+	hand  engine.Hand
+	rules *data.Rules
+
+	own       []bool // by track: held by this seat
+	claimable []bool // by track: this seat may claim it (holders and parallel rule; cards and trains aside)
+	oppHeld   []bool // by track: held by an opponent
+	ownTracks []data.TrackID
+	net       engine.Connectivity // this seat's network
+
+	trains   int // this seat's trains left
+	stations int // this seat's stations left
+
+	tickets []goal // held tickets, completed or not
+
+	// turnsLeft estimates the turns this seat still plays, this one included.
+	turnsLeft float64
+}
+
+// goal is a ticket as the planners see it: two places to join and its value.
+type goal struct {
+	ticket data.TicketID
+	a, b   data.CityID
+	points int
+	done   bool
+}
+
+// trainsPerTurn is the prior rate at which a player lays trains, measured in
+// bot games (claims and draws together); observed rates pull away from it.
+const trainsPerTurn = 1.15
+
+// read builds the situation from a view.
+func read(v *engine.PlayerView) *situation {
+	b := v.Board
+	s := &situation{v: v, b: b, seat: v.Seat, n: len(v.Players), hand: v.Hand, rules: &b.Rules}
+	s.own = make([]bool, len(b.Tracks))
+	s.claimable = make([]bool, len(b.Tracks))
+	s.oppHeld = make([]bool, len(b.Tracks))
+	for t, o := range v.Owners {
+		switch {
+		case int(o) == s.seat:
+			s.own[t] = true
+			s.ownTracks = append(s.ownTracks, data.TrackID(t))
+		case o >= 0:
+			s.oppHeld[t] = true
+		}
+	}
+	for t := range b.Tracks {
+		s.claimable[t] = s.mayClaim(data.TrackID(t))
+	}
+	s.net.Reset(b)
+	s.net.AddOwned(s.own)
+	me := v.Players[s.seat]
+	s.trains, s.stations = me.Trains, me.Stations
+	for _, ts := range v.Tickets {
+		t := &b.Tickets[ts.Ticket]
+		s.tickets = append(s.tickets, goal{ticket: ts.Ticket, a: t.A, b: t.B, points: t.Points, done: ts.Completed})
+	}
+	s.turnsLeft = s.estimateTurnsLeft()
+	return s
+}
+
+// mayClaim applies the holder rules of engine.claimFree: the track is free,
+// the seat holds none of its parallel tracks, and with 2 or 3 players nobody
+// does.
+func (s *situation) mayClaim(t data.TrackID) bool {
+	if s.v.Owners[t] >= 0 {
+		return false
+	}
+	for _, o := range s.b.Parallel(t) {
+		if o == t || s.v.Owners[o] < 0 {
+			continue
+		}
+		if int(s.v.Owners[o]) == s.seat || s.n <= 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// turnsPlayed counts the turns a seat has completed since the game began.
+func (s *situation) turnsPlayed(seat int) int {
+	t := s.v.Turn
+	if t <= seat {
+		return 0
+	}
+	return (t - seat + s.n - 1) / s.n
+}
+
+// estimateTurnsLeft guesses how many more turns this seat plays: the game
+// ends a round after some player's trains fall to EndTrains, and each player
+// lays trains at about their observed rate.
+func (s *situation) estimateTurnsLeft() float64 {
+	if s.v.LastRound {
+		return 1
+	}
+	const priorTurns = 8
+	best := 1e9
+	for p, pl := range s.v.Players {
+		used := float64(s.rules.Trains - pl.Trains)
+		rate := (used + trainsPerTurn*priorTurns) / (float64(s.turnsPlayed(p)) + priorTurns)
+		left := float64(pl.Trains-s.rules.EndTrains) / rate
+		if p < s.seat {
+			// An earlier seat ends the game sooner relative to this seat's turns.
+			left -= 0.5
+		}
+		best = min(best, left)
+	}
+	return max(best, 0) + 1
+}
+
+// minOpponentTrains is the fewest trains any opponent has left.
+func (s *situation) minOpponentTrains() int {
+	m := 1 << 30
+	for p, pl := range s.v.Players {
+		if p != s.seat {
+			m = min(m, pl.Trains)
+		}
+	}
+	return m
+}
+
+// incomplete returns the held tickets not yet completed.
+func (s *situation) incomplete() []goal {
+	var out []goal
+	for _, g := range s.tickets {
+		if !g.done {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// goalOf turns a ticket into a goal, completed when the network joins it.
+func (s *situation) goalOf(id data.TicketID) goal {
+	t := &s.b.Tickets[id]
+	return goal{ticket: id, a: t.A, b: t.B, points: t.Points, done: s.net.Connected(t.A, t.B)}
+}
+
+// hasStations reports whether this edition has stations and the seat has one left.
+func (s *situation) hasStations() bool { return s.rules.Stations > 0 && s.stations > 0 }
+
+// stationCost is the number of cards this seat's next station costs.
+func (s *situation) stationCost() int {
+	built := s.rules.Stations - s.stations
+	if built < 0 || built >= len(s.rules.StationCosts) {
+		return 0
+	}
+	return s.rules.StationCosts[built]
+}

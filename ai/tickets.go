@@ -1,0 +1,241 @@
+package ai
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// bestKeep picks the legal keep (setup or after a draw) whose tickets,
+// planned together with those already held, promise the most.
+func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action {
+	held := s.incomplete()
+	best, bestValue := legal[0], math.Inf(-1)
+	for _, a := range legal {
+		if a.Kind != engine.ActKeep {
+			continue
+		}
+		goals := slices.Clone(held)
+		sure := 0.0
+		for i, id := range s.v.Pending {
+			if a.Keep&(1<<uint(i)) == 0 {
+				continue
+			}
+			g := s.goalOf(id)
+			if g.done {
+				sure += float64(g.points)
+				continue
+			}
+			goals = append(goals, g)
+		}
+		pl := p.planner(s).solve(goals)
+		v := assess(s, pl).value + sure
+		// Among equals keep fewer tickets: less to go wrong.
+		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
+		if v > bestValue {
+			best, bestValue = a, v
+		}
+	}
+	return best
+}
+
+// unseen lists the tickets of the variant's decks that are not in this
+// seat's hand or pending: those another draw may bring, by pile (0 regular,
+// 1 long).
+func unseen(s *situation) [2][]data.TicketID {
+	var out [2][]data.TicketID
+	v, ok := s.b.Variant(s.v.Variant)
+	if !ok {
+		return out
+	}
+	mine := map[data.TicketID]bool{}
+	for _, t := range s.v.Tickets {
+		mine[t.Ticket] = true
+	}
+	for _, t := range s.v.Pending {
+		mine[t] = true
+	}
+	for i := range s.b.Tickets {
+		t := &s.b.Tickets[i]
+		if mine[t.ID] || !v.Uses(t) {
+			continue
+		}
+		pile := 0
+		if t.Long {
+			pile = 1
+		}
+		out[pile] = append(out[pile], t.ID)
+	}
+	return out
+}
+
+// marginal estimates what adding each ticket to a plan is worth, in points:
+// the ticket joined by the cheapest way from the planned network (or
+// directly), its route points, less the turns and trains it takes and the
+// risk of not finishing.
+func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID) []float64 {
+	pr := p.planner(s)
+	eff := slices.Clone(pr.base)
+	var joined engine.Connectivity
+	joined.Reset(s.b)
+	joined.AddOwned(s.own)
+	var sources []data.CityID
+	seen := make([]bool, len(s.b.Cities))
+	addNode := func(c data.CityID) {
+		if !seen[c] && !s.b.Cities[c].Country {
+			seen[c] = true
+			sources = append(sources, c)
+		}
+	}
+	for t := range s.b.Tracks {
+		if s.own[t] || pl.uses[t] > 0 {
+			eff[t] = 0
+			joined.Add(data.TrackID(t))
+			addNode(s.b.Tracks[t].A)
+			addNode(s.b.Tracks[t].B)
+		}
+	}
+	base := assess(s, pl)
+	var fromNet *router
+	if len(sources) > 0 {
+		fromNet = newRouter(s.b)
+		fromNet.search(sources, eff, engine.NoCity)
+	}
+	direct := newRouter(s.b)
+	out := make([]float64, len(tickets))
+	var pathA, pathB []data.TrackID
+	for i, id := range tickets {
+		tk := &s.b.Tickets[id]
+		if joined.Connected(tk.A, tk.B) {
+			out[i] = float64(tk.Points) * (2*base.p - 1)
+			continue
+		}
+		cost, path := direct.between(tk.A, tk.B, eff, nil)
+		if fromNet != nil && fromNet.dist[tk.A]+fromNet.dist[tk.B] < cost {
+			pathA = fromNet.path(tk.A, pathA)
+			pathB = fromNet.path(tk.B, pathB)
+			cost = fromNet.dist[tk.A] + fromNet.dist[tk.B]
+			path = append(append(path[:0], pathA...), pathB...)
+		}
+		if cost == blocked {
+			out[i] = -float64(tk.Points)
+			continue
+		}
+		claims, cards, routePts := 0, 0, 0
+		for _, t := range path {
+			if eff[t] == 0 {
+				continue
+			}
+			l := s.b.Tracks[t].Length
+			claims++
+			cards += l
+			routePts += s.b.RoutePoints(l)
+		}
+		turns := float64(claims) + float64(cards)/usefulPerDraw
+		if cards > s.trains-pl.trains {
+			out[i] = -float64(tk.Points)
+			continue
+		}
+		slack := s.turnsLeft - base.turns - turns
+		pr := 1 / (1 + math.Exp(-(slack-1)/2))
+		out[i] = float64(tk.Points)*(2*pr-1) + pr*float64(routePts) - turnWeight*turns - trainWeight*float64(cards)
+	}
+	return out
+}
+
+// drawValue estimates what drawing k tickets (long of them from the long
+// pile) and keeping the best (at least keepMin) is worth, by sampling
+// draws from the unseen tickets.
+func drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Rand) float64 {
+	const samples = 120
+	short := k - long
+	if long > len(values[1]) || short > len(values[0]) || k == 0 {
+		return math.Inf(-1)
+	}
+	total := 0.0
+	drawn := make([]float64, 0, k)
+	for range samples {
+		drawn = drawn[:0]
+		drawn = appendSample(drawn, values[1], long, rng)
+		drawn = appendSample(drawn, values[0], short, rng)
+		slices.Sort(drawn)
+		slices.Reverse(drawn)
+		v := 0.0
+		for i, x := range drawn {
+			if i < keepMin || x > 0 {
+				v += x
+			}
+		}
+		total += v
+	}
+	return total / samples
+}
+
+// appendSample appends n distinct values picked at random.
+func appendSample(dst, from []float64, n int, rng *rand.Rand) []float64 {
+	if n <= 0 {
+		return dst
+	}
+	idx := rng.Perm(len(from))[:n]
+	for _, i := range idx {
+		dst = append(dst, from[i])
+	}
+	return dst
+}
+
+// viewRand is a random stream fixed by the position, so that a decision
+// depends on the view alone.
+func viewRand(v *engine.PlayerView, salt uint64) *rand.Rand {
+	h := uint64(v.Turn)*0x9e3779b97f4a7c15 ^ uint64(v.Seat+1)*0xbf58476d1ce4e5b9 ^ salt
+	for _, o := range v.Owners {
+		h = h*31 + uint64(o+2)
+	}
+	return rand.New(rand.NewPCG(h, h^0x5bd1e995))
+}
+
+// ticketValues computes the marginal value of every unseen ticket, by pile.
+func (p *plannerBot) ticketValues(s *situation, pl *plan) [2][]float64 {
+	pool := unseen(s)
+	return [2][]float64{p.marginal(s, pl, pool[0]), p.marginal(s, pl, pool[1])}
+}
+
+// bestMix picks how many long tickets to ask for (Märklin), at setup or
+// when drawing during the game.
+func (p *plannerBot) bestMix(s *situation, legal []engine.Action, pl *plan, keepMin int) (engine.Action, float64) {
+	values := p.ticketValues(s, pl)
+	rng := viewRand(s.v, 0x7ec)
+	best, bestV := legal[0], math.Inf(-1)
+	for _, a := range legal {
+		if a.Kind != engine.ActDrawTickets {
+			continue
+		}
+		k := s.ticketDrawSize()
+		v := drawValue(values, a.Long, k, keepMin, rng)
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best, bestV
+}
+
+// ticketDrawSize is how many tickets a draw brings in this position: the
+// setup mix, or the variant's draw.
+func (s *situation) ticketDrawSize() int {
+	v, _ := s.b.Variant(s.v.Variant)
+	left := s.v.TicketDecks[0] + s.v.TicketDecks[1]
+	if s.v.Phase == engine.PhaseSetup {
+		for _, st := range v.Setup {
+			if st.Mix > 0 {
+				return min(st.Mix, left)
+			}
+		}
+	}
+	if !v.DrawMix {
+		left = s.v.TicketDecks[0]
+	}
+	return min(v.Draw, left)
+}
