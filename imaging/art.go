@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"image"
 	"math"
 	"sync"
 
@@ -39,6 +40,8 @@ type boardArt struct {
 
 	boardOnce, handOnce sync.Once
 	boardL, handL       *layer
+	landOnce            sync.Once
+	landIm              *image.RGBA // the map's land and water (see landImage)
 	miniOnce            sync.Once
 	miniQ               []trackQuad // the hand's mini map spaces
 }

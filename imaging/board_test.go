@@ -77,7 +77,7 @@ func spaceSamples(v view, sp space) [2]pt {
 }
 
 func TestBoardPictureSize(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := board(t, id)
 		_, im := renderBoard(t, r, playedScene(b, 3, 30, 2))
@@ -91,7 +91,7 @@ func TestBoardPictureSize(t *testing.T) {
 }
 
 func TestClaimedTracksShowOwnerColour(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := board(t, id)
 		s := playedScene(b, 5, 60, 4)
@@ -124,7 +124,7 @@ func TestClaimedTracksShowOwnerColour(t *testing.T) {
 }
 
 func TestStationsAndPassengersDrawn(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	for _, id := range []string{"europe", "marklin"} {
 		b := board(t, id)
 		s := playedScene(b, 4, 30, 5)
@@ -168,7 +168,7 @@ func TestStationsAndPassengersDrawn(t *testing.T) {
 // TestEmptyBoardHasNoPlayerColours: before anything is claimed, no pixel of
 // the map is in a player's colour, so a claimed track cannot be mistaken.
 func TestEmptyBoardHasNoPlayerColours(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := board(t, id)
 		_, im := renderBoard(t, r, emptyScene(b, 5))
@@ -193,7 +193,7 @@ func TestEmptyBoardHasNoPlayerColours(t *testing.T) {
 // its file holds the picture and nothing more (no text chunks), and drawing
 // players' private hands with the same renderer does not change it.
 func TestBoardPNGCarriesNothingElse(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	b := board(t, "europe")
 	s := playedScene(b, 4, 40, 6)
 	before, _ := renderBoard(t, r, s)
@@ -250,7 +250,7 @@ func pngChunks(b []byte) ([]string, error) {
 var errBadPNG = bytes.ErrTooLarge
 
 func TestBoardPNGSize(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	raw, _ := renderBoard(t, r, midGame(t))
 	if len(raw) > 200<<10 {
 		t.Errorf("mid-game Europe PNG is %d bytes, want at most 200 KiB", len(raw))

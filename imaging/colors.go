@@ -50,7 +50,7 @@ func luma(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)
 var playerColors = [...]color.RGBA{
 	{196, 22, 40, 255}, // red, circle
 	{22, 78, 196, 255}, // blue, square
-	{16, 128, 60, 255}, // green, triangle
+	{18, 150, 70, 255}, // green, triangle
 	{250, 196, 0, 255}, // yellow, diamond
 	{26, 26, 30, 255},  // black, cross
 }

@@ -16,7 +16,7 @@ func TestWriteDocImages(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := NewRenderer()
+	r := shared()
 	write := func(name string, draw func(f *os.File) error) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {

@@ -2,11 +2,16 @@ package imaging
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"conductor/data"
 	"conductor/engine"
 )
+
+// shared is one renderer for the tests that do not need a fresh one, so
+// each board's art is built once per test run.
+var shared = sync.OnceValue(NewRenderer)
 
 func board(t testing.TB, id string) *data.Board {
 	t.Helper()

@@ -24,7 +24,7 @@ func renderHand(t testing.TB, r *Renderer, h *HandScene) image.Image {
 }
 
 func TestHandShowsOwnedTracksAndTicketCities(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := board(t, id)
 		s := playedScene(b, 4, 36, 11)
@@ -79,7 +79,7 @@ func near(im image.Image, p pt, d int, want color.RGBA) bool {
 // TestHandCardCounts: each kind of card held shows its card face; kinds not
 // held show an empty outline only.
 func TestHandCardCounts(t *testing.T) {
-	r := NewRenderer()
+	r := shared()
 	b := board(t, "europe")
 	h := &HandScene{Board: b, Player: "Alice", Color: 1, Trains: 45, Stations: 3}
 	h.Cards[data.Red] = 3

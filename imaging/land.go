@@ -307,13 +307,12 @@ func (f *landField) at(x, y float64) float64 {
 	gx, gy := x/landCell, y/landCell
 	c0, r0 := int(math.Floor(gx)), int(math.Floor(gy))
 	fx, fy := gx-float64(c0), gy-float64(r0)
-	get := func(c, r int) float64 {
-		c, r = min(max(c, 0), f.cols-1), min(max(r, 0), f.rows-1)
-		return float64(f.v[r*f.cols+c])
-	}
-	top := get(c0, r0)*(1-fx) + get(c0+1, r0)*fx
-	bot := get(c0, r0+1)*(1-fx) + get(c0+1, r0+1)*fx
-	return top*(1-fy) + bot*fy
+	c1, r1 := min(max(c0+1, 0), f.cols-1), min(max(r0+1, 0), f.rows-1)
+	c0, r0 = min(max(c0, 0), f.cols-1), min(max(r0, 0), f.rows-1)
+	top, bot := f.v[r0*f.cols:], f.v[r1*f.cols:]
+	t := float64(top[c0])*(1-fx) + float64(top[c1])*fx
+	b := float64(bot[c0])*(1-fx) + float64(bot[c1])*fx
+	return t*(1-fy) + b*fy
 }
 
 // segDist is the distance from (x, y) to the segment a–b.

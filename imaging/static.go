@@ -13,7 +13,7 @@ import (
 // game. It is drawn once per board; every frame starts from a copy of it.
 
 func (a *boardArt) drawStatic(c *canvas) {
-	a.drawLand(c, a.v, image.Rect(0, 0, mapWidth, a.h))
+	draw.Draw(c.im, a.landImage().Rect, a.landImage(), image.Point{}, draw.Src)
 	a.drawCountries(c, a.v)
 	for id := range a.b.Tracks {
 		a.drawPrintedTrack(c, a.v, data.TrackID(id))
@@ -21,6 +21,16 @@ func (a *boardArt) drawStatic(c *canvas) {
 	a.drawCities(c, a.v)
 	a.drawLabels(c)
 	a.drawPanelStatic(c)
+}
+
+// landImage is the map's land and water, drawn once: the slowest part of
+// the static layer.
+func (a *boardArt) landImage() *image.RGBA {
+	a.landOnce.Do(func() {
+		a.landIm = image.NewRGBA(image.Rect(0, 0, mapWidth, a.h))
+		a.drawLand(&canvas{im: a.landIm}, a.v, a.landIm.Rect)
+	})
+	return a.landIm
 }
 
 // outsideIsSea: beyond the network is sea, except on the Märklin map, whose

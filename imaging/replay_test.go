@@ -1,0 +1,61 @@
+package imaging
+
+import (
+	"bytes"
+	"image"
+	"image/draw"
+	"image/gif"
+	"testing"
+)
+
+func TestReplay(t *testing.T) {
+	r := shared()
+	b := board(t, "europe")
+	var frames []Scene
+	for k := 0; k <= 6; k++ {
+		frames = append(frames, *playedScene(b, 3, k*3, 21))
+	}
+	raw, err := r.Replay(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != len(frames) {
+		t.Fatalf("%d GIF frames for %d scenes", len(g.Image), len(frames))
+	}
+	if g.Config.Width != 800 {
+		t.Errorf("replay is %d wide, want 800", g.Config.Width)
+	}
+	// Later frames hold only what changed, so they are smaller than the picture.
+	full := image.Rect(0, 0, g.Config.Width, g.Config.Height)
+	for i, f := range g.Image[1:] {
+		if f.Bounds() == full || !f.Bounds().In(full) {
+			t.Errorf("frame %d covers %v of %v", i+1, f.Bounds(), full)
+		}
+	}
+	// Played in order, the frames add up to the last scene at half size.
+	a := r.art(b)
+	l := a.boardLayer()
+	composite := image.NewPaletted(full, l.q.pal)
+	for _, f := range g.Image {
+		draw.Draw(composite, f.Bounds(), f, f.Bounds().Min, draw.Src)
+	}
+	last := &frames[len(frames)-1]
+	rgba, _ := l.full(a.drawStatic, func(c *canvas) { a.drawScene(c, last) })
+	want := image.NewPaletted(full, l.q.pal)
+	halve(want, rgba, l.q)
+	if n := diff1(composite.Pix, want.Pix); n != 0 {
+		t.Errorf("the replay's last frame differs from the last scene in %d pixels", n)
+	}
+	if _, err := r.Replay(nil); err == nil {
+		t.Error("a replay of no frames succeeded")
+	}
+	other := frames[1]
+	other.Board = board(t, "usa")
+	if _, err := r.Replay([]Scene{frames[0], other}); err == nil {
+		t.Error("a replay mixing boards succeeded")
+	}
+}
