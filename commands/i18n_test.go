@@ -1,0 +1,309 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf16"
+)
+
+// translatedLanguages are the locales translated from English, the source.
+var translatedLanguages = []string{"fr", "it", "de"}
+
+// sameAsEnglish lists the values that may equal the English text (or, for
+// a .name key, the canonical English name), because the official rulebook
+// or the language itself uses the same word. Values made only of
+// placeholders, emoji and punctuation need no entry.
+var sameAsEnglish = map[string]map[string]string{
+	"fr": {
+		"card.locomotive":              "French rules: « cartes Locomotive »",
+		"card.locomotive+4":            "French Märklin rules: « cartes Locomotive +4 »",
+		"card.orange":                  "French colour name is orange",
+		"rules.title.ferries":          "French rules: « Ferries »; Europe is spelled alike",
+		"rules.title.tunnels":          "French rules: « Tunnels »; Europe is spelled alike",
+		"opt.claim.route.name":         "French rules: « prendre une Route »",
+		"opt.claim.locomotives.name":   "same French word",
+		"opt.station.locomotives.name": "same French word",
+	},
+	"it": {
+		"cmd.ttr.name": "the Italian edition is sold as Ticket to Ride",
+	},
+	"de": {
+		"card.orange":   "German colour name is orange",
+		"cmd.hand.name": "German word for a hand of cards is Hand",
+	},
+}
+
+var (
+	placeholderPattern = regexp.MustCompile(`\{[a-z_]+\}`)
+	// discordNamePattern is Discord's rule for command and option names.
+	discordNamePattern = regexp.MustCompile(`^[-_\p{L}\p{N}]{1,32}$`)
+)
+
+// readCatalog parses locales/<lang>.json strictly: an object of string
+// values with no key given twice (encoding/json would keep the last one
+// silently).
+func readCatalog(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	src, err := os.ReadFile("locales/" + lang + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(src)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("%s.json: want an object, got %v (%v)", lang, tok, err)
+	}
+	out := map[string]string{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("%s.json: %v", lang, err)
+		}
+		key := tok.(string)
+		var value string
+		if err := dec.Decode(&value); err != nil {
+			t.Fatalf("%s.json: %q: %v", lang, key, err)
+		}
+		if _, dup := out[key]; dup {
+			t.Errorf("%s.json: key %q appears twice", lang, key)
+		}
+		out[key] = value
+	}
+	return out
+}
+
+// isCommandText reports whether a key is a slash command or option field.
+func isCommandText(key, field string) bool {
+	return (strings.HasPrefix(key, "cmd.") || strings.HasPrefix(key, "opt.")) && strings.HasSuffix(key, "."+field)
+}
+
+func TestI18nKeysMatchEnglish(t *testing.T) {
+	en := readCatalog(t, "en")
+	for key := range en {
+		if isCommandText(key, "name") {
+			t.Errorf("en.json: %q: English names are the canonical ones in the code, not catalog entries", key)
+		}
+	}
+	for _, lang := range translatedLanguages {
+		cat := readCatalog(t, lang)
+		for key := range en {
+			if _, ok := cat[key]; !ok {
+				t.Errorf("%s.json: missing %q", lang, key)
+			}
+			if isCommandText(key, "desc") {
+				name := strings.TrimSuffix(key, ".desc") + ".name"
+				if _, ok := cat[name]; !ok {
+					t.Errorf("%s.json: missing %q (localised name for %q)", lang, name, key)
+				}
+			}
+		}
+		for key := range cat {
+			if _, ok := en[key]; ok {
+				continue
+			}
+			if isCommandText(key, "name") {
+				if _, ok := en[strings.TrimSuffix(key, ".name")+".desc"]; ok {
+					continue
+				}
+			}
+			t.Errorf("%s.json: %q is not an English key", lang, key)
+		}
+	}
+}
+
+// sortedMatches lists a pattern's matches in order, to compare as multisets.
+func sortedMatches(re *regexp.Regexp, s string) []string {
+	m := re.FindAllString(s, -1)
+	sort.Strings(m)
+	return m
+}
+
+// symbols lists a text's emoji and other pictographs (Unicode So), sorted.
+func symbols(s string) []string {
+	var out []string
+	for _, r := range s {
+		if unicode.Is(unicode.So, r) {
+			out = append(out, string(r))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestI18nPlaceholdersMarkdownAndEmoji(t *testing.T) {
+	en := readCatalog(t, "en")
+	for _, lang := range translatedLanguages {
+		cat := readCatalog(t, lang)
+		for key, want := range en {
+			got, ok := cat[key]
+			if !ok {
+				continue // reported by TestI18nKeysMatchEnglish
+			}
+			if w, g := sortedMatches(placeholderPattern, want), sortedMatches(placeholderPattern, got); fmt.Sprint(w) != fmt.Sprint(g) {
+				t.Errorf("%s.json %q: placeholders %v, English has %v", lang, key, g, w)
+			}
+			if w, g := strings.Count(want, "**"), strings.Count(got, "**"); w != g {
+				t.Errorf("%s.json %q: %d bold markers, English has %d", lang, key, g, w)
+			}
+			if w, g := symbols(want), symbols(got); fmt.Sprint(w) != fmt.Sprint(g) {
+				t.Errorf("%s.json %q: emoji %v, English has %v", lang, key, g, w)
+			}
+		}
+	}
+}
+
+// nameParent is the level a command or option name must be unique in:
+// "cmd" for top-level commands, "opt.claim" for /claim's options,
+// "opt.ttr" for /ttr's subcommands, "opt.ttr.new" for their options.
+func nameParent(key string) string {
+	path := strings.TrimSuffix(key, ".name")
+	return path[:strings.LastIndex(path, ".")]
+}
+
+func TestI18nCommandNames(t *testing.T) {
+	en := readCatalog(t, "en")
+	// The English names are the last part of each key; check them too.
+	canonical := map[string]string{}
+	for key := range en {
+		if isCommandText(key, "desc") {
+			path := strings.TrimSuffix(key, ".desc")
+			canonical[path+".name"] = path[strings.LastIndex(path, ".")+1:]
+		}
+	}
+	check := func(lang string, names map[string]string) {
+		seen := map[string]string{} // parent + "/" + name -> key
+		for key, name := range names {
+			if !discordNamePattern.MatchString(name) || strings.ToLower(name) != name {
+				t.Errorf("%s %q: name %q breaks Discord's rule (1-32 lowercase letters, digits, - or _)", lang, key, name)
+			}
+			slot := nameParent(key) + "/" + name
+			if other, dup := seen[slot]; dup {
+				t.Errorf("%s: %q and %q are both named %q among the same siblings", lang, key, other, name)
+			}
+			seen[slot] = key
+		}
+	}
+	check("en", canonical)
+	if len(canonical) == 0 {
+		t.Fatal("en.json has no command descriptions")
+	}
+	for _, lang := range translatedLanguages {
+		names := map[string]string{}
+		for key, value := range readCatalog(t, lang) {
+			if isCommandText(key, "name") {
+				names[key] = value
+			}
+		}
+		check(lang, names)
+	}
+}
+
+func TestI18nNameParents(t *testing.T) {
+	for key, want := range map[string]string{
+		"cmd.claim.name":              "cmd",
+		"opt.claim.route.name":        "opt.claim",
+		"opt.ttr.new.name":            "opt.ttr",
+		"opt.ttr.new.map.name":        "opt.ttr.new",
+		"opt.ttr.forget.confirm.name": "opt.ttr.forget",
+	} {
+		if got := nameParent(key); got != want {
+			t.Errorf("nameParent(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+func TestI18nDescriptionLengths(t *testing.T) {
+	for _, lang := range append([]string{"en"}, translatedLanguages...) {
+		for key, desc := range readCatalog(t, lang) {
+			if !isCommandText(key, "desc") {
+				continue
+			}
+			// Discord counts UTF-16 code units; none of these need more.
+			if n := len(utf16.Encode([]rune(desc))); n < 1 || n > 100 {
+				t.Errorf("%s.json %q: description is %d characters, Discord allows 1-100", lang, key, n)
+			}
+		}
+	}
+}
+
+// hasWords reports whether a text says anything beyond its placeholders,
+// emoji and punctuation.
+func hasWords(s string) bool {
+	return strings.IndexFunc(placeholderPattern.ReplaceAllString(s, ""), unicode.IsLetter) >= 0
+}
+
+func TestI18nTranslated(t *testing.T) {
+	en := readCatalog(t, "en")
+	for _, lang := range translatedLanguages {
+		cat := readCatalog(t, lang)
+		allowed := sameAsEnglish[lang]
+		for key, value := range cat {
+			english, ok := en[key]
+			if isCommandText(key, "name") {
+				path := strings.TrimSuffix(key, ".name")
+				english, ok = path[strings.LastIndex(path, ".")+1:], true
+			}
+			if !ok {
+				continue // reported by TestI18nKeysMatchEnglish
+			}
+			_, listed := allowed[key]
+			same := value == english && hasWords(value)
+			switch {
+			case same && !listed:
+				t.Errorf("%s.json %q is still English: %q", lang, key, value)
+			case listed && value != english:
+				t.Errorf("%s.json %q is allow-listed as equal to English but reads %q (English %q): drop it from sameAsEnglish", lang, key, value, english)
+			}
+		}
+		for key := range allowed {
+			if _, ok := cat[key]; !ok {
+				t.Errorf("sameAsEnglish[%q] lists %q, which %s.json lacks", lang, key, lang)
+			}
+		}
+	}
+}
+
+func TestI18nTranslateUsesCatalog(t *testing.T) {
+	for _, lang := range translatedLanguages {
+		cat := readCatalog(t, lang)
+		for key, value := range cat {
+			if got := T(lang, key); got != value {
+				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, value)
+			}
+		}
+		// Discord sends regional locales such as "fr" but also "de-DE".
+		key := "game.over"
+		if got := T(lang+"-XX", key); got != cat[key] {
+			t.Errorf("T(%q, %q) = %q, want %q", lang+"-XX", key, got, cat[key])
+		}
+	}
+}
+
+func TestI18nDefinitionsAreLocalised(t *testing.T) {
+	var walk func(path string, names, descs map[string]string, opts []OptionDef)
+	walk = func(path string, names, descs map[string]string, opts []OptionDef) {
+		for _, lang := range translatedLanguages {
+			if names[lang] == "" {
+				t.Errorf("%s: no %s name", path, lang)
+			}
+			if descs[lang] == "" {
+				t.Errorf("%s: no %s description (missing, or still English)", path, lang)
+			}
+		}
+		for _, o := range opts {
+			walk(path+" "+o.Name, o.Names, o.Descriptions, o.Options)
+		}
+	}
+	defs := Definitions([]string{"usa", "europe", "marklin"})
+	if len(defs) == 0 {
+		t.Fatal("no command definitions")
+	}
+	for _, d := range defs {
+		walk("/"+d.Name, d.Names, d.Descriptions, d.Options)
+	}
+}
