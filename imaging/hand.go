@@ -237,8 +237,9 @@ func (a *boardArt) drawMiniLabels(c *canvas, v view, marked map[data.CityID]bool
 					score += 1000
 				}
 			}
+			lb := l.box
 			for _, mq := range quads {
-				if mq.q.overlaps(bq) {
+				if mq.box.Overlaps(lb) && mq.q.overlaps(bq) {
 					score += 2
 					if own[mq.track] {
 						score += 20
@@ -259,10 +260,11 @@ func (a *boardArt) drawMiniLabels(c *canvas, v view, marked map[data.CityID]bool
 	}
 }
 
-// trackQuad is one space of a track, as drawn on some view.
+// trackQuad is one space of a track, as drawn on some view, with its bounding box.
 type trackQuad struct {
 	track int
 	q     quad
+	box   image.Rectangle
 }
 
 // miniQuads lists the mini map's spaces, built once.
@@ -272,7 +274,8 @@ func (a *boardArt) miniQuads() []trackQuad {
 		for id, row := range a.spaces {
 			for _, sp := range row {
 				cs := v.corners(sp, 0.5)
-				a.miniQ = append(a.miniQ, trackQuad{id, quad{cs[0], cs[1], cs[2], cs[3]}})
+				q := quad{cs[0], cs[1], cs[2], cs[3]}
+				a.miniQ = append(a.miniQ, trackQuad{id, q, q.bounds()})
 			}
 		}
 	})

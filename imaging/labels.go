@@ -71,6 +71,15 @@ func (q quad) overlaps(o quad) bool {
 	return true
 }
 
+// bounds is the smallest pixel rectangle holding q.
+func (q quad) bounds() image.Rectangle {
+	x0, y0, x1, y1 := q[0].X, q[0].Y, q[0].X, q[0].Y
+	for _, p := range q[1:] {
+		x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
+	}
+	return image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1)
+}
+
 func (q quad) project(nx, ny float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, p := range q {

@@ -70,8 +70,11 @@ func boardHash(b *data.Board) uint64 {
 	for _, c := range b.Cities {
 		io.WriteString(h, c.Name)
 		io.WriteString(h, c.Goods)
+		io.WriteString(h, c.Label)
 		put(c.X)
 		put(c.Y)
+		put(c.LabelDX)
+		put(c.LabelDY)
 	}
 	for _, co := range b.Countries {
 		for _, ar := range co.Areas {

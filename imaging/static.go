@@ -144,11 +144,12 @@ func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID) {
 	col := cardColors[t.Color]
 	for i, sp := range row {
 		cs := v.corners(sp, 0)
-		c.fillPoly(cs, col)
 		if v.scale < a.v.scale*0.75 {
-			c.strokePoly(cs, true, 0.7, spaceEdge, nil)
+			// Washed out, so the player's own tracks stand out.
+			c.fillPoly(cs, mix(col, land, 0.55))
 			continue
 		}
+		c.fillPoly(cs, col)
 		if t.Tunnel {
 			c.strokePoly(cs, true, 2.2, tunnelEdge, []float64{3.5, 2.5})
 		} else {
