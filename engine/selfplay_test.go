@@ -48,9 +48,14 @@ func randomGame(b *data.Board, variant string, players int, seed uint64, check b
 
 func TestRandomSelfPlayKeepsInvariants(t *testing.T) {
 	cat := data.Embedded()
-	games := 200
-	if testing.Short() {
+	// Thousands of games per edition, variant and player count; fewer under
+	// the race detector or -short.
+	games := 1000
+	switch {
+	case testing.Short():
 		games = 20
+	case raceEnabled:
+		games = 40
 	}
 	for _, b := range cat.Boards() {
 		for _, v := range b.Variants {
