@@ -82,10 +82,6 @@ func (c *canvas) strokePoly(pts []pt, closed bool, width float64, col color.RGBA
 	c.dc.SetDash()
 }
 
-func (c *canvas) line(a, b pt, width float64, col color.RGBA) {
-	c.strokePoly([]pt{a, b}, false, width, col, nil)
-}
-
 func (c *canvas) circle(x, y, r float64, col color.RGBA) {
 	c.touch(x-r, y-r, x+r, y+r)
 	c.dc.ClearPath()
@@ -182,14 +178,4 @@ func (c *canvas) haloText(face font.Face, s string, x, y, ax, ay float64, col, h
 	bx, by, w := anchorText(face, s, x, y, ax, ay)
 	c.haloTextAt(face, s, bx, by, col, hc)
 	return w
-}
-
-// textBox returns the pixel box text drawn with canvas.text would cover (ink only).
-func textBox(face font.Face, s string, x, y, ax, ay float64) (x0, y0, x1, y1 float64) {
-	w := float64(font.MeasureString(face, s)) / 64
-	m := face.Metrics()
-	capH := float64(m.CapHeight) / 64
-	bx := x - ax*w
-	by := y + capH - ay*capH
-	return bx, by - capH, bx + w, by + float64(m.Descent)/64*0.5
 }

@@ -55,8 +55,6 @@ var playerColors = [...]color.RGBA{
 	{26, 26, 30, 255},  // black, cross
 }
 
-var playerColorNames = [...]string{"red", "blue", "green", "yellow", "black"}
-
 // playerColor returns a seat colour index's colour, wrapping out-of-range indexes.
 func playerColor(i int) color.RGBA {
 	return playerColors[seatIndex(i)]
@@ -121,8 +119,3 @@ var (
 	cityRing    = color.RGBA{40, 40, 46, 255}
 	miniBG      = color.RGBA{250, 248, 242, 255}
 )
-
-// darker scales a colour towards black, for borders.
-func darker(c color.RGBA, f float64) color.RGBA {
-	return color.RGBA{uint8(float64(c.R) * f), uint8(float64(c.G) * f), uint8(float64(c.B) * f), 255}
-}

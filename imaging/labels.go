@@ -36,10 +36,9 @@ func (l *label) render(face font.Face) {
 	c.haloTextAt(face, l.text, l.x, l.y, l.ink, halo)
 }
 
-// Label placement: each city's name goes to the side, of eight around its
-// dot, that covers the fewest track spaces, dots and names already placed.
-// Badges (station, goods, passengers) then take the freest remaining sides.
-
+// labelSide is one of eight places for a name around a dot (used on the
+// hand's mini map, where the board's own label places do not fit the scale):
+// the direction from the dot and the text anchor.
 type labelSide struct{ dx, dy, ax, ay float64 }
 
 var labelSides = [...]labelSide{
