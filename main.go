@@ -30,6 +30,8 @@ func subcommands() []command {
 		{"selfplay", "play bot-only games and print each bot's results as JSON", runSelfplay},
 		{"render", "draw a position as the board PNG (or --final: the score sheet)", runRender},
 		{"play", "play a game in the terminal: hot-seat players and bots, saved and resumable", runPlay},
+		{"backup", "take a hot copy of the database (also while the bot runs)", runBackup},
+		{"migrate", "upgrade the database schema, after a backup", runMigrate},
 	}
 }
 
