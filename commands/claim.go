@@ -10,59 +10,47 @@ import (
 
 // claimCommand: /claim route [color] [locomotives] [passenger].
 func (s *Service) claimCommand(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, nil); m != nil {
-		return resp.Reply(*m)
-	}
-	b := t.game.Board()
-	tr, ok := findTrack(b, req.Opt("route"))
-	if !ok {
-		return resp.Reply(note(T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
-	}
-	a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
-	if msg != "" {
-		return resp.Reply(note(msg))
-	}
-	a.Kind, a.Track = engine.ActClaim, tr
-	if p := req.Opt("passenger"); p != "" {
-		c, ok := b.FindCity(p)
+	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+		b := t.game.Board()
+		tr, ok := findTrack(b, req.Opt("route"))
 		if !ok {
-			return resp.Reply(note(T(req.Locale, "error.bad_city", "city", p)))
+			return resp.Reply(note(T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
 		}
-		a.Passenger, a.City = true, c
-	}
-	return s.maybeConfirm(req, resp, t, seat, a)
+		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
+		if msg != "" {
+			return resp.Reply(note(msg))
+		}
+		a.Kind, a.Track = engine.ActClaim, tr
+		if p := req.Opt("passenger"); p != "" {
+			c, ok := b.FindCity(p)
+			if !ok {
+				return resp.Reply(note(T(req.Locale, "error.bad_city", "city", p)))
+			}
+			a.Passenger, a.City = true, c
+		}
+		return s.maybeConfirm(req, resp, t, seat, a)
+	})
 }
 
 // stationCommand: /station city [color] [locomotives].
 func (s *Service) stationCommand(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, nil); m != nil {
-		return resp.Reply(*m)
-	}
-	b := t.game.Board()
-	c, ok := b.FindCity(req.Opt("city"))
-	if !ok {
-		return resp.Reply(note(T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
-	}
-	cost := t.game.StationCost(seat)
-	if cost == 0 {
-		cost = 1 // the engine explains that no station is left
-	}
-	a, msg := s.payment(req, t, seat, -1, cost)
-	if msg != "" {
-		return resp.Reply(note(msg))
-	}
-	a.Kind, a.City = engine.ActStation, c
-	return s.maybeConfirm(req, resp, t, seat, a)
+	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+		b := t.game.Board()
+		c, ok := b.FindCity(req.Opt("city"))
+		if !ok {
+			return resp.Reply(note(T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+		}
+		cost := t.game.StationCost(seat)
+		if cost == 0 {
+			cost = 1 // the engine explains that no station is left
+		}
+		a, msg := s.payment(req, t, seat, -1, cost)
+		if msg != "" {
+			return resp.Reply(note(msg))
+		}
+		a.Kind, a.City = engine.ActStation, c
+		return s.maybeConfirm(req, resp, t, seat, a)
+	})
 }
 
 // payment chooses the cards for a claim (track >= 0) or a station: the
@@ -215,23 +203,17 @@ func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int,
 }
 
 func (s *Service) confirmButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	p, ok := t.pending[req.User]
-	delete(t.pending, req.User)
-	if !ok || p.turn != t.game.Turn() {
-		return resp.Reply(note(T(req.Locale, "stale.turn")))
-	}
-	if id.arg != "yes" {
-		return resp.Update(note(T(req.Locale, "confirm.cancelled")))
-	}
-	return s.act(req, resp, t, seat, p.action, true)
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		p, ok := t.pending[req.User]
+		delete(t.pending, req.User)
+		if !ok || p.turn != t.game.Turn() {
+			return resp.Reply(note(T(req.Locale, "stale.turn")))
+		}
+		if id.arg != "yes" {
+			return resp.Update(note(T(req.Locale, "confirm.cancelled")))
+		}
+		return s.act(req, resp, t, seat, p.action, true)
+	})
 }
 
 // describeAction is a short localised description of a claim or station.

@@ -14,28 +14,25 @@ import (
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
 // a DM on request (falling back to ephemeral when DMs are closed).
 func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	msg := s.handMessage(t, seat, req.Locale)
-	if dm {
-		msg.Ephemeral = false
-		err := s.cfg.Poster.DM(req.User, msg)
-		if err == nil {
-			return resp.Reply(note(T(req.Locale, "hand.sent_dm")))
-		}
-		msg.Ephemeral = true
-		if errors.Is(err, ErrDMClosed) {
-			msg.Content = T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
-		} else {
-			s.log.Warn("dm failed", "err", err)
-			msg.Content = T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+		msg := s.handMessage(t, seat, req.Locale)
+		if dm {
+			msg.Ephemeral = false
+			err := s.cfg.Poster.DM(req.User, msg)
+			if err == nil {
+				return resp.Reply(note(T(req.Locale, "hand.sent_dm")))
+			}
+			msg.Ephemeral = true
+			if errors.Is(err, ErrDMClosed) {
+				msg.Content = T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
+			} else {
+				s.log.Warn("dm failed", "err", err)
+				msg.Content = T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+			}
+			return resp.Reply(msg)
 		}
 		return resp.Reply(msg)
-	}
-	return resp.Reply(msg)
+	})
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,

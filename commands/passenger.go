@@ -12,63 +12,51 @@ import (
 // best trips found; with one ("Berlin > Leipzig > Dresden") it moves along
 // it, preferring the player's own routes where two are parallel.
 func (s *Service) passengerCommand(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, nil); m != nil {
-		return resp.Reply(*m)
-	}
-	g := t.game
-	b := g.Board()
-	if b.Rules.Passengers == 0 {
-		return resp.Reply(note(T(req.Locale, "passenger.none_here")))
-	}
-	from, ok := b.FindCity(req.Opt("from"))
-	if !ok || g.PassengerAt(from) != seat {
-		return resp.Reply(note(T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
-	}
-	if p := strings.TrimSpace(req.Opt("path")); p != "" {
-		path, msg := s.parsePath(req, t, seat, from, p)
-		if msg != "" {
-			return resp.Reply(note(msg))
+	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+		g := t.game
+		b := g.Board()
+		if b.Rules.Passengers == 0 {
+			return resp.Reply(note(T(req.Locale, "passenger.none_here")))
 		}
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: from, Path: path}, false)
-	}
-	trips := g.BestTrips(seat, from)
-	if len(trips) == 0 {
-		return resp.Reply(note(T(req.Locale, "passenger.no_trip")))
-	}
-	if len(trips) > 5 {
-		trips = trips[len(trips)-5:]
-	}
-	t.pending[req.User] = pendingAction{trips: trips, from: from, turn: g.Turn()}
-	var lines []string
-	var row Row
-	for i, tr := range trips {
-		lines = append(lines, T(req.Locale, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
-		row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: T(req.Locale, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
-	}
-	return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
+		from, ok := b.FindCity(req.Opt("from"))
+		if !ok || g.PassengerAt(from) != seat {
+			return resp.Reply(note(T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
+		}
+		if p := strings.TrimSpace(req.Opt("path")); p != "" {
+			path, msg := s.parsePath(req, t, seat, from, p)
+			if msg != "" {
+				return resp.Reply(note(msg))
+			}
+			return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: from, Path: path}, false)
+		}
+		trips := g.BestTrips(seat, from)
+		if len(trips) == 0 {
+			return resp.Reply(note(T(req.Locale, "passenger.no_trip")))
+		}
+		if len(trips) > 5 {
+			trips = trips[len(trips)-5:]
+		}
+		t.pending[req.User] = pendingAction{trips: trips, from: from, turn: g.Turn()}
+		var lines []string
+		var row Row
+		for i, tr := range trips {
+			lines = append(lines, T(req.Locale, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
+			row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: T(req.Locale, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
+		}
+		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
+	})
 }
 
 func (s *Service) tripButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	p, ok := t.pending[req.User]
-	k, err := strconv.Atoi(id.arg)
-	if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
-		return resp.Reply(note(T(req.Locale, "stale.turn")))
-	}
-	delete(t.pending, req.User)
-	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		p, ok := t.pending[req.User]
+		k, err := strconv.Atoi(id.arg)
+		if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
+			return resp.Reply(note(T(req.Locale, "stale.turn")))
+		}
+		delete(t.pending, req.User)
+		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
+	})
 }
 
 func (s *Service) passengerCities(t *table, seat int) string {

@@ -237,24 +237,18 @@ func (s *Service) tunnelRows(t *table, seat int, loc string) []Row {
 
 // drawCommand: /draw [card].
 func (s *Service) drawCommand(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, nil); m != nil {
-		return resp.Reply(*m)
-	}
-	card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
-	if card == "" {
-		second := t.game.Phase() == engine.PhaseSecondDraw
-		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
-	}
-	slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
-	if !ok {
-		return resp.Reply(note(T(req.Locale, "draw.bad_card", "card", card)))
-	}
-	return s.act(req, resp, t, seat, engine.Draw(slot), false)
+	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+		card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
+		if card == "" {
+			second := t.game.Phase() == engine.PhaseSecondDraw
+			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
+		}
+		slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
+		if !ok {
+			return resp.Reply(note(T(req.Locale, "draw.bad_card", "card", card)))
+		}
+		return s.act(req, resp, t, seat, engine.Draw(slot), false)
+	})
 }
 
 // parseSlot reads "deck", "1".."5" or a face-up card's colour name.
@@ -276,48 +270,30 @@ func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
 
 // drawButton: a face-up card or the deck, clicked on a board or a prompt.
 func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	slot := engine.DeckSlot
-	if id.arg != "deck" {
-		n, err := strconv.Atoi(id.arg)
-		if err != nil {
-			return resp.Reply(note(T(req.Locale, "stale.unknown")))
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		slot := engine.DeckSlot
+		if id.arg != "deck" {
+			n, err := strconv.Atoi(id.arg)
+			if err != nil {
+				return resp.Reply(note(T(req.Locale, "stale.unknown")))
+			}
+			slot = n - 1
 		}
-		slot = n - 1
-	}
-	return s.act(req, resp, t, seat, engine.Draw(slot), false)
+		return s.act(req, resp, t, seat, engine.Draw(slot), false)
+	})
 }
 
 // ticketsCommand: /tickets [long] — draws destination tickets.
 func (s *Service) ticketsCommand(req *Request, resp Responder, _ string) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, nil); m != nil {
-		return resp.Reply(*m)
-	}
-	return s.drawTickets(req, resp, t, seat, req.Opt("long"))
+	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+		return s.drawTickets(req, resp, t, seat, req.Opt("long"))
+	})
 }
 
 func (s *Service) ticketsButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	return s.drawTickets(req, resp, t, seat, "")
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		return s.drawTickets(req, resp, t, seat, "")
+	})
 }
 
 func (s *Service) drawTickets(req *Request, resp Responder, t *table, seat int, long string) error {
@@ -336,89 +312,74 @@ func (s *Service) drawTickets(req *Request, resp Responder, t *table, seat int, 
 
 // mixButton: how many long tickets (Märklin), at setup or during the game.
 func (s *Service) mixButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	n, err := strconv.Atoi(id.arg)
-	if err != nil {
-		return resp.Reply(note(T(req.Locale, "stale.unknown")))
-	}
-	if t.game.Phase() == engine.PhaseSetup {
-		if id.turn != -1 {
-			return resp.Reply(note(T(req.Locale, "stale.turn")))
+	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+		n, err := strconv.Atoi(id.arg)
+		if err != nil {
+			return resp.Reply(note(T(req.Locale, "stale.unknown")))
 		}
-	} else if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
+		if t.game.Phase() == engine.PhaseSetup {
+			if id.turn != -1 {
+				return resp.Reply(note(T(req.Locale, "stale.turn")))
+			}
+		} else if m := s.myTurn(req, t, seat, &id); m != nil {
+			return resp.Reply(*m)
+		}
+		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
+	})
 }
 
 // keepMenu: the tickets chosen in a select menu (or "none").
 func (s *Service) keepMenu(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	g := t.game
-	if g.Phase() == engine.PhaseSetup {
-		if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
-			return resp.Reply(note(T(req.Locale, "stale.turn")))
-		}
-	} else if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	var idx []int
-	if id.arg != "none" {
-		for _, v := range req.Values {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return resp.Reply(note(T(req.Locale, "stale.unknown")))
+	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+		g := t.game
+		if g.Phase() == engine.PhaseSetup {
+			if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
+				return resp.Reply(note(T(req.Locale, "stale.turn")))
 			}
-			idx = append(idx, n)
+		} else if m := s.myTurn(req, t, seat, &id); m != nil {
+			return resp.Reply(*m)
 		}
-	}
-	return s.act(req, resp, t, seat, engine.KeepTickets(idx...), true)
+		var idx []int
+		if id.arg != "none" {
+			for _, v := range req.Values {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return resp.Reply(note(T(req.Locale, "stale.unknown")))
+				}
+				idx = append(idx, n)
+			}
+		}
+		return s.act(req, resp, t, seat, engine.KeepTickets(idx...), true)
+	})
 }
 
 // setupTickets: the "Choose tickets" button after the game starts.
 func (s *Service) setupTickets(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	g := t.game
-	if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
-		return resp.Reply(note(T(req.Locale, "setup.done")))
-	}
-	if mix, n := g.NeedsMix(seat); mix {
-		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
-	}
-	v := g.View(seat)
-	return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+		g := t.game
+		if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
+			return resp.Reply(note(T(req.Locale, "setup.done")))
+		}
+		if mix, n := g.NeedsMix(seat); mix {
+			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
+		}
+		v := g.View(seat)
+		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+	})
 }
 
 // tunnelButton: pay the tunnel's extra cards, or give up.
 func (s *Service) tunnelButton(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if m := s.myTurn(req, t, seat, &id); m != nil {
-		return resp.Reply(*m)
-	}
-	if id.arg == "cancel" {
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
-	if err != nil {
-		return resp.Reply(note(T(req.Locale, "stale.unknown")))
-	}
-	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		if id.arg == "cancel" {
+			return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
+		if err != nil {
+			return resp.Reply(note(T(req.Locale, "stale.unknown")))
+		}
+		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
+	})
 }
 
 // setupKey tells one setup step's menu from another's, so that an old menu
@@ -426,4 +387,27 @@ func (s *Service) tunnelButton(req *Request, resp Responder, id customID) error 
 func setupKey(g *engine.Game, seat int) int {
 	p := g.Player(seat)
 	return -2 - (len(p.Tickets)*16 + len(p.Pending))
+}
+
+// onTurn runs fn with the table locked when the request comes from a
+// seated player on their own turn (and, for a button, the current turn);
+// otherwise it answers with the reason.
+func (s *Service) onTurn(req *Request, resp Responder, id *customID, fn func(t *table, seat int) error) error {
+	return s.atTable(req, resp, id, func(t *table, seat int) error {
+		if m := s.myTurn(req, t, seat, id); m != nil {
+			return resp.Reply(*m)
+		}
+		return fn(t, seat)
+	})
+}
+
+// atTable runs fn with the table locked when the request comes from a
+// seated player of the channel's running game.
+func (s *Service) atTable(req *Request, resp Responder, id *customID, fn func(t *table, seat int) error) error {
+	t, seat, m := s.seated(req, id)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	defer t.mu.Unlock()
+	return fn(t, seat)
 }

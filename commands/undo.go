@@ -8,34 +8,31 @@ import (
 // undoAsk opens a vote to take back the last turn; it happens when every
 // other (human) player agrees.
 func (s *Service) undoAsk(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	g := t.game
-	n := len(t.rec.Log)
-	if n == 0 || g.Phase() == engine.PhaseSetup {
-		return resp.Reply(note(T(req.Locale, "undo.nothing")))
-	}
-	// Go back to the start of the last seat's run of moves.
-	last := t.rec.Log[n-1].Seat
-	k := n - 1
-	for k > 0 && t.rec.Log[k-1].Seat == last {
-		k--
-	}
-	if last != seat {
-		return resp.Reply(note(T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
-	}
-	t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
-	if s.undoReady(t) {
-		return s.undoApply(req, resp, t, false)
-	}
-	loc := t.locale()
-	return resp.Reply(Message{Content: T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
-		{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: T(loc, "button.agree"), Style: Success},
-		{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: T(loc, "button.refuse"), Style: Danger},
-	}}})
+	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+		g := t.game
+		n := len(t.rec.Log)
+		if n == 0 || g.Phase() == engine.PhaseSetup {
+			return resp.Reply(note(T(req.Locale, "undo.nothing")))
+		}
+		// Go back to the start of the last seat's run of moves.
+		last := t.rec.Log[n-1].Seat
+		k := n - 1
+		for k > 0 && t.rec.Log[k-1].Seat == last {
+			k--
+		}
+		if last != seat {
+			return resp.Reply(note(T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
+		}
+		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
+		if s.undoReady(t) {
+			return s.undoApply(req, resp, t, false)
+		}
+		loc := t.locale()
+		return resp.Reply(Message{Content: T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
+			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: T(loc, "button.agree"), Style: Success},
+			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: T(loc, "button.refuse"), Style: Danger},
+		}}})
+	})
 }
 
 // undoReady: every human player other than the asker agreed.
@@ -49,26 +46,23 @@ func (s *Service) undoReady(t *table) bool {
 }
 
 func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
-	t, seat, m := s.seated(req, &id)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	defer t.mu.Unlock()
-	if t.undo == nil || id.turn != len(t.rec.Log) {
-		return resp.Reply(note(T(req.Locale, "stale.turn")))
-	}
-	if req.User == t.undo.by {
-		return resp.Reply(note(T(req.Locale, "undo.own_vote")))
-	}
-	if id.arg != "yes" {
-		t.undo = nil
-		return resp.Update(Message{Content: T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
-	}
-	t.undo.agreed[req.User] = true
-	if !s.undoReady(t) {
-		return resp.Reply(note(T(req.Locale, "undo.counted")))
-	}
-	return s.undoApply(req, resp, t, true)
+	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+		if t.undo == nil || id.turn != len(t.rec.Log) {
+			return resp.Reply(note(T(req.Locale, "stale.turn")))
+		}
+		if req.User == t.undo.by {
+			return resp.Reply(note(T(req.Locale, "undo.own_vote")))
+		}
+		if id.arg != "yes" {
+			t.undo = nil
+			return resp.Update(Message{Content: T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
+		}
+		t.undo.agreed[req.User] = true
+		if !s.undoReady(t) {
+			return resp.Reply(note(T(req.Locale, "undo.counted")))
+		}
+		return s.undoApply(req, resp, t, true)
+	})
 }
 
 // undoApply cuts the log and rebuilds the game from it.
