@@ -37,4 +37,15 @@ func TestWriteDocImages(t *testing.T) {
 		write(id+"-hand.png", func(f *os.File) error { return r.Hand(f, handOf(late, 1)) })
 		write(id+"-final.png", func(f *os.File) error { return r.Final(f, finalOf(late)) })
 	}
+	var frames []Scene
+	for k := 0; k <= 24; k++ {
+		frames = append(frames, *playedScene(board(t, "europe"), 4, k, 1))
+	}
+	write("europe-replay.gif", func(f *os.File) error {
+		g, err := r.Replay(frames)
+		if err == nil {
+			_, err = f.Write(g)
+		}
+		return err
+	})
 }

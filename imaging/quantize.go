@@ -7,7 +7,8 @@ import (
 	"sort"
 )
 
-// quantizer maps RGBA pixels to a palette of at most 256 colours. The flat
+// quantizer maps RGBA pixels to a palette of at most 255 colours (the 256th
+// index stays free for the replay GIF's transparent pixels). The flat
 // colours every element is filled with are in the palette exactly and found
 // by an exact hash lookup; antialiased in-between colours fall back to the
 // nearest entry through a 15-bit lookup table. It is immutable once built, so
@@ -19,7 +20,11 @@ type quantizer struct {
 	lut  [1 << 15]uint8
 }
 
-const hashSize = 1024
+const (
+	hashSize    = 1024
+	maxPalette  = 255
+	transparent = maxPalette // palette index left free, used by the replay
+)
 
 func pack(c color.RGBA) uint32 {
 	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
@@ -29,7 +34,7 @@ func hashOf(p uint32) uint32 { return (p * 2654435761) >> 22 }
 
 // newQuantizer builds a palette holding every flat colour, then the most
 // common other colours of the samples (their antialiasing blends), keeping
-// them apart so the 256 entries spread over what is actually drawn.
+// them apart so the entries spread over what is actually drawn.
 //
 // Reserved colours (the players') are only ever matched exactly: no
 // in-between colour is rounded to one, so a pixel in a player's colour is
@@ -40,7 +45,7 @@ func newQuantizer(flat, reserved []color.RGBA, samples ...*image.RGBA) *quantize
 	seen := map[uint32]bool{}
 	for _, c := range flat {
 		c.A = 255
-		if !seen[pack(c)] && len(entries) < 256 {
+		if !seen[pack(c)] && len(entries) < maxPalette {
 			seen[pack(c)] = true
 			entries = append(entries, c)
 		}
@@ -68,9 +73,9 @@ func newQuantizer(flat, reserved []color.RGBA, samples ...*image.RGBA) *quantize
 		}
 	}
 	sort.SliceStable(buckets, func(i, j int) bool { return buckets[i].n > buckets[j].n })
-	for minDist := 48; len(entries) < 256 && minDist >= 0; minDist /= 2 {
+	for minDist := 48; len(entries) < maxPalette && minDist >= 0; minDist /= 2 {
 		for _, bk := range buckets {
-			if bk.n == 0 || len(entries) == 256 {
+			if bk.n == 0 || len(entries) == maxPalette {
 				break
 			}
 			c := color.RGBA{uint8(bk.r / bk.n), uint8(bk.g / bk.n), uint8(bk.b / bk.n), 255}

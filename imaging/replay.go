@@ -40,12 +40,19 @@ func (r *Renderer) Replay(frames []Scene) ([]byte, error) {
 	l := a.boardLayer()
 	w, h := l.w/2, l.h/2
 	rect := image.Rect(0, 0, w, h)
-	pal := l.q.pal
+	// The board's palette plus a transparent entry: a frame after the first
+	// covers the rectangle that changed, and within it the pixels that did
+	// not change are transparent, which compresses to almost nothing.
+	pal := append(color.Palette{}, l.q.pal...)
+	for len(pal) < transparent {
+		pal = append(pal, color.RGBA{A: 255})
+	}
+	pal = append(pal, color.RGBA{})
 	out := &gif.GIF{Config: image.Config{ColorModel: pal, Width: w, Height: h}}
 	var prev *image.Paletted
 	for i := range frames {
 		s := &frames[i]
-		if s.Board != b {
+		if s.Board == nil || (s.Board != b && r.art(s.Board) != a) {
 			return nil, errReplayBoards
 		}
 		f := l.get()
@@ -53,13 +60,9 @@ func (r *Renderer) Replay(frames []Scene) ([]byte, error) {
 		cur := image.NewPaletted(rect, pal)
 		halve(cur, f.rgba, l.q)
 		l.put(f)
-		frame, bounds := cur, rect
+		frame := cur
 		if prev != nil {
-			bounds = changed(prev, cur)
-			if bounds.Empty() {
-				bounds = image.Rect(0, 0, 1, 1)
-			}
-			frame = cur.SubImage(bounds).(*image.Paletted)
+			frame = delta(prev, cur)
 		}
 		out.Image = append(out.Image, frame)
 		out.Delay = append(out.Delay, replayDelay)
@@ -91,6 +94,29 @@ func halve(dst *image.Paletted, src *image.RGBA, q *quantizer) {
 			d[x] = q.index(pack(c))
 		}
 	}
+}
+
+// delta is the part of cur that differs from prev: the smallest rectangle
+// holding every changed pixel, unchanged pixels in it transparent.
+func delta(prev, cur *image.Paletted) *image.Paletted {
+	r := changed(prev, cur)
+	if r.Empty() {
+		r = image.Rect(0, 0, 1, 1)
+	}
+	d := image.NewPaletted(r, cur.Palette)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		p := prev.Pix[prev.PixOffset(r.Min.X, y):][:r.Dx()]
+		c := cur.Pix[cur.PixOffset(r.Min.X, y):][:r.Dx()]
+		o := d.Pix[d.PixOffset(r.Min.X, y):][:r.Dx()]
+		for x := range o {
+			if c[x] == p[x] {
+				o[x] = transparent
+			} else {
+				o[x] = c[x]
+			}
+		}
+	}
+	return d
 }
 
 // changed returns the smallest rectangle holding every pixel that differs.

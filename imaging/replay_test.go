@@ -3,7 +3,6 @@ package imaging
 import (
 	"bytes"
 	"image"
-	"image/draw"
 	"image/gif"
 	"testing"
 )
@@ -41,7 +40,14 @@ func TestReplay(t *testing.T) {
 	l := a.boardLayer()
 	composite := image.NewPaletted(full, l.q.pal)
 	for _, f := range g.Image {
-		draw.Draw(composite, f.Bounds(), f, f.Bounds().Min, draw.Src)
+		// Transparent pixels keep what the earlier frames left (disposal none).
+		for y := f.Rect.Min.Y; y < f.Rect.Max.Y; y++ {
+			for x := f.Rect.Min.X; x < f.Rect.Max.X; x++ {
+				if i := f.ColorIndexAt(x, y); i != transparent {
+					composite.SetColorIndex(x, y, i)
+				}
+			}
+		}
 	}
 	last := &frames[len(frames)-1]
 	rgba, _ := l.full(a.drawStatic, func(c *canvas) { a.drawScene(c, last) })
