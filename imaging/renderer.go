@@ -2,6 +2,19 @@
 // private hand, the final score sheet and an animated replay. It draws only
 // what its input types carry; those hold public information only, except
 // HandScene, which is meant for its one player.
+//
+// Keep one Renderer for the life of the program and share it:
+//
+//	r := imaging.NewRenderer()
+//	err := r.Board(w, &imaging.Scene{Board: b, Owners: owners, ...}) // PNG
+//	err = r.Hand(dm, &imaging.HandScene{...})                         // PNG, private
+//	gif, err := r.Replay(scenes)
+//
+// Speed: a board's unchanging picture (land, tracks as printed, cities,
+// names) is drawn once and kept, with a palette of at most 255 colours built
+// from it. A picture starts from a pooled copy of that layer, draws only
+// what changes (claimed tracks, stations, the panel...), turns just the
+// touched tiles into palette indexes and writes a palette PNG.
 package imaging
 
 import (
@@ -9,7 +22,6 @@ import (
 	"errors"
 	"hash/fnv"
 	"image"
-	"image/png"
 	"io"
 	"math"
 	"sync"
@@ -22,7 +34,6 @@ import (
 type Renderer struct {
 	mu   sync.Mutex
 	arts map[artKey]*boardArt
-	enc  png.Encoder
 }
 
 // artKey identifies a board's drawing: its id and a hash of everything drawn
@@ -34,10 +45,7 @@ type artKey struct {
 
 // NewRenderer returns a renderer with empty caches.
 func NewRenderer() *Renderer {
-	return &Renderer{
-		arts: map[artKey]*boardArt{},
-		enc:  png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}},
-	}
+	return &Renderer{arts: map[artKey]*boardArt{}}
 }
 
 var errNoBoard = errors.New("imaging: scene has no board")
@@ -119,23 +127,13 @@ func (r *Renderer) Board(w io.Writer, s *Scene) error {
 	return r.encode(w, l.finish(f))
 }
 
-func (r *Renderer) encode(w io.Writer, im image.Image) error {
+func (r *Renderer) encode(w io.Writer, im *image.Paletted) error {
 	if _, buffered := w.(io.ByteWriter); buffered {
-		return r.enc.Encode(w, im)
+		return encodePNG(w, im)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := r.enc.Encode(bw, im); err != nil {
+	if err := encodePNG(bw, im); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
-
-// encoderBuffers pools the PNG encoder's working buffers.
-type encoderBuffers struct{ p sync.Pool }
-
-func (e *encoderBuffers) Get() *png.EncoderBuffer {
-	b, _ := e.p.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.p.Put(b) }
