@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/engine"
 )
 
 func renderBoard(t testing.TB, r *Renderer, s *Scene) ([]byte, image.Image) {
@@ -256,4 +257,31 @@ func TestBoardPNGSize(t *testing.T) {
 		t.Errorf("mid-game Europe PNG is %d bytes, want at most 200 KiB", len(raw))
 	}
 	t.Logf("mid-game Europe PNG: %d bytes", len(raw))
+}
+
+// TestBoardToleratesOddScenes: a scene with missing or out-of-range parts
+// still draws (the commands layer fills scenes; a slip must not crash).
+func TestBoardToleratesOddScenes(t *testing.T) {
+	r := shared()
+	b := board(t, "marklin")
+	odd := &Scene{Board: b, Current: 7, Owners: []int8{9, -3, 2}, Stations: make([]int8, len(b.Cities)+5),
+		Passengers: []PassengerMark{{City: 999, Seat: 1}, {City: -1, Seat: 0}, {City: 2, Seat: 42}},
+		Goods:      [][]int{{9, 8}, nil, {}}, FaceUp: []engine.Card{200, engine.NoCard, 3, 9, 10, 11, 1},
+		Players:  []PlayerPanel{{Name: "a very long name that does not fit in the panel at all 🚂", Color: -6}},
+		LastMove: Highlight{Tracks: []data.TrackID{-1, 9999}, Cities: []data.CityID{-2, 5000}, Text: "x"}}
+	for _, s := range []*Scene{{Board: b}, odd} {
+		if _, im := renderBoard(t, r, s); im.Bounds().Dx() != imageWidth {
+			t.Errorf("odd scene drew %v", im.Bounds())
+		}
+	}
+	var buf bytes.Buffer
+	if err := r.Board(&buf, &Scene{}); err == nil {
+		t.Error("a scene without a board drew")
+	}
+	if err := r.Hand(&buf, &HandScene{Board: b, Owned: []data.TrackID{-5, 30000}}); err != nil {
+		t.Error(err)
+	}
+	if err := r.Final(&buf, &FinalScene{Board: b, Players: []FinalLine{{Name: "x", LongestPath: []data.TrackID{-1, 7000}}}}); err != nil {
+		t.Error(err)
+	}
 }
