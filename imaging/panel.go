@@ -67,12 +67,10 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 	c.text(c.f.body, deck, panelX+16, deckTop+10, 0, 0.5, ink)
 
 	if s.LastMove.Text != "" {
-		c.rect(image.Rect(panelX+16, lastTop+24, panelX+21, lastTop+24+3*19), glow)
 		lines := wrap(c, c.f.body, s.LastMove.Text, panelWidth-48)
+		lines = lines[:min(len(lines), 3)]
+		c.rect(image.Rect(panelX+16, lastTop+24, panelX+21, lastTop+21+len(lines)*19), glow)
 		for i, l := range lines {
-			if i == 3 {
-				break
-			}
 			c.text(c.f.body, l, panelX+30, float64(lastTop+34+i*19), 0, 0.5, ink)
 		}
 	}
