@@ -1,0 +1,355 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"conductor/engine"
+)
+
+// startedGame opens a 2-player USA table and has both choose tickets.
+func startedGame(t *testing.T, w *world, opts map[string]string) (gid string) {
+	t.Helper()
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	if _, ok := opts["map"]; !ok {
+		opts["map"] = "usa"
+	}
+	w.cmd("u1", "ttr", "new", opts)
+	w.cmd("u2", "ttr", "join", nil)
+	w.cmd("u1", "ttr", "start", nil)
+	g, gid := w.game("c1")
+	for seat, u := range []string{"u1", "u2"} {
+		a := w.click(u, "setup:"+gid+":0:")
+		id := findButton(a.msg, "keep:")
+		if id == "" {
+			for _, row := range a.msg.Components {
+				for _, c := range row {
+					if c.Kind == Select {
+						id = c.ID
+					}
+				}
+			}
+		}
+		lo, _ := g.KeepRange(seat)
+		var vals []string
+		for i := range lo {
+			vals = append(vals, string(rune('0'+i)))
+		}
+		if r := w.click(u, id, vals...); !strings.Contains(r.msg.Content, "You kept") {
+			t.Fatalf("%s keeps: %q", u, r.msg.Content)
+		}
+	}
+	if g.Phase() != engine.PhaseTurn {
+		t.Fatalf("phase %v after setup", g.Phase())
+	}
+	return gid
+}
+
+func TestNonPlayersAndOtherTurnsGetFriendlyNotes(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	if a := w.click("u3", "draw:"+gid+":0:deck"); !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "not playing") {
+		t.Fatalf("non-player: %+v", a.msg)
+	}
+	if a := w.click("u2", "draw:"+gid+":0:deck"); !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "turn") {
+		t.Fatalf("not your turn: %+v", a.msg)
+	}
+	if a := w.cmd("u3", "claim", "", map[string]string{"route": "Nowhere"}); !a.msg.Ephemeral {
+		t.Fatalf("non-player claim: %+v", a.msg)
+	}
+	g, _ := w.game("c1")
+	if len(g.Log()) != 2 {
+		t.Fatalf("refused requests changed the game: %d moves", len(g.Log()))
+	}
+}
+
+func TestStaleButtonsAreHarmless(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	w.click("u1", "draw:"+gid+":0:deck")
+	w.click("u1", "draw:"+gid+":0:deck") // turn 0 ends
+	g, _ := w.game("c1")
+	n := len(g.Log())
+	// u2 clicks a button from the first board (turn 0) during turn 1.
+	a := w.click("u2", "draw:"+gid+":0:1")
+	if !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "earlier turn") || len(g.Log()) != n {
+		t.Fatalf("stale click: %q, moves %d -> %d", a.msg.Content, n, len(g.Log()))
+	}
+	// A button of another (finished) game.
+	if a := w.click("u2", "draw:oldgame:1:1"); !strings.Contains(a.msg.Content, "game that is over") {
+		t.Fatalf("old game: %q", a.msg.Content)
+	}
+	if a := w.click("u2", "garbage"); !a.msg.Ephemeral {
+		t.Fatalf("unknown id: %+v", a.msg)
+	}
+}
+
+func TestRepeatedInteractionAppliedOnce(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	g, _ := w.game("c1")
+	n := len(g.Log())
+	req := &Request{Type: ComponentRequest, ID: "same-id", User: "u1", CustomID: "draw:" + gid + ":0:deck"}
+	w.do(req)
+	again := *req
+	w.do(&again)
+	if got := len(g.Log()); got != n+1 {
+		t.Fatalf("a repeated interaction was applied %d times", got-n)
+	}
+	// Even after a restart, the store remembers it.
+	w.restart()
+	again2 := *req
+	w.do(&again2)
+	g, _ = w.game("c1")
+	if got := len(g.Log()); got != n+1 {
+		t.Fatalf("after a restart the repeated interaction was applied again: %d", got-n)
+	}
+}
+
+func TestRestartMidGameLosesNothing(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	w.click("u1", "draw:"+gid+":0:deck")
+	g, _ := w.game("c1")
+	before := g.View(0)
+	beforeLog := len(g.Log())
+	w.restart()
+	g2, gid2 := w.game("c1") // nothing loaded yet
+	if g2 != nil {
+		t.Fatal("a fresh service has nothing in memory")
+	}
+	// The player goes on with the second card of the same turn.
+	if a := w.click("u1", "draw:"+gid+":0:deck"); a.msg.Content == "" {
+		t.Fatal("no answer after restart")
+	}
+	g2, gid2 = w.game("c1")
+	if gid2 != gid || len(g2.Log()) != beforeLog+1 || g2.Current() != 1 {
+		t.Fatalf("after restart: game %s, %d moves, current %d", gid2, len(g2.Log()), g2.Current())
+	}
+	after := g2.View(0)
+	if after.Hand.Total() != before.Hand.Total()+1 || len(after.Tickets) != len(before.Tickets) {
+		t.Fatalf("hand or tickets changed across the restart: %v -> %v", before.Hand, after.Hand)
+	}
+}
+
+func TestConfirmBeforeClaim(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, map[string]string{"confirm": "true"})
+	g, _ := w.game("c1")
+	// Draw until u1 can claim something.
+	var claim *engine.Action
+	for round := 0; claim == nil; round++ {
+		if round > 30 {
+			t.Fatal("u1 never could claim a route")
+		}
+		for _, a := range g.LegalActions(0, nil) {
+			if a.Kind == engine.ActClaim && !g.Board().Tracks[a.Track].Tunnel {
+				a := a
+				claim = &a
+				break
+			}
+		}
+		if claim != nil {
+			break
+		}
+		turn := fmt.Sprint(g.Turn())
+		w.click("u1", "draw:"+gid+":"+turn+":deck")
+		w.click("u1", "draw:"+gid+":"+turn+":deck")
+		turn = fmt.Sprint(g.Turn())
+		w.click("u2", "draw:"+gid+":"+turn+":deck")
+		w.click("u2", "draw:"+gid+":"+turn+":deck")
+	}
+	opts := map[string]string{"route": engine.TrackRef(g.Board(), claim.Track), "locomotives": fmt.Sprint(claim.Locos)}
+	if claim.Color != 0 {
+		opts["color"] = claim.Color.String()
+	}
+	a := w.cmd("u1", "claim", "", opts)
+	yes := findButton(a.msg, "confirm:")
+	if yes == "" || !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "Really") {
+		t.Fatalf("with confirmations on, a claim asks first: %+v", a.msg)
+	}
+	n := len(g.Log())
+	no := strings.Replace(yes, ":yes", ":no", 1)
+	if r := w.click("u1", no); len(g.Log()) != n || !strings.Contains(r.msg.Content, "Cancelled") {
+		t.Fatalf("cancel played the move: %q", r.msg.Content)
+	}
+	a = w.cmd("u1", "claim", "", opts)
+	w.click("u1", findButton(a.msg, "confirm:"))
+	if len(g.Log()) != n+1 || g.Owner(claim.Track) != 0 {
+		t.Fatal("confirm did not play the claim")
+	}
+}
+
+func TestUndoNeedsEveryoneElse(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	w.click("u1", "draw:"+gid+":0:deck")
+	w.click("u1", "draw:"+gid+":0:deck")
+	g, _ := w.game("c1")
+	n := len(g.Log())
+	if a := w.cmd("u2", "ttr", "undo", nil); !strings.Contains(a.msg.Content, "Only") {
+		t.Fatalf("only the last player may ask: %q", a.msg.Content)
+	}
+	a := w.cmd("u1", "ttr", "undo", nil)
+	yes := findButton(a.msg, "undo:")
+	if yes == "" || a.msg.Ephemeral {
+		t.Fatalf("undo vote: %+v", a.msg)
+	}
+	if r := w.click("u1", yes); !strings.Contains(r.msg.Content, "others decide") {
+		t.Fatalf("the asker does not vote: %q", r.msg.Content)
+	}
+	w.click("u2", yes)
+	g, _ = w.game("c1")
+	if len(g.Log()) != n-2 || g.Current() != 0 {
+		t.Fatalf("undo: %d moves (was %d), current %d", len(g.Log()), n, g.Current())
+	}
+}
+
+func TestTurnTimerRemindsThenPlays(t *testing.T) {
+	w := newWorld(t)
+	startedGame(t, w, map[string]string{"turn_timer": "10"})
+	g, _ := w.game("c1")
+	posts := len(w.poster.all("c1"))
+	w.now = w.now.Add(6 * time.Minute)
+	w.svc.CheckTimers()
+	all := w.poster.all("c1")
+	if len(all) != posts+1 || !strings.Contains(all[len(all)-1].Content, "your turn") || len(all[len(all)-1].Mentions) != 1 {
+		t.Fatalf("no reminder at half time: %+v", all[len(all)-1])
+	}
+	w.svc.CheckTimers()
+	if len(w.poster.all("c1")) != posts+1 {
+		t.Fatal("the reminder is sent once")
+	}
+	n := len(g.Log())
+	w.now = w.now.Add(5 * time.Minute)
+	w.svc.CheckTimers()
+	if g.Current() != 1 || len(g.Log()) <= n {
+		t.Fatalf("after the limit the turn is played: current %d, moves %d", g.Current(), len(g.Log()))
+	}
+	if last := w.poster.last("c1"); !strings.Contains(last.Content, "took too long") {
+		t.Fatalf("the board says why: %q", last.Content)
+	}
+}
+
+func TestHandIsPrivateAndDMFallsBack(t *testing.T) {
+	w := newWorld(t)
+	startedGame(t, w, nil)
+	a := w.cmd("u1", "hand", "", nil)
+	if !a.msg.Ephemeral || len(a.msg.Files) != 1 || a.msg.Files[0].Name != "hand.png" {
+		t.Fatalf("hand: %+v", a.msg)
+	}
+	decodePNG(t, a.msg.Files[0])
+	if a := w.cmd("u1", "hand", "", map[string]string{"dm": "true"}); !strings.Contains(a.msg.Content, "DMs") || len(w.poster.dms["u1"]) != 1 {
+		t.Fatalf("dm: %+v", a.msg)
+	}
+	w.poster.dmClosed["u2"] = true
+	a = w.cmd("u2", "hand", "", map[string]string{"dm": "true"})
+	if !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "Privacy Settings") || len(a.msg.Embeds) == 0 {
+		t.Fatalf("closed DMs fall back to an ephemeral hand with how-to: %+v", a.msg)
+	}
+}
+
+// Nothing secret in public: across whole games, no public post carries a
+// ticket of any player or a card drawn blind.
+func TestPublicMessagesCarryNoSecrets(t *testing.T) {
+	w := newWorld(t)
+	playWholeGame(t, w, "europe", "classic", 3, 99)
+	arch, err := w.store.Archived("g1")
+	if err != nil || len(arch) != 1 {
+		t.Fatal(err)
+	}
+	rec, err := w.store.ArchivedGame(arch[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rebuild the game to learn every ticket anyone held or was offered.
+	g, err := w.svc.newGame(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := map[string]bool{}
+	for _, e := range rec.Log {
+		a, _ := engine.ParseAction(g.Board(), e.Action)
+		ev, err := g.Apply(e.Seat, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ev {
+			if x.Private {
+				for _, id := range x.Tickets {
+					secrets[ticketLabel(g.Board(), id)] = true
+				}
+			}
+		}
+	}
+	if len(secrets) < 9 {
+		t.Fatalf("expected the tickets offered, got %d", len(secrets))
+	}
+	posts := w.poster.all("c1")
+	final := len(posts) - 1 - len(rec.Seats) - 1 // the staged reveal may show tickets
+	for i, m := range posts[:final] {
+		text := m.Content
+		for _, e := range m.Embeds {
+			text += e.Title + e.Description
+			for _, f := range e.Fields {
+				text += f.Name + f.Value
+			}
+		}
+		for s := range secrets {
+			if strings.Contains(text, s) {
+				t.Fatalf("public post %d shows the ticket %q", i, s)
+			}
+		}
+		for _, f := range m.Files {
+			if f.Name == "hand.png" {
+				t.Fatalf("public post %d carries a hand picture", i)
+			}
+		}
+		if strings.Contains(text, "You drew") {
+			t.Fatalf("public post %d tells a blind draw", i)
+		}
+	}
+}
+
+func TestLobbyErrorsSayWhatWorks(t *testing.T) {
+	w := newWorld(t)
+	if a := w.cmd("u1", "ttr", "new", map[string]string{"map": "mars"}); !strings.Contains(a.msg.Content, "usa, europe, marklin") {
+		t.Fatalf("bad map: %q", a.msg.Content)
+	}
+	if a := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "variant": "huge"}); !strings.Contains(a.msg.Content, "classic, 1912, mega, bigcities") {
+		t.Fatalf("bad variant: %q", a.msg.Content)
+	}
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe"})
+	if a := w.cmd("u1", "ttr", "start", nil); !strings.Contains(a.msg.Content, "two players") {
+		t.Fatalf("start alone: %q", a.msg.Content)
+	}
+	if a := w.cmd("u2", "ttr", "new", nil); !strings.Contains(a.msg.Content, "already") {
+		t.Fatalf("second table: %q", a.msg.Content)
+	}
+	w.cmd("u2", "ttr", "join", nil)
+	if a := w.cmd("u2", "ttr", "end", nil); !strings.Contains(a.msg.Content, "Only the host") {
+		t.Fatalf("end by a guest: %q", a.msg.Content)
+	}
+	if a := w.cmd("u2", "ttr", "start", nil); !strings.Contains(a.msg.Content, "host") {
+		t.Fatalf("start by a guest: %q", a.msg.Content)
+	}
+	if a := w.do(&Request{Type: CommandRequest, User: "u3", Name: "ttr", Sub: "end", CanManage: true}); a.msg.Ephemeral {
+		t.Fatalf("a moderator may end: %q", a.msg.Content)
+	}
+}
+
+func TestLocalisedReplies(t *testing.T) {
+	w := newWorld(t)
+	a := w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "fr"})
+	if a.msg.Content == T("en", "game.none") || a.msg.Content != T("fr", "game.none") {
+		t.Fatalf("French reply: %q", a.msg.Content)
+	}
+	a = w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "de"})
+	if a.msg.Content != T("de", "game.none") {
+		t.Fatalf("German reply: %q", a.msg.Content)
+	}
+}
