@@ -117,7 +117,7 @@ func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue float64) f
 	case c == engine.Locomotive:
 		v := 0.15
 		if n.short > 0 {
-			v = 1.05
+			v = locoWorth
 		}
 		if n.locoNeed > 0 && n.short > 0 {
 			v += 0.5
@@ -134,10 +134,17 @@ func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue float64) f
 		if n.missing[c] > 0 {
 			return 1
 		}
-		return 0.12
+		return spareWorth
 	}
 	return 0
 }
+
+// locoWorth and spareWorth price a locomotive and a colour card the plan
+// does not need, against a needed card worth 1.
+var (
+	locoWorth  = 0.5
+	spareWorth = 0.3
+)
 
 // take returns the needs after one more card of kind c.
 func (n needs) take(c engine.Card) needs {

@@ -107,3 +107,44 @@ func (s *situation) ownStationAt(t data.TrackID) bool {
 	tr := &s.b.Tracks[t]
 	return int(s.v.Stations[tr.A]) == s.seat || int(s.v.Stations[tr.B]) == s.seat
 }
+
+// creditHand lowers the cost of tracks the hand already pays for, given a
+// first plan: each planned track gets its share of the cards of its colour
+// (gray tracks: the colour analyse chose), any other track the cards the
+// plan leaves spare. Replanning with these costs bends the network towards
+// the colours held instead of waiting for colours that do not come.
+func creditHand(s *situation, base []float64, pl *plan, weight float64) {
+	n := analyse(s.b, &s.hand, pl.claims)
+	spare := func(c engine.Card) int { return max(0, s.hand[c]-n.want[c]) }
+	inPlan := make([]bool, len(s.b.Tracks))
+	for _, t := range pl.claims {
+		inPlan[t] = true
+	}
+	for i := range s.b.Tracks {
+		t := data.TrackID(i)
+		if base[t] == blocked || s.own[t] || !s.claimable[t] {
+			continue
+		}
+		tr := &s.b.Tracks[t]
+		need := tr.Length - tr.Locomotives
+		have := 0
+		switch {
+		case inPlan[t]:
+			col := tr.Color
+			if col == data.Gray {
+				col = n.gray[t]
+			}
+			c := engine.ColorCard(col)
+			if n.want[c] > 0 {
+				have = s.hand[c] * need / n.want[c]
+			}
+		case tr.Color != data.Gray:
+			have = spare(engine.ColorCard(tr.Color))
+		default:
+			for _, col := range data.CardColors {
+				have = max(have, spare(engine.ColorCard(col)))
+			}
+		}
+		base[t] = max(base[t]-weight*float64(min(have, need)), 0.3)
+	}
+}

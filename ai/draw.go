@@ -66,9 +66,10 @@ func (p *plannerBot) draw(s *situation, legal []engine.Action, pl *plan, tracks 
 				v += bestSecond(&after, a.Slot)
 			}
 		}
-		// A blind draw shows nothing to the table: prefer it on a tie.
-		if a.Slot == engine.DeckSlot {
-			v += 0.01
+		// A face-up card taken first turns up a new one, which the second
+		// pick may want: prefer it on a tie.
+		if !second && a.Slot != engine.DeckSlot {
+			v += 0.05
 		}
 		if v > bestV {
 			best, bestV = a, v

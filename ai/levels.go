@@ -23,6 +23,11 @@ type options struct {
 	passengers bool
 	// tunnelCare claims tunnels only with a spare card for the surprise.
 	tunnelCare bool
+	// refine replans with the cards in hand credited at this weight per
+	// card (0: no replanning).
+	refine float64
+	// surplus spends cards the plan has no use for on routes worth a turn.
+	surplus bool
 }
 
 var hardOptions = options{
@@ -30,7 +35,7 @@ var hardOptions = options{
 		ferryLoco: 1.5, tunnelRisk: 1.2, handCredit: 0.3, stations: true},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
-	passengers: true, tunnelCare: true,
+	passengers: true, tunnelCare: true, refine: 0.5,
 }
 
 var normalOptions = options{

@@ -18,16 +18,17 @@ const (
 
 // assess estimates how a plan will go for s.
 func assess(s *situation, pl *plan) outlook {
-	n := analyse(s.b, &s.hand, pl.claims)
 	newStations := 0
 	for _, t := range pl.borrow {
 		if !s.ownStationAt(t) {
 			newStations++
 		}
 	}
-	o := outlook{turns: float64(len(pl.claims)+newStations) + float64(n.short)/usefulPerDraw}
+	sim := newDrawSim(s, pl.claims)
+	draws := sim.turns(s.hand, s.v.FaceUp, viewRand(s.v, 0xd7a3))
+	o := outlook{turns: float64(len(pl.claims)+newStations) + draws}
 	slack := s.turnsLeft - o.turns
-	o.p = 1 / (1 + math.Exp(-(slack-1)/2))
+	o.p = completion(slack)
 	routePts := 0
 	for _, t := range pl.claims {
 		routePts += s.b.RoutePoints(s.b.Tracks[t].Length)
@@ -41,4 +42,10 @@ func assess(s *situation, pl *plan) outlook {
 	o.value += o.p*float64(routePts) - float64(newStations)*stationPenalty
 	o.value -= turnWeight*o.turns + trainWeight*float64(pl.trains)
 	return o
+}
+
+// completion is the chance of finishing a plan with slack turns to spare:
+// plans slip (cards come late, tracks get taken), by several turns at times.
+func completion(slack float64) float64 {
+	return 1 / (1 + math.Exp(-(slack-2)/3.5))
 }

@@ -102,8 +102,9 @@ func (s *situation) turnsPlayed(seat int) int {
 }
 
 // estimateTurnsLeft guesses how many more turns this seat plays: the game
-// ends a round after some player's trains fall to EndTrains, and each player
-// lays trains at about their observed rate.
+// ends a round after some player's trains fall to EndTrains. Each player
+// lays trains at about their observed rate, but a player holding many cards
+// can lay them much faster: count both and take the sooner.
 func (s *situation) estimateTurnsLeft() float64 {
 	if s.v.LastRound {
 		return 1
@@ -111,9 +112,15 @@ func (s *situation) estimateTurnsLeft() float64 {
 	const priorTurns = 8
 	best := 1e9
 	for p, pl := range s.v.Players {
+		toLay := float64(pl.Trains - s.rules.EndTrains)
 		used := float64(s.rules.Trains - pl.Trains)
 		rate := (used + trainsPerTurn*priorTurns) / (float64(s.turnsPlayed(p)) + priorTurns)
-		left := float64(pl.Trains-s.rules.EndTrains) / rate
+		left := toLay / rate
+		if p != s.seat {
+			// Claims of about 3.5 trains, and draws for what the hand lacks.
+			rush := toLay/3.5 + max(0, toLay-0.8*float64(pl.Cards))/cardsPerTurn
+			left = min(left, 1.15*rush)
+		}
 		if p < s.seat {
 			// An earlier seat ends the game sooner relative to this seat's turns.
 			left -= 0.5

@@ -67,6 +67,12 @@ func setupKeepMin(s *situation) int {
 func (p *plannerBot) currentPlan(s *situation) *plan {
 	goals := s.incomplete()
 	pl := p.planner(s).solve(goals)
+	if p.o.refine > 0 && len(pl.claims) > 0 {
+		pr := p.planner(s)
+		creditHand(s, pr.base, pl, p.o.refine)
+		pl = pr.solve(goals)
+		p.recost(s, pl)
+	}
 	if !p.o.prune {
 		return pl
 	}
@@ -90,6 +96,19 @@ func (p *plannerBot) currentPlan(s *situation) *plan {
 	return pl
 }
 
+// recost prices a plan found with hand credits at the plain costs, so that
+// plans compare on one scale.
+func (p *plannerBot) recost(s *situation, pl *plan) {
+	base := p.planner(s).base
+	pl.cost = 0
+	for _, t := range pl.claims {
+		pl.cost += base[t]
+	}
+	for _, t := range pl.borrow {
+		pl.cost += base[t]
+	}
+}
+
 // turn chooses the first action of a turn.
 func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
 	pl := p.currentPlan(s)
@@ -105,6 +124,11 @@ func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
 	}
 	if a, ok := p.buildStation(s, pl, legal); ok {
 		return a
+	}
+	if p.o.surplus {
+		if a, ok := p.claimSurplus(s, pl, opts); ok {
+			return a
+		}
 	}
 	if a, ok := p.maybeDrawTickets(s, pl, legal); ok {
 		return a
@@ -329,11 +353,14 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 		}
 		return engine.Action{}, false
 	}
-	if s.turnsLeft-o.turns < 6 || s.trains-pl.trains < 8 || o.turns > 5 {
+	if s.turnsLeft-o.turns < 8 || s.trains-pl.trains < 8 || len(pl.claims) > 0 {
 		return engine.Action{}, false
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
+	if debugf != nil {
+		debugf("seat %d turn %d: tickets? value %.1f planTurns %.1f p %.2f turnsLeft %.1f trains %d planTrains %d", s.seat, s.v.Turn, value, o.turns, o.p, s.turnsLeft, s.trains, pl.trains)
+	}
 	if value > turnWeight+1 {
 		return best, true
 	}

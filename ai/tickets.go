@@ -36,6 +36,10 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 		v := assess(s, pl).value + sure
 		// Among equals keep fewer tickets: less to go wrong.
 		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
+		if debugf != nil {
+			o := assess(s, pl)
+			debugf("  keep %b: value %.1f turns %.1f p %.2f goals %d dropped %d trains %d", a.Keep, v, o.turns, o.p, len(pl.goals), len(pl.dropped), pl.trains)
+		}
 		if v > bestValue {
 			best, bestValue = a, v
 		}
@@ -141,7 +145,7 @@ func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID) [
 			continue
 		}
 		slack := s.turnsLeft - base.turns - turns
-		pr := 1 / (1 + math.Exp(-(slack-1)/2))
+		pr := completion(slack)
 		out[i] = float64(tk.Points)*(2*pr-1) + pr*float64(routePts) - turnWeight*turns - trainWeight*float64(cards)
 	}
 	return out
