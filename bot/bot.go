@@ -94,6 +94,7 @@ func New(cfg Config) (*Bot, error) {
 		token = "Bot " + token
 	}
 	UseAPI(cfg.APIBase, APIVersion)
+	routeDiscordgoLogs(cfg.Logger)
 	s, err := discordgo.New(token)
 	if err != nil {
 		return nil, err

@@ -68,6 +68,14 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	return e
 }
 
+// as is the env seen from another (sub)test: the same fake and bot, with
+// failures reported to t. Parallel subtests each use their own.
+func (e *env) as(t testing.TB) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 // logger is quiet unless CONDUCTOR_TEST_LOG is set.
 func logger() *slog.Logger {
 	if os.Getenv("CONDUCTOR_TEST_LOG") != "" {
@@ -214,7 +222,9 @@ func (e *env) finish(h *fakediscord.InteractionHandle, err error) answer {
 
 func (e *env) user(name string) fakediscord.User { return e.srv.CreateUser(name) }
 
-func (e *env) channel(name string) fakediscord.Channel { return e.srv.CreateTextChannel(e.guild.ID, name) }
+func (e *env) channel(name string) fakediscord.Channel {
+	return e.srv.CreateTextChannel(e.guild.ID, name)
+}
 
 // run runs a slash command and waits for its answer.
 func (e *env) run(user, channel, name string, opts ...fakediscord.CommandOption) answer {

@@ -11,8 +11,6 @@ type Health struct {
 	Connected bool `json:"connected"`
 	// LastHeartbeatAck is when Discord last acknowledged a heartbeat.
 	LastHeartbeatAck time.Time `json:"last_heartbeat_ack,omitzero"`
-	// Latency is the last heartbeat's round trip.
-	Latency time.Duration `json:"latency_ns,omitempty"`
 	// DownSince is when the connection was lost (zero while connected).
 	DownSince time.Time `json:"down_since,omitzero"`
 	// CommandsRegistered: the last READY's command registration succeeded.
@@ -64,15 +62,13 @@ func (h *health) registered(err error) {
 
 // Health reports the gateway's state.
 func (b *Bot) Health() Health {
+	// Both fields are written under the session's lock (LastHeartbeatSent
+	// is not, so it is not read here).
 	b.s.RLock()
 	connected := b.s.DataReady
 	ack := b.s.LastHeartbeatAck
-	sent := b.s.LastHeartbeatSent
 	b.s.RUnlock()
 	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load()}
-	if !sent.IsZero() && ack.After(sent) {
-		h.Latency = ack.Sub(sent)
-	}
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
 	if connected {
