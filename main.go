@@ -3,13 +3,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"conductor/data"
 )
@@ -142,15 +145,17 @@ func runMaps(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 func runBot(args []string, _ io.Reader, _, stderr io.Writer) error {
-	fs, _ := newFlags("run", stderr)
+	fs, decks := newFlags("run", stderr)
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
-	if os.Getenv("DISCORD_TOKEN") == "" {
-		return errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications (see README.md), " +
-			"then run DISCORD_TOKEN=... conductor. To try a game without Discord, run: conductor play")
+	cfg, err := runConfigFrom(os.Getenv, *decks)
+	if err != nil {
+		return err
 	}
-	return errors.New("the Discord bot is not built yet")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, cfg, stderr)
 }
 
 // Unwrap lets errors.Is see flag.ErrHelp through a usageError.

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"conductor/bot"
+	"conductor/commands"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// runConfig is what `conductor run` reads from the environment.
+type runConfig struct {
+	Token    string // DISCORD_TOKEN
+	GuildID  string // DISCORD_GUILD_ID: register the commands on this server only
+	APIBase  string // DISCORD_API_URL: Discord's address (tests use a fake)
+	DBPath   string // CONDUCTOR_DB
+	HTTPAddr string // CONDUCTOR_HTTP: address of GET /healthz; "" for none
+	LogLevel slog.Level
+	Decks    []string // --tickets files
+
+	// started, when set, is called once the bot is serving, with the
+	// health server's address (tests).
+	started func(healthAddr string)
+}
+
+// errNoToken explains how to get a token and how to play without one.
+var errNoToken = errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
+	"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... conductor. " +
+	"To try a game without Discord, run: conductor play")
+
+// runConfigFrom reads the configuration from environment variables.
+func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error) {
+	cfg := runConfig{
+		Token:    strings.TrimSpace(getenv("DISCORD_TOKEN")),
+		GuildID:  strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		APIBase:  strings.TrimSpace(getenv("DISCORD_API_URL")),
+		DBPath:   getenv("CONDUCTOR_DB"),
+		HTTPAddr: getenv("CONDUCTOR_HTTP"),
+		Decks:    decks,
+	}
+	if cfg.Token == "" {
+		return cfg, errNoToken
+	}
+	if cfg.DBPath == "" {
+		cfg.DBPath = "conductor.db"
+	}
+	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
+	case "", "info":
+		cfg.LogLevel = slog.LevelInfo
+	case "debug":
+		cfg.LogLevel = slog.LevelDebug
+	case "warn", "warning":
+		cfg.LogLevel = slog.LevelWarn
+	case "error":
+		cfg.LogLevel = slog.LevelError
+	default:
+		return cfg, badInput("LOG_LEVEL %q: use debug, info, warn or error", getenv("LOG_LEVEL"))
+	}
+	return cfg, nil
+}
+
+// turnTimerEvery is how often the turn timers are checked.
+const turnTimerEvery = 30 * time.Second
+
+// shutdownGrace bounds the wait for the moves in flight on shutdown.
+const shutdownGrace = 30 * time.Second
+
+// serve runs the Discord bot until ctx ends (SIGINT, SIGTERM), then stops
+// taking interactions, finishes the moves in flight and closes the gateway
+// and the database.
+func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	cat, err := catalog(cfg.Decks)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(cfg.DBPath, nil)
+	if err != nil {
+		return err // the store says what to do about a locked file
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		}
+	}()
+	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
+		Commands: commands.Definitions(cat.IDs()), Logger: log})
+	if err != nil {
+		return err
+	}
+	// botMaker is nil until the ai package lands: /ttr addbot then says
+	// bots are unavailable, and the turn timer plays a safe move.
+	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
+		Bots: botMaker(), BotLevels: botLevels(), Logger: log})
+
+	var health *http.Server
+	healthAddr := ""
+	if cfg.HTTPAddr != "" {
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("CONDUCTOR_HTTP: %w", err)
+		}
+		healthAddr = ln.Addr().String()
+		health = &http.Server{Handler: healthHandler(b, st), ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := health.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("health server", "err", err)
+			}
+		}()
+		log.Info("health check listening", "url", "http://"+healthAddr+"/healthz")
+	}
+
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		if err := b.Stop(sctx); err != nil {
+			log.Warn("stopping", "err", err)
+		}
+		svc.Close()
+		if err := b.Close(); err != nil {
+			log.Warn("closing the gateway", "err", err)
+		}
+		if health != nil {
+			health.Shutdown(sctx)
+		}
+	}
+	if err := b.Start(ctx, svc); err != nil {
+		stop()
+		return err
+	}
+	if err := svc.Resume(ctx); err != nil {
+		log.Error("resuming games", "err", err)
+	}
+	timers, cancelTimers := context.WithCancel(ctx)
+	defer cancelTimers()
+	go svc.Run(timers, turnTimerEvery)
+	log.Info("Conductor is running", "database", cfg.DBPath, "guild", cfg.GuildID)
+	if cfg.started != nil {
+		cfg.started(healthAddr)
+	}
+	<-ctx.Done()
+	log.Info("stopping: finishing the moves in flight")
+	stop()
+	log.Info("stopped")
+	return nil
+}
+
+// healthReport is the JSON of GET /healthz.
+type healthReport struct {
+	Status   string     `json:"status"` // "ok" or "unavailable"
+	Gateway  bot.Health `json:"gateway"`
+	Database dbHealth   `json:"database"`
+	Time     time.Time  `json:"time"`
+	Problems []string   `json:"problems,omitempty"`
+}
+
+type dbHealth struct {
+	OK     bool   `json:"ok"`
+	Path   string `json:"path"`
+	Schema int    `json:"schema,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// healthHandler answers GET /healthz: 200 when the gateway is connected
+// and the database readable, else 503. It also serves hot copies of the
+// database to `conductor backup` on this machine.
+func healthHandler(b *bot.Bot, st *store.Store) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET "+backupPath, backupHandler(st))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		rep := healthReport{Status: "ok", Gateway: b.Health(), Database: dbHealth{Path: st.Path()}, Time: time.Now().UTC()}
+		if v, err := st.SchemaVersion(); err != nil {
+			rep.Database.Error = err.Error()
+			rep.Problems = append(rep.Problems, "database unreadable")
+		} else {
+			rep.Database.OK, rep.Database.Schema = true, v
+		}
+		if !rep.Gateway.Connected {
+			rep.Problems = append(rep.Problems, "gateway disconnected")
+		}
+		if !rep.Gateway.CommandsRegistered {
+			rep.Problems = append(rep.Problems, "slash commands not registered")
+		}
+		code := http.StatusOK
+		if len(rep.Problems) > 0 {
+			rep.Status, code = "unavailable", http.StatusServiceUnavailable
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(rep)
+	})
+	return mux
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"conductor/bot"
+	"conductor/internal/fakediscord"
+	"conductor/store"
+)
+
+func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	var stderr bytes.Buffer
+	if code := realMain([]string{"run"}, nil, &bytes.Buffer{}, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"DISCORD_TOKEN", "README", "conductor play", "discord.com/developers"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the message does not mention %q: %s", want, stderr.String())
+		}
+	}
+}
+
+func TestRunConfigFromEnvironment(t *testing.T) {
+	env := map[string]string{"DISCORD_TOKEN": " abc ", "LOG_LEVEL": "DEBUG", "CONDUCTOR_HTTP": ":8080"}
+	cfg, err := runConfigFrom(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Token != "abc" || cfg.DBPath != "conductor.db" || cfg.HTTPAddr != ":8080" || cfg.LogLevel.String() != "DEBUG" {
+		t.Errorf("config = %+v", cfg)
+	}
+	env["LOG_LEVEL"] = "loud"
+	_, err = runConfigFrom(func(k string) string { return env[k] }, nil)
+	var ue usageError
+	if !errors.As(err, &ue) {
+		t.Errorf("LOG_LEVEL=loud: %v, want a usage error", err)
+	}
+}
+
+// syncBuffer is a log sink written by the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunServesThenStopsCleanly runs `conductor run` against the fake
+// Discord: the health check reports the gateway and the database, a
+// command works, and cancelling (as SIGTERM does) closes everything, so the
+// database opens again at once.
+func TestRunServesThenStopsCleanly(t *testing.T) {
+	srv := fakediscord.New(t)
+	guild := srv.CreateGuild("Rail Club")
+	ch := srv.CreateTextChannel(guild.ID, "table")
+	alice := srv.CreateUser("alice")
+	db := filepath.Join(t.TempDir(), "conductor.db")
+	cfg := runConfig{Token: "fake-bot-token", GuildID: guild.ID, APIBase: srv.BaseURL(), DBPath: db, HTTPAddr: "127.0.0.1:0"}
+	started := make(chan string, 1)
+	cfg.started = func(addr string) { started <- addr }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, &logs) }()
+	var addr string
+	select {
+	case addr = <-started:
+	case err := <-done:
+		t.Fatalf("serve ended: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("the bot did not start")
+	}
+
+	if err := srv.WaitFor("a connected gateway", func() bool {
+		rep, code := getHealth(t, addr)
+		return code == http.StatusOK && rep.Gateway.Connected
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := getHealth(t, addr)
+	if rep.Status != "ok" || !rep.Database.OK || rep.Database.Path != db || !rep.Gateway.CommandsRegistered {
+		t.Errorf("health = %+v", rep)
+	}
+
+	h, err := srv.RunCommand(alice.ID, ch.ID, "ttr", fakediscord.Subcommand("new", fakediscord.StringOption("map", "europe")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.WaitCallback(); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := h.Original(); !ok || m.Ephemeral() || len(m.Embeds) == 0 {
+		t.Errorf("/ttr new answered %+v", m)
+	}
+
+	// A second process on the same file fails fast with the store's advice.
+	second := cfg
+	second.started = nil
+	second.HTTPAddr = ""
+	begin := time.Now()
+	err = serve(context.Background(), second, &bytes.Buffer{})
+	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), "CONDUCTOR_DB") {
+		t.Errorf("second process: %v", err)
+	}
+	if d := time.Since(begin); d > 10*time.Second {
+		t.Errorf("the second process took %v to give up", d)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	st, err := store.Open(db, &store.Options{Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("the database was left locked: %v", err)
+	}
+	defer st.Close()
+	if g, err := st.Get(ch.ID); err != nil || g.Map != "europe" {
+		t.Errorf("the lobby was not saved: %+v %v", g, err)
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Error("the health server still answers after the stop")
+	}
+	if !strings.Contains(logs.String(), "stopped") {
+		t.Errorf("no clean stop in the log:\n%s", logs.String())
+	}
+	srv.CheckClean(t)
+}
+
+func getHealth(t *testing.T, addr string) (healthReport, int) {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep healthReport
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep, resp.StatusCode
+}
+
+func TestHealthIsUnavailableWithoutGateway(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "c.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b, err := bot.New(bot.Config{Token: "never-used", APIBase: "http://127.0.0.1:1/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	healthHandler(b, st).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	var rep healthReport
+	if err := json.NewDecoder(rec.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != http.StatusServiceUnavailable || rep.Status != "unavailable" || rep.Gateway.Connected || !rep.Database.OK {
+		t.Errorf("%d %+v", rec.Code, rep)
+	}
+	if len(rep.Problems) == 0 || !strings.Contains(strings.Join(rep.Problems, ","), "gateway") {
+		t.Errorf("problems = %v", rep.Problems)
+	}
+}
