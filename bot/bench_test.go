@@ -236,6 +236,7 @@ func benchClaims(b *testing.B, workers int, think time.Duration) {
 	if posts < len(boardLat) {
 		b.Fatalf("%d board posts for %d claims", posts, len(boardLat))
 	}
+	e.srv.CheckClean(b)
 	slices.Sort(boardLat)
 	slices.Sort(replyLat)
 	b.ReportMetric(ms(pct(boardLat, 50)), "p50-ms")

@@ -1,0 +1,95 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"conductor/bot"
+	"conductor/commands"
+	"conductor/data"
+	"conductor/internal/fakediscord"
+)
+
+func TestServerScopedRegistration(t *testing.T) {
+	e := newEnv(t)
+	defs := commands.Definitions(data.Embedded().IDs())
+	if got := e.srv.Commands(e.guild.ID); len(got) != len(defs) {
+		t.Errorf("%d commands on the server, want %d", len(got), len(defs))
+	}
+	if got := e.srv.Commands(""); len(got) != 0 {
+		t.Errorf("%d global commands, want none when a server is given", len(got))
+	}
+	id := e.srv.Identifies()[0]
+	if id.Intents != 1 {
+		t.Errorf("intents %d, want 1 (guilds only, nothing privileged)", id.Intents)
+	}
+	if id.Query.Get("v") != bot.APIVersion {
+		t.Errorf("gateway version %q", id.Query.Get("v"))
+	}
+	// The gateway address came from GET /gateway/bot.
+	if len(e.srv.RequestsTo("GET", "/gateway/bot")) == 0 {
+		t.Error("the bot did not ask GET /gateway/bot")
+	}
+	e.srv.CheckClean(t)
+}
+
+func TestGlobalRegistrationIsForServersOnly(t *testing.T) {
+	srv := fakediscord.New(t)
+	srv.CreateGuild("Rail Club")
+	defs := commands.Definitions(data.Embedded().IDs())
+	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: defs, Logger: logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(context.Background(), nopHandler{}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		b.Stop(context.Background())
+		b.Close()
+	}()
+	got := srv.Commands("")
+	if len(got) != len(defs) {
+		t.Fatalf("%d global commands, want %d", len(got), len(defs))
+	}
+	for _, c := range got {
+		var raw struct {
+			Contexts         []int             `json:"contexts"`
+			NameLocalization map[string]string `json:"name_localizations"`
+		}
+		json.Unmarshal(c.Raw, &raw)
+		if len(raw.Contexts) != 1 || raw.Contexts[0] != 0 {
+			t.Errorf("/%s contexts %v, want [0] (servers only)", c.Name, raw.Contexts)
+		}
+		if raw.NameLocalization["fr"] == "" || raw.NameLocalization["de"] == "" || raw.NameLocalization["it"] == "" {
+			t.Errorf("/%s names %v, want fr, de and it", c.Name, raw.NameLocalization)
+		}
+	}
+	if h := b.Health(); !h.CommandsRegistered {
+		t.Errorf("health %+v", h)
+	}
+	srv.CheckClean(t)
+}
+
+func TestBadTokenFailsAtStart(t *testing.T) {
+	srv := fakediscord.New(t)
+	b, err := bot.New(bot.Config{Token: "wrong", APIBase: srv.BaseURL(), Logger: logger(), ReadyTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Start(context.Background(), nopHandler{})
+	if err == nil {
+		b.Close()
+		t.Fatal("a wrong token was accepted")
+	}
+	if !strings.Contains(err.Error(), "DISCORD_TOKEN") {
+		t.Errorf("the error does not say what to check: %v", err)
+	}
+}
+
+type nopHandler struct{}
+
+func (nopHandler) Handle(context.Context, *commands.Request, commands.Responder) {}
