@@ -173,7 +173,7 @@ func playSelfplayGame(board *data.Board, variant string, levels []string, seed u
 	entryAt := make([]int, n) // seat -> entry of levels
 	bots := make([]ai.Bot, n)
 	for k := range levels {
-		seat := (k + i) % n
+		seat := seatOf(k, i, n)
 		entryAt[seat] = k
 		bots[seat], _ = ai.New(levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
 	}
@@ -216,6 +216,10 @@ func playSelfplayGame(board *data.Board, variant string, levels []string, seed u
 	}
 	return res
 }
+
+// seatOf is the seat entry k of --players takes in game i of n seats: the
+// seats rotate so that every bot starts as often as the others.
+func seatOf(k, i, n int) int { return (k + i) % n }
 
 // tiedForFirst returns the seats that share first place: equal to the
 // winner in total and in every tie-break of the board.

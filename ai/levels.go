@@ -31,8 +31,8 @@ type options struct {
 }
 
 var hardOptions = options{
-	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.4, colorPenalty: 0.25,
-		ferryLoco: 1.5, tunnelRisk: 1.2, handCredit: 0.3, stations: true},
+	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.8, colorPenalty: 0.25,
+		ferryLoco: 1.5, tunnelRisk: 1.2, handCredit: 0, stations: true},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
 	passengers: true, tunnelCare: true, refine: 0.5,

@@ -361,11 +361,15 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	if debugf != nil {
 		debugf("seat %d turn %d: tickets? value %.1f planTurns %.1f p %.2f turnsLeft %.1f trains %d planTrains %d", s.seat, s.v.Turn, value, o.turns, o.p, s.turnsLeft, s.trains, pl.trains)
 	}
-	if value > turnWeight+1 {
+	if value > ticketDrawThreshold {
 		return best, true
 	}
 	return engine.Action{}, false
 }
+
+// ticketDrawThreshold is the expected gain, in points, a ticket draw must
+// promise beyond the turn it takes.
+var ticketDrawThreshold = 3.0
 
 // finalTurn plays the last turn for the most points now: a claim (its
 // route, the tickets it completes, the longest path), a station that

@@ -1,0 +1,212 @@
+package ai
+
+import (
+	"testing"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+func claim(t data.TrackID, c data.Color) engine.Action {
+	return engine.Action{Kind: engine.ActClaim, Track: t, Color: c}
+}
+
+var drawDeck = engine.Draw(engine.DeckSlot)
+
+func choose(t *testing.T, level string, v engine.PlayerView, legal []engine.Action) engine.Action {
+	t.Helper()
+	bot, err := New(level, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := bot.Choose(v, legal)
+	if !containsAction(legal, a) {
+		t.Fatalf("%s chose %s, not a legal action", level, engine.FormatAction(v.Board, a))
+	}
+	return a
+}
+
+func TestLastTurnCompletesTicketRatherThanLongRoute(t *testing.T) {
+	v := scene(t, "usa", 2)
+	b := v.Board
+	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
+	hold(&v, 0, track(t, b, "Portland", "Seattle", data.Gray), track(t, b, "Portland", "San Francisco", data.Green))
+	v.LastRound = true
+	v.Hand[engine.ColorCard(data.Pink)] = 3
+	v.Hand[engine.ColorCard(data.Yellow)] = 6
+	finish := claim(track(t, b, "Los Angeles", "San Francisco", data.Pink), data.Pink)
+	long := claim(track(t, b, "Helena", "Seattle", data.Yellow), data.Yellow)
+	legal := []engine.Action{drawDeck, long, finish}
+	for _, level := range []string{"normal", "hard"} {
+		// 4 points and a 9-point ticket turned from lost to won beat 15.
+		if a := choose(t, level, v, legal); !sameAction(a, finish) {
+			t.Errorf("%s played %s on its last turn, want the claim completing its ticket", level, engine.FormatAction(b, a))
+		}
+	}
+}
+
+func TestLastTurnBuildsRescueStation(t *testing.T) {
+	v := scene(t, "europe", 2)
+	b := v.Board
+	give(&v, ticketBetween(t, b, "Edinburgh", "Paris"))
+	hold(&v, 0, track(t, b, "Dieppe", "London", data.Gray), track(t, b, "Dieppe", "Paris", data.Pink))
+	for _, id := range b.Adj[city(t, b, "Edinburgh")] {
+		hold(&v, 1, id)
+	}
+	v.LastRound = true
+	v.Hand[engine.ColorCard(data.Red)] = 1
+	station := engine.Action{Kind: engine.ActStation, City: city(t, b, "London"), Color: data.Red}
+	useless := engine.Action{Kind: engine.ActStation, City: city(t, b, "Roma"), Color: data.Red}
+	legal := []engine.Action{drawDeck, useless, station}
+	// Edinburgh – Paris is 7 points: +14 for the ticket, -4 for the station.
+	if a := choose(t, "hard", v, legal); !sameAction(a, station) {
+		t.Errorf("hard played %s, want the station in London borrowing Edinburgh – London", engine.FormatAction(b, a))
+	}
+}
+
+func TestPlannedClaimBeatsDrawing(t *testing.T) {
+	v := scene(t, "usa", 2)
+	b := v.Board
+	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
+	v.Hand[engine.ColorCard(data.Green)] = 5
+	v.Hand[engine.ColorCard(data.Black)] = 6
+	planned := claim(track(t, b, "Portland", "San Francisco", data.Green), data.Green)
+	elsewhere := claim(track(t, b, "El Paso", "Los Angeles", data.Black), data.Black)
+	legal := []engine.Action{drawDeck, elsewhere, planned}
+	for _, level := range []string{"normal", "hard", "dest", "easy"} {
+		if a := choose(t, level, v, legal); !sameAction(a, planned) {
+			t.Errorf("%s played %s, want Portland – San Francisco on its ticket's path", level, engine.FormatAction(b, a))
+		}
+	}
+	// The route-focused baseline takes the longest route instead.
+	if a := choose(t, "route", v, legal); !sameAction(a, elsewhere) {
+		t.Errorf("route played %s, want the 6-long El Paso – Los Angeles", engine.FormatAction(b, a))
+	}
+}
+
+func TestTunnelPaidOnlyWhenWorthIt(t *testing.T) {
+	v := scene(t, "europe", 2)
+	b := v.Board
+	var tunnel data.TrackID = -1
+	for i, tr := range b.Tracks {
+		if tr.Tunnel && tr.Length == 2 && !b.Cities[tr.A].Country {
+			tunnel = data.TrackID(i)
+			break
+		}
+	}
+	if tunnel < 0 {
+		t.Fatal("no tunnel of 2 in europe")
+	}
+	tr := &b.Tracks[tunnel]
+	v.Phase = engine.PhaseTunnel
+	v.Hand[engine.Locomotive] = 4
+	v.Tunnel = &engine.TunnelView{Track: tunnel, Extra: 3}
+	legal := []engine.Action{{Kind: engine.ActTunnelPay, Locos: 3}, {Kind: engine.ActTunnelCancel}}
+	// Three more cards for a 2-point route nobody needs: give up.
+	if a := choose(t, "hard", v, legal); a.Kind != engine.ActTunnelCancel {
+		t.Errorf("hard paid 3 locomotives for an unneeded 2-long tunnel")
+	}
+	// The same tunnel as the last link of a ticket is worth it: a ticket
+	// from one end, the opponent holding every other track there, seat 0
+	// holding the way from the other end to the ticket's far city.
+	var tk *data.Ticket
+	for i := range b.Tickets {
+		if b.Tickets[i].A == tr.A && b.Tickets[i].B != tr.B {
+			tk = &b.Tickets[i]
+			break
+		}
+	}
+	if tk == nil {
+		t.Fatalf("no ticket from %s", b.Cities[tr.A].Name)
+	}
+	give(&v, tk.ID)
+	for _, id := range b.Adj[tr.A] {
+		if b.Tracks[id].Group != tr.Group {
+			hold(&v, 1, id)
+		}
+	}
+	cost := make([]float64, len(b.Tracks))
+	for i := range cost {
+		if v.Owners[i] >= 0 || b.Tracks[i].Group == tr.Group {
+			cost[i] = blocked
+		} else {
+			cost[i] = 1
+		}
+	}
+	_, way := newRouter(b).between(tr.B, tk.B, cost, nil)
+	if len(way) == 0 {
+		t.Fatalf("no way from %s to %s", b.Cities[tr.B].Name, b.Cities[tk.B].Name)
+	}
+	hold(&v, 0, way...)
+	if tl := read(&v).turnsLeft; tl <= 2 {
+		t.Fatalf("the game must not be ending (%.1f turns left): hard pays any tunnel then", tl)
+	}
+	if a := choose(t, "hard", v, legal); a.Kind != engine.ActTunnelPay {
+		t.Errorf("hard gave up the tunnel its ticket needs")
+	}
+}
+
+func TestLastTurnMovesPassenger(t *testing.T) {
+	v := scene(t, "marklin", 2)
+	b := v.Board
+	berlin := city(t, b, "Berlin")
+	var path []data.TrackID
+	at := berlin
+	// Two of seat 0's tracks out of Berlin, one after the other.
+	for len(path) < 2 {
+		for _, id := range b.Adj[at] {
+			o := b.Tracks[id].Other(at)
+			if !b.Cities[o].Country && o != berlin {
+				hold(&v, 0, id)
+				path = append(path, id)
+				at = o
+				break
+			}
+		}
+	}
+	v.Passengers[berlin] = 0
+	v.LastRound = true
+	move := engine.Action{Kind: engine.ActMovePassenger, City: berlin, Path: path}
+	legal := []engine.Action{drawDeck, move}
+	if tripPoints(read(&v), move) == 0 {
+		t.Fatal("the trip collects goods")
+	}
+	if a := choose(t, "hard", v, legal); a.Kind != engine.ActMovePassenger {
+		t.Errorf("hard played %s on its last turn with a passenger to move", engine.FormatAction(b, a))
+	}
+}
+
+func TestTripPointsTakesTopTokens(t *testing.T) {
+	v := scene(t, "marklin", 2)
+	b := v.Board
+	s := read(&v)
+	berlin := city(t, b, "Berlin")
+	var out, back data.TrackID = -1, -1
+	for _, id := range b.Adj[berlin] {
+		if o := b.Tracks[id].Other(berlin); !b.Cities[o].Country && len(v.Goods[o]) >= 2 {
+			out = id
+			// A second track between the same cities, if any, to go back.
+			for _, p := range b.Parallel(id) {
+				if p != id {
+					back = p
+				}
+			}
+			break
+		}
+	}
+	if out < 0 {
+		t.Fatal("no neighbour of Berlin with goods")
+	}
+	o := b.Tracks[out].Other(berlin)
+	a := engine.Action{Kind: engine.ActMovePassenger, City: berlin, Path: []data.TrackID{out}}
+	if got := tripPoints(s, a); got != v.Goods[o][0] {
+		t.Errorf("one step to %s collects %d, want its top token %d", b.Cities[o].Name, got, v.Goods[o][0])
+	}
+	if back >= 0 {
+		// There and back: the start city's token is never collected.
+		a.Path = []data.TrackID{out, back}
+		if got := tripPoints(s, a); got != v.Goods[o][0] {
+			t.Errorf("there and back collects %d, want %d", got, v.Goods[o][0])
+		}
+	}
+}
