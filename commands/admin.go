@@ -93,9 +93,7 @@ func (s *Service) forget(req *Request, resp Responder) error {
 	for ch, t := range s.channels {
 		t.mu.Lock()
 		if t.rec != nil && t.rec.Guild == req.Guild {
-			if t.botTimer != nil {
-				t.botTimer.Stop()
-			}
+			s.disarmBot(t)
 			delete(s.channels, ch)
 		}
 		t.mu.Unlock()

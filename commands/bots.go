@@ -126,15 +126,23 @@ func (s *Service) scheduleBots(t *table) {
 	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver || !isBot(t.rec, g.Current()) {
 		return
 	}
-	if t.botTimer != nil {
-		t.botTimer.Stop()
-	}
+	s.disarmBot(t)
 	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
 	s.wg.Add(1)
 	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
 		defer s.wg.Done()
 		s.botTurn(channel, gameID, turn)
 	})
+}
+
+// disarmBot cancels a scheduled bot move. A timer stopped before it fired
+// never runs its function, so the wait group count it took is given back
+// here; otherwise Close would wait for it forever.
+func (s *Service) disarmBot(t *table) {
+	if t.botTimer != nil && t.botTimer.Stop() {
+		s.wg.Done()
+	}
+	t.botTimer = nil
 }
 
 // botTurn plays a bot's whole turn, then posts the board.

@@ -219,9 +219,7 @@ func (s *Service) end(req *Request, resp Responder) error {
 	if req.User != t.rec.Host && !req.CanManage {
 		return resp.Reply(note(T(req.Locale, "end.not_allowed")))
 	}
-	if t.botTimer != nil {
-		t.botTimer.Stop()
-	}
+	s.disarmBot(t)
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
 			return resp.Reply(s.oops(req, err.Error()))

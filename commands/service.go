@@ -113,9 +113,7 @@ func (s *Service) Close() {
 	}
 	for _, t := range s.channels {
 		t.mu.Lock()
-		if t.botTimer != nil {
-			t.botTimer.Stop()
-		}
+		s.disarmBot(t)
 		t.mu.Unlock()
 	}
 	s.mu.Unlock()
