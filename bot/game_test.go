@@ -25,11 +25,13 @@ type table struct {
 	// interactions counts what the players did.
 	interactions int
 	stats        turnStats
+	// bots: some seats are bots, whose turns come by themselves.
+	bots bool
 }
 
 // turnStats counts the kinds of turns played.
 type turnStats struct {
-	Claims, Tunnels, Draws, TicketDraws, Refused int
+	Claims, Tunnels, Draws, TicketDraws, Refused, BotTurns int
 }
 
 // newTable opens a lobby with /ttr new, lets the others join with the
@@ -153,6 +155,14 @@ func (tb *table) playTurn() bool {
 		e.t.Fatal("no board")
 	}
 	cur, ok := tb.user(lastMention(b.Content))
+	if !ok && tb.bots {
+		// A bot's turn: it plays by itself and posts the next board.
+		if err := e.srv.WaitFor("the bot's move", func() bool { return tb.turnMoved(b) }); err != nil {
+			e.t.Fatal(err)
+		}
+		tb.stats.BotTurns++
+		return !tb.over()
+	}
 	if !ok {
 		e.t.Fatalf("the board names no player to play: %q", b.Content)
 	}

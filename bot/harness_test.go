@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"conductor/ai"
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
@@ -41,11 +42,17 @@ type env struct {
 	running bool
 
 	deferAfter time.Duration
+	bots       bool
+	botDelay   time.Duration
 }
 
 type envOptions struct {
 	fake       fakediscord.Options
 	deferAfter time.Duration
+	// bots makes the ai package's bots available to /ttr addbot; botDelay
+	// is their pause before moving (default 1ms).
+	bots     bool
+	botDelay time.Duration
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -62,7 +69,11 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		o.fake.WaitTimeout = 60 * time.Second
 	}
 	srv := fakediscord.New(t, o.fake)
-	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"), deferAfter: o.deferAfter}
+	if o.botDelay == 0 {
+		o.botDelay = time.Millisecond
+	}
+	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
+		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -97,7 +108,12 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(), BotDelay: time.Millisecond})
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(), BotDelay: e.botDelay}
+	if e.bots {
+		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
+		cfg.BotLevels = ai.Levels
+	}
+	svc := commands.New(cfg)
 	if err := svc.Resume(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
