@@ -128,7 +128,7 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 	b.mu.Unlock()
 	gw, err := b.s.GatewayBot()
 	if err != nil {
-		if discordCode(err) == 0 && isUnauthorized(err) {
+		if isUnauthorized(err) {
 			return fmt.Errorf("Discord refused the token (401): check DISCORD_TOKEN: %w", err)
 		}
 		return fmt.Errorf("GET /gateway/bot: %w", err)
@@ -143,6 +143,11 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 		}
 	}
 	b.log.Debug("gateway", "url", gw.URL, "shards", gw.Shards)
+	if gw.Shards > 1 {
+		// Discord requires sharding from 2,500 servers; one connection
+		// serves all of them until then.
+		b.log.Warn("Discord recommends more than one shard; Conductor opens one", "shards", gw.Shards)
+	}
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("opening the gateway: %w", err)
 	}

@@ -7,11 +7,11 @@ import (
 	"conductor/internal/fakediscord"
 )
 
-// withBot opens a USA table of alice and an easy bot.
-func withBot(t *testing.T, e *env) *table {
+// withBot opens a USA table of a person and an easy bot.
+func withBot(t testing.TB, e *env, channel string) *table {
 	t.Helper()
-	tb := &table{e: e, ch: e.channel("table"), kept: map[string]bool{}, returned: map[string]bool{}, bots: true}
-	tb.players = []fakediscord.User{e.user("alice")}
+	tb := &table{e: e, ch: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}, bots: true}
+	tb.players = []fakediscord.User{e.user(channel + "-alice")}
 	tb.host = tb.players[0]
 	tb.do(e.ttr(tb.host.ID, tb.ch.ID, "new", fakediscord.StringOption("map", "usa")))
 	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", "easy"))); a.msg.Ephemeral() {
@@ -28,7 +28,7 @@ func withBot(t *testing.T, e *env) *table {
 // is scheduled: the stop must not wait for it.
 func TestShutdownWithABotAboutToMove(t *testing.T) {
 	e := newEnv(t, envOptions{bots: true, botDelay: time.Hour})
-	tb := withBot(t, e)
+	tb := withBot(t, e, "table")
 	cur, b := tb.current()
 	if cur.ID != tb.host.ID {
 		t.Fatalf("the board names %s first", cur.Username)
@@ -46,16 +46,5 @@ func TestShutdownWithABotAboutToMove(t *testing.T) {
 	case <-stopped:
 	case <-time.After(15 * time.Second):
 		t.Fatal("the shutdown hangs on the bot's scheduled move")
-	}
-}
-
-// TestGameWithABot plays a whole game of a person against a bot: the bot's
-// moves are posted outside any interaction, through the same Poster.
-func TestGameWithABot(t *testing.T) {
-	e := newEnv(t, envOptions{bots: true})
-	tb := withBot(t, e)
-	tb.playToTheEnd()
-	if tb.stats.BotTurns < 10 {
-		t.Errorf("only %d bot turns", tb.stats.BotTurns)
 	}
 }

@@ -435,9 +435,10 @@ func (tb *table) playToTheEnd() {
 
 // TestWholeGames plays a game of each edition from /ttr new to the final
 // scoring, the three at once in three channels of one server, every move
-// made by people clicking and typing.
+// made by people clicking and typing; and a fourth game of a person
+// against a bot, whose moves are posted outside any interaction.
 func TestWholeGames(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, envOptions{bots: true})
 	for _, c := range []struct{ mapID, variant string }{{"usa", ""}, {"europe", "classic"}, {"marklin", ""}} {
 		t.Run(c.mapID, func(t *testing.T) {
 			t.Parallel()
@@ -450,6 +451,14 @@ func TestWholeGames(t *testing.T) {
 			}
 		})
 	}
+	t.Run("usa-against-a-bot", func(t *testing.T) {
+		t.Parallel()
+		tb := withBot(t, e.as(t), "bot-table")
+		tb.playToTheEnd()
+		if tb.stats.BotTurns < 10 {
+			t.Errorf("only %d bot turns", tb.stats.BotTurns)
+		}
+	})
 }
 
 // TestRestartMidGame stops the bot twice during a game and starts a new

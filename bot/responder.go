@@ -63,9 +63,7 @@ func (r *responder) arm(after time.Duration) {
 // disarm stops the timer once the handler returned.
 func (r *responder) disarm() {
 	r.mu.Lock()
-	if r.timer != nil {
-		r.timer.Stop()
-	}
+	r.stop()
 	r.mu.Unlock()
 }
 
@@ -92,6 +90,7 @@ func (r *responder) deferNow() {
 	}
 }
 
+// stop stops the deferral timer; the caller holds r.mu.
 func (r *responder) stop() {
 	if r.timer != nil {
 		r.timer.Stop()
