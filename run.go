@@ -98,8 +98,8 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// botMaker is nil until the ai package lands: /ttr addbot then says
-	// bots are unavailable, and the turn timer plays a safe move.
+	// Bots come from bots.go; without them /ttr addbot says bots are
+	// unavailable and the turn timer plays a safe move for absent players.
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
 		Bots: botMaker(), BotLevels: botLevels(), Logger: log})
 
@@ -120,12 +120,19 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 		log.Info("health check listening", "url", "http://"+healthAddr+"/healthz")
 	}
 
+	timers, cancelTimers := context.WithCancel(ctx)
+	defer cancelTimers()
+	timersDone := make(chan struct{})
 	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		if err := b.Stop(sctx); err != nil {
 			log.Warn("stopping", "err", err)
 		}
+		// The timers may be playing an absent player's turn: let them finish
+		// before the database closes.
+		cancelTimers()
+		<-timersDone
 		svc.Close()
 		if err := b.Close(); err != nil {
 			log.Warn("closing the gateway", "err", err)
@@ -135,15 +142,17 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 		}
 	}
 	if err := b.Start(ctx, svc); err != nil {
+		close(timersDone)
 		stop()
 		return err
 	}
 	if err := svc.Resume(ctx); err != nil {
 		log.Error("resuming games", "err", err)
 	}
-	timers, cancelTimers := context.WithCancel(ctx)
-	defer cancelTimers()
-	go svc.Run(timers, turnTimerEvery)
+	go func() {
+		defer close(timersDone)
+		svc.Run(timers, turnTimerEvery)
+	}()
 	log.Info("Conductor is running", "database", cfg.DBPath, "guild", cfg.GuildID)
 	if cfg.started != nil {
 		cfg.started(healthAddr)
