@@ -1,31 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-
-	"conductor/data"
-)
-
-// TrackLabel is "Paris – Frankfurt (white, 3)", how errors name a track.
-func (g *Game) TrackLabel(t data.TrackID) string {
-	tr := &g.board.Tracks[t]
-	kind := ""
-	switch {
-	case tr.Tunnel:
-		kind = ", tunnel"
-	case tr.Locomotives > 0:
-		kind = fmt.Sprintf(", ferry with %d locomotive%s", tr.Locomotives, plural(tr.Locomotives))
-	}
-	return fmt.Sprintf("%s (%s, %d%s)", g.board.TrackName(t), tr.Color, tr.Length, kind)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+import "conductor/data"
 
 // claimFree reports whether seat may claim t as far as its holders go.
 func (g *Game) claimFree(seat int, t data.TrackID) bool {
@@ -44,17 +19,17 @@ func (g *Game) claimFree(seat int, t data.TrackID) bool {
 // parallel tracks, or returns nil.
 func (g *Game) claimBlocked(seat int, t data.TrackID) *Error {
 	if o := g.owner[t]; o >= 0 {
-		return errorf(ErrNotAvailable, "%s is already claimed by player %d", g.TrackLabel(t), o+1)
+		return g.refuse(ErrNotAvailable, "claim.taken", "{route} is already claimed by {player}", "route", t, "player", Seat(o))
 	}
 	for _, o := range g.board.Parallel(t) {
 		if o == t || g.owner[o] < 0 {
 			continue
 		}
 		if int(g.owner[o]) == seat {
-			return errorf(ErrNotAllowed, "you already hold %s: one player never takes two tracks between the same cities", g.TrackLabel(o))
+			return g.refuse(ErrNotAllowed, "claim.double_own", "you already hold {route}: one player never takes two tracks between the same cities", "route", o)
 		}
 		if len(g.players) <= 3 {
-			return errorf(ErrNotAllowed, "with 2 or 3 players only one track between the same cities can be used, and %s is taken", g.TrackLabel(o))
+			return g.refuse(ErrNotAllowed, "claim.double_few", "with 2 or 3 players only one track between the same cities can be used, and {route} is taken", "route", o)
 		}
 	}
 	return nil
@@ -62,96 +37,72 @@ func (g *Game) claimBlocked(seat int, t data.TrackID) *Error {
 
 // checkPayment validates paying length cards for a track or station: locos
 // locomotives, locos4 Locomotive +4 and the rest in colour c. need is the
-// colour the cards must have (Gray: any one colour). It returns the number
-// of colour cards.
-func (g *Game) checkPayment(seat int, what string, length int, need data.Color, c data.Color, locos, locos4, ferry int) (int, *Error) {
+// colour the cards must have (Gray: any one colour). what names the thing
+// paid for in refusals: a data.TrackID or a StationSite. It returns the
+// number of colour cards.
+func (g *Game) checkPayment(seat int, what any, length int, need data.Color, c data.Color, locos, locos4, ferry int) (int, *Error) {
 	p := &g.players[seat]
 	r := &g.board.Rules
 	if locos < 0 || locos4 < 0 {
-		return 0, errorf(ErrBadAction, "card counts cannot be negative")
+		return 0, g.refuse(ErrBadAction, "pay.negative", "card counts cannot be negative")
 	}
 	colored := length - locos - locos4
 	if colored < 0 {
-		return 0, errorf(ErrBadAction, "%s needs %d cards, but you offered %d wild cards", what, length, locos+locos4)
+		return 0, g.refuse(ErrBadAction, "pay.too_many_wild", "{what} needs {length} cards, but you offered {wild} wild cards",
+			"what", what, "length", length, "wild", locos+locos4)
 	}
 	if locos4 > 0 {
 		if r.Cards.Locomotives4 == 0 {
-			return 0, errorf(ErrBadAction, "there are no Locomotive +4 cards in this edition")
+			return 0, g.refuse(ErrBadAction, "pay.no_locos4", "there are no Locomotive +4 cards in this edition")
 		}
 		if length < r.Locomotive4MinLength {
-			return 0, errorf(ErrNotAllowed, "Locomotive +4 cards only pay for routes of %d or more spaces; %s has %d: use locomotives or %s cards",
-				r.Locomotive4MinLength, what, length, colorWord(need))
+			return 0, g.refuse(ErrNotAllowed, "pay.locos4_short",
+				"Locomotive +4 cards only pay for routes of {min} or more spaces; {what} has {length}: use locomotives or {colour} cards",
+				"min", r.Locomotive4MinLength, "what", what, "length", length, "colour", need)
 		}
 	}
 	if colored > 0 {
 		if c == data.Gray || c > data.Red {
-			return 0, errorf(ErrBadAction, "say which colour of cards pays for %s", what)
+			return 0, g.refuse(ErrBadAction, "pay.which_colour", "say which colour of cards pays for {what}", "what", what)
 		}
 		if need != data.Gray && c != need {
-			return 0, errorf(ErrNotAllowed, "%s is %s: pay with %s cards and locomotives, not %s", what, need, need, c)
+			return 0, g.refuse(ErrNotAllowed, "pay.wrong_colour", "{what} is {need}: pay with {need} cards and locomotives, not {colour}",
+				"what", what, "need", need, "colour", c)
 		}
 	}
 	if locos < ferry {
-		return 0, errorf(ErrNotAllowed, "%s is a ferry: it needs %d locomotive%s among the cards", what, ferry, plural(ferry))
+		return 0, g.refuse(ErrNotAllowed, "pay.ferry", "{what} is a ferry: it needs {locos} among the cards",
+			"what", what, "locos", CardsNeeded{Locos: ferry})
 	}
 	short := (colored > 0 && p.Hand[c] < colored) || p.Hand[Locomotive] < locos || p.Hand[Locomotive4] < locos4
 	if short {
-		return 0, errorf(ErrCannotAfford, "%s needs %s; you have %s", what, g.describeNeed(length, need, ferry), g.describeHolding(seat, need, length))
+		return 0, g.refuse(ErrCannotAfford, "pay.short", "{what} needs {need}; you have {held}",
+			"what", what, "need", CardsNeeded{Locos: ferry, Count: length - ferry, Color: need}, "held", g.cardsHeld(seat, need, length))
 	}
 	return colored, nil
 }
 
-func colorWord(c data.Color) string {
-	if c == data.Gray {
-		return "same-colour"
-	}
-	return c.String()
-}
-
-// describeNeed is "3 white cards", "3 cards of one colour" or "2 locomotives
-// and 4 cards of one colour".
-func (g *Game) describeNeed(length int, need data.Color, ferry int) string {
-	rest := length - ferry
-	var parts []string
-	if ferry > 0 {
-		parts = append(parts, fmt.Sprintf("%d locomotive%s", ferry, plural(ferry)))
-	}
-	if rest > 0 {
-		if need == data.Gray {
-			parts = append(parts, fmt.Sprintf("%d card%s of one colour", rest, plural(rest)))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d %s card%s", rest, need, plural(rest)))
-		}
-	}
-	return strings.Join(parts, " and ")
-}
-
-// describeHolding lists the cards that could pay: "1 white and 1 locomotive".
-func (g *Game) describeHolding(seat int, need data.Color, length int) string {
+// cardsHeld is what seat holds that could pay length cards of need.
+func (g *Game) cardsHeld(seat int, need data.Color, length int) CardsHeld {
 	h := &g.players[seat].Hand
-	var parts []string
-	if need != data.Gray {
-		parts = append(parts, fmt.Sprintf("%d %s", h[need], need))
-	} else {
+	held := CardsHeld{Color: need, Count: h[need], Locos: h[Locomotive], Locos4: h[Locomotive4]}
+	if need == data.Gray {
 		best := data.Pink
 		for _, c := range data.CardColors {
 			if h[c] > h[best] {
 				best = c
 			}
 		}
-		parts = append(parts, fmt.Sprintf("at most %d of one colour (%s)", h[best], best))
+		held.Color, held.Count, held.Best = best, h[best], true
 	}
-	parts = append(parts, fmt.Sprintf("%d locomotive%s", h[Locomotive], plural(h[Locomotive])))
-	if g.board.Rules.Cards.Locomotives4 > 0 && length >= g.board.Rules.Locomotive4MinLength {
-		parts = append(parts, fmt.Sprintf("%d locomotive+4", h[Locomotive4]))
-	}
-	return strings.Join(parts, " and ")
+	held.ShowLocos4 = g.board.Rules.Cards.Locomotives4 > 0 && length >= g.board.Rules.Locomotive4MinLength
+	return held
 }
 
 func (g *Game) checkClaim(seat int, a Action) error {
 	b := g.board
 	if a.Track < 0 || int(a.Track) >= len(b.Tracks) {
-		return errorf(ErrBadAction, "there is no such route")
+		return g.refuse(ErrBadAction, "claim.no_route", "there is no such route")
 	}
 	if err := g.claimBlocked(seat, a.Track); err != nil {
 		return err
@@ -159,9 +110,10 @@ func (g *Game) checkClaim(seat int, a Action) error {
 	t := &b.Tracks[a.Track]
 	p := &g.players[seat]
 	if p.Trains < t.Length {
-		return errorf(ErrNotAllowed, "%s needs %d trains; you have %d left", g.TrackLabel(a.Track), t.Length, p.Trains)
+		return g.refuse(ErrNotAllowed, "claim.trains", "{route} needs {trains} trains; you have {left} left",
+			"route", a.Track, "trains", t.Length, "left", p.Trains)
 	}
-	if _, err := g.checkPayment(seat, g.TrackLabel(a.Track), t.Length, t.Color, a.Color, a.Locos, a.Locos4, t.Locomotives); err != nil {
+	if _, err := g.checkPayment(seat, a.Track, t.Length, t.Color, a.Color, a.Locos, a.Locos4, t.Locomotives); err != nil {
 		return err
 	}
 	if a.Passenger {
@@ -175,15 +127,15 @@ func (g *Game) checkPlacePassenger(seat int, a Action) error {
 	t := &b.Tracks[a.Track]
 	switch {
 	case b.Rules.Passengers == 0:
-		return errorf(ErrBadAction, "there are no passengers in this edition")
+		return g.refuse(ErrBadAction, "passenger.none_edition", "there are no passengers in this edition")
 	case g.players[seat].PassengersLeft == 0:
-		return errorf(ErrNotAvailable, "all your passengers are on the board or gone: claim without placing one")
+		return g.refuse(ErrNotAvailable, "claim.passengers_gone", "all your passengers are on the board or gone: claim without placing one")
 	case a.City != t.A && a.City != t.B:
-		return errorf(ErrBadAction, "a passenger goes on one end of the route: %s or %s", b.Cities[t.A].Name, b.Cities[t.B].Name)
+		return g.refuse(ErrBadAction, "claim.passenger_end", "a passenger goes on one end of the route: {a} or {b}", "a", t.A, "b", t.B)
 	case b.Cities[a.City].Country:
-		return errorf(ErrNotAllowed, "a passenger cannot stand in a country: choose %s", b.Cities[t.Other(a.City)].Name)
+		return g.refuse(ErrNotAllowed, "claim.passenger_country", "a passenger cannot stand in a country: choose {city}", "city", t.Other(a.City))
 	case g.passenger[a.City] >= 0:
-		return errorf(ErrNotAvailable, "a passenger already stands in %s: only one passenger per city", b.Cities[a.City].Name)
+		return g.refuse(ErrNotAvailable, "claim.passenger_taken", "a passenger already stands in {city}: only one passenger per city", "city", a.City)
 	}
 	return nil
 }

@@ -17,35 +17,38 @@ func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
 	var trip passengerTrip
 	b := g.board
 	if b.Rules.Passengers == 0 {
-		return trip, errorf(ErrBadAction, "there are no passengers in this edition")
+		return trip, g.refuse(ErrBadAction, "passenger.none_edition", "there are no passengers in this edition")
 	}
 	if a.City < 0 || int(a.City) >= len(b.Cities) || int(g.passenger[a.City]) != seat {
-		return trip, errorf(ErrBadAction, "you have no passenger there: your passengers stand in %s", g.passengerCities(seat))
+		if cities := g.passengerCities(seat); len(cities) > 0 {
+			return trip, g.refuse(ErrBadAction, "passenger.not_there", "you have no passenger there: your passengers stand in {cities}", "cities", cities)
+		}
+		return trip, g.refuse(ErrBadAction, "passenger.none_placed", "you have no passenger on the board: place one when you claim a route")
 	}
 	if len(a.Path) == 0 {
-		return trip, errorf(ErrBadAction, "give the routes the passenger travels along")
+		return trip, g.refuse(ErrBadAction, "passenger.no_path", "give the routes the passenger travels along")
 	}
 	at := a.City
 	var used [4]uint64 // bitset of tracks used; boards have < 256 tracks
 	taken := make([]int8, len(b.Cities))
 	for i, t := range a.Path {
 		if t < 0 || int(t) >= len(b.Tracks) || int(t) >= 256 {
-			return trip, errorf(ErrBadAction, "step %d is not a route", i+1)
+			return trip, g.refuse(ErrBadAction, "passenger.bad_step", "step {step} is not a route", "step", i+1)
 		}
 		tr := &b.Tracks[t]
 		if tr.A != at && tr.B != at {
-			return trip, errorf(ErrBadAction, "step %d, %s, does not leave %s", i+1, b.TrackName(t), b.Cities[at].Name)
+			return trip, g.refuse(ErrBadAction, "passenger.step_off", "step {step}, {route}, does not leave {city}", "step", i+1, "route", t, "city", at)
 		}
 		if g.owner[t] < 0 {
-			return trip, errorf(ErrNotAllowed, "%s is not claimed: passengers only travel on claimed routes", b.TrackName(t))
+			return trip, g.refuse(ErrNotAllowed, "passenger.unclaimed", "{route} is not claimed: passengers only travel on claimed routes", "route", t)
 		}
 		if used[t/64]&(1<<(t%64)) != 0 {
-			return trip, errorf(ErrNotAllowed, "the passenger cannot take %s twice", b.TrackName(t))
+			return trip, g.refuse(ErrNotAllowed, "passenger.twice", "the passenger cannot take {route} twice", "route", t)
 		}
 		used[t/64] |= 1 << (t % 64)
 		next := tr.Other(at)
 		if b.Cities[next].Country {
-			return trip, errorf(ErrNotAllowed, "a passenger cannot go into %s: countries are dead ends", b.Cities[next].Name)
+			return trip, g.refuse(ErrNotAllowed, "passenger.country", "a passenger cannot go into {city}: countries are dead ends", "city", next)
 		}
 		if int(g.owner[t]) != seat {
 			trip.cost++
@@ -62,25 +65,20 @@ func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
 		}
 	}
 	if have := g.players[seat].Hand[Passenger]; trip.cost > have {
-		return trip, errorf(ErrCannotAfford, "this trip uses %d opponents' routes and needs %d Passenger cards; you have %d", trip.cost, trip.cost, have)
+		return trip, g.refuse(ErrCannotAfford, "passenger.cannot_afford", "this trip needs one Passenger card per opponent's route, {cost} in all; you have {have}", "cost", trip.cost, "have", have)
 	}
 	return trip, nil
 }
 
-func (g *Game) passengerCities(seat int) string {
-	s := ""
+// passengerCities lists the cities where seat's passengers stand.
+func (g *Game) passengerCities(seat int) []data.CityID {
+	var out []data.CityID
 	for c, o := range g.passenger {
 		if int(o) == seat {
-			if s != "" {
-				s += ", "
-			}
-			s += g.board.Cities[c].Name
+			out = append(out, data.CityID(c))
 		}
 	}
-	if s == "" {
-		return "no city (place one when you claim a route)"
-	}
-	return s
+	return out
 }
 
 func (g *Game) performPassenger(seat int, a Action) {

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"fmt"
-
-	"conductor/data"
-)
+import "conductor/data"
 
 // StationCost is the number of cards seat's next station costs (1, 2, 3).
 func (g *Game) StationCost(seat int) int {
@@ -21,21 +17,21 @@ func (g *Game) checkStation(seat int, a Action) error {
 	p := &g.players[seat]
 	switch {
 	case b.Rules.Stations == 0:
-		return errorf(ErrBadAction, "there are no stations in this edition")
+		return g.refuse(ErrBadAction, "station.none_edition", "there are no stations in this edition")
 	case p.Stations == 0:
-		return errorf(ErrNotAvailable, "you have built all %d of your stations", b.Rules.Stations)
+		return g.refuse(ErrNotAvailable, "station.all_built", "you have built all {stations} of your stations", "stations", b.Rules.Stations)
 	case a.City < 0 || int(a.City) >= len(b.Cities) || b.Cities[a.City].Country:
-		return errorf(ErrBadAction, "there is no such city")
+		return g.refuse(ErrBadAction, "station.no_city", "there is no such city")
 	case g.station[a.City] >= 0:
-		return errorf(ErrNotAvailable, "%s already has a station (player %d's): choose a city without one", b.Cities[a.City].Name, g.station[a.City]+1)
+		return g.refuse(ErrNotAvailable, "station.taken", "{city} already has a station ({player}'s): choose a city without one", "city", a.City, "player", Seat(g.station[a.City]))
 	}
 	cost := g.StationCost(seat)
-	what := fmt.Sprintf("a station in %s (your station number %d)", b.Cities[a.City].Name, b.Rules.Stations-p.Stations+1)
+	what := StationSite{City: a.City, Number: b.Rules.Stations - p.Stations + 1}
 	if _, err := g.checkPayment(seat, what, cost, data.Gray, a.Color, a.Locos, a.Locos4, 0); err != nil {
 		return err
 	}
 	if a.Locos4 > 0 {
-		return errorf(ErrNotAllowed, "stations are paid with colour cards and locomotives")
+		return g.refuse(ErrNotAllowed, "station.no_locos4", "stations are paid with colour cards and locomotives")
 	}
 	return nil
 }
