@@ -192,7 +192,7 @@ func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int,
 	// Check now so that the question is only asked for a legal move.
 	probe := t.game.Clone()
 	if err := probe.Play(seat, a); err != nil {
-		return resp.Reply(s.refusal(req, err))
+		return resp.Reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
 	text := T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))

@@ -1,15 +1,125 @@
 package commands
 
-import "conductor/engine"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
-// localizeEngineError puts an engine refusal into the user's language: a
-// translated headline for its kind, then the engine's precise explanation.
-func localizeEngineError(loc string, e *engine.Error) string {
-	if lang(loc) == "en" {
-		return e.Msg
+	"conductor/data"
+	"conductor/engine"
+)
+
+// localizeEngineError puts an engine refusal into the user's language: the
+// catalog's "engine.<key>" message filled with the refusal's values, shown
+// the way the player knows them (names of seats, localised colours). b is
+// the game's board and name gives a seat's player name. A refusal without a
+// message in the catalog falls back to the engine's English, after a
+// translated headline for its kind.
+func localizeEngineError(loc string, e *engine.Error, b *data.Board, name func(seat int) string) string {
+	key := "engine." + e.Key
+	if _, ok := catalogs["en"][key]; !ok || e.Key == "" || b == nil {
+		if lang(loc) == "en" {
+			return e.Msg
+		}
+		return T(loc, "refused."+errorKind(e.Code)) + "\n" + e.Msg
 	}
-	head := T(loc, "refused."+errorKind(e.Code))
-	return head + "\n" + e.Msg
+	r := refusalArgs{loc: loc, board: b, name: name}
+	return capitalize(engine.FillMessage(T(loc, key), e.Args, r.show))
+}
+
+// refusalArgs shows the values of a refusal in a locale.
+type refusalArgs struct {
+	loc   string
+	board *data.Board
+	name  func(seat int) string
+}
+
+func (r refusalArgs) show(v any) string {
+	b, loc := r.board, r.loc
+	switch v := v.(type) {
+	case int:
+		return strconv.Itoa(v)
+	case engine.Seat:
+		return r.name(int(v))
+	case data.TrackID:
+		return localRouteLabel(loc, b, v)
+	case data.CityID:
+		return b.Cities[v].Name
+	case []data.CityID:
+		names := make([]string, len(v))
+		for i, c := range v {
+			names[i] = b.Cities[c].Name
+		}
+		return strings.Join(names, ", ")
+	case data.Color:
+		if v == data.Gray {
+			return T(loc, "engine.part.any_colour")
+		}
+		return cardLabel(loc, engine.ColorCard(v))
+	case engine.CardsNeeded:
+		var parts []string
+		if v.Locos > 0 {
+			parts = append(parts, countedCard(loc, v.Locos, engine.Locomotive))
+		}
+		if v.Count > 0 {
+			if v.Color == data.Gray {
+				parts = append(parts, T(loc, "engine.part.one_colour", "n", v.Count))
+			} else {
+				parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
+			}
+		}
+		return strings.Join(parts, " + ")
+	case engine.CardsHeld:
+		var parts []string
+		switch {
+		case v.Best:
+			parts = append(parts, T(loc, "engine.part.best_colour", "n", v.Count, "card", cardLabel(loc, engine.ColorCard(v.Color))))
+		case v.Color != data.Gray:
+			parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
+		}
+		parts = append(parts, countedCard(loc, v.Locos, engine.Locomotive))
+		if v.ShowLocos4 {
+			parts = append(parts, countedCard(loc, v.Locos4, engine.Locomotive4))
+		}
+		return strings.Join(parts, ", ")
+	case engine.StationSite:
+		return T(loc, "engine.part.station", "city", b.Cities[v.City].Name, "n", v.Number)
+	}
+	return fmt.Sprint(v)
+}
+
+// countedCard is "3× ⬜ white", as cardsLabel writes each kind of card.
+func countedCard(loc string, n int, c engine.Card) string {
+	return strconv.Itoa(n) + "× " + cardLabel(loc, c)
+}
+
+// localRouteLabel is routeLabel in a locale: "Paris – Frankfurt (blanc 3)".
+func localRouteLabel(loc string, b *data.Board, id data.TrackID) string {
+	tr := &b.Tracks[id]
+	colour := T(loc, "engine.part.gray")
+	if tr.Color != data.Gray {
+		colour = T(loc, "card."+tr.Color.String())
+	}
+	kind := ""
+	switch {
+	case tr.Tunnel:
+		kind = " " + T(loc, "engine.part.tunnel")
+	case tr.Locomotives > 0:
+		kind = " " + T(loc, "engine.part.ferry")
+	}
+	return b.TrackName(id) + " (" + colour + " " + strconv.Itoa(tr.Length) + kind + ")"
+}
+
+// capitalize starts a message with a capital: messages may open with a
+// value written for the middle of a sentence ("a station in Roma …").
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 func errorKind(c engine.ErrorCode) string {

@@ -55,11 +55,11 @@ func (s *Service) after(t *table, o outcome) {
 	s.scheduleBots(t)
 }
 
-// refusal turns an error from apply into an ephemeral reply.
-func (s *Service) refusal(req *Request, err error) Message {
+// refusal turns an error from apply on table t into an ephemeral reply.
+func (s *Service) refusal(req *Request, t *table, err error) Message {
 	var ee *engine.Error
 	if errors.As(err, &ee) {
-		return note("⛔ " + localizeEngineError(req.Locale, ee))
+		return note("⛔ " + localizeEngineError(req.Locale, ee, t.game.Board(), func(seat int) string { return seatName(t.rec, seat) }))
 	}
 	if errors.Is(err, store.ErrDuplicate) {
 		return note(T(req.Locale, "error.duplicate"))

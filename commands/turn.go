@@ -69,7 +69,7 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine.Action, update bool) error {
 	o, err := s.apply(t, seat, a, req.ID)
 	if err != nil {
-		return resp.Reply(s.refusal(req, err))
+		return resp.Reply(s.refusal(req, t, err))
 	}
 	m := s.privateAfter(req, t, seat, o)
 	var rerr error

@@ -48,7 +48,7 @@ func (g *Game) checkPayment(seat int, what any, length int, need data.Color, c d
 	}
 	colored := length - locos - locos4
 	if colored < 0 {
-		return 0, g.refuse(ErrBadAction, "pay.too_many_wild", "{what} needs {length} cards, but you offered {wild} wild cards",
+		return 0, g.refuse(ErrBadAction, "pay.too_many_wild", "too many wild cards ({wild}): {what} costs only {length}",
 			"what", what, "length", length, "wild", locos+locos4)
 	}
 	if locos4 > 0 {

@@ -178,7 +178,7 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	if e.Key != "pay.too_many_wild" || !reflect.DeepEqual(e.Args[0], Arg{"what", site}) {
 		t.Fatalf("key %q args %#v", e.Key, e.Args)
 	}
-	if w := "a station in Roma (your station number 1) needs 1 cards, but you offered 2 wild cards"; e.Msg != w {
+	if w := "too many wild cards (2): a station in Roma (your station number 1) costs only 1"; e.Msg != w {
 		t.Fatalf("message %q, want %q", e.Msg, w)
 	}
 

@@ -1,0 +1,347 @@
+package commands
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// engineRefusals reads the engine's source for its refusals: key -> English
+// message, from each g.refuse(code, key, message, …) call.
+func engineRefusals(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("../engine/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "refuse" || len(call.Args) < 3 {
+				return true
+			}
+			key, err1 := stringLiteral(call.Args[1])
+			msg, err2 := stringLiteral(call.Args[2])
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s: refuse without a literal key and message", fset.Position(call.Pos()))
+				return true
+			}
+			out[key] = msg
+			return true
+		})
+	}
+	if len(out) < 50 {
+		t.Fatalf("found %d refusal keys in ../engine; the scan is broken", len(out))
+	}
+	return out
+}
+
+func stringLiteral(e ast.Expr) (string, error) {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", strconv.ErrSyntax
+	}
+	return strconv.Unquote(lit.Value)
+}
+
+// placeholderSet is the distinct {names} of a message, sorted.
+func placeholderSet(s string) []string {
+	var out []string
+	for _, m := range placeholderPattern.FindAllString(s, -1) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestEveryRefusalHasAMessage: each engine refusal has an "engine.<key>"
+// message in English (and so, by the i18n tests, in every language) with
+// the placeholders the engine fills; the catalog has no engine.* message
+// nothing uses.
+func TestEveryRefusalHasAMessage(t *testing.T) {
+	en := readCatalog(t, "en")
+	refusals := engineRefusals(t)
+	for key, english := range refusals {
+		msg, ok := en["engine."+key]
+		if !ok {
+			t.Errorf("en.json has no %q for the engine's %q", "engine."+key, english)
+			continue
+		}
+		if w, g := placeholderSet(english), placeholderSet(msg); !slices.Equal(w, g) {
+			t.Errorf("en.json %q: placeholders %v, the engine fills %v", "engine."+key, g, w)
+		}
+	}
+	src, err := os.ReadFile("errors.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key := range en {
+		rest, ok := strings.CutPrefix(key, "engine.")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(rest, "part.") {
+			if !strings.Contains(string(src), strconv.Quote(key)) {
+				t.Errorf("en.json %q: errors.go does not use it", key)
+			}
+			continue
+		}
+		if _, ok := refusals[rest]; !ok {
+			t.Errorf("en.json %q: the engine has no such refusal", key)
+		}
+	}
+}
+
+// seatNames names seats as a table does.
+func seatNames(seat int) string { return []string{"Alice", "Bruno", "Chiara"}[seat] }
+
+// englishLeftovers are words of the English messages that no translation
+// should show.
+var englishLeftovers = regexp.MustCompile(`\b(needs|you have|player|claimed|already|cards|station|white|locomotives|one colour|is|the)\b`)
+
+func europeBoard(t *testing.T) *data.Board {
+	t.Helper()
+	b, err := data.Embedded().Board("europe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func trackBetween3(t *testing.T, b *data.Board, a, c string, col data.Color) data.TrackID {
+	t.Helper()
+	ia, _ := b.City(a)
+	ic, _ := b.City(c)
+	for _, id := range b.Adj[ia] {
+		if tr := &b.Tracks[id]; tr.Other(ia) == ic && tr.Color == col {
+			return id
+		}
+	}
+	t.Fatalf("no %s track %s – %s", col, a, c)
+	return 0
+}
+
+// newEuropeGame is a 3-player Europe game past the ticket choice.
+func newEuropeGame(t *testing.T) *engine.Game {
+	t.Helper()
+	g, err := engine.New(engine.Config{Board: europeBoard(t), Players: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.Phase() == engine.PhaseSetup {
+		for s := range 3 {
+			if !g.SetupDone(s) {
+				lo, _ := g.KeepRange(s)
+				keep := make([]int, lo)
+				for i := range keep {
+					keep[i] = i
+				}
+				if err := g.Play(s, engine.KeepTickets(keep...)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return g
+}
+
+// refusalOf plays a and returns the refusal it must get.
+func refusalOf(t *testing.T, g *engine.Game, seat int, a engine.Action) *engine.Error {
+	t.Helper()
+	err := g.Clone().Play(seat, a)
+	e, ok := err.(*engine.Error)
+	if !ok {
+		t.Fatalf("%+v by seat %d: %v, want a refusal", a, seat, err)
+	}
+	return e
+}
+
+// TestRefusalsInEveryLanguage renders real refusals of a game and checks
+// that each language says it all in its own words, with the table's names.
+func TestRefusalsInEveryLanguage(t *testing.T) {
+	g := newEuropeGame(t)
+	b := g.Board()
+	// Alice claims a route she can pay for; find one the way a player would.
+	var claimed data.TrackID = -1
+	for id := range b.Tracks {
+		for _, c := range data.CardColors {
+			a := engine.Claim(data.TrackID(id), c, 0)
+			if claimed < 0 && g.Clone().Play(0, a) == nil {
+				claimed = data.TrackID(id)
+				if err := g.Play(0, a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if claimed < 0 {
+		t.Fatal("seat 0 can claim nothing with its first hand; pick another seed")
+	}
+	tr := &b.Tracks[claimed]
+	long := trackBetween3(t, b, "Kyiv", "Smolensk", data.Red) // 3 red cards: more than a first hand
+	if g.Player(1).Hand[engine.ColorCard(data.Red)] >= 3 {
+		t.Fatal("seat 1 holds 3 red cards; pick another seed")
+	}
+	cases := []struct {
+		name  string
+		err   *engine.Error
+		key   string
+		wants map[string][]string // language -> fragments the message must show
+	}{
+		{"taken", refusalOf(t, g, 1, engine.Claim(claimed, tr.Color, 0)), "claim.taken", map[string][]string{
+			"en": {"Alice", b.TrackName(claimed)}, "fr": {"Alice", "déjà prise", T("fr", "card."+tr.Color.String())},
+			"it": {"Alice", "già presa"}, "de": {"Alice", "gebaut"}}},
+		{"turn", refusalOf(t, g, 0, engine.Draw(engine.DeckSlot)), "turn.other", map[string][]string{
+			"en": {"Bruno"}, "fr": {"Bruno"}, "it": {"Bruno"}, "de": {"Bruno"}}},
+		{"short", refusalOf(t, g, 1, engine.Claim(long, data.Red, 0)), "pay.short", map[string][]string{
+			"en": {"Kyiv", "3× 🟥 red"}, "fr": {"3× 🟥 rouge", "vous avez", "× 🌈 locomotive"},
+			"it": {"3× 🟥 rosso", "locomotiva", "hai"}, "de": {"3× 🟥 rot", "Lokomotive", "du hast"}}},
+	}
+	for _, c := range cases {
+		if c.err.Key != c.key {
+			t.Errorf("%s: key %q (%s), want %q", c.name, c.err.Key, c.err.Msg, c.key)
+			continue
+		}
+		for lang, wants := range c.wants {
+			got := localizeEngineError(lang, c.err, b, seatNames)
+			for _, w := range wants {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s in %s: %q lacks %q", c.name, lang, got, w)
+				}
+			}
+			if lang != "en" {
+				if m := englishLeftovers.FindString(got); m != "" {
+					t.Errorf("%s in %s: %q still says %q", c.name, lang, got, m)
+				}
+			}
+			if strings.Contains(got, "{") || strings.Contains(got, "player ") {
+				t.Errorf("%s in %s: %q has an unfilled placeholder or a seat number", c.name, lang, got)
+			}
+		}
+	}
+}
+
+// TestRefusalValuesRendered shows each kind of value a refusal carries, in
+// French, exactly.
+func TestRefusalValuesRendered(t *testing.T) {
+	b := europeBoard(t)
+	roma, _ := b.City("Roma")
+	wien, _ := b.City("Wien")
+	ferry := trackBetween3(t, b, "Palermo", "Smyrna", data.Gray)
+	tunnel := trackBetween3(t, b, "Marseille", "Zurich", data.Pink)
+	for _, c := range []struct {
+		err  engine.Error
+		want string
+	}{
+		{engine.Error{Key: "pay.short", Args: []engine.Arg{
+			{Name: "what", Value: ferry},
+			{Name: "need", Value: engine.CardsNeeded{Locos: 2, Count: 4, Color: data.Gray}},
+			{Name: "held", Value: engine.CardsHeld{Color: data.Blue, Count: 3, Best: true, Locos: 1}}}},
+			"Palermo – Smyrna (gris 6 Ferry) demande 2× 🌈 locomotive + 4× même couleur ; vous avez au plus 3 d'une même couleur (🟦 bleu), 1× 🌈 locomotive."},
+		{engine.Error{Key: "pay.short", Args: []engine.Arg{
+			{Name: "what", Value: engine.StationSite{City: roma, Number: 2}},
+			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Gray}},
+			{Name: "held", Value: engine.CardsHeld{Color: data.Red, Count: 1, Best: true, Locos: 0}}}},
+			"Une Gare à Roma (votre Gare numéro 2) demande 2× même couleur ; vous avez au plus 1 d'une même couleur (🟥 rouge), 0× 🌈 locomotive."},
+		{engine.Error{Key: "tunnel.short", Args: []engine.Arg{
+			{Name: "extra", Value: 2}, {Name: "colour", Value: data.Pink},
+			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 1, Locos: 0}}}},
+			"Le Tunnel demande des cartes supplémentaires (2), chacune en 🟪 violet ou Locomotive ; en plus des cartes jouées, vous avez 1× 🟪 violet, 0× 🌈 locomotive : abandonnez plutôt."},
+		{engine.Error{Key: "pay.locos4_short", Args: []engine.Arg{
+			{Name: "min", Value: 4}, {Name: "what", Value: tunnel}, {Name: "length", Value: 2}, {Name: "colour", Value: data.Gray}}},
+			"Les cartes Locomotive +4 ne paient que des Routes de 4 espaces ou plus ; Marseille – Zurich (violet 2 Tunnel) en a 2 : payez avec des Locomotives ou en une seule couleur."},
+		{engine.Error{Key: "passenger.not_there", Args: []engine.Arg{{Name: "cities", Value: []data.CityID{wien, roma}}}},
+			"Vous n'avez pas de passager là : vos passagers se trouvent à Wien, Roma."},
+		{engine.Error{Key: "station.taken", Args: []engine.Arg{{Name: "city", Value: wien}, {Name: "player", Value: engine.Seat(2)}}},
+			"Wien a déjà une Gare (celle de Chiara) : choisissez une ville sans Gare."},
+		{engine.Error{Key: "pay.short", Args: []engine.Arg{
+			{Name: "what", Value: tunnel},
+			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Pink}},
+			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 0, Locos: 1, Locos4: 2, ShowLocos4: true}}}},
+			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet ; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚂 locomotive +4."},
+	} {
+		if got := localizeEngineError("fr", &c.err, b, seatNames); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.err.Key, got, c.want)
+		}
+	}
+}
+
+func TestRefusalWithoutMessageFallsBackToEnglish(t *testing.T) {
+	b := europeBoard(t)
+	e := &engine.Error{Code: engine.ErrNotAllowed, Key: "no.such_key", Msg: "the engine's English"}
+	if got := localizeEngineError("en", e, b, seatNames); got != e.Msg {
+		t.Errorf("en: %q", got)
+	}
+	if got, want := localizeEngineError("fr", e, b, seatNames), T("fr", "refused.allowed")+"\n"+e.Msg; got != want {
+		t.Errorf("fr: %q, want %q", got, want)
+	}
+}
+
+// TestRefusalReachesThePlayer goes through the service: a German player
+// claiming a route taken by the other player reads it in German, with the
+// other player's name.
+func TestRefusalReachesThePlayer(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	g, _ := w.game("c1")
+	b := g.Board()
+	// Draw until u1 can claim something, the other player drawing too.
+	for turn := 0; ; turn++ {
+		if turn > 40 {
+			t.Fatal("no route became affordable")
+		}
+		seat := g.Current()
+		user := "u" + strconv.Itoa(seat+1)
+		var claim *engine.Action
+		if seat == 0 {
+			for id := range b.Tracks {
+				for _, c := range data.CardColors {
+					a := engine.Claim(data.TrackID(id), c, 0)
+					if claim == nil && g.Clone().Play(0, a) == nil {
+						claim = &a
+					}
+				}
+			}
+		}
+		if claim == nil {
+			w.playRequest(g, gid, user, engine.Draw(engine.DeckSlot))
+			w.playRequest(g, gid, user, engine.Draw(engine.DeckSlot))
+			continue
+		}
+		w.playRequest(g, gid, user, *claim)
+		if g.Owner(claim.Track) != 0 {
+			t.Fatalf("u1's claim of %s did not go through", b.TrackName(claim.Track))
+		}
+		a := w.do(&Request{Type: CommandRequest, User: "u2", Name: "claim", Locale: "de",
+			Options: map[string]string{"route": engine.TrackRef(b, claim.Track), "color": claim.Color.String(), "locomotives": "0"}})
+		want := "⛔ " + localRouteLabel("de", b, claim.Track) + " ist schon von name-u1 gebaut."
+		if a.msg.Content != want || !a.msg.Ephemeral {
+			t.Fatalf("German refusal: %q (ephemeral %v), want %q", a.msg.Content, a.msg.Ephemeral, want)
+		}
+		return
+	}
+}
