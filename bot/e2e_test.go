@@ -344,9 +344,9 @@ func (s slowHandler) Handle(ctx context.Context, req *commands.Request, resp com
 }
 
 func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
-	// The fake refuses callbacks later than 600 ms; the handler takes 800.
-	e := newEnv(t, envOptions{fake: fakediscord.Options{CallbackDeadline: 600 * time.Millisecond}, deferAfter: 150 * time.Millisecond})
-	e.tracker.h = slowHandler{h: e.svc, delay: 800 * time.Millisecond}
+	// The fake refuses callbacks later than 1.2 s; the handler takes 1.5.
+	e := newEnv(t, envOptions{fake: fakediscord.Options{CallbackDeadline: 1200 * time.Millisecond}, deferAfter: 150 * time.Millisecond})
+	e.tracker.h = slowHandler{h: e.svc, delay: 1500 * time.Millisecond}
 	alice, bob := e.user("alice"), e.user("bob")
 	ch := e.channel("table")
 
