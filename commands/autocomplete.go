@@ -80,7 +80,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			return routeLabel(b, tracks[i]) < routeLabel(b, tracks[j])
 		})
 		for _, id := range tracks {
-			add(routeLabel(b, id), engine.TrackRef(b, id))
+			add(localRouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
 		}
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {

@@ -138,6 +138,11 @@ func findTrack(b *data.Board, s string) (data.TrackID, bool) {
 		if data.Fold(routeLabel(b, data.TrackID(i))) == data.Fold(s) {
 			return data.TrackID(i), true
 		}
+		for _, l := range Languages {
+			if data.Fold(localRouteLabel(l, b, data.TrackID(i))) == data.Fold(s) {
+				return data.TrackID(i), true
+			}
+		}
 	}
 	// "Paris – Frankfurt white", "paris frankfurt", "Paris-Frankfurt".
 	colorWord := ""
@@ -239,5 +244,5 @@ func describeAction(loc string, g *engine.Game, a engine.Action) string {
 	if a.Kind == engine.ActStation {
 		return T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", cardsLabel(loc, cards))
 	}
-	return T(loc, "confirm.claim", "route", routeLabel(b, a.Track), "cards", cardsLabel(loc, cards))
+	return T(loc, "confirm.claim", "route", localRouteLabel(loc, b, a.Track), "cards", cardsLabel(loc, cards))
 }

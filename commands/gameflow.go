@@ -134,7 +134,7 @@ func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, s
 	if b.Rules.Stations > 0 {
 		lines = append(lines, T(loc, "final.stations", "points", ps.StationPoints, "built", ps.StationsBuilt))
 		for _, t := range ps.Borrowed {
-			lines = append(lines, "   🚉 "+routeLabel(b, t))
+			lines = append(lines, "   🚉 "+localRouteLabel(loc, b, t))
 		}
 	}
 	if b.Rules.Passengers > 0 {

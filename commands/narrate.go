@@ -33,9 +33,9 @@ func (t *table) narrate(s *Service, rec *store.GameRecord, g *engine.Game, ev []
 		case engine.EvReshuffle:
 			line = T(loc, "ev.reshuffle", "n", e.Count)
 		case engine.EvClaim:
-			line = T(loc, "ev.claim", "player", who, "route", routeLabel(b, e.Track), "cards", cardsLabel(loc, e.Cards), "points", e.Points)
+			line = T(loc, "ev.claim", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "points", e.Points)
 		case engine.EvTunnelReveal:
-			line = T(loc, "ev.tunnel", "player", who, "route", routeLabel(b, e.Track), "cards", cardsLabel(loc, e.Cards), "n", e.Count)
+			line = T(loc, "ev.tunnel", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "n", e.Count)
 		case engine.EvTunnelGiveUp:
 			line = T(loc, "ev.tunnel_giveup", "player", who)
 		case engine.EvTicketsDrawn:

@@ -99,7 +99,7 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 		case engine.EvDrawFaceUp:
 			lines = append(lines, T(loc, "you.took", "card", cardLabel(loc, e.Card)))
 		case engine.EvClaim:
-			lines = append(lines, T(loc, "you.claimed", "route", routeLabel(g.Board(), e.Track), "points", e.Points))
+			lines = append(lines, T(loc, "you.claimed", "route", localRouteLabel(loc, g.Board(), e.Track), "points", e.Points))
 		case engine.EvTunnelReveal:
 			lines = append(lines, T(loc, "you.tunnel", "cards", cardsLabel(loc, e.Cards), "n", e.Count))
 		case engine.EvStation:
