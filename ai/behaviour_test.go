@@ -68,6 +68,8 @@ func TestPlannedClaimBeatsDrawing(t *testing.T) {
 	v := scene(t, "usa", 2)
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
+	// Only Portland – San Francisco is missing.
+	hold(&v, 0, track(t, b, "Portland", "Seattle", data.Gray), track(t, b, "Los Angeles", "San Francisco", data.Pink))
 	v.Hand[engine.ColorCard(data.Green)] = 5
 	v.Hand[engine.ColorCard(data.Black)] = 6
 	planned := claim(track(t, b, "Portland", "San Francisco", data.Green), data.Green)

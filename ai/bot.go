@@ -35,9 +35,9 @@ func New(level string, seed uint64) (Bot, error) {
 	case "easy":
 		return newEasy(seed), nil
 	case "normal":
-		return newPlanner(normalOptions, seed), nil
+		return newPlannerBot(normalOptions), nil
 	case "hard":
-		return newPlanner(hardOptions, seed), nil
+		return newPlannerBot(hardOptions), nil
 	case "dest":
 		return newDestHungry(), nil
 	case "route":

@@ -110,9 +110,9 @@ func cardOdds(s *situation) [engine.NumCards]float64 {
 }
 
 // cardValue is what one more card of a kind is worth to a plan's needs, in
-// cards: 1 for a card the plan lacks, little for the rest. extra prices
-// the Märklin Passenger card, which plans do not use.
-func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue float64) float64 {
+// cards: 1 for a card the plan lacks, spare for a colour it does not need.
+// passengerValue prices the Märklin Passenger card, which plans do not use.
+func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue, spare float64) float64 {
 	switch {
 	case c == engine.Locomotive:
 		v := 0.15
@@ -134,7 +134,7 @@ func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue float64) f
 		if n.missing[c] > 0 {
 			return 1
 		}
-		return spareWorth
+		return spare
 	}
 	return 0
 }

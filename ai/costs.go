@@ -24,7 +24,6 @@ type costModel struct {
 	colorPenalty float64 // per space of a coloured (not gray) track: one colour is harder to gather
 	ferryLoco    float64 // per locomotive a ferry demands, beyond the card itself
 	tunnelRisk   float64 // expected extra cards and failed attempts on a tunnel
-	handCredit   float64 // per card already in hand that fits the track
 	stations     bool    // plan to borrow opponents' tracks with stations (Europe)
 }
 
@@ -65,25 +64,7 @@ func (m *costModel) claimCost(s *situation, tr *data.Track) float64 {
 	if tr.Tunnel && s.rules.TunnelReveal > 0 {
 		c += m.tunnelRisk
 	}
-	if m.handCredit > 0 {
-		have := s.hand[engine.Locomotive]
-		if tr.Color != data.Gray {
-			have += s.hand[tr.Color]
-		} else {
-			have += maxColorCount(&s.hand)
-		}
-		c -= m.handCredit * float64(min(have, tr.Length))
-	}
 	return max(c, 0.5)
-}
-
-// maxColorCount is the largest number of cards of one colour in a hand.
-func maxColorCount(h *engine.Hand) int {
-	m := 0
-	for _, c := range data.CardColors {
-		m = max(m, h[c])
-	}
-	return m
 }
 
 // stationCity returns a city where this seat could build a station to

@@ -16,7 +16,7 @@ func (p *plannerBot) draw(s *situation, legal []engine.Action, pl *plan, tracks 
 	odds := cardOdds(s)
 	urgent := p.colorUrgency(s, pl)
 	value := func(n *needs, c engine.Card) float64 {
-		v := cardValue(s.b, n, c, pv)
+		v := cardValue(s.b, n, c, pv, spareWorth)
 		if c.IsColor() && n.missing[c] > 0 {
 			v += urgent[c]
 		}

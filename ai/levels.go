@@ -26,13 +26,11 @@ type options struct {
 	// refine replans with the cards in hand credited at this weight per
 	// card (0: no replanning).
 	refine float64
-	// surplus spends cards the plan has no use for on routes worth a turn.
-	surplus bool
 }
 
 var hardOptions = options{
 	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.8, colorPenalty: 0.25,
-		ferryLoco: 1.5, tunnelRisk: 1.2, handCredit: 0, stations: true},
+		ferryLoco: 1.5, tunnelRisk: 1.2, stations: true},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
 	passengers: true, tunnelCare: true, refine: 0.5,

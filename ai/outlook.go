@@ -27,7 +27,12 @@ func assess(s *situation, pl *plan) outlook {
 	sim := newDrawSim(s, pl.claims)
 	draws := sim.turns(s.hand, s.v.FaceUp, viewRand(s.v, 0xd7a3))
 	o := outlook{turns: float64(len(pl.claims)+newStations) + draws}
-	slack := s.turnsLeft - o.turns
+	// Märklin: each passenger will take a turn to move before the end.
+	reserve := 0.0
+	if s.rules.Passengers > 0 {
+		reserve = float64(passengersOnBoard(s) + s.v.Players[s.seat].PassengersLeft)
+	}
+	slack := s.turnsLeft - o.turns - reserve
 	o.p = completion(slack)
 	routePts := 0
 	for _, t := range pl.claims {

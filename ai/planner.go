@@ -34,7 +34,7 @@ type planner struct {
 	buf      []data.TrackID
 }
 
-func newPlanner2(s *situation, m *costModel, orders, reroutes int) *planner {
+func newPlanner(s *situation, m *costModel, orders, reroutes int) *planner {
 	return &planner{s: s, r: newRouter(s.b), base: m.baseCosts(s), eff: make([]float64, len(s.b.Tracks)),
 		orders: max(orders, 1), reroutes: reroutes}
 }

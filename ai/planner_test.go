@@ -15,7 +15,7 @@ func hardPlan(v *engine.PlayerView) (*situation, *plan) {
 	s := read(v)
 	o := hardOptions
 	o.model = costModel{claimTurn: 1, stations: true}
-	return s, newPlanner(o, 0).planner(s).solve(s.incomplete())
+	return s, newPlannerBot(o).planner(s).solve(s.incomplete())
 }
 
 func TestPlannerSharesTrackBetweenTickets(t *testing.T) {
@@ -98,7 +98,7 @@ func TestPlannerDetourMarksBottlenecks(t *testing.T) {
 	}
 	o := hardOptions
 	o.model = costModel{claimTurn: 1, stations: true}
-	detour := newPlanner(o, 0).planner(s).detour(pl)
+	detour := newPlannerBot(o).planner(s).detour(pl)
 	for j := range pl.claims {
 		if j != k && detour[j] >= detour[k] {
 			t.Errorf("losing %s (%.1f) should hurt less than losing Miami – Charleston (%.1f)", b.TrackName(pl.claims[j]), detour[j], detour[k])

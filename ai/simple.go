@@ -183,3 +183,12 @@ func payTunnel(legal []engine.Action) engine.Action {
 	a, _ := firstOf(legal, engine.ActTunnelCancel)
 	return a
 }
+
+// maxColorCount is the largest number of cards of one colour in a hand.
+func maxColorCount(h *engine.Hand) int {
+	m := 0
+	for _, c := range data.CardColors {
+		m = max(m, h[c])
+	}
+	return m
+}

@@ -36,8 +36,7 @@ func (p *plannerBot) buildStation(s *situation, pl *plan, legal []engine.Action)
 // restBuilt reports whether every path through borrowed track t has all its
 // other tracks held (or borrowed).
 func restBuilt(s *situation, pl *plan, t data.TrackID) bool {
-	for i, path := range pl.paths {
-		_ = i
+	for _, path := range pl.paths {
 		if !slices.Contains(path, t) {
 			continue
 		}

@@ -243,3 +243,35 @@ func (s *situation) ticketDrawSize() int {
 	}
 	return min(v.Draw, left)
 }
+
+// maybeDrawTickets draws tickets when the plan is nearly done, time and
+// trains remain, and the unseen tickets promise more than a turn's worth.
+func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Action) (engine.Action, bool) {
+	draw, ok := firstOf(legal, engine.ActDrawTickets)
+	if !ok || s.v.LastRound {
+		return engine.Action{}, false
+	}
+	o := assess(s, pl)
+	if !p.o.ticketDraws {
+		if len(pl.claims) == 0 && s.trains >= 20 && s.turnsLeft >= 12 {
+			return draw, true
+		}
+		return engine.Action{}, false
+	}
+	if s.turnsLeft-o.turns < 8 || s.trains-pl.trains < 8 || len(pl.claims) > 0 {
+		return engine.Action{}, false
+	}
+	v, _ := s.b.Variant(s.v.Variant)
+	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
+	if debugf != nil {
+		debugf("seat %d turn %d: tickets? value %.1f planTurns %.1f p %.2f turnsLeft %.1f trains %d planTrains %d", s.seat, s.v.Turn, value, o.turns, o.p, s.turnsLeft, s.trains, pl.trains)
+	}
+	if value > ticketDrawThreshold {
+		return best, true
+	}
+	return engine.Action{}, false
+}
+
+// ticketDrawThreshold is the expected gain, in points, a ticket draw must
+// promise beyond the turn it takes.
+var ticketDrawThreshold = 3.0

@@ -1,0 +1,32 @@
+package ai
+
+import (
+	"conductor/data"
+	"conductor/engine"
+)
+
+// finalTurn plays the last turn for the most points now: a claim (its
+// route, the tickets it completes, the longest path), a station that
+// completes tickets, or a passenger's trip.
+func (p *plannerBot) finalTurn(s *situation, legal []engine.Action, pl *plan, opts map[data.TrackID][]engine.Action) engine.Action {
+	best, bestV := fallback(legal), 0.0
+	longest := newLongestWatch(s)
+	for _, t := range sortedTracks(opts) {
+		plain := plainPayments(opts[t])
+		if len(plain) == 0 {
+			continue
+		}
+		tr := &s.b.Tracks[t]
+		v := float64(s.b.RoutePoints(tr.Length)) + 2*float64(ticketGain(s, t)) + longest.gain(t)
+		if v > bestV {
+			best, bestV = bestPayment(s, plain, tr.Length, nil), v
+		}
+	}
+	if a, v, ok := bestStationNow(s, legal); ok && v > bestV {
+		best, bestV = a, v
+	}
+	if a, v, ok := bestTrip(s, legal); ok && float64(v) > bestV {
+		best = a
+	}
+	return best
+}

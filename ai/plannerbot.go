@@ -1,0 +1,138 @@
+package ai
+
+import (
+	"slices"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// plannerBot is the "normal" and "hard" player: it plans a network for its
+// tickets, gathers the cards that network needs and claims it, with the
+// refinements its options switch on.
+type plannerBot struct {
+	o options
+}
+
+// newPlannerBot makes a planning bot. It needs no seed: its choices depend
+// on the view alone (what it samples, it samples with viewRand).
+func newPlannerBot(o options) *plannerBot {
+	return &plannerBot{o: o}
+}
+
+func (p *plannerBot) planner(s *situation) *planner {
+	return newPlanner(s, &p.o.model, p.o.orders, p.o.reroutes)
+}
+
+func (p *plannerBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	s := read(&v)
+	switch v.Phase {
+	case engine.PhaseSetup:
+		if legal[0].Kind == engine.ActDrawTickets {
+			a, _ := p.bestMix(s, legal, p.emptyPlan(s), setupKeepMin(s))
+			return a
+		}
+		return p.bestKeep(s, legal)
+	case engine.PhaseKeepTickets:
+		return p.bestKeep(s, legal)
+	case engine.PhaseTunnel:
+		return p.tunnel(s, legal)
+	case engine.PhaseSecondDraw:
+		pl := p.currentPlan(s)
+		return p.draw(s, legal, pl, p.targets(s, pl))
+	}
+	return p.turn(s, legal)
+}
+
+func (p *plannerBot) emptyPlan(s *situation) *plan {
+	return &plan{uses: make([]int8, len(s.b.Tracks))}
+}
+
+// setupKeepMin is the fewest tickets the setup's mix step lets a seat keep.
+func setupKeepMin(s *situation) int {
+	v, _ := s.b.Variant(s.v.Variant)
+	for _, st := range v.Setup {
+		if st.Mix > 0 {
+			return st.KeepMin
+		}
+	}
+	return 1
+}
+
+// currentPlan plans the held tickets, giving up (with prune) those whose
+// cost outweighs what completing them brings.
+func (p *plannerBot) currentPlan(s *situation) *plan {
+	pl := p.refinedPlan(s, s.incomplete())
+	if !p.o.prune {
+		return pl
+	}
+	value := assess(s, pl).value
+	for len(pl.goals) > 0 {
+		bestI, bestV, bestPl := -1, value, pl
+		for i := range pl.goals {
+			rest := slices.Delete(slices.Clone(pl.goals), i, i+1)
+			cand := p.refinedPlan(s, rest)
+			cand.dropped = append(cand.dropped, pl.dropped...)
+			cand.dropped = append(cand.dropped, pl.goals[i])
+			if v := assess(s, cand).value; v > bestV+0.5 {
+				bestI, bestV, bestPl = i, v, cand
+			}
+		}
+		if bestI < 0 {
+			break
+		}
+		pl, value = bestPl, bestV
+	}
+	return pl
+}
+
+// refinedPlan plans goals, then (with refine) plans again with the cards
+// in hand credited: the network bends towards the colours held rather than
+// waiting for colours that do not come.
+func (p *plannerBot) refinedPlan(s *situation, goals []goal) *plan {
+	pl := p.planner(s).solve(goals)
+	if p.o.refine == 0 || len(pl.claims) == 0 {
+		return pl
+	}
+	pr := p.planner(s)
+	creditHand(s, pr.base, pl, p.o.refine)
+	return pr.solve(goals)
+}
+
+// turn chooses the first action of a turn.
+func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
+	pl := p.currentPlan(s)
+	opts := claimOptions(legal)
+	if p.o.endgame && s.v.LastRound {
+		return p.finalTurn(s, legal, pl, opts)
+	}
+	if a, ok := p.passengerMove(s, legal); ok {
+		return a
+	}
+	if a, ok := p.claimPlanned(s, pl, opts); ok {
+		return a
+	}
+	if a, ok := p.buildStation(s, pl, legal); ok {
+		return a
+	}
+	if a, ok := p.maybeDrawTickets(s, pl, legal); ok {
+		return a
+	}
+	targets := p.targets(s, pl)
+	if a, ok := p.claimForPoints(s, pl, targets, opts); ok {
+		return a
+	}
+	return p.draw(s, legal, pl, targets)
+}
+
+// targets are the tracks the bot gathers cards for: the plan's claims, or
+// with no ticket to pursue, the best routes for points.
+func (p *plannerBot) targets(s *situation, pl *plan) []data.TrackID {
+	if len(pl.claims) > 0 {
+		return pl.claims
+	}
+	return routeTargets(s, 3)
+}
