@@ -98,8 +98,9 @@ func plainClaims(g *engine.Game, seat int) []engine.Action {
 //   - saturated: each channel claims again as soon as its board arrived
 //     (throughput; latency is queueing for the cores);
 //
-//   - think-2s: players take about two seconds between moves, so the 50
-//     channels together make at most 25 claims a second;
+//   - think-5s: players take about five seconds between moves, so the 50
+//     channels together make at most 10 claims a second (plus the draws
+//     that lead to them);
 //
 //   - one-at-a-time: a single claim in flight over the 50 channels, the
 //     latency floor.
@@ -107,7 +108,7 @@ func plainClaims(g *engine.Game, seat int) []engine.Action {
 //     go test -run '^$' -bench ClaimWithBoard -benchtime 300x ./bot/
 func BenchmarkClaimWithBoard50Channels(b *testing.B) {
 	b.Run("saturated", func(b *testing.B) { benchClaims(b, 50, 0) })
-	b.Run("think-2s", func(b *testing.B) { benchClaims(b, 50, 2*time.Second) })
+	b.Run("think-5s", func(b *testing.B) { benchClaims(b, 50, 5*time.Second) })
 	b.Run("one-at-a-time", func(b *testing.B) { benchClaims(b, 1, 0) })
 }
 
