@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"conductor/bot"
@@ -79,6 +80,8 @@ const shutdownGrace = 30 * time.Second
 // taking interactions, finishes the moves in flight and closes the gateway
 // and the database.
 func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
+	ctx, cancelServe := context.WithCancel(ctx)
+	defer cancelServe()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cat, err := catalog(cfg.Decks)
 	if err != nil {
@@ -153,6 +156,16 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 		defer close(timersDone)
 		svc.Run(timers, turnTimerEvery)
 	}()
+	// A gateway down for minutes stops the process (gracefully, exit 1) so
+	// that the platform restarts it.
+	var gatewayLost atomic.Bool
+	dog := &watchdog{now: time.Now, limit: gatewayDownLimit, state: b.Health, exit: func(int) {
+		if gatewayLost.CompareAndSwap(false, true) {
+			log.Error("the Discord gateway has been down too long; stopping", "limit", gatewayDownLimit)
+			cancelServe()
+		}
+	}}
+	go dog.run(timers, 30*time.Second)
 	log.Info("Conductor is running", "database", cfg.DBPath, "guild", cfg.GuildID)
 	if cfg.started != nil {
 		cfg.started(healthAddr)
@@ -161,6 +174,9 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	log.Info("stopping: finishing the moves in flight")
 	stop()
 	log.Info("stopped")
+	if gatewayLost.Load() {
+		return fmt.Errorf("the Discord gateway stayed down for %v", gatewayDownLimit)
+	}
 	return nil
 }
 
