@@ -10,6 +10,19 @@ import (
 // Helpers that find actions in the legal list: a bot always answers with
 // one of the actions it was offered.
 
+// forced answers when there is no choice to make: the only legal action,
+// or a pass when none is offered (the game is over or it is not this
+// seat's turn; the engine will refuse it).
+func forced(legal []engine.Action) (engine.Action, bool) {
+	switch len(legal) {
+	case 0:
+		return engine.Action{Kind: engine.ActPass}, true
+	case 1:
+		return legal[0], true
+	}
+	return engine.Action{}, false
+}
+
 // claimOptions groups the legal claims by track, in the order offered.
 func claimOptions(legal []engine.Action) map[data.TrackID][]engine.Action {
 	m := map[data.TrackID][]engine.Action{}

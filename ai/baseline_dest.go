@@ -23,8 +23,8 @@ func newDestHungry() *destHungry { return &destHungry{} }
 const destMinTrains = 10
 
 func (d *destHungry) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
-	if len(legal) == 1 {
-		return legal[0]
+	if a, ok := forced(legal); ok {
+		return a
 	}
 	s := read(&v)
 	switch {

@@ -19,8 +19,8 @@ func newRouteFocused() *routeFocused { return &routeFocused{} }
 const routeMinLength = 3
 
 func (r *routeFocused) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
-	if len(legal) == 1 {
-		return legal[0]
+	if a, ok := forced(legal); ok {
+		return a
 	}
 	s := read(&v)
 	switch {

@@ -141,7 +141,7 @@ func cardValue(b *data.Board, n *needs, c engine.Card, passengerValue, spare flo
 
 // locoWorth and spareWorth price a locomotive and a colour card the plan
 // does not need, against a needed card worth 1.
-var (
+const (
 	locoWorth  = 0.5
 	spareWorth = 0.3
 )

@@ -28,8 +28,8 @@ const (
 )
 
 func (e *easyBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
-	if len(legal) == 1 {
-		return legal[0]
+	if a, ok := forced(legal); ok {
+		return a
 	}
 	s := read(&v)
 	switch {

@@ -55,6 +55,9 @@ func passengersOnBoard(s *situation) int {
 	return n
 }
 
+// richTrip is the goods a trip must collect to be made before the end.
+const richTrip = 30.0
+
 // passengerMove moves a passenger when the turns left are only just enough
 // to move every passenger still standing, or when a trip is rich enough to
 // beat what a turn usually brings several times over.
@@ -67,7 +70,7 @@ func (p *plannerBot) passengerMove(s *situation, legal []engine.Action) (engine.
 		return engine.Action{}, false
 	}
 	standing := passengersOnBoard(s)
-	if s.turnsLeft <= float64(standing)+1.5 || float64(v) >= 22 {
+	if s.turnsLeft <= float64(standing)+1.5 || float64(v) >= richTrip {
 		return a, true
 	}
 	return engine.Action{}, false

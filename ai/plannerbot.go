@@ -25,8 +25,8 @@ func (p *plannerBot) planner(s *situation) *planner {
 }
 
 func (p *plannerBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
-	if len(legal) == 1 {
-		return legal[0]
+	if a, ok := forced(legal); ok {
+		return a
 	}
 	s := read(&v)
 	switch v.Phase {

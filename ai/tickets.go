@@ -36,10 +36,6 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 		v := assess(s, pl).value + sure
 		// Among equals keep fewer tickets: less to go wrong.
 		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
-		if debugf != nil {
-			o := assess(s, pl)
-			debugf("  keep %b: value %.1f turns %.1f p %.2f goals %d dropped %d trains %d", a.Keep, v, o.turns, o.p, len(pl.goals), len(pl.dropped), pl.trains)
-		}
 		if v > bestValue {
 			best, bestValue = a, v
 		}
@@ -244,8 +240,9 @@ func (s *situation) ticketDrawSize() int {
 	return min(v.Draw, left)
 }
 
-// maybeDrawTickets draws tickets when the plan is nearly done, time and
-// trains remain, and the unseen tickets promise more than a turn's worth.
+// maybeDrawTickets draws tickets when the plan is done, time and trains
+// remain, and the unseen tickets promise more than a turn's worth: drawn
+// then, they are judged against the network already built.
 func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Action) (engine.Action, bool) {
 	draw, ok := firstOf(legal, engine.ActDrawTickets)
 	if !ok || s.v.LastRound {
@@ -263,9 +260,6 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
-	if debugf != nil {
-		debugf("seat %d turn %d: tickets? value %.1f planTurns %.1f p %.2f turnsLeft %.1f trains %d planTrains %d", s.seat, s.v.Turn, value, o.turns, o.p, s.turnsLeft, s.trains, pl.trains)
-	}
 	if value > ticketDrawThreshold {
 		return best, true
 	}
@@ -274,4 +268,4 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 
 // ticketDrawThreshold is the expected gain, in points, a ticket draw must
 // promise beyond the turn it takes.
-var ticketDrawThreshold = 3.0
+const ticketDrawThreshold = 3.0

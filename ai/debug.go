@@ -1,4 +1,0 @@
-package ai
-
-// debugf, when set (by tests), narrates the planner's reasoning.
-var debugf func(format string, args ...any)
