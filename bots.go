@@ -1,10 +1,16 @@
 package main
 
-import "conductor/commands"
+import (
+	"conductor/ai"
+	"conductor/commands"
+)
 
-// botMaker makes the bots of the ai package for the commands layer; nil
-// until bots exist.
-func botMaker() commands.BotMaker { return nil }
+// botMaker makes the ai package's bots for the commands layer.
+func botMaker() commands.BotMaker {
+	return func(level string, seed uint64) (commands.Bot, error) {
+		return ai.New(level, seed)
+	}
+}
 
 // botLevels are the levels /ttr addbot and --players accept.
-func botLevels() []string { return []string{"easy", "normal", "hard"} }
+func botLevels() []string { return ai.Levels }
