@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,8 +27,10 @@ type runConfig struct {
 	APIBase  string // DISCORD_API_URL: Discord's address (tests use a fake)
 	DBPath   string // CONDUCTOR_DB
 	HTTPAddr string // CONDUCTOR_HTTP: address of GET /healthz; "" for none
-	LogLevel slog.Level
-	Decks    []string // --tickets files
+	// ShardID, ShardCount: CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT.
+	ShardID, ShardCount int
+	LogLevel            slog.Level
+	Decks               []string // --tickets files
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
@@ -54,6 +57,16 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	}
 	if cfg.DBPath == "" {
 		cfg.DBPath = "conductor.db"
+	}
+	var err error
+	if cfg.ShardCount, err = envInt(getenv, "CONDUCTOR_SHARD_COUNT", 1); err != nil {
+		return cfg, err
+	}
+	if cfg.ShardID, err = envInt(getenv, "CONDUCTOR_SHARD_ID", 0); err != nil {
+		return cfg, err
+	}
+	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+		return cfg, badInput("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
 	}
 	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
 	case "", "info":
@@ -97,7 +110,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 		}
 	}()
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), Logger: log})
+		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -225,4 +238,17 @@ func healthHandler(b *bot.Bot, st *store.Store) http.Handler {
 		json.NewEncoder(w).Encode(rep)
 	})
 	return mux
+}
+
+// envInt reads a whole number from the environment.
+func envInt(getenv func(string) string, key string, def int) (int, error) {
+	v := strings.TrimSpace(getenv(key))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, badInput("%s=%q is not a whole number", key, v)
+	}
+	return n, nil
 }

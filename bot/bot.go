@@ -41,7 +41,12 @@ type Config struct {
 	ReadyTimeout time.Duration
 	// HTTPTimeout bounds each REST request; default 30s.
 	HTTPTimeout time.Duration
-	Logger      *slog.Logger
+	// ShardID and ShardCount run this process as one gateway shard of
+	// several (CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT): Discord then sends
+	// it the events of the servers with (guild_id >> 22) % ShardCount ==
+	// ShardID, and DMs to shard 0. ShardCount 0 or 1 means no sharding.
+	ShardID, ShardCount int
+	Logger              *slog.Logger
 }
 
 // Bot is a Discord session serving a Handler. It implements
@@ -100,6 +105,12 @@ func New(cfg Config) (*Bot, error) {
 		return nil, err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
+	if cfg.ShardCount > 1 {
+		if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+			return nil, fmt.Errorf("shard %d of %d: the shard id must be between 0 and %d", cfg.ShardID, cfg.ShardCount, cfg.ShardCount-1)
+		}
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
 	s.Client = &http.Client{Timeout: cfg.HTTPTimeout}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
@@ -143,10 +154,10 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 		}
 	}
 	b.log.Debug("gateway", "url", gw.URL, "shards", gw.Shards)
-	if gw.Shards > 1 {
+	if gw.Shards > max(1, b.cfg.ShardCount) {
 		// Discord requires sharding from 2,500 servers; one connection
 		// serves all of them until then.
-		b.log.Warn("Discord recommends more than one shard; Conductor opens one", "shards", gw.Shards)
+		b.log.Warn("Discord recommends more shards than this deployment runs: see docs/deploy.md", "recommended", gw.Shards, "running", max(1, b.cfg.ShardCount))
 	}
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("opening the gateway: %w", err)
@@ -247,6 +258,11 @@ func userName(u *discordgo.User) string {
 func (b *Bot) register(appID string) error {
 	if appID == "" {
 		return errors.New("READY named no application")
+	}
+	if b.cfg.ShardCount > 1 && b.cfg.ShardID != 0 {
+		// Commands belong to the application, not to a shard: one shard
+		// registers them for all.
+		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
 	_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
