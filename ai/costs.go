@@ -25,6 +25,9 @@ type costModel struct {
 	ferryLoco    float64 // per locomotive a ferry demands, beyond the card itself
 	tunnelRisk   float64 // expected extra cards and failed attempts on a tunnel
 	stations     bool    // plan to borrow opponents' tracks with stations (Europe)
+	// goods credits, per goods point on top of the stacks at its ends, a
+	// track that takes passengers through rich cities (Märklin).
+	goods float64
 }
 
 // baseCosts prices every track for s's seat: 0 for its own, blocked for what
@@ -63,6 +66,9 @@ func (m *costModel) claimCost(s *situation, tr *data.Track) float64 {
 	c += m.ferryLoco * float64(tr.Locomotives)
 	if tr.Tunnel && s.rules.TunnelReveal > 0 {
 		c += m.tunnelRisk
+	}
+	if m.goods > 0 && s.rules.Passengers > 0 {
+		c -= m.goods * float64(firstToken(s, tr.A)+firstToken(s, tr.B))
 	}
 	return max(c, 0.5)
 }

@@ -30,7 +30,7 @@ type options struct {
 
 var hardOptions = options{
 	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.8, colorPenalty: 0.25,
-		ferryLoco: 1.5, tunnelRisk: 1.2, stations: true},
+		ferryLoco: 1.5, tunnelRisk: 1.2, stations: true, goods: 0.8},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
 	passengers: true, tunnelCare: true, refine: 0.5,
