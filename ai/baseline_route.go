@@ -8,8 +8,8 @@ import (
 // routeFocused is the route-focused reference agent of de Mesentier Silva
 // et al. (2017): it scores by claiming long routes. It keeps as few tickets
 // as it may (the cheapest), never draws more, claims the longest route its
-// hand pays for, and otherwise gathers the colour of the longest open
-// routes.
+// hand pays for (on its tickets' shortest paths when lengths tie), and
+// otherwise gathers the colour of the longest open routes.
 type routeFocused struct{}
 
 func newRouteFocused() *routeFocused { return &routeFocused{} }
@@ -36,7 +36,7 @@ func (r *routeFocused) Choose(v engine.PlayerView, legal []engine.Action) engine
 		if s.trains < 12 || s.minOpponentTrains() < 12 {
 			minLen = 1
 		}
-		if a, ok := longestAffordable(s, legal, minLen); ok {
+		if a, ok := longestAffordableOn(s, legal, minLen, ticketPaths(s)); ok {
 			return a
 		}
 	}
@@ -121,4 +121,41 @@ func keepCheapest(s *situation, legal []engine.Action) engine.Action {
 		}
 	}
 	return best
+}
+
+// ticketPaths marks the tracks on the shortest paths of the held tickets.
+func ticketPaths(s *situation) []bool {
+	on := make([]bool, len(s.b.Tracks))
+	paths, _, ok := shortestPaths(s, s.incomplete())
+	for i, path := range paths {
+		if ok[i] {
+			for _, t := range path {
+				on[t] = true
+			}
+		}
+	}
+	return on
+}
+
+// longestAffordableOn is longestAffordable preferring, among routes of the
+// same length, those marked in on.
+func longestAffordableOn(s *situation, legal []engine.Action, minLength int, on []bool) (engine.Action, bool) {
+	opts := claimOptions(legal)
+	bestT, bestScore := noTrack, 2*(minLength-1)
+	for _, t := range sortedTracks(opts) {
+		if len(plainPayments(opts[t])) == 0 {
+			continue
+		}
+		score := 2 * s.b.Tracks[t].Length
+		if on[t] {
+			score++
+		}
+		if score > bestScore {
+			bestT, bestScore = t, score
+		}
+	}
+	if bestT == noTrack {
+		return engine.Action{}, false
+	}
+	return plainPayment(s, opts[bestT]), true
 }

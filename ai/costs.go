@@ -11,7 +11,6 @@ import (
 const (
 	cardsPerTurn   = 2.0
 	pointsPerCard  = 1.25
-	pointsPerTurn  = cardsPerTurn * pointsPerCard
 	usefulPerDraw  = 1.6 // cards a draw turn adds to a plan in practice
 	stationPenalty = 4   // points an unbuilt station is worth at the end (Europe)
 )

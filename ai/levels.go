@@ -19,7 +19,8 @@ type options struct {
 	// endgame plays the last turns for immediate points.
 	endgame bool
 	// passengers places and moves Märklin passengers with care; otherwise
-	// it places them at random and moves them only at the very end.
+	// it places them on the first end offered and moves them only on its
+	// last turn.
 	passengers bool
 	// tunnelCare claims tunnels only with a spare card for the surprise.
 	tunnelCare bool
