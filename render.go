@@ -155,7 +155,11 @@ func finalScene(pos *engine.Position) *imaging.FinalScene {
 			}
 		}
 		if ps.LongestBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: "Longest path", Points: ps.BonusPoints})
+			name := "Longest path"
+			if b.Rules.Stations > 0 {
+				name = "European Express"
+			}
+			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: name, Points: ps.BonusPoints})
 		}
 		if ps.TicketsBonus {
 			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: "Most tickets", Points: ps.BonusPoints})

@@ -169,7 +169,7 @@ func (s *Service) finalPNG(t *table) ([]byte, error) {
 			}
 		}
 		if ps.LongestBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(t.locale(), "bonus.longest"), Points: ps.BonusPoints})
+			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(t.locale(), longestBonusKey(b)), Points: ps.BonusPoints})
 		}
 		if ps.TicketsBonus {
 			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(t.locale(), "bonus.tickets"), Points: ps.BonusPoints})
@@ -235,4 +235,15 @@ func (s *Service) end(req *Request, resp Responder) error {
 	}
 	t.rec, t.game = nil, nil
 	return resp.Reply(Message{Content: T(req.GuildLocale, "end.done", "player", req.UserName)})
+}
+
+// longestBonusKey names the longest-path bonus as the edition prints it: the
+// European Express in Europe, the longest path elsewhere.
+func longestBonusKey(b *data.Board) string {
+	for _, tb := range b.Rules.TieBreaks {
+		if tb == "express" {
+			return "bonus.express"
+		}
+	}
+	return "bonus.longest"
 }

@@ -135,7 +135,7 @@ func (s *Service) table(channel string) (*table, error) {
 	s.mu.Lock()
 	t, ok := s.channels[channel]
 	if !ok {
-		t = &table{pending: map[string]pendingAction{}}
+		t = &table{pending: map[string]pendingAction{}, reminded: -1}
 		s.channels[channel] = t
 	}
 	s.mu.Unlock()
