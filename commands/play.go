@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"conductor/engine"
 	"conductor/imaging"
@@ -111,8 +112,17 @@ func (s *Service) scene(t *table, loc string) *imaging.Scene {
 	return sc
 }
 
+// stripMarkdown turns a narration line into plain text for the picture:
+// no markdown and no emoji (the board's font has no glyphs for them).
 func stripMarkdown(s string) string {
-	return strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || unicode.Is(unicode.Mn, r) || (r >= 0xFE00 && r <= 0xFE0F) || r == 0x200D {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
 }
 
 // boardPNG renders the public board.
