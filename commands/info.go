@@ -99,55 +99,58 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 
 // boardCommand: /board reposts the board publicly.
 func (s *Service) boardCommand(req *Request, resp Responder) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.mu.Unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(note(T(req.Locale, "game.none")))
-	}
-	saved := t.turnLog
-	t.turnLog = nil
-	m := s.boardMessage(t)
-	t.turnLog = saved
-	m.Mentions = nil // a repost does not ping
-	return resp.Reply(m)
+	return s.withGame(req, resp, func(t *table) error {
+		saved := t.turnLog
+		t.turnLog = nil
+		m := s.boardMessage(t)
+		t.turnLog = saved
+		m.Mentions = nil // a repost does not ping
+		return resp.Reply(m)
+	})
 }
 
 // scoreCommand: /score shows public counts only.
 func (s *Service) scoreCommand(req *Request, resp Responder) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.mu.Unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(note(T(req.Locale, "game.none")))
-	}
-	loc := req.GuildLocale
-	v := t.game.Public()
-	var lines []string
-	for i, p := range v.Players {
-		line := T(loc, "score.line", "color", colorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
-		if v.Board.Rules.Stations > 0 {
-			line += " · " + T(loc, "score.stations", "n", p.Stations)
+	return s.withGame(req, resp, func(t *table) error {
+		loc := req.GuildLocale
+		v := t.game.Public()
+		var lines []string
+		for i, p := range v.Players {
+			line := T(loc, "score.line", "color", colorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+			if v.Board.Rules.Stations > 0 {
+				line += " · " + T(loc, "score.stations", "n", p.Stations)
+			}
+			if v.Board.Rules.Passengers > 0 {
+				line += " · " + T(loc, "score.passengers", "n", p.PassengersLeft)
+			}
+			if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
+				line = "▶ " + line
+			}
+			lines = append(lines, line)
 		}
-		if v.Board.Rules.Passengers > 0 {
-			line += " · " + T(loc, "score.passengers", "n", p.PassengersLeft)
-		}
-		if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
-			line = "▶ " + line
-		}
-		lines = append(lines, line)
-	}
-	e := Embed{Title: T(loc, "score.title"), Description: strings.Join(lines, "\n"),
-		Footer: T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
-	return resp.Reply(Message{Embeds: []Embed{e}})
+		e := Embed{Title: T(loc, "score.title"), Description: strings.Join(lines, "\n"),
+			Footer: T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+		return resp.Reply(Message{Embeds: []Embed{e}})
+	})
 }
 
 // logCommand: /log shows the last public moves.
 func (s *Service) logCommand(req *Request, resp Responder) error {
+	return s.withGame(req, resp, func(t *table) error {
+		h := t.history
+		if len(h) > 15 {
+			h = h[len(h)-15:]
+		}
+		if len(h) == 0 {
+			return resp.Reply(note(T(req.Locale, "log.empty")))
+		}
+		return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
+	})
+}
+
+// withGame runs fn with the table locked when the channel has a running
+// game (for anyone: watchers may look at the board and the scores).
+func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error) error {
 	t, err := s.table(req.Channel)
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
@@ -156,12 +159,5 @@ func (s *Service) logCommand(req *Request, resp Responder) error {
 	if t.rec == nil || t.game == nil {
 		return resp.Reply(note(T(req.Locale, "game.none")))
 	}
-	h := t.history
-	if len(h) > 15 {
-		h = h[len(h)-15:]
-	}
-	if len(h) == 0 {
-		return resp.Reply(note(T(req.Locale, "log.empty")))
-	}
-	return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
+	return fn(t)
 }
