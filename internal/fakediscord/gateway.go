@@ -291,6 +291,14 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 		"relationships": []any{}, "presences": []any{}, "guild_join_requests": []any{},
 		"user_settings": map[string]any{}, "geo_ordered_rtc_regions": []any{}, "_trace": []any{"fakediscord"},
 	}
+	// Recorded before READY goes out, so that a client that has seen READY
+	// always finds its IDENTIFY in the record.
+	s.identifies = append(s.identifies, IdentifyRecord{
+		SessionID: sess.id, Shard: shard, ShardSent: d.Shard != nil, Intents: *d.Intents,
+		Compress: d.Compress, LargeThreshold: d.LargeThreshold, Properties: d.Properties,
+		Token: d.Token, Query: query, Guilds: guildIDs, Time: time.Now(),
+	})
+	s.changedLocked()
 	s.mu.Unlock()
 
 	if s.dispatchLocked(sess, "READY", ready) != nil {
@@ -301,14 +309,6 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 			return false
 		}
 	}
-	s.mu.Lock()
-	s.identifies = append(s.identifies, IdentifyRecord{
-		SessionID: sess.id, Shard: shard, ShardSent: d.Shard != nil, Intents: *d.Intents,
-		Compress: d.Compress, LargeThreshold: d.LargeThreshold, Properties: d.Properties,
-		Token: d.Token, Query: query, Guilds: guildIDs, Time: time.Now(),
-	})
-	s.changedLocked()
-	s.mu.Unlock()
 	return true
 }
 
