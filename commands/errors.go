@@ -9,6 +9,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 // localizeEngineError puts an engine refusal into the user's language: the
@@ -19,14 +20,14 @@ import (
 // translated headline for its kind.
 func localizeEngineError(loc string, e *engine.Error, b *data.Board, name func(seat int) string) string {
 	key := "engine." + e.Key
-	if _, ok := catalogs["en"][key]; !ok || e.Key == "" || b == nil {
-		if lang(loc) == "en" {
+	if _, ok := present.Lookup("en", key); !ok || e.Key == "" || b == nil {
+		if present.Lang(loc) == "en" {
 			return e.Msg
 		}
-		return T(loc, "refused."+errorKind(e.Code)) + "\n" + e.Msg
+		return present.T(loc, "refused."+errorKind(e.Code)) + "\n" + e.Msg
 	}
 	r := refusalArgs{loc: loc, board: b, name: name}
-	return capitalize(engine.FillMessage(T(loc, key), e.Args, r.show))
+	return capitalize(engine.FillMessage(present.T(loc, key), e.Args, r.show))
 }
 
 // refusalArgs shows the values of a refusal in a locale.
@@ -55,7 +56,7 @@ func (r refusalArgs) show(v any) string {
 		return strings.Join(names, ", ")
 	case data.Color:
 		if v == data.Gray {
-			return T(loc, "engine.part.any_colour")
+			return present.T(loc, "engine.part.any_colour")
 		}
 		return cardLabel(loc, engine.ColorCard(v))
 	case engine.CardsNeeded:
@@ -65,7 +66,7 @@ func (r refusalArgs) show(v any) string {
 		}
 		if v.Count > 0 {
 			if v.Color == data.Gray {
-				parts = append(parts, T(loc, "engine.part.one_colour", "n", v.Count))
+				parts = append(parts, present.T(loc, "engine.part.one_colour", "n", v.Count))
 			} else {
 				parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
 			}
@@ -75,7 +76,7 @@ func (r refusalArgs) show(v any) string {
 		var parts []string
 		switch {
 		case v.Best:
-			parts = append(parts, T(loc, "engine.part.best_colour", "n", v.Count, "card", cardLabel(loc, engine.ColorCard(v.Color))))
+			parts = append(parts, present.T(loc, "engine.part.best_colour", "n", v.Count, "card", cardLabel(loc, engine.ColorCard(v.Color))))
 		case v.Color != data.Gray:
 			parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
 		}
@@ -85,7 +86,7 @@ func (r refusalArgs) show(v any) string {
 		}
 		return strings.Join(parts, ", ")
 	case engine.StationSite:
-		return T(loc, "engine.part.station", "city", b.Cities[v.City].Name, "n", v.Number)
+		return present.T(loc, "engine.part.station", "city", b.Cities[v.City].Name, "n", v.Number)
 	}
 	return fmt.Sprint(v)
 }
@@ -98,16 +99,16 @@ func countedCard(loc string, n int, c engine.Card) string {
 // localRouteLabel is routeLabel in a locale: "Paris – Frankfurt (blanc 3)".
 func localRouteLabel(loc string, b *data.Board, id data.TrackID) string {
 	tr := &b.Tracks[id]
-	colour := T(loc, "engine.part.gray")
+	colour := present.T(loc, "engine.part.gray")
 	if tr.Color != data.Gray {
-		colour = T(loc, "card."+tr.Color.String())
+		colour = present.T(loc, "card."+tr.Color.String())
 	}
 	kind := ""
 	switch {
 	case tr.Tunnel:
-		kind = " " + T(loc, "engine.part.tunnel")
+		kind = " " + present.T(loc, "engine.part.tunnel")
 	case tr.Locomotives > 0:
-		kind = " " + T(loc, "engine.part.ferry")
+		kind = " " + present.T(loc, "engine.part.ferry")
 	}
 	return b.TrackName(id) + " (" + colour + " " + strconv.Itoa(tr.Length) + kind + ")"
 }

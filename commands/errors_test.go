@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +15,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 // engineRefusals reads the engine's source for its refusals: key -> English
@@ -213,7 +215,7 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 		wants map[string][]string // language -> fragments the message must show
 	}{
 		{"taken", refusalOf(t, g, 1, engine.Claim(claimed, tr.Color, 0)), "claim.taken", map[string][]string{
-			"en": {"Alice", b.TrackName(claimed)}, "fr": {"Alice", "déjà prise", T("fr", "card."+tr.Color.String())},
+			"en": {"Alice", b.TrackName(claimed)}, "fr": {"Alice", "déjà prise", present.T("fr", "card."+tr.Color.String())},
 			"it": {"Alice", "già presa"}, "de": {"Alice", "gebaut"}}},
 		{"turn", refusalOf(t, g, 0, engine.Draw(engine.DeckSlot)), "turn.other", map[string][]string{
 			"en": {"Bruno"}, "fr": {"Bruno"}, "it": {"Bruno"}, "de": {"Bruno"}}},
@@ -296,7 +298,7 @@ func TestRefusalWithoutMessageFallsBackToEnglish(t *testing.T) {
 	if got := localizeEngineError("en", e, b, seatNames); got != e.Msg {
 		t.Errorf("en: %q", got)
 	}
-	if got, want := localizeEngineError("fr", e, b, seatNames), T("fr", "refused.allowed")+"\n"+e.Msg; got != want {
+	if got, want := localizeEngineError("fr", e, b, seatNames), present.T("fr", "refused.allowed")+"\n"+e.Msg; got != want {
 		t.Errorf("fr: %q, want %q", got, want)
 	}
 }
@@ -344,4 +346,20 @@ func TestRefusalReachesThePlayer(t *testing.T) {
 		}
 		return
 	}
+}
+
+var placeholderPattern = regexp.MustCompile(`\{[a-z_]+\}`)
+
+// readCatalog reads a language's catalogue from the present package.
+func readCatalog(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	src, err := os.ReadFile("../present/locales/" + lang + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	if err := json.Unmarshal(src, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"conductor/engine"
+	"conductor/present"
 )
 
 // startedGame opens a 2-player USA table and has both choose tickets.
@@ -345,11 +346,11 @@ func TestLobbyErrorsSayWhatWorks(t *testing.T) {
 func TestLocalisedReplies(t *testing.T) {
 	w := newWorld(t)
 	a := w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "fr"})
-	if a.msg.Content == T("en", "game.none") || a.msg.Content != T("fr", "game.none") {
+	if a.msg.Content == present.T("en", "game.none") || a.msg.Content != present.T("fr", "game.none") {
 		t.Fatalf("French reply: %q", a.msg.Content)
 	}
 	a = w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "de"})
-	if a.msg.Content != T("de", "game.none") {
+	if a.msg.Content != present.T("de", "game.none") {
 		t.Fatalf("German reply: %q", a.msg.Content)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -25,37 +26,37 @@ func (t *table) narrate(s *Service, rec *store.GameRecord, g *engine.Game, ev []
 		var line string
 		switch e.Kind {
 		case engine.EvDrawFaceUp:
-			line = T(loc, "ev.draw_faceup", "player", who, "card", cardLabel(loc, e.Card))
+			line = present.T(loc, "ev.draw_faceup", "player", who, "card", cardLabel(loc, e.Card))
 		case engine.EvDrawBlind:
-			line = T(loc, "ev.draw_blind", "player", who)
+			line = present.T(loc, "ev.draw_blind", "player", who)
 		case engine.EvFlush:
-			line = T(loc, "ev.flush")
+			line = present.T(loc, "ev.flush")
 		case engine.EvReshuffle:
-			line = T(loc, "ev.reshuffle", "n", e.Count)
+			line = present.T(loc, "ev.reshuffle", "n", e.Count)
 		case engine.EvClaim:
-			line = T(loc, "ev.claim", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "points", e.Points)
+			line = present.T(loc, "ev.claim", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "points", e.Points)
 		case engine.EvTunnelReveal:
-			line = T(loc, "ev.tunnel", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "n", e.Count)
+			line = present.T(loc, "ev.tunnel", "player", who, "route", localRouteLabel(loc, b, e.Track), "cards", cardsLabel(loc, e.Cards), "n", e.Count)
 		case engine.EvTunnelGiveUp:
-			line = T(loc, "ev.tunnel_giveup", "player", who)
+			line = present.T(loc, "ev.tunnel_giveup", "player", who)
 		case engine.EvTicketsDrawn:
-			line = T(loc, "ev.tickets_drawn", "player", who, "n", e.Count)
+			line = present.T(loc, "ev.tickets_drawn", "player", who, "n", e.Count)
 		case engine.EvTicketsKept:
-			line = T(loc, "ev.tickets_kept", "player", who, "n", e.Count)
+			line = present.T(loc, "ev.tickets_kept", "player", who, "n", e.Count)
 		case engine.EvStation:
-			line = T(loc, "ev.station", "player", who, "city", b.Cities[e.City].Name, "cards", cardsLabel(loc, e.Cards))
+			line = present.T(loc, "ev.station", "player", who, "city", b.Cities[e.City].Name, "cards", cardsLabel(loc, e.Cards))
 		case engine.EvPassengerPlaced:
-			line = T(loc, "ev.passenger_placed", "player", who, "city", b.Cities[e.City].Name)
+			line = present.T(loc, "ev.passenger_placed", "player", who, "city", b.Cities[e.City].Name)
 		case engine.EvPassengerMoved:
 			goods := make([]string, len(e.Goods))
 			for i, v := range e.Goods {
 				goods[i] = strconv.Itoa(v)
 			}
-			line = T(loc, "ev.passenger_moved", "player", who, "city", b.Cities[e.City].Name, "n", len(e.Tracks), "goods", strings.Join(goods, "+"), "points", e.Points)
+			line = present.T(loc, "ev.passenger_moved", "player", who, "city", b.Cities[e.City].Name, "n", len(e.Tracks), "goods", strings.Join(goods, "+"), "points", e.Points)
 		case engine.EvPass:
-			line = T(loc, "ev.pass", "player", who)
+			line = present.T(loc, "ev.pass", "player", who)
 		case engine.EvLastRound:
-			line = "🚨 " + T(loc, "ev.last_round", "player", who, "n", e.Count)
+			line = "🚨 " + present.T(loc, "ev.last_round", "player", who, "n", e.Count)
 		}
 		if line == "" {
 			continue
@@ -82,7 +83,7 @@ func routeLabel(b *data.Board, id data.TrackID) string {
 }
 
 // cardName is a card's localised name.
-func cardName(loc string, c engine.Card) string { return T(loc, "card."+c.String()) }
+func cardName(loc string, c engine.Card) string { return present.T(loc, "card."+c.String()) }
 
 // cardLabel is a card with its emoji.
 func cardLabel(loc string, c engine.Card) string { return cardEmoji(c) + " " + cardName(loc, c) }

@@ -9,6 +9,7 @@ import (
 
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -63,7 +64,7 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 		return note("⛔ " + localizeEngineError(req.Locale, ee, t.game.Board(), func(seat int) string { return seatName(t.rec, seat) }))
 	}
 	if errors.Is(err, store.ErrDuplicate) {
-		return note(T(req.Locale, "error.duplicate"))
+		return note(present.T(req.Locale, "error.duplicate"))
 	}
 	s.log.Error("action failed", "channel", req.Channel, "err", err)
 	return s.oops(req, err.Error())
@@ -101,13 +102,13 @@ func (s *Service) scene(t *table, loc string) *imaging.Scene {
 	}
 	switch {
 	case v.Phase == engine.PhaseSetup:
-		sc.Status = T(loc, "status.setup")
+		sc.Status = present.T(loc, "status.setup")
 	case v.Phase == engine.PhaseOver:
-		sc.Status = T(loc, "status.over")
+		sc.Status = present.T(loc, "status.over")
 	case v.LastRound:
-		sc.Status = T(loc, "status.last_round", "player", seatName(rec, v.Current))
+		sc.Status = present.T(loc, "status.last_round", "player", seatName(rec, v.Current))
 	default:
-		sc.Status = T(loc, "status.turn", "player", seatName(rec, v.Current))
+		sc.Status = present.T(loc, "status.turn", "player", seatName(rec, v.Current))
 	}
 	return sc
 }
@@ -148,8 +149,8 @@ func (s *Service) boardMessage(t *table) Message {
 	m := Message{}
 	switch g.Phase() {
 	case engine.PhaseSetup:
-		sb.WriteString(T(loc, "setup.choose"))
-		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
+		sb.WriteString(present.T(loc, "setup.choose"))
+		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: present.T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" {
 				m.Mentions = append(m.Mentions, st.UserID)
@@ -159,10 +160,10 @@ func (s *Service) boardMessage(t *table) Message {
 		cur := g.Current()
 		st := rec.Seats[cur]
 		if last, n := g.LastRound(); last {
-			sb.WriteString(T(loc, "turn.last_round", "turns", n))
+			sb.WriteString(present.T(loc, "turn.last_round", "turns", n))
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(T(loc, "turn.next", "player", mention(st), "color", colorDot(cur)))
+		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", colorDot(cur)))
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
@@ -203,9 +204,9 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: cardName(loc, c), Emoji: cardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🂠", Disabled: g.DeckSize()+g.DiscardSize() == 0},
-		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
-		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🂠", Disabled: g.DeckSize()+g.DiscardSize() == 0},
+		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
+		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
 	return []Row{cards, actions}
 }

@@ -11,6 +11,7 @@ import (
 	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -254,7 +255,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 
 // oops is the ephemeral reply to an unexpected failure.
 func (s *Service) oops(req *Request, what string) Message {
-	return Message{Ephemeral: true, Content: T(req.Locale, "error.internal", "what", what)}
+	return Message{Ephemeral: true, Content: present.T(req.Locale, "error.internal", "what", what)}
 }
 
 // note is an ephemeral one-liner.
