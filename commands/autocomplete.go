@@ -78,14 +78,14 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			if li != lj {
 				return li > lj
 			}
-			return routeLabel(b, tracks[i]) < routeLabel(b, tracks[j])
+			return present.RouteName(b, tracks[i]) < present.RouteName(b, tracks[j])
 		})
 		for _, id := range tracks {
-			add(localRouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
+			add(present.RouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
 		}
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {
-			label := cardName(req.Locale, engine.ColorCard(c))
+			label := present.CardName(req.Locale, engine.ColorCard(c))
 			if seat >= 0 {
 				label += " (" + strconv.Itoa(g.Player(seat).Hand[engine.ColorCard(c)]) + ")"
 			}
@@ -123,7 +123,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		add(present.T(req.Locale, "word.deck"), "deck")
 		for i, c := range g.FaceUp() {
 			if c != engine.NoCard {
-				add(strconv.Itoa(i+1)+": "+cardName(req.Locale, c), strconv.Itoa(i+1))
+				add(strconv.Itoa(i+1)+": "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
 			}
 		}
 	case "tickets/long":

@@ -136,11 +136,11 @@ func findTrack(b *data.Board, s string) (data.TrackID, bool) {
 		return id, true
 	}
 	for i := range b.Tracks {
-		if data.Fold(routeLabel(b, data.TrackID(i))) == data.Fold(s) {
+		if data.Fold(present.RouteName(b, data.TrackID(i))) == data.Fold(s) {
 			return data.TrackID(i), true
 		}
 		for _, l := range present.Languages {
-			if data.Fold(localRouteLabel(l, b, data.TrackID(i))) == data.Fold(s) {
+			if data.Fold(present.RouteLabel(l, b, data.TrackID(i))) == data.Fold(s) {
 				return data.TrackID(i), true
 			}
 		}
@@ -243,7 +243,7 @@ func describeAction(loc string, g *engine.Game, a engine.Action) string {
 		cards = append(cards, engine.Locomotive4)
 	}
 	if a.Kind == engine.ActStation {
-		return present.T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", cardsLabel(loc, cards))
+		return present.T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", present.CardsLabel(loc, cards))
 	}
-	return present.T(loc, "confirm.claim", "route", localRouteLabel(loc, b, a.Track), "cards", cardsLabel(loc, cards))
+	return present.T(loc, "confirm.claim", "route", present.RouteLabel(loc, b, a.Track), "cards", present.CardsLabel(loc, cards))
 }

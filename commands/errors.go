@@ -45,7 +45,7 @@ func (r refusalArgs) show(v any) string {
 	case engine.Seat:
 		return r.name(int(v))
 	case data.TrackID:
-		return localRouteLabel(loc, b, v)
+		return present.RouteLabel(loc, b, v)
 	case data.CityID:
 		return b.Cities[v].Name
 	case []data.CityID:
@@ -58,17 +58,17 @@ func (r refusalArgs) show(v any) string {
 		if v == data.Gray {
 			return present.T(loc, "engine.part.any_colour")
 		}
-		return cardLabel(loc, engine.ColorCard(v))
+		return present.CardLabel(loc, engine.ColorCard(v))
 	case engine.CardsNeeded:
 		var parts []string
 		if v.Locos > 0 {
-			parts = append(parts, countedCard(loc, v.Locos, engine.Locomotive))
+			parts = append(parts, present.CountedCard(loc, v.Locos, engine.Locomotive))
 		}
 		if v.Count > 0 {
 			if v.Color == data.Gray {
 				parts = append(parts, present.T(loc, "engine.part.one_colour", "n", v.Count))
 			} else {
-				parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
+				parts = append(parts, present.CountedCard(loc, v.Count, engine.ColorCard(v.Color)))
 			}
 		}
 		return strings.Join(parts, " + ")
@@ -76,41 +76,19 @@ func (r refusalArgs) show(v any) string {
 		var parts []string
 		switch {
 		case v.Best:
-			parts = append(parts, present.T(loc, "engine.part.best_colour", "n", v.Count, "card", cardLabel(loc, engine.ColorCard(v.Color))))
+			parts = append(parts, present.T(loc, "engine.part.best_colour", "n", v.Count, "card", present.CardLabel(loc, engine.ColorCard(v.Color))))
 		case v.Color != data.Gray:
-			parts = append(parts, countedCard(loc, v.Count, engine.ColorCard(v.Color)))
+			parts = append(parts, present.CountedCard(loc, v.Count, engine.ColorCard(v.Color)))
 		}
-		parts = append(parts, countedCard(loc, v.Locos, engine.Locomotive))
+		parts = append(parts, present.CountedCard(loc, v.Locos, engine.Locomotive))
 		if v.ShowLocos4 {
-			parts = append(parts, countedCard(loc, v.Locos4, engine.Locomotive4))
+			parts = append(parts, present.CountedCard(loc, v.Locos4, engine.Locomotive4))
 		}
 		return strings.Join(parts, ", ")
 	case engine.StationSite:
 		return present.T(loc, "engine.part.station", "city", b.Cities[v.City].Name, "n", v.Number)
 	}
 	return fmt.Sprint(v)
-}
-
-// countedCard is "3× ⬜ white", as cardsLabel writes each kind of card.
-func countedCard(loc string, n int, c engine.Card) string {
-	return strconv.Itoa(n) + "× " + cardLabel(loc, c)
-}
-
-// localRouteLabel is routeLabel in a locale: "Paris – Frankfurt (blanc 3)".
-func localRouteLabel(loc string, b *data.Board, id data.TrackID) string {
-	tr := &b.Tracks[id]
-	colour := present.T(loc, "engine.part.gray")
-	if tr.Color != data.Gray {
-		colour = present.T(loc, "card."+tr.Color.String())
-	}
-	kind := ""
-	switch {
-	case tr.Tunnel:
-		kind = " " + present.T(loc, "engine.part.tunnel")
-	case tr.Locomotives > 0:
-		kind = " " + present.T(loc, "engine.part.ferry")
-	}
-	return b.TrackName(id) + " (" + colour + " " + strconv.Itoa(tr.Length) + kind + ")"
 }
 
 // capitalize starts a message with a capital: messages may open with a

@@ -101,6 +101,11 @@ func TestEveryRefusalHasAMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	labels, err := os.ReadFile("../present/labels.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, labels...)
 	for key := range en {
 		rest, ok := strings.CutPrefix(key, "engine.")
 		if !ok {
@@ -108,7 +113,7 @@ func TestEveryRefusalHasAMessage(t *testing.T) {
 		}
 		if strings.HasPrefix(rest, "part.") {
 			if !strings.Contains(string(src), strconv.Quote(key)) {
-				t.Errorf("en.json %q: errors.go does not use it", key)
+				t.Errorf("en.json %q: neither errors.go nor labels.go uses it", key)
 			}
 			continue
 		}
@@ -340,7 +345,7 @@ func TestRefusalReachesThePlayer(t *testing.T) {
 		}
 		a := w.do(&Request{Type: CommandRequest, User: "u2", Name: "claim", Locale: "de",
 			Options: map[string]string{"route": engine.TrackRef(b, claim.Track), "color": claim.Color.String(), "locomotives": "0"}})
-		want := "⛔ " + localRouteLabel("de", b, claim.Track) + " ist schon von name-u1 gebaut."
+		want := "⛔ " + present.RouteLabel("de", b, claim.Track) + " ist schon von name-u1 gebaut."
 		if a.msg.Content != want || !a.msg.Ephemeral {
 			t.Fatalf("German refusal: %q (ephemeral %v), want %q", a.msg.Content, a.msg.Ephemeral, want)
 		}

@@ -282,7 +282,7 @@ func TestPublicMessagesCarryNoSecrets(t *testing.T) {
 		for _, x := range ev {
 			if x.Private {
 				for _, id := range x.Tickets {
-					secrets[ticketLabel(g.Board(), id)] = true
+					secrets[present.TicketLabel(g.Board(), id)] = true
 				}
 			}
 		}

@@ -84,7 +84,7 @@ func (s *Service) finish(t *table) {
 	win := fs.Ranking[0]
 	var ranking []string
 	for r, i := range fs.Ranking {
-		ranking = append(ranking, fmt.Sprintf("%d. %s %s — %d", r+1, colorDot(i), seatName(rec, i), fs.Players[i].Total))
+		ranking = append(ranking, fmt.Sprintf("%d. %s %s — %d", r+1, present.ColorDot(i), seatName(rec, i), fs.Players[i].Total))
 	}
 	last := Message{Content: present.T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
 	if png, err := s.finalPNG(t); err == nil {
@@ -135,13 +135,13 @@ func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, s
 	if b.Rules.Stations > 0 {
 		lines = append(lines, present.T(loc, "final.stations", "points", ps.StationPoints, "built", ps.StationsBuilt))
 		for _, t := range ps.Borrowed {
-			lines = append(lines, "   🚉 "+localRouteLabel(loc, b, t))
+			lines = append(lines, "   🚉 "+present.RouteLabel(loc, b, t))
 		}
 	}
 	if b.Rules.Passengers > 0 {
 		lines = append(lines, present.T(loc, "final.goods", "points", ps.GoodsPoints))
 	}
-	return Embed{Title: fmt.Sprintf("%s %s — %d", colorDot(seat), seatName(rec, seat), ps.Total), Description: truncate(strings.Join(lines, "\n"), 4000)}
+	return Embed{Title: fmt.Sprintf("%s %s — %d", present.ColorDot(seat), seatName(rec, seat), ps.Total), Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
 func signed(n int) string {

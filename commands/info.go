@@ -45,7 +45,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 	var cards []string
 	for c := engine.Card(1); c < engine.NumCards; c++ {
 		if n := v.Hand[c]; n > 0 {
-			cards = append(cards, fmt.Sprintf("%s %d× %s", cardEmoji(c), n, cardName(loc, c)))
+			cards = append(cards, fmt.Sprintf("%s %d× %s", present.CardEmoji(c), n, present.CardName(loc, c)))
 		}
 	}
 	if len(cards) == 0 {
@@ -62,13 +62,13 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		} else {
 			pts -= b.Tickets[ts.Ticket].Points
 		}
-		tickets = append(tickets, mark+" "+ticketLabel(b, ts.Ticket))
+		tickets = append(tickets, mark+" "+present.TicketLabel(b, ts.Ticket))
 	}
 	if len(tickets) == 0 {
 		tickets = []string{"—"}
 	}
 	if len(v.Pending) > 0 {
-		tickets = append(tickets, present.T(loc, "hand.pending", "tickets", ticketList(b, v.Pending)))
+		tickets = append(tickets, present.T(loc, "hand.pending", "tickets", present.TicketList(b, v.Pending)))
 	}
 	me := v.Players[seat]
 	e := Embed{Title: present.T(loc, "hand.title", "player", seatName(t.rec, seat)), Color: 0x805ad5,
@@ -117,7 +117,7 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 		v := t.game.Public()
 		var lines []string
 		for i, p := range v.Players {
-			line := present.T(loc, "score.line", "color", colorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
 			if v.Board.Rules.Stations > 0 {
 				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 			}

@@ -88,7 +88,7 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 		if st.Bot != "" {
 			who = present.T(loc, "lobby.bot", "name", st.Name, "level", st.Bot)
 		}
-		seats = append(seats, fmt.Sprintf("%s %s — %s", colorDot(i), present.T(loc, "color."+seatColors[i]), who))
+		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
 	var opts []string
 	if rec.Options["bonus_tickets"] == "on" {
@@ -123,11 +123,6 @@ func mention(st store.Seat) string {
 		return st.Name
 	}
 	return "<@" + st.UserID + ">"
-}
-
-// colorDot is the coloured circle emoji of a seat.
-func colorDot(seat int) string {
-	return [...]string{"🔴", "🔵", "🟢", "🟡", "⚫"}[seat%5]
 }
 
 func seatOf(rec *store.GameRecord, user string) int {

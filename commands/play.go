@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
 	"conductor/present"
@@ -38,7 +39,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 		return outcome{}, err
 	}
 	t.rec.Log = append(t.rec.Log, entry)
-	t.narrate(s, t.rec, g, ev)
+	t.narrate(t.rec, g, ev)
 	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
 	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 	return o, nil
@@ -93,7 +94,7 @@ func (s *Service) scene(t *table, loc string) *imaging.Scene {
 	}
 	for c, o := range v.Passengers {
 		if o >= 0 {
-			sc.Passengers = append(sc.Passengers, imaging.PassengerMark{City: dataCity(c), Seat: int(o)})
+			sc.Passengers = append(sc.Passengers, imaging.PassengerMark{City: data.CityID(c), Seat: int(o)})
 		}
 	}
 	sc.LastMove = imaging.Highlight{Tracks: v.LastMoveTracks, Cities: v.LastMoveCities}
@@ -163,7 +164,7 @@ func (s *Service) boardMessage(t *table) Message {
 			sb.WriteString(present.T(loc, "turn.last_round", "turns", n))
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", colorDot(cur)))
+		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", present.ColorDot(cur)))
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
@@ -201,7 +202,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
 			continue
 		}
-		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: cardName(loc, c), Emoji: cardEmoji(c), Style: Secondary})
+		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
 		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🂠", Disabled: g.DeckSize()+g.DiscardSize() == 0},

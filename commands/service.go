@@ -180,7 +180,7 @@ func (s *Service) load(t *table, channel string) error {
 		if err != nil {
 			return fmt.Errorf("game %s move %d %q: %w", rec.ID, i+1, e.Action, err)
 		}
-		t.narrate(s, rec, g, ev)
+		t.narrate(rec, g, ev)
 	}
 	t.game = g
 	return nil

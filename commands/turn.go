@@ -1,11 +1,9 @@
 package commands
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"conductor/data"
 	"conductor/engine"
 	"conductor/present"
 	"conductor/store"
@@ -89,28 +87,7 @@ func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine
 func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Message {
 	loc := req.Locale
 	g := t.game
-	var lines []string
-	for _, e := range o.events {
-		if e.Seat != seat {
-			continue
-		}
-		switch e.Kind {
-		case engine.EvDrawnCard:
-			lines = append(lines, present.T(loc, "you.drew", "card", cardLabel(loc, e.Card)))
-		case engine.EvDrawFaceUp:
-			lines = append(lines, present.T(loc, "you.took", "card", cardLabel(loc, e.Card)))
-		case engine.EvClaim:
-			lines = append(lines, present.T(loc, "you.claimed", "route", localRouteLabel(loc, g.Board(), e.Track), "points", e.Points))
-		case engine.EvTunnelReveal:
-			lines = append(lines, present.T(loc, "you.tunnel", "cards", cardsLabel(loc, e.Cards), "n", e.Count))
-		case engine.EvStation:
-			lines = append(lines, present.T(loc, "you.station", "city", g.Board().Cities[e.City].Name))
-		case engine.EvTicketsChosen:
-			lines = append(lines, present.T(loc, "you.kept", "tickets", ticketList(g.Board(), e.Tickets)))
-		case engine.EvPassengerMoved:
-			lines = append(lines, present.T(loc, "you.moved", "points", e.Points))
-		}
-	}
+	lines := present.NarrateOwn(loc, g.Board(), seat, o.events)
 	m := Message{Ephemeral: true}
 	if g.Phase() != engine.PhaseOver && (g.Current() == seat || g.Phase() == engine.PhaseSetup) {
 		switch g.Phase() {
@@ -143,22 +120,6 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 	return m
 }
 
-func ticketList(b *data.Board, ts []data.TicketID) string {
-	var parts []string
-	for _, id := range ts {
-		parts = append(parts, ticketLabel(b, id))
-	}
-	if len(parts) == 0 {
-		return "—"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func ticketLabel(b *data.Board, id data.TicketID) string {
-	tk := &b.Tickets[id]
-	return fmt.Sprintf("%s – %s (%d)", b.Cities[tk.A].Name, b.Cities[tk.B].Name, tk.Points)
-}
-
 // drawRows are the draw buttons: face-up slots and the deck.
 func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 	g, rec := t.game, t.rec
@@ -167,9 +128,9 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 		dis := c == engine.NoCard || (second && c == engine.Locomotive)
 		label := "—"
 		if c != engine.NoCard {
-			label = cardName(loc, c)
+			label = present.CardName(loc, c)
 		}
-		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: cardEmoji(c), Style: Secondary, Disabled: dis})
+		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
 	}
 	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
 	return []Row{row, deck}
@@ -186,7 +147,7 @@ func (s *Service) keepRows(t *table, seat int, loc string) []Row {
 		if tk.Long {
 			desc = present.T(loc, "ticket.long")
 		}
-		opts = append(opts, SelectOption{Label: ticketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
+		opts = append(opts, SelectOption{Label: present.TicketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
 	}
 	if len(opts) == 0 {
 		return nil
@@ -262,7 +223,7 @@ func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
 	}
 	c, err := engine.ParseCard(s)
 	for i, f := range faceUp {
-		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(cardName(loc, f), s)) {
+		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(present.CardName(loc, f), s)) {
 			return i, true
 		}
 	}
