@@ -62,7 +62,7 @@ func (s *Service) after(t *table, o outcome) {
 func (s *Service) refusal(req *Request, t *table, err error) Message {
 	var ee *engine.Error
 	if errors.As(err, &ee) {
-		return note("⛔ " + localizeEngineError(req.Locale, ee, t.game.Board(), func(seat int) string { return seatName(t.rec, seat) }))
+		return note("⛔ " + present.Refusal(req.Locale, ee, t.game.Board(), seatNamer(t.rec)))
 	}
 	if errors.Is(err, store.ErrDuplicate) {
 		return note(present.T(req.Locale, "error.duplicate"))

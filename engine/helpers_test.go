@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math/bits"
+	"reflect"
 	"testing"
 
 	"conductor/data"
@@ -149,3 +150,21 @@ func hasEvent(ev []Event, k EventKind) *Event {
 }
 
 func popcount(m uint64) int { return bits.OnesCount64(m) }
+
+// wantRefusal checks a refusal's key and arguments.
+func wantRefusal(t testing.TB, e *Error, key string, args ...Arg) {
+	t.Helper()
+	if e.Key != key || !reflect.DeepEqual(e.Args, args) {
+		t.Fatalf("refusal %q %#v, want %q %#v", e.Key, e.Args, key, args)
+	}
+}
+
+// argValue is the value of a refusal's argument name.
+func argValue(e *Error, name string) (any, bool) {
+	for _, a := range e.Args {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return nil, false
+}
