@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"conductor/present"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -28,13 +29,13 @@ func TestScoreCommandEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
-	var got scoreJSON
+	var got present.ScoreReport
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatalf("%v in %s", err, stdout)
 	}
 	a, b := got.Players[0], got.Players[1]
-	wantA := playerScoreJSON{Name: "A", RoutePoints: 4,
-		Tickets:      []ticketJSON{{"Budapest", "Sofia", 5, true}},
+	wantA := present.PlayerReport{Name: "A", RoutePoints: 4,
+		Tickets:      []present.TicketReport{{A: "Budapest", B: "Sofia", Points: 5, Completed: true}},
 		TicketPoints: 5, CompletedTickets: 1, LongestPath: 3,
 		LongestRoutes: [][3]string{{"Budapest", "Sarajevo", "pink"}}, LongestBonus: true, BonusPoints: 10,
 		StationsBuilt: 1, StationPoints: 8, Total: 4 + 5 + 10 + 8,
@@ -77,7 +78,7 @@ func TestScoreCommandReadsAFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var got scoreJSON
+	var got present.ScoreReport
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -354,10 +354,3 @@ func TestLocalisedReplies(t *testing.T) {
 		t.Fatalf("German reply: %q", a.msg.Content)
 	}
 }
-
-func TestPictureTextHasNoEmoji(t *testing.T) {
-	got := stripMarkdown("🂠 **Bot 2** drew a card ♻️ from the deck – Zürich → 🟥 red")
-	if got != "Bot 2 drew a card from the deck – Zürich → red" {
-		t.Fatalf("got %q", got)
-	}
-}

@@ -2,13 +2,11 @@ package commands
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 
 	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
 	"conductor/present"
 	"conductor/store"
 )
@@ -82,10 +80,7 @@ func (s *Service) finish(t *table) {
 	}
 	// The winner and the score sheet.
 	win := fs.Ranking[0]
-	var ranking []string
-	for r, i := range fs.Ranking {
-		ranking = append(ranking, fmt.Sprintf("%d. %s %s — %d", r+1, present.ColorDot(i), seatName(rec, i), fs.Players[i].Total))
-	}
+	ranking := present.Ranking(fs, seatNames(rec))
 	last := Message{Content: present.T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
 	if png, err := s.finalPNG(t); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
@@ -111,72 +106,14 @@ func (s *Service) finish(t *table) {
 
 // finalEmbed is one player's score breakdown.
 func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
-	var won, lost []string
-	for _, tk := range ps.Tickets {
-		line := fmt.Sprintf("%s – %s (%d)", b.Cities[tk.A].Name, b.Cities[tk.B].Name, tk.Points)
-		if tk.Completed {
-			won = append(won, "✅ "+line)
-		} else {
-			lost = append(lost, "❌ "+line)
-		}
-	}
-	lines := []string{present.T(loc, "final.routes", "points", ps.RoutePoints)}
-	lines = append(lines, present.T(loc, "final.tickets", "points", signed(ps.TicketPoints), "done", ps.CompletedTickets, "n", len(ps.Tickets)))
-	lines = append(lines, won...)
-	lines = append(lines, lost...)
-	if ps.LongestBonus {
-		lines = append(lines, present.T(loc, "final.longest", "n", ps.LongestPath, "points", ps.BonusPoints))
-	} else if b.Rules.LongestPathBonus > 0 {
-		lines = append(lines, present.T(loc, "final.longest_none", "n", ps.LongestPath))
-	}
-	if ps.TicketsBonus {
-		lines = append(lines, present.T(loc, "final.most_tickets", "points", ps.BonusPoints))
-	}
-	if b.Rules.Stations > 0 {
-		lines = append(lines, present.T(loc, "final.stations", "points", ps.StationPoints, "built", ps.StationsBuilt))
-		for _, t := range ps.Borrowed {
-			lines = append(lines, "   🚉 "+present.RouteLabel(loc, b, t))
-		}
-	}
-	if b.Rules.Passengers > 0 {
-		lines = append(lines, present.T(loc, "final.goods", "points", ps.GoodsPoints))
-	}
-	return Embed{Title: fmt.Sprintf("%s %s — %d", present.ColorDot(seat), seatName(rec, seat), ps.Total), Description: truncate(strings.Join(lines, "\n"), 4000)}
-}
-
-func signed(n int) string {
-	if n > 0 {
-		return fmt.Sprintf("+%d", n)
-	}
-	return fmt.Sprint(n)
+	title, lines := present.PlayerSheet(loc, b, seat, seatName(rec, seat), ps)
+	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
 // finalPNG draws the final score sheet.
 func (s *Service) finalPNG(t *table) ([]byte, error) {
-	g, rec := t.game, t.rec
-	b := g.Board()
-	fs := g.Final()
-	v := g.Public()
-	sc := &imaging.FinalScene{Board: b, Owners: v.Owners}
-	for i, ps := range fs.Players {
-		fl := imaging.FinalLine{Name: seatName(rec, i), Color: i, RoutePoints: ps.RoutePoints, StationPoints: ps.StationPoints,
-			GoodsPoints: ps.GoodsPoints, Total: ps.Total, Winner: fs.Ranking[0] == i, LongestPath: ps.LongestTracks}
-		for _, tk := range ps.Tickets {
-			line := imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: tk.Completed, Cities: []data.CityID{tk.A, tk.B}}
-			if tk.Completed {
-				fl.TicketsWon = append(fl.TicketsWon, line)
-			} else {
-				fl.TicketsLost = append(fl.TicketsLost, line)
-			}
-		}
-		if ps.LongestBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: present.T(t.locale(), longestBonusKey(b)), Points: ps.BonusPoints})
-		}
-		if ps.TicketsBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: present.T(t.locale(), "bonus.tickets"), Points: ps.BonusPoints})
-		}
-		sc.Players = append(sc.Players, fl)
-	}
+	g := t.game
+	sc := present.FinalScene(t.locale(), g.Board(), g.Final(), g.Public().Owners, seatNames(t.rec))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
@@ -236,15 +173,4 @@ func (s *Service) end(req *Request, resp Responder) error {
 	}
 	t.rec, t.game = nil, nil
 	return resp.Reply(Message{Content: present.T(req.GuildLocale, "end.done", "player", req.UserName)})
-}
-
-// longestBonusKey names the longest-path bonus as the edition prints it: the
-// European Express in Europe, the longest path elsewhere.
-func longestBonusKey(b *data.Board) string {
-	for _, tb := range b.Rules.TieBreaks {
-		if tb == "express" {
-			return "bonus.express"
-		}
-	}
-	return "bonus.longest"
 }

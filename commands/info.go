@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
 	"conductor/present"
 )
 
@@ -78,16 +76,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
-	hs := &imaging.HandScene{Board: b, Player: seatName(t.rec, seat), Color: seat, Cards: v.Hand, Trains: me.Trains, Stations: me.Stations}
-	for tr, o := range v.Owners {
-		if int(o) == seat {
-			hs.Owned = append(hs.Owned, data.TrackID(tr))
-		}
-	}
-	for _, ts := range v.Tickets {
-		tk := &b.Tickets[ts.Ticket]
-		hs.Tickets = append(hs.Tickets, imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: ts.Completed, Cities: []data.CityID{tk.A, tk.B}})
-	}
+	hs := present.HandScene(&v, seatName(t.rec, seat))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
 		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
-	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
 	"conductor/present"
@@ -81,50 +79,30 @@ func seatName(rec *store.GameRecord, seat int) string {
 
 // scene builds the public board picture of a game.
 func (s *Service) scene(t *table, loc string) *imaging.Scene {
-	g, rec := t.game, t.rec
-	v := g.Public()
-	sc := &imaging.Scene{Board: v.Board, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
-		FaceUp: v.FaceUp, DeckSize: v.Deck, DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1]}
-	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
-		sc.Current = -1
-	}
-	for i, p := range v.Players {
-		sc.Players = append(sc.Players, imaging.PlayerPanel{Name: seatName(rec, i), Color: i, Score: p.Score, Trains: p.Trains,
-			Stations: p.Stations, Cards: p.Cards, Tickets: p.Tickets, PassengersLeft: p.PassengersLeft, Bot: rec.Seats[i].Bot != ""})
-	}
-	for c, o := range v.Passengers {
-		if o >= 0 {
-			sc.Passengers = append(sc.Passengers, imaging.PassengerMark{City: data.CityID(c), Seat: int(o)})
-		}
-	}
-	sc.LastMove = imaging.Highlight{Tracks: v.LastMoveTracks, Cities: v.LastMoveCities}
+	v := t.game.Public()
+	last := ""
 	if len(t.history) > 0 {
-		sc.LastMove.Text = stripMarkdown(t.history[len(t.history)-1])
+		last = t.history[len(t.history)-1]
 	}
-	switch {
-	case v.Phase == engine.PhaseSetup:
-		sc.Status = present.T(loc, "status.setup")
-	case v.Phase == engine.PhaseOver:
-		sc.Status = present.T(loc, "status.over")
-	case v.LastRound:
-		sc.Status = present.T(loc, "status.last_round", "player", seatName(rec, v.Current))
-	default:
-		sc.Status = present.T(loc, "status.turn", "player", seatName(rec, v.Current))
-	}
-	return sc
+	return present.BoardScene(loc, &v, seatPlayers(t.rec), last)
 }
 
-// stripMarkdown turns a narration line into plain text for the picture:
-// no markdown and no emoji (the board's font has no glyphs for them).
-func stripMarkdown(s string) string {
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || unicode.Is(unicode.Mn, r) || (r >= 0xFE00 && r <= 0xFE0F) || r == 0x200D {
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+// seatPlayers are a game's seats as the presentation shows them.
+func seatPlayers(rec *store.GameRecord) []present.Player {
+	out := make([]present.Player, len(rec.Seats))
+	for i, st := range rec.Seats {
+		out[i] = present.Player{Name: st.Name, Bot: st.Bot != ""}
+	}
+	return out
+}
+
+// seatNames are the names of a game's seats, in seat order.
+func seatNames(rec *store.GameRecord) []string {
+	out := make([]string, len(rec.Seats))
+	for i := range rec.Seats {
+		out[i] = seatName(rec, i)
+	}
+	return out
 }
 
 // boardPNG renders the public board.
