@@ -1,18 +1,20 @@
 package main
 
 import (
+	"conductor/ai"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
 
-func selfplay(t *testing.T, args ...string) selfplayJSON {
+func selfplay(t *testing.T, args ...string) ai.ArenaReport {
 	t.Helper()
 	code, stdout, stderr := runConductor(t, "", append([]string{"selfplay"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var out selfplayJSON
+	var out ai.ArenaReport
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("%v in %s", err, stdout)
 	}
@@ -30,7 +32,7 @@ func TestSelfplayReportsEveryBot(t *testing.T) {
 	wins := 0.0
 	for _, p := range out.Players {
 		wins += p.Wins
-		if p.WinRate != round3(p.Wins/6) {
+		if math.Abs(p.WinRate-p.Wins/6) > 0.0006 {
 			t.Errorf("%s: win rate %v for %v wins in 6 games", p.Bot, p.WinRate, p.Wins)
 		}
 		if p.MeanScore == 0 || p.Decisions == 0 || p.DecisionMsP99 < p.DecisionMsP50 || p.DecisionMsMax < p.DecisionMsP99 {
@@ -43,49 +45,6 @@ func TestSelfplayReportsEveryBot(t *testing.T) {
 	}
 	if out.MeanTurns < 20 || out.GamesPerSecond <= 0 {
 		t.Errorf("mean turns %v, games per second %v", out.MeanTurns, out.GamesPerSecond)
-	}
-}
-
-func TestSelfplayIsDeterministic(t *testing.T) {
-	args := []string{"--map", "marklin", "--players", "hard,normal", "--games", "4", "--seed", "11"}
-	a := selfplay(t, append(args, "--workers", "1")...)
-	b := selfplay(t, append(args, "--workers", "2")...)
-	for i := range a.Players {
-		pa, pb := a.Players[i], b.Players[i]
-		if pa.Wins != pb.Wins || pa.MeanScore != pb.MeanScore || pa.MeanTicketsCompleted != pb.MeanTicketsCompleted || pa.Decisions != pb.Decisions {
-			t.Errorf("%s: %+v with one worker, %+v with two", pa.Bot, pa, pb)
-		}
-	}
-	if a.MeanTurns != b.MeanTurns {
-		t.Errorf("mean turns %v and %v", a.MeanTurns, b.MeanTurns)
-	}
-	c := selfplay(t, "--map", "marklin", "--players", "hard,normal", "--games", "4", "--seed", "12")
-	if c.Players[0].MeanScore == a.Players[0].MeanScore && c.Players[1].MeanScore == a.Players[1].MeanScore {
-		t.Error("another seed plays other games")
-	}
-}
-
-func TestSelfplaySeatsRotate(t *testing.T) {
-	for n := 2; n <= 5; n++ {
-		starts := make([]int, n)
-		for game := range 10 * n {
-			seen := make([]bool, n)
-			for k := range n {
-				s := seatOf(k, game, n)
-				if seen[s] {
-					t.Fatalf("%d players, game %d: two entries at seat %d", n, game, s)
-				}
-				seen[s] = true
-				if s == 0 {
-					starts[k]++
-				}
-			}
-		}
-		for k, c := range starts {
-			if c != 10 {
-				t.Errorf("%d players: entry %d starts %d of %d games", n, k, c, 10*n)
-			}
-		}
 	}
 }
 

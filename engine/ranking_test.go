@@ -142,3 +142,37 @@ func TestTieBreaksThroughScore(t *testing.T) {
 		})
 	}
 }
+
+// Winners are the players nothing separates from the first: the board's
+// tie-breaks, not the seat order, decide who shares the win.
+func TestWinners(t *testing.T) {
+	cases := []struct {
+		name    string
+		board   string
+		players []PlayerScore
+		want    []string
+	}{
+		{"one winner by total", "usa", []PlayerScore{
+			{Name: "A", Total: 80}, {Name: "B", Total: 90}}, []string{"B"}},
+		{"tie-break decides", "usa", []PlayerScore{
+			{Name: "A", Total: 80, CompletedTickets: 3}, {Name: "B", Total: 80, CompletedTickets: 4}}, []string{"B"}},
+		{"tied on every rule", "marklin", []PlayerScore{
+			{Name: "A", Total: 70, CompletedTickets: 4, GoodsPoints: 5},
+			{Name: "B", Total: 75},
+			{Name: "C", Total: 75},
+		}, []string{"B", "C"}},
+		{"a rule the board lacks does not separate", "usa", []PlayerScore{
+			{Name: "A", Total: 80, CompletedTickets: 4, LongestPath: 12, StationsBuilt: 3},
+			{Name: "B", Total: 80, CompletedTickets: 4, LongestPath: 12, GoodsPoints: 9},
+			{Name: "C", Total: 80, CompletedTickets: 4, LongestPath: 11},
+		}, []string{"A", "B"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs := FinalScore{Players: c.players, Ranking: rank(board(t, c.board), c.players)}
+			if got := names(c.players, Winners(board(t, c.board), &fs)); !slices.Equal(got, c.want) {
+				t.Fatalf("winners %v, want %v", got, c.want)
+			}
+		})
+	}
+}

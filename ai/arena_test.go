@@ -1,0 +1,66 @@
+package ai
+
+import "testing"
+
+func TestArenaSeatsRotate(t *testing.T) {
+	for n := 2; n <= 5; n++ {
+		starts := make([]int, n)
+		for game := range 10 * n {
+			seen := make([]bool, n)
+			for k := range n {
+				s := arenaSeat(k, game, n)
+				if seen[s] {
+					t.Fatalf("%d players, game %d: two entries at seat %d", n, game, s)
+				}
+				seen[s] = true
+				if s == 0 {
+					starts[k]++
+				}
+			}
+		}
+		for k, c := range starts {
+			if c != 10 {
+				t.Errorf("%d players: entry %d starts %d of %d games", n, k, c, 10*n)
+			}
+		}
+	}
+}
+
+func TestArenaIsDeterministic(t *testing.T) {
+	run := func(seed uint64, workers int) ArenaReport {
+		t.Helper()
+		out, err := Arena{Board: testBoard(t, "marklin"), Variant: "", Levels: []string{"hard", "normal"}, Seed: seed, Games: 4, Workers: workers}.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	a, b := run(11, 1), run(11, 2)
+	for i := range a.Players {
+		pa, pb := a.Players[i], b.Players[i]
+		if pa.Wins != pb.Wins || pa.MeanScore != pb.MeanScore || pa.MeanTicketsCompleted != pb.MeanTicketsCompleted || pa.Decisions != pb.Decisions {
+			t.Errorf("%s: %+v with one worker, %+v with two", pa.Bot, pa, pb)
+		}
+	}
+	if a.MeanTurns != b.MeanTurns {
+		t.Errorf("mean turns %v and %v", a.MeanTurns, b.MeanTurns)
+	}
+	c := run(12, 2)
+	if c.Players[0].MeanScore == a.Players[0].MeanScore && c.Players[1].MeanScore == a.Players[1].MeanScore {
+		t.Error("another seed plays other games")
+	}
+}
+
+func TestArenaRefusesBadSetups(t *testing.T) {
+	b := testBoard(t, "usa")
+	for _, a := range []Arena{
+		{Board: b, Levels: []string{"hard"}, Games: 1, Workers: 1},
+		{Board: b, Levels: []string{"hard", "grandmaster"}, Games: 1, Workers: 1},
+		{Board: b, Levels: []string{"hard", "easy"}, Games: 0, Workers: 1},
+		{Board: b, Levels: []string{"hard", "easy"}, Games: 1, Workers: 0},
+	} {
+		if _, err := a.Run(); err == nil {
+			t.Errorf("%v %d games %d workers: no error", a.Levels, a.Games, a.Workers)
+		}
+	}
+}
