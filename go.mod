@@ -8,6 +8,7 @@ require (
 	github.com/gorilla/websocket v1.4.2
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.47.0
+	golang.org/x/sync v0.24.0
 	golang.org/x/text v0.43.0
 )
 
