@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/imaging"
+	"conductor/ops"
 	"conductor/store"
 
 	"golang.org/x/sync/errgroup"
@@ -92,7 +92,7 @@ const shutdownGrace = 30 * time.Second
 
 // errGatewayLost ends serve when the gateway stays down too long, so that
 // the platform restarts the process (gracefully, exit 1).
-var errGatewayLost = fmt.Errorf("the Discord gateway stayed down for %v", gatewayDownLimit)
+var errGatewayLost = fmt.Errorf("the Discord gateway stayed down for %v", ops.GatewayDownLimit)
 
 // serve runs the Discord bot until ctx ends (SIGINT, SIGTERM) or the
 // gateway stays down too long, then stops taking interactions, finishes
@@ -132,7 +132,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			return fmt.Errorf("CONDUCTOR_HTTP: %w", err)
 		}
 		healthAddr = ln.Addr().String()
-		health = &http.Server{Handler: healthHandler(b, st), ReadHeaderTimeout: 5 * time.Second}
+		health = &http.Server{Handler: ops.Handler(b, st), ReadHeaderTimeout: 5 * time.Second}
 		servers.Go(func() error {
 			if err := health.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("health server", "err", err)
@@ -179,10 +179,10 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	work.Go(func() error {
 		dogCtx, lost := context.WithCancelCause(workCtx)
 		defer lost(nil)
-		dog := &watchdog{now: time.Now, limit: gatewayDownLimit, state: b.Health, exit: func(int) { lost(errGatewayLost) }}
-		dog.run(dogCtx, 30*time.Second)
+		dog := &ops.Watchdog{Now: time.Now, Limit: ops.GatewayDownLimit, State: b.Health, Down: func() { lost(errGatewayLost) }}
+		dog.Run(dogCtx, 30*time.Second)
 		if context.Cause(dogCtx) == errGatewayLost {
-			log.Error("the Discord gateway has been down too long; stopping", "limit", gatewayDownLimit)
+			log.Error("the Discord gateway has been down too long; stopping", "limit", ops.GatewayDownLimit)
 			return errGatewayLost
 		}
 		return nil
@@ -196,53 +196,6 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	err = stop(work.Wait)
 	log.Info("stopped")
 	return err
-}
-
-// healthReport is the JSON of GET /healthz.
-type healthReport struct {
-	Status   string     `json:"status"` // "ok" or "unavailable"
-	Gateway  bot.Health `json:"gateway"`
-	Database dbHealth   `json:"database"`
-	Time     time.Time  `json:"time"`
-	Problems []string   `json:"problems,omitempty"`
-}
-
-type dbHealth struct {
-	OK     bool   `json:"ok"`
-	Path   string `json:"path"`
-	Schema int    `json:"schema,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// healthHandler answers GET /healthz: 200 when the gateway is connected
-// and the database readable, else 503. It also serves hot copies of the
-// database to `conductor backup` on this machine.
-func healthHandler(b *bot.Bot, st *store.Store) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET "+backupPath, backupHandler(st))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		rep := healthReport{Status: "ok", Gateway: b.Health(), Database: dbHealth{Path: st.Path()}, Time: time.Now().UTC()}
-		if v, err := st.SchemaVersion(); err != nil {
-			rep.Database.Error = err.Error()
-			rep.Problems = append(rep.Problems, "database unreadable")
-		} else {
-			rep.Database.OK, rep.Database.Schema = true, v
-		}
-		if !rep.Gateway.Connected {
-			rep.Problems = append(rep.Problems, "gateway disconnected")
-		}
-		if !rep.Gateway.CommandsRegistered {
-			rep.Problems = append(rep.Problems, "slash commands not registered")
-		}
-		code := http.StatusOK
-		if len(rep.Problems) > 0 {
-			rep.Status, code = "unavailable", http.StatusServiceUnavailable
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(rep)
-	})
-	return mux
 }
 
 // envInt reads a whole number from the environment.
