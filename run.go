@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/ops"
 	"conductor/store"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // runConfig is what `conductor run` reads from the environment.

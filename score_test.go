@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
-	"conductor/present"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"conductor/present"
 )
 
 func runConductor(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"conductor/ai"
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"conductor/ai"
 )
 
 func selfplay(t *testing.T, args ...string) ai.ArenaReport {

@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"conductor/present"
 	"fmt"
 	"strings"
+
+	"conductor/present"
 )
 
 // help lists the commands.

@@ -1,11 +1,12 @@
 package commands
 
 import (
+	"strconv"
+	"testing"
+
 	"conductor/data"
 	"conductor/engine"
 	"conductor/present"
-	"strconv"
-	"testing"
 )
 
 // TestRefusalReachesThePlayer goes through the service: a German player

@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"conductor/present"
 	"context"
 	"strings"
+
+	"conductor/present"
 )
 
 // command dispatches a slash command.

@@ -1,14 +1,15 @@
 package ops
 
 import (
-	"conductor/bot"
-	"conductor/store"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"conductor/bot"
+	"conductor/store"
 )
 
 func TestHealthIsUnavailableWithoutGateway(t *testing.T) {
