@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"strings"
 	"testing"
 
@@ -22,30 +21,16 @@ func selfplay(t *testing.T, args ...string) ai.ArenaReport {
 	return out
 }
 
+// The flags become an arena run (whose results ai tests): levels are
+// trimmed, the variant defaults to the board's first, and the report is
+// printed as JSON.
 func TestSelfplayReportsEveryBot(t *testing.T) {
-	out := selfplay(t, "--map", "europe", "--players", "easy, dest,route", "--games", "6", "--seed", "3")
-	if out.Games != 6 || out.Map != "europe" || out.Variant != "classic" || out.Seed != 3 {
+	out := selfplay(t, "--map", "europe", "--players", "easy, dest,route", "--games", "2", "--seed", "3")
+	if out.Games != 2 || out.Map != "europe" || out.Variant != "classic" || out.Seed != 3 {
 		t.Fatalf("header %+v", out)
 	}
 	if len(out.Players) != 3 || out.Players[0].Bot != "easy" || out.Players[1].Bot != "dest" || out.Players[2].Bot != "route" {
 		t.Fatalf("players %+v", out.Players)
-	}
-	wins := 0.0
-	for _, p := range out.Players {
-		wins += p.Wins
-		if math.Abs(p.WinRate-p.Wins/6) > 0.0006 {
-			t.Errorf("%s: win rate %v for %v wins in 6 games", p.Bot, p.WinRate, p.Wins)
-		}
-		if p.MeanScore == 0 || p.Decisions == 0 || p.DecisionMsP99 < p.DecisionMsP50 || p.DecisionMsMax < p.DecisionMsP99 {
-			t.Errorf("%s: implausible %+v", p.Bot, p)
-		}
-	}
-	// Every game has one win to share out.
-	if wins < 5.99 || wins > 6.01 {
-		t.Errorf("wins add up to %v over 6 games", wins)
-	}
-	if out.MeanTurns < 20 || out.GamesPerSecond <= 0 {
-		t.Errorf("mean turns %v, games per second %v", out.MeanTurns, out.GamesPerSecond)
 	}
 }
 

@@ -64,3 +64,33 @@ func TestArenaRefusesBadSetups(t *testing.T) {
 		}
 	}
 }
+
+func TestArenaReportsEveryBot(t *testing.T) {
+	out, err := Arena{Board: testBoard(t, "europe"), Variant: "classic", Levels: []string{"easy", "dest", "route"}, Seed: 3, Games: 6, Workers: 2}.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Games != 6 || out.Map != "europe" || out.Variant != "classic" || out.Seed != 3 {
+		t.Fatalf("header %+v", out)
+	}
+	if len(out.Players) != 3 || out.Players[0].Bot != "easy" || out.Players[1].Bot != "dest" || out.Players[2].Bot != "route" {
+		t.Fatalf("players %+v", out.Players)
+	}
+	wins := 0.0
+	for _, p := range out.Players {
+		wins += p.Wins
+		if p.WinRate != round3(p.Wins/6) {
+			t.Errorf("%s: win rate %v for %v wins in 6 games", p.Bot, p.WinRate, p.Wins)
+		}
+		if p.MeanScore == 0 || p.Decisions == 0 || p.DecisionMsP99 < p.DecisionMsP50 || p.DecisionMsMax < p.DecisionMsP99 {
+			t.Errorf("%s: implausible %+v", p.Bot, p)
+		}
+	}
+	// Every game has one win to share out.
+	if wins < 5.99 || wins > 6.01 {
+		t.Errorf("wins add up to %v over 6 games", wins)
+	}
+	if out.MeanTurns < 20 || out.GamesPerSecond <= 0 {
+		t.Errorf("mean turns %v, games per second %v", out.MeanTurns, out.GamesPerSecond)
+	}
+}
