@@ -87,6 +87,7 @@ func (s *Service) finish(t *table) {
 	} else {
 		s.log.Error("render final", "err", err)
 	}
+	last.Components = []Row{{{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"}}}
 	for _, st := range rec.Seats {
 		if st.Bot == "" && st.UserID != "" {
 			last.Mentions = append(last.Mentions, st.UserID)

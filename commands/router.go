@@ -95,6 +95,8 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.handCommand(req, resp, false)
 	case "undo":
 		return s.undoVote(req, resp, id)
+	case "replay":
+		return s.replayButton(req, resp, id)
 	}
 	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 }

@@ -51,6 +51,7 @@ type Service struct {
 	mu       sync.Mutex
 	channels map[string]*table
 	recent   recentIDs
+	replays  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}

@@ -1,0 +1,118 @@
+package commands
+
+import (
+	"bytes"
+	"image/gif"
+	"strings"
+	"testing"
+	"time"
+
+	"conductor/present"
+	"conductor/store"
+)
+
+// decodeGIF checks that a file is an animated GIF and returns its frames.
+func decodeGIF(t testing.TB, f File) *gif.GIF {
+	t.Helper()
+	if f.Name != "replay.gif" || f.ContentType != "image/gif" {
+		t.Fatalf("file %s (%s), want replay.gif", f.Name, f.ContentType)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(f.Data))
+	if err != nil {
+		t.Fatalf("%s is not a GIF: %v", f.Name, err)
+	}
+	return g
+}
+
+// The final score sheet offers the game's replay: anyone in the channel
+// gets it privately, one picture per turn, until the archive forgets it.
+func TestReplayOfAFinishedGame(t *testing.T) {
+	w := newWorld(t)
+	playWholeGame(t, w, "usa", "", 2, 3)
+	posts := w.poster.all("c1")
+	last := posts[len(posts)-1]
+	id := findButton(last, "replay:")
+	if id == "" {
+		t.Fatalf("the final score sheet has no replay button: %+v", last.Components)
+	}
+	entries, err := w.store.Archived("g1")
+	if err != nil || len(entries) != 1 || !strings.HasPrefix(id, "replay:"+entries[0].GameID+":") {
+		t.Fatalf("button %q for the archive %+v (%v)", id, entries, err)
+	}
+
+	a := w.click("watcher", id)
+	if a.kind != "reply" || !a.msg.Ephemeral || len(a.msg.Files) != 1 {
+		t.Fatalf("replay answer: %s %+v", a.kind, a.msg)
+	}
+	g := decodeGIF(t, a.msg.Files[0])
+	// One picture after the ticket choice and one per turn, the last on the
+	// finished board.
+	rec, err := w.store.ArchivedGame(entries[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, err := w.svc.replayFrames(rec, &entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != len(frames) || len(frames) < 20 {
+		t.Fatalf("%d GIF frames, %d turns", len(g.Image), len(frames))
+	}
+	if want := present.T("", "replay.ready", "n", len(frames)); a.msg.Content != want {
+		t.Errorf("text %q, want %q", a.msg.Content, want)
+	}
+	if len(a.msg.Files[0].Data) > present.ReplayMaxBytes {
+		t.Errorf("the replay is %d bytes, over the %d budget", len(a.msg.Files[0].Data), present.ReplayMaxBytes)
+	}
+	if got := frames[len(frames)-1].Status; got != present.T("", "status.over") {
+		t.Errorf("last frame's status %q", got)
+	}
+
+	// A second click is served the same GIF, in the clicker's language.
+	b := w.do(&Request{Type: ComponentRequest, User: "u1", CustomID: id, Locale: "de"})
+	if !bytes.Equal(b.msg.Files[0].Data, a.msg.Files[0].Data) || b.msg.Content != present.T("de", "replay.ready", "n", len(frames)) {
+		t.Errorf("second replay differs: %q", b.msg.Content)
+	}
+
+	// Another server cannot reach it, and once forgotten it is gone.
+	if c := w.do(&Request{Type: ComponentRequest, User: "u1", CustomID: id, Guild: "g2"}); c.msg.Content != present.T("", "replay.gone") || len(c.msg.Files) != 0 {
+		t.Errorf("from another server: %+v", c.msg)
+	}
+	if _, _, err := w.store.ForgetGuild("g1"); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.click("u1", id); c.msg.Content != present.T("", "replay.gone") || !c.msg.Ephemeral || len(c.msg.Files) != 0 {
+		t.Errorf("after /ttr forget: %+v", c.msg)
+	}
+}
+
+// A game whose log no longer leads to its recorded scores (the rules or
+// the tickets changed) is not replayed wrongly.
+func TestReplayRefusesAGameThatNoLongerAddsUp(t *testing.T) {
+	w := newWorld(t)
+	playWholeGame(t, w, "usa", "", 2, 4)
+	entries, err := w.store.Archived("g1")
+	if err != nil || len(entries) != 1 {
+		t.Fatal(entries, err)
+	}
+	rec, err := w.store.ArchivedGame(entries[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Channel, rec.ID, rec.Status = "c2", "other", store.StatusPlaying
+	if err := w.store.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	res := store.ArchiveResult{Finished: w.now.Add(time.Hour)}
+	for i, p := range entries[0].Players {
+		p.Score += i + 1
+		res.Players = append(res.Players, p)
+	}
+	if _, err := w.store.Archive("c2", res); err != nil {
+		t.Fatal(err)
+	}
+	a := w.click("u1", "replay:other:0:")
+	if a.msg.Content != present.T("", "replay.changed") || !a.msg.Ephemeral || len(a.msg.Files) != 0 {
+		t.Fatalf("replay of a game that no longer adds up: %+v", a.msg)
+	}
+}
