@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"conductor/ai"
+	"conductor/ai/arena"
 	"conductor/engine"
 )
 
@@ -75,7 +76,7 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return badInput("--variant: the %s board has no variant %q (variants: %s)", board.ID, *variant, strings.Join(ids, ", "))
 	}
-	out, err := ai.Arena{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games, Workers: *workers}.Run()
+	out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games, Workers: *workers})
 	if err != nil {
 		return err
 	}

@@ -5,16 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"conductor/ai"
+	"conductor/ai/arena"
 )
 
-func selfplay(t *testing.T, args ...string) ai.ArenaReport {
+func selfplay(t *testing.T, args ...string) arena.Report {
 	t.Helper()
 	code, stdout, stderr := runConductor(t, "", append([]string{"selfplay"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var out ai.ArenaReport
+	var out arena.Report
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("%v in %s", err, stdout)
 	}

@@ -194,7 +194,7 @@ func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
-		Players: len(rec.Seats), Seed: rec.Seed})
+		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)})
 }
 
 // recentIDs remembers the last interaction ids handled, so that an

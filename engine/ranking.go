@@ -7,42 +7,34 @@ import (
 )
 
 // rank orders players by total, then by the board's tie-breaks in order;
-// players still tied keep their seat order.
-func rank(b *data.Board, players []PlayerScore) []int {
-	order := make([]int, len(players))
+// players still tied keep their seat order in the ranking and share a place.
+func rank(b *data.Board, players []PlayerScore) (order, places []int) {
+	order = make([]int, len(players))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int { return compare(b, &players[i], &players[j]) })
-	return order
-}
-
-// compare orders two players by total, then by the board's tie-breaks:
-// negative when p ranks first, 0 when nothing separates them.
-func compare(b *data.Board, p, q *PlayerScore) int {
-	if p.Total != q.Total {
-		return q.Total - p.Total
+	compare := func(i, j int) int {
+		p, q := &players[i], &players[j]
+		if p.Total != q.Total {
+			return q.Total - p.Total
+		}
+		for _, tb := range b.Rules.TieBreaks {
+			if c := tieBreak(tb, p, q); c != 0 {
+				return c
+			}
+		}
+		return 0
 	}
-	for _, tb := range b.Rules.TieBreaks {
-		if c := tieBreak(tb, p, q); c != 0 {
-			return c
+	slices.SortStableFunc(order, compare)
+	places = make([]int, len(players))
+	for r, i := range order {
+		if r > 0 && compare(order[r-1], i) == 0 {
+			places[i] = places[order[r-1]]
+		} else {
+			places[i] = r + 1
 		}
 	}
-	return 0
-}
-
-// Winners are the seats that share first place on board b: equal to the
-// winner in total and in every tie-break. Usually one seat.
-func Winners(b *data.Board, fs *FinalScore) []int {
-	first := &fs.Players[fs.Ranking[0]]
-	var out []int
-	for _, seat := range fs.Ranking {
-		if compare(b, &fs.Players[seat], first) != 0 {
-			break
-		}
-		out = append(out, seat)
-	}
-	return out
+	return order, places
 }
 
 // tieBreak compares two tied players by one rule: negative when p ranks first.

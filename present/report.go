@@ -11,11 +11,15 @@ type ScoreReport struct {
 	Map     string         `json:"map"`
 	Players []PlayerReport `json:"players"`
 	Ranking []string       `json:"ranking"` // names, winner first
+	// Shared is true when several players share the first place.
+	Shared bool `json:"shared_victory"`
 }
 
 // PlayerReport is one player's count.
 type PlayerReport struct {
-	Name             string         `json:"name"`
+	Name string `json:"name"`
+	// Place is 1 for the winners; players tied after every tie-break share it.
+	Place            int            `json:"place"`
 	RoutePoints      int            `json:"route_points"`
 	Tickets          []TicketReport `json:"tickets"`
 	TicketPoints     int            `json:"ticket_points"`
@@ -44,8 +48,8 @@ type TicketReport struct {
 func Report(b *data.Board, final *engine.FinalScore) ScoreReport {
 	city := func(c data.CityID) string { return b.Cities[c].Name }
 	out := ScoreReport{Map: b.ID, Players: []PlayerReport{}, Ranking: []string{}}
-	for _, ps := range final.Players {
-		p := PlayerReport{Name: ps.Name, RoutePoints: ps.RoutePoints, Tickets: []TicketReport{},
+	for i, ps := range final.Players {
+		p := PlayerReport{Name: ps.Name, Place: final.Places[i], RoutePoints: ps.RoutePoints, Tickets: []TicketReport{},
 			TicketPoints: ps.TicketPoints, CompletedTickets: ps.CompletedTickets,
 			LongestPath: ps.LongestPath, LongestRoutes: [][3]string{},
 			LongestBonus: ps.LongestBonus, TicketsBonus: ps.TicketsBonus, BonusPoints: ps.BonusPoints,
@@ -67,5 +71,6 @@ func Report(b *data.Board, final *engine.FinalScore) ScoreReport {
 	for _, i := range final.Ranking {
 		out.Ranking = append(out.Ranking, final.Players[i].Name)
 	}
+	out.Shared = len(final.Winners()) > 1
 	return out
 }

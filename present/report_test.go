@@ -25,7 +25,7 @@ func TestReportOfAPosition(t *testing.T) {
 	final := engine.Score(pos.Board, pos.Players)
 	got := Report(pos.Board, &final)
 	a, b := got.Players[0], got.Players[1]
-	wantA := PlayerReport{Name: "A", RoutePoints: 4,
+	wantA := PlayerReport{Name: "A", Place: 1, RoutePoints: 4,
 		Tickets:      []TicketReport{{A: "Budapest", B: "Sofia", Points: 5, Completed: true}},
 		TicketPoints: 5, CompletedTickets: 1, LongestPath: 3,
 		LongestRoutes: [][3]string{{"Budapest", "Sarajevo", "pink"}}, LongestBonus: true, BonusPoints: 10,
@@ -38,7 +38,7 @@ func TestReportOfAPosition(t *testing.T) {
 	if b.TicketPoints != -8 || b.RoutePoints != 6 || b.Total != 6-8+10+12 || len(b.BorrowedRoutes) != 0 {
 		t.Errorf("B: %+v", b)
 	}
-	if got.Map != "europe" || strings.Join(got.Ranking, ",") != "A,B" {
+	if got.Map != "europe" || strings.Join(got.Ranking, ",") != "A,B" || b.Place != 2 || got.Shared {
 		t.Errorf("map %q ranking %v", got.Map, got.Ranking)
 	}
 	out, err := json.Marshal(got)
@@ -54,6 +54,24 @@ func TestReportOfAPosition(t *testing.T) {
 		if !bytes.Contains(out, []byte(key)) {
 			t.Errorf("output lacks %s", key)
 		}
+	}
+}
+
+// Two players tied on every printed tie-break share the first place.
+func TestReportSharedVictory(t *testing.T) {
+	src := `{"map":"usa","players":[{"name":"A","routes":[["Omaha","Kansas City","gray"]]},{"name":"B","routes":[["Seattle","Portland","gray"]]},{"name":"C"}]}`
+	pos, err := engine.ParsePosition(data.Embedded(), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := engine.Score(pos.Board, pos.Players)
+	got := Report(pos.Board, &final)
+	var places []int
+	for _, p := range got.Players {
+		places = append(places, p.Place)
+	}
+	if !got.Shared || places[0] != 1 || places[1] != 1 || places[2] != 3 {
+		t.Fatalf("want A and B sharing first place, C third: places %v shared %v", places, got.Shared)
 	}
 }
 

@@ -1,6 +1,19 @@
-package ai
+package arena
 
-import "testing"
+import (
+	"testing"
+
+	"conductor/data"
+)
+
+func testBoard(t *testing.T, id string) *data.Board {
+	t.Helper()
+	b, err := data.Embedded().Board(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 func TestArenaSeatsRotate(t *testing.T) {
 	for n := 2; n <= 5; n++ {
@@ -27,9 +40,9 @@ func TestArenaSeatsRotate(t *testing.T) {
 }
 
 func TestArenaIsDeterministic(t *testing.T) {
-	run := func(seed uint64, workers int) ArenaReport {
+	run := func(seed uint64, workers int) Report {
 		t.Helper()
-		out, err := Arena{Board: testBoard(t, "marklin"), Variant: "", Levels: []string{"hard", "normal"}, Seed: seed, Games: 4, Workers: workers}.Run()
+		out, err := Run(Config{Board: testBoard(t, "marklin"), Variant: "", Levels: []string{"hard", "normal"}, Seed: seed, Games: 4, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,20 +66,20 @@ func TestArenaIsDeterministic(t *testing.T) {
 
 func TestArenaRefusesBadSetups(t *testing.T) {
 	b := testBoard(t, "usa")
-	for _, a := range []Arena{
+	for _, a := range []Config{
 		{Board: b, Levels: []string{"hard"}, Games: 1, Workers: 1},
 		{Board: b, Levels: []string{"hard", "grandmaster"}, Games: 1, Workers: 1},
 		{Board: b, Levels: []string{"hard", "easy"}, Games: 0, Workers: 1},
 		{Board: b, Levels: []string{"hard", "easy"}, Games: 1, Workers: 0},
 	} {
-		if _, err := a.Run(); err == nil {
+		if _, err := Run(a); err == nil {
 			t.Errorf("%v %d games %d workers: no error", a.Levels, a.Games, a.Workers)
 		}
 	}
 }
 
-func TestArenaReportsEveryBot(t *testing.T) {
-	out, err := Arena{Board: testBoard(t, "europe"), Variant: "classic", Levels: []string{"easy", "dest", "route"}, Seed: 3, Games: 6, Workers: 2}.Run()
+func TestReportsEveryBot(t *testing.T) {
+	out, err := Run(Config{Board: testBoard(t, "europe"), Variant: "classic", Levels: []string{"easy", "dest", "route"}, Seed: 3, Games: 6, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,7 @@
-package ai
+// Package arena plays bot-only games to measure the bots (`conductor
+// selfplay`). It lives beside package ai, not in it: the arena builds and
+// plays whole games, which the bots themselves must never touch.
+package arena
 
 import (
 	"fmt"
@@ -6,14 +9,15 @@ import (
 	"sync"
 	"time"
 
+	"conductor/ai"
 	"conductor/data"
 	"conductor/engine"
 )
 
-// Arena plays bot-only games to measure the bots: each entry of Levels
+// Config is a run of bot-only games: each entry of Levels
 // plays every game, the seats rotating from game to game so that no bot
 // always starts. A run is deterministic for its Seed, whatever Workers.
-type Arena struct {
+type Config struct {
 	Board   *data.Board
 	Variant string
 	Levels  []string // one bot level (or baseline) per seat, 2 to engine.MaxPlayers
@@ -22,19 +26,19 @@ type Arena struct {
 	Workers int // games played at once
 }
 
-// ArenaReport sums a run up, as `conductor selfplay` prints it.
-type ArenaReport struct {
-	Map            string        `json:"map"`
-	Variant        string        `json:"variant"`
-	Seed           uint64        `json:"seed"`
-	Games          int           `json:"games"`
-	GamesPerSecond float64       `json:"games_per_second"`
-	MeanTurns      float64       `json:"mean_turns"`
-	Players        []ArenaResult `json:"players"`
+// Report sums a run up, as `conductor selfplay` prints it.
+type Report struct {
+	Map            string   `json:"map"`
+	Variant        string   `json:"variant"`
+	Seed           uint64   `json:"seed"`
+	Games          int      `json:"games"`
+	GamesPerSecond float64  `json:"games_per_second"`
+	MeanTurns      float64  `json:"mean_turns"`
+	Players        []Result `json:"players"`
 }
 
-// ArenaResult sums up one entry of Levels over all games.
-type ArenaResult struct {
+// Result sums up one entry of Levels over all games.
+type Result struct {
 	Bot                  string  `json:"bot"`
 	Wins                 float64 `json:"wins"` // a tie for first shares the win
 	WinRate              float64 `json:"win_rate"`
@@ -62,17 +66,17 @@ type arenaGame struct {
 const maxArenaActions = 20000
 
 // Run plays the games and sums them up.
-func (a Arena) Run() (ArenaReport, error) {
+func Run(a Config) (Report, error) {
 	for _, level := range a.Levels {
-		if _, err := New(level, 0); err != nil {
-			return ArenaReport{}, err
+		if _, err := ai.New(level, 0); err != nil {
+			return Report{}, err
 		}
 	}
 	if n := len(a.Levels); n < 2 || n > engine.MaxPlayers {
-		return ArenaReport{}, fmt.Errorf("give 2 to %d bots, not %d", engine.MaxPlayers, n)
+		return Report{}, fmt.Errorf("give 2 to %d bots, not %d", engine.MaxPlayers, n)
 	}
 	if a.Games < 1 || a.Workers < 1 {
-		return ArenaReport{}, fmt.Errorf("%d games on %d workers: both must be at least 1", a.Games, a.Workers)
+		return Report{}, fmt.Errorf("%d games on %d workers: both must be at least 1", a.Games, a.Workers)
 	}
 	start := time.Now()
 	results := make([]arenaGame, a.Games)
@@ -94,7 +98,7 @@ func (a Arena) Run() (ArenaReport, error) {
 
 	for i, r := range results {
 		if r.err != nil {
-			return ArenaReport{}, fmt.Errorf("game %d (seed %d): %w", i, a.Seed, r.err)
+			return Report{}, fmt.Errorf("game %d (seed %d): %w", i, a.Seed, r.err)
 		}
 	}
 	out := summarize(results, a.Levels)
@@ -114,7 +118,7 @@ func gameSeed(seed uint64, i int) uint64 {
 
 // play plays game i. Seats rotate: entry k of Levels sits at seat
 // arenaSeat(k, i, n).
-func (a Arena) play(i int) arenaGame {
+func (a Config) play(i int) arenaGame {
 	n := len(a.Levels)
 	gs := gameSeed(a.Seed, i)
 	res := arenaGame{win: make([]float64, n), score: make([]int, n), completed: make([]int, n),
@@ -125,11 +129,11 @@ func (a Arena) play(i int) arenaGame {
 		return res
 	}
 	entryAt := make([]int, n) // seat -> entry of Levels
-	bots := make([]Bot, n)
+	bots := make([]ai.Bot, n)
 	for k := range a.Levels {
 		seat := arenaSeat(k, i, n)
 		entryAt[seat] = k
-		bots[seat], _ = New(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
+		bots[seat], _ = ai.New(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
 	}
 	var legal []engine.Action
 	for steps := 0; g.Phase() != engine.PhaseOver; steps++ {
@@ -158,7 +162,7 @@ func (a Arena) play(i int) arenaGame {
 	}
 	final := g.Final()
 	res.turns = g.Turn()
-	winners := engine.Winners(a.Board, final)
+	winners := final.Winners()
 	for seat, ps := range final.Players {
 		k := entryAt[seat]
 		res.score[k] = ps.Total
@@ -176,12 +180,12 @@ func (a Arena) play(i int) arenaGame {
 func arenaSeat(k, i, n int) int { return (k + i) % n }
 
 // summarize adds up the games, in game order.
-func summarize(results []arenaGame, levels []string) ArenaReport {
-	out := ArenaReport{Games: len(results)}
+func summarize(results []arenaGame, levels []string) Report {
+	out := Report{Games: len(results)}
 	n := float64(len(results))
 	turns := 0
 	for k, level := range levels {
-		p := ArenaResult{Bot: level}
+		p := Result{Bot: level}
 		var times []time.Duration
 		score, completed, failed := 0, 0, 0
 		for _, r := range results {
