@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/imaging/layout"
 )
 
 func renderHand(t testing.TB, r *Renderer, h *HandScene) image.Image {
@@ -55,7 +56,7 @@ func TestHandShowsOwnedTracksAndTicketCities(t *testing.T) {
 		for _, tl := range h.Tickets {
 			for _, ci := range tl.Cities {
 				p := v.city(b, ci)
-				r := data.CityRadius*v.scale + 4
+				r := layout.CityRadius*v.scale + 4
 				if !near(im, pt{p.X + r, p.Y}, 1, glow) && !near(im, pt{p.X - r, p.Y}, 1, glow) {
 					t.Errorf("%s: ticket city %s is not ringed", id, b.Cities[ci].Name)
 				}
