@@ -49,7 +49,6 @@ func TestReopenAfterCloseKeepsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := sampleGame("c1", "g1", 3)
-	live.Snapshot, live.SnapshotAt = []byte("snap"), 2
 	mustPut(t, s, live)
 	if _, err := s.AppendAction("c1", LogEntry{Seat: 1, Action: "draw 2 4", At: base, Interaction: "after-put"}); err != nil {
 		t.Fatal(err)
