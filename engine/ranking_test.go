@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func names(fs []PlayerScore, order []int) []string {
@@ -70,7 +71,7 @@ func TestTieBreaks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := names(c.players, rank(board(t, c.board), c.players))
+			got := names(c.players, rank(testkit.Board(t, c.board), c.players))
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("ranking %v, want %v", got, c.want)
 			}
@@ -101,12 +102,12 @@ func TestTieBreaksThroughScore(t *testing.T) {
 			// Two separate 3-car routes (8), 2 stations built (4), Express (10) = 22.
 			func(b *data.Board) Holding {
 				return Holding{Name: "B", Tracks: routes(t, b, r{"Brest", "Paris", "black"}, r{"Sarajevo", "Zagrab", "red"}),
-					Stations: []data.CityID{city(t, b, "Madrid"), city(t, b, "Lisboa")}}
+					Stations: []data.CityID{testkit.City(t, b, "Madrid"), testkit.City(t, b, "Lisboa")}}
 			},
 			// One 3-car route (4), 1 station built (8), Express (10) = 22.
 			func(b *data.Board) Holding {
 				return Holding{Name: "A", Tracks: routes(t, b, r{"Paris", "Frankfurt", "white"}),
-					Stations: []data.CityID{city(t, b, "Roma")}}
+					Stations: []data.CityID{testkit.City(t, b, "Roma")}}
 			}, "fewest_stations"},
 		{"europe express", "europe",
 			// 4+4+4+4+1 = 17 over five separate routes, 12 for stations = 29.
@@ -127,7 +128,7 @@ func TestTieBreaksThroughScore(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := board(t, c.board)
+			b := testkit.Board(t, c.board)
 			fs := Score(b, []Holding{c.first(b), c.winner(b)})
 			p, q := fs.Players[0], fs.Players[1]
 			if p.Total != q.Total || p.CompletedTickets != q.CompletedTickets {

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestDeckSizes(t *testing.T) {
 	for id, want := range map[string]int{"usa": 110, "europe": 110, "marklin": 118} {
-		g, _ := New(Config{Board: testBoard(t, id), Players: 5, Seed: 1})
+		g, _ := New(Config{Board: testkit.Board(t, id), Players: 5, Seed: 1})
 		if err := checkInvariants(g); err != nil {
 			t.Fatal(err)
 		}

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func newGame(t testing.TB, id, variant string, players int) *Game {
 	t.Helper()
-	g, err := New(Config{Board: testBoard(t, id), Variant: variant, Players: players, Seed: 7})
+	g, err := New(Config{Board: testkit.Board(t, id), Variant: variant, Players: players, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestBigCitiesSetup(t *testing.T) {
 }
 
 func TestBonusTicketsOptionUsesTheData(t *testing.T) {
-	b := *testBoard(t, "europe")
+	b := *testkit.Board(t, "europe")
 	b.Tickets = append([]data.Ticket(nil), b.Tickets...)
 	b.Tickets = append(b.Tickets, data.Ticket{ID: data.TicketID(len(b.Tickets)), A: 0, B: 1, Points: 9, Deck: "bonus"})
 	with, _ := New(Config{Board: &b, Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})

@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"conductor/data"
-	"conductor/imaging/layout"
 	"conductor/engine"
+	"conductor/imaging/layout"
 )
 
 // The hand picture, sent to one player only: their train cards by colour,

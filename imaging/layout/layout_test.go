@@ -11,6 +11,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // TestBoardsLayoutClean is the layout's contract with the renderer: no name,
@@ -66,7 +67,7 @@ func TestLayoutProblemsCatchCollisions(t *testing.T) {
 		{"dot on a track", func(t *testing.T, b *data.Board) {
 			// Boston onto the middle of the El Paso – Los Angeles track (a
 			// neighbour of either end would bend the track away)
-			sp := TrackSpaces(b, trackBetween(t, b, "El Paso", "Los Angeles"), 1)
+			sp := TrackSpaces(b, testkit.AnyTrack(t, b, "El Paso", "Los Angeles"), 1)
 			mid := sp[len(sp)/2]
 			bos := mustCity(t, b, "Boston")
 			bos.X, bos.Y = mid.X, mid.Y
@@ -110,19 +111,6 @@ func TestLayoutProblemsCatchCollisions(t *testing.T) {
 			t.Errorf("no problem mentions %q; got %q", c.want, probs)
 		})
 	}
-}
-
-func trackBetween(t *testing.T, b *data.Board, x, y string) data.TrackID {
-	t.Helper()
-	a, _ := b.City(x)
-	c, _ := b.City(y)
-	for _, id := range b.Adj[a] {
-		if b.Tracks[id].Other(a) == c {
-			return id
-		}
-	}
-	t.Fatalf("no track %s – %s", x, y)
-	return 0
 }
 
 func TestRectOverlaps(t *testing.T) {
@@ -198,7 +186,7 @@ func TestTrackSpacesEvenAndClearOfDots(t *testing.T) {
 
 func TestTrackSpacesScale(t *testing.T) {
 	b := freshBoard(t, "europe")
-	id := trackBetween(t, b, "Petrograd", "Stockholm")
+	id := testkit.AnyTrack(t, b, "Petrograd", "Stockholm")
 	one, two := TrackSpaces(b, id, 1), TrackSpaces(b, id, 2)
 	for i := range one {
 		w := one[i].Scale(2)
@@ -341,7 +329,7 @@ func TestLabelInkInsideBox(t *testing.T) {
 // BenchmarkTrackSpacesBoard measures what a renderer pays to place every
 // space of the busiest board.
 func BenchmarkTrackSpacesBoard(b *testing.B) {
-	board, _ := data.Embedded().Board("marklin")
+	board := testkit.Board(b, "marklin")
 	for b.Loop() {
 		for i := range board.Tracks {
 			TrackSpaces(board, data.TrackID(i), 1)
@@ -350,7 +338,7 @@ func BenchmarkTrackSpacesBoard(b *testing.B) {
 }
 
 func BenchmarkLayoutProblems(b *testing.B) {
-	board, _ := data.Embedded().Board("marklin")
+	board := testkit.Board(b, "marklin")
 	for b.Loop() {
 		problems(board)
 	}
