@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"math/bits"
 	"testing"
 
 	"conductor/internal/testkit"
@@ -113,5 +112,3 @@ func hasEvent(ev []Event, k EventKind) *Event {
 	}
 	return nil
 }
-
-func popcount(m uint64) int { return bits.OnesCount64(m) }
