@@ -37,7 +37,7 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 		{"name":"A","routes":[["muenchen","osterreich","RED"],["Saarbrucken","frankreich","green"]],
 		 "tickets":[["Saarbrücken","München",23],["Frankreich","München"]],"goods":12},
 		{"name":"B"}]}`
-	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
+	_, err := ParsePosition(testkit.Catalog(), []byte(src))
 	if err == nil {
 		t.Fatal(`"muenchen" is not a spelling FindCity knows; expected an error`)
 	}
@@ -45,7 +45,7 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 		t.Fatalf("error %q should suggest München", err)
 	}
 	src = strings.Replace(src, "muenchen", "munchen", 1)
-	pos, err = ParsePosition(testkit.Catalog(), []byte(src))
+	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
