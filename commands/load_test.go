@@ -18,7 +18,7 @@ func TestStoredGamesLoadAsRecorded(t *testing.T) {
 	for i, g := range recorded.All(t) {
 		ch := fmt.Sprint("rec", i)
 		rec := &store.GameRecord{Channel: ch, Guild: "g1", Map: g.Board, Variant: g.Variant, Seed: g.Seed,
-			Status: store.StatusPlaying, Created: w.now}
+			Rules: g.Rules, Status: store.StatusPlaying, Created: w.now}
 		if g.BonusTickets {
 			rec.Options = map[string]string{"bonus_tickets": "on"}
 		}

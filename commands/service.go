@@ -200,7 +200,7 @@ func (s *Service) gameConfig(rec *store.GameRecord) (engine.Config, error) {
 		return engine.Config{}, err
 	}
 	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
-		Players: len(rec.Seats), Seed: rec.Seed}, nil
+		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)}, nil
 }
 
 // recentIDs remembers the last interaction ids handled, so that an

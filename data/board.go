@@ -227,3 +227,14 @@ func (b *Board) Spaces() int {
 	}
 	return n
 }
+
+// DeckSize counts the tickets of one deck ("bonus", "1912", ...).
+func (b *Board) DeckSize(deck string) int {
+	n := 0
+	for i := range b.Tickets {
+		if b.Tickets[i].Deck == deck {
+			n++
+		}
+	}
+	return n
+}

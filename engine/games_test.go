@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"fmt"
 	"testing"
+
+	"conductor/engine"
 
 	"conductor/internal/testkit"
 	"conductor/internal/testkit/recorded"
@@ -20,17 +23,20 @@ func TestRecordedGames(t *testing.T) {
 				t.Error(p)
 			}
 		})
-		covered[g.Board+" "+g.Variant] = true
+		covered[fmt.Sprint(g.Board, " ", g.Variant, " rules ", g.Rules)] = true
 		for _, c := range g.Checks {
 			corners[c] = true
 		}
 	}
-	// At least one game per edition and variant, and the corners that
+	// At least one game per edition and variant under every rules revision
+	// (stored games keep the one they started with), and the corners that
 	// most need a whole game behind them.
 	for _, b := range testkit.Catalog().Boards() {
 		for _, v := range b.Variants {
-			if !covered[b.ID+" "+v.ID] {
-				t.Errorf("no recorded game of %s %s", b.ID, v.ID)
+			for r := engine.Revision1; r <= engine.LatestRevision; r++ {
+				if k := fmt.Sprint(b.ID, " ", v.ID, " rules ", r); !covered[k] {
+					t.Errorf("no recorded game of %s", k)
+				}
 			}
 		}
 	}

@@ -19,10 +19,14 @@ type GameRecord struct {
 	Map     string `json:"map"`
 	Variant string `json:"variant,omitempty"`
 	// Options holds table settings such as bonus_tickets, turn_timer, confirm.
-	Options  map[string]string `json:"options,omitempty"`
-	Seats    []Seat            `json:"seats,omitempty"`
-	Host     string            `json:"host,omitempty"`
-	Seed     uint64            `json:"seed"`
+	Options map[string]string `json:"options,omitempty"`
+	Seats   []Seat            `json:"seats,omitempty"`
+	Host    string            `json:"host,omitempty"`
+	Seed    uint64            `json:"seed"`
+	// Rules is the engine's rules revision the game started under, so that
+	// its log replays as it was played; 0 for games started before
+	// revisions existed (engine.Revision1).
+	Rules    int               `json:"rules,omitempty"`
 	Log      []LogEntry        `json:"log,omitempty"`
 	Created  time.Time         `json:"created"`
 	Updated  time.Time         `json:"updated"`

@@ -42,7 +42,7 @@ func main() {
 	}
 	cat := data.Embedded()
 	found := false
-	for _, s := range specs {
+	for _, s := range allSpecs() {
 		if *only != "" && s.name != *only {
 			continue
 		}
@@ -61,6 +61,27 @@ func main() {
 	}
 }
 
+// allSpecs returns every record to write: each spec under the latest rules
+// revision, named as it is, and under every earlier revision, named
+// NAME-rulesN, since stored games started under an old revision replay
+// under it for ever.
+func allSpecs() []spec {
+	var out []spec
+	for _, s := range specs {
+		s.rules = engine.LatestRevision
+		out = append(out, s)
+	}
+	for r := engine.LatestRevision - 1; r >= 1; r-- {
+		for _, s := range specs {
+			s.name = fmt.Sprintf("%s-rules%d", s.name, r)
+			s.rules = r
+			s.about = append(slices.Clone(s.about), fmt.Sprintf("Under rules revision %d, as games started before revision %d replay.", r, r+1))
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // spec describes one record: the table, the bots, how they are steered and
 // the corners the game must show. Seeds are tried from seed upwards until a
 // game shows every corner wanted.
@@ -69,6 +90,7 @@ type spec struct {
 	about   []string
 	board   string
 	variant string
+	rules   int      // the engine's rules revision
 	levels  []string // a bot level per seat
 	seed    uint64
 	steer   func() steerFunc
@@ -102,7 +124,7 @@ func (s spec) record(cat *data.Catalog) (*recorded.Game, error) {
 // play plays one game and returns its record, or nil when the game does not
 // show every corner wanted.
 func (s spec) play(b *data.Board, seed uint64) (*recorded.Game, error) {
-	cfg := engine.Config{Board: b, Variant: s.variant, Players: len(s.levels), Seed: seed}
+	cfg := engine.Config{Board: b, Variant: s.variant, Players: len(s.levels), Seed: seed, Revision: s.rules}
 	g, err := engine.New(cfg)
 	if err != nil {
 		return nil, err
@@ -117,7 +139,7 @@ func (s spec) play(b *data.Board, seed uint64) (*recorded.Game, error) {
 	if s.steer != nil {
 		steer = s.steer()
 	}
-	rec := &recorded.Game{Name: s.name, Board: b.ID, Variant: s.variant, Players: len(s.levels), Seed: seed}
+	rec := &recorded.Game{Name: s.name, Board: b.ID, Variant: s.variant, Players: len(s.levels), Seed: seed, Rules: s.rules}
 	seen := recorded.Corners{}
 	var legal []engine.Action
 	for g.Phase() != engine.PhaseOver {

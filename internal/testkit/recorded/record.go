@@ -10,6 +10,7 @@
 //	variant: classic
 //	players: 3
 //	seed: 42
+//	rules: 2                                  <- engine rules revision
 //	bonus-tickets: on                         <- only when on
 //	checks: tunnel-paid station               <- corners the game must show
 //
@@ -45,6 +46,7 @@ type Game struct {
 	Variant      string // "" for the board's first variant
 	Players      int
 	Seed         uint64
+	Rules        int // the engine's rules revision (engine.Config.Revision)
 	BonusTickets bool
 	// Checks names the rule corners the game must show (see Corners).
 	Checks  []string
@@ -134,6 +136,8 @@ func Parse(name string, src []byte) (*Game, error) {
 		return nil, fmt.Errorf("%s: no board in the header", name)
 	case g.Players < 2:
 		return nil, fmt.Errorf("%s: no players in the header", name)
+	case g.Rules == 0:
+		return nil, fmt.Errorf("%s: no rules revision in the header", name)
 	case len(g.Moves) == 0:
 		return nil, fmt.Errorf("%s: no moves", name)
 	case g.Scores == nil:
@@ -163,6 +167,11 @@ func (g *Game) setHeader(key, value string) error {
 		}
 	case "seed":
 		g.Seed, err = strconv.ParseUint(value, 10, 64)
+	case "rules":
+		g.Rules, err = strconv.Atoi(value)
+		if err == nil && g.Rules < 1 {
+			err = fmt.Errorf("revision %d: revisions count from 1", g.Rules)
+		}
 	case "bonus-tickets":
 		if value != "on" && value != "off" {
 			return fmt.Errorf("bonus-tickets is on or off, not %q", value)
@@ -176,7 +185,7 @@ func (g *Game) setHeader(key, value string) error {
 			}
 		}
 	default:
-		return fmt.Errorf("unknown header %q (board, variant, players, seed, bonus-tickets, checks)", key)
+		return fmt.Errorf("unknown header %q (board, variant, players, seed, rules, bonus-tickets, checks)", key)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", key, err)
@@ -235,7 +244,7 @@ func (g *Game) Format() []byte {
 	if g.Variant != "" {
 		fmt.Fprintf(&b, "variant: %s\n", g.Variant)
 	}
-	fmt.Fprintf(&b, "players: %d\nseed: %d\n", g.Players, g.Seed)
+	fmt.Fprintf(&b, "players: %d\nseed: %d\nrules: %d\n", g.Players, g.Seed, g.Rules)
 	if g.BonusTickets {
 		b.WriteString("bonus-tickets: on\n")
 	}

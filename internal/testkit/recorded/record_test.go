@@ -69,7 +69,7 @@ func TestCheckCatchesChanges(t *testing.T) {
 }
 
 func TestParseRefusesBadRecords(t *testing.T) {
-	good := "board: usa\nplayers: 2\nseed: 1\n\n1 keep 0,1\n\nscore 1: total=3\nscore 2: total=4\nranking: 2 1\n"
+	good := "board: usa\nplayers: 2\nseed: 1\nrules: 1\n\n1 keep 0,1\n\nscore 1: total=3\nscore 2: total=4\nranking: 2 1\n"
 	if _, err := Parse("g", []byte(good)); err != nil {
 		t.Fatalf("good record refused: %v", err)
 	}
@@ -77,6 +77,8 @@ func TestParseRefusesBadRecords(t *testing.T) {
 		{strings.Replace(good, "board: usa\n", "", 1), "no board"},
 		{strings.Replace(good, "players: 2", "players: 7", 1), "g:2: players: 7 players"},
 		{strings.Replace(good, "seed: 1", "seed: one", 1), "g:3: seed:"},
+		{strings.Replace(good, "rules: 1\n", "", 1), "no rules revision"},
+		{strings.Replace(good, "rules: 1", "rules: 0", 1), "g:4: rules: revision 0"},
 		{strings.Replace(good, "seed: 1", "colour: red", 1), `unknown header "colour"`},
 		{strings.Replace(good, "seed: 1", "checks: miracle", 1), `unknown check "miracle"`},
 		{strings.Replace(good, "1 keep", "3 keep", 1), "seat from 1 to 2"},

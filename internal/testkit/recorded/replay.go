@@ -61,7 +61,7 @@ func (g *Game) Config(cat *data.Catalog) (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, fmt.Errorf("%s: %w", g.Name, err)
 	}
-	return engine.Config{Board: b, Variant: g.Variant, BonusTickets: g.BonusTickets, Players: g.Players, Seed: g.Seed}, nil
+	return engine.Config{Board: b, Variant: g.Variant, BonusTickets: g.BonusTickets, Players: g.Players, Seed: g.Seed, Revision: g.Rules}, nil
 }
 
 // NotatedMoves returns the moves as the engine's replay takes them.
