@@ -120,7 +120,7 @@ func TestRestartMidGameLosesNothing(t *testing.T) {
 	before := g.View(0)
 	beforeLog := len(g.Log())
 	w.restart()
-	g2, gid2 := w.game("c1") // nothing loaded yet
+	g2, _ := w.game("c1") // nothing loaded yet
 	if g2 != nil {
 		t.Fatal("a fresh service has nothing in memory")
 	}
@@ -128,7 +128,7 @@ func TestRestartMidGameLosesNothing(t *testing.T) {
 	if a := w.click("u1", "draw:"+gid+":0:deck"); a.msg.Content == "" {
 		t.Fatal("no answer after restart")
 	}
-	g2, gid2 = w.game("c1")
+	g2, gid2 := w.game("c1")
 	if gid2 != gid || len(g2.Log()) != beforeLog+1 || g2.Current() != 1 {
 		t.Fatalf("after restart: game %s, %d moves, current %d", gid2, len(g2.Log()), g2.Current())
 	}

@@ -89,28 +89,21 @@ func (s *Service) replay(guild, id string) (present.ReplayGIF, error) {
 	return r, nil
 }
 
-// replayFrames replays an archived game's log and returns the public board
-// after the ticket choice and after every turn, in the server's language.
-// The game must end with the scores the archive recorded.
+// replayFrames replays an archived game's log, the way a stored game is
+// loaded, and returns the public board after the ticket choice and after
+// every turn, in the server's language. The game must end with the scores
+// the archive recorded.
 func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry) ([]imaging.Scene, error) {
-	g, err := s.newGame(rec)
+	cfg, err := s.gameConfig(rec)
 	if err != nil {
 		return nil, err
 	}
 	loc := rec.Options["locale"]
 	players := seatPlayers(rec)
-	last := ""
+	// A new game is in the ticket choice, turn 0.
+	turn, phase, last := 0, engine.PhaseSetup, ""
 	var frames []imaging.Scene
-	for i, e := range rec.Log {
-		a, err := engine.ParseAction(g.Board(), e.Action)
-		if err != nil {
-			return nil, fmt.Errorf("%w: move %d %q: %v", errReplayDiverged, i+1, e.Action, err)
-		}
-		turn, phase := g.Turn(), g.Phase()
-		ev, err := g.Apply(e.Seat, a)
-		if err != nil {
-			return nil, fmt.Errorf("%w: move %d %q: %v", errReplayDiverged, i+1, e.Action, err)
-		}
+	g, err := engine.ReplayNotation(cfg, logMoves(rec), func(g *engine.Game, _ engine.Move, ev []engine.Event) {
 		if lines := present.Narrate(loc, g.Board(), seatNamer(rec), ev); len(lines) > 0 {
 			last = lines[len(lines)-1]
 		}
@@ -118,6 +111,10 @@ func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry)
 			v := g.Public()
 			frames = append(frames, *present.BoardScene(loc, &v, players, last))
 		}
+		turn, phase = g.Turn(), g.Phase()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errReplayDiverged, err)
 	}
 	if g.Phase() != engine.PhaseOver || len(frames) == 0 {
 		return nil, fmt.Errorf("%w: the log ends before the game does", errReplayDiverged)

@@ -2,11 +2,14 @@ package commands
 
 import (
 	"bytes"
+	"fmt"
 	"image/gif"
 	"strings"
 	"testing"
 	"time"
 
+	"conductor/internal/testkit"
+	"conductor/internal/testkit/recorded"
 	"conductor/present"
 	"conductor/store"
 )
@@ -114,5 +117,49 @@ func TestReplayRefusesAGameThatNoLongerAddsUp(t *testing.T) {
 	a := w.click("u1", "replay:other:0:")
 	if a.msg.Content != present.T("", "replay.changed") || !a.msg.Ephemeral || len(a.msg.Files) != 0 {
 		t.Fatalf("replay of a game that no longer adds up: %+v", a.msg)
+	}
+}
+
+// Every recorded game (each edition and variant, tunnels, ferries,
+// stations, passengers, ties) replays from its archive into one picture
+// per turn, ending on the finished board.
+func TestReplayFramesOfRecordedGames(t *testing.T) {
+	w := newWorld(t)
+	for i, g := range recorded.All(t) {
+		ch := fmt.Sprint("rec", i)
+		rec := &store.GameRecord{Channel: ch, Guild: "g1", Map: g.Board, Variant: g.Variant, Seed: g.Seed,
+			Rules: g.Rules, Status: store.StatusPlaying, Created: w.now, Options: map[string]string{"locale": "fr"}}
+		if g.BonusTickets {
+			rec.Options["bonus_tickets"] = "on"
+		}
+		res := store.ArchiveResult{Finished: w.now.Add(time.Duration(i) * time.Minute)}
+		for s := range g.Players {
+			rec.Seats = append(rec.Seats, store.Seat{UserID: fmt.Sprint("u", s+1), Name: fmt.Sprint("Player ", s+1)})
+			res.Players = append(res.Players, store.PlayerResult{Name: fmt.Sprint("Player ", s+1), Score: g.Scores[s]["total"]})
+		}
+		for k, m := range g.Moves {
+			rec.Log = append(rec.Log, store.LogEntry{Seat: m.Seat, Action: m.Action, At: w.now, Interaction: fmt.Sprint(ch, "-", k)})
+		}
+		if err := w.store.Put(rec); err != nil {
+			t.Fatal(err)
+		}
+		entry, err := w.store.Archive(ch, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, err := w.svc.replayFrames(rec, entry)
+		if err != nil {
+			t.Fatalf("%s: %v", g.Name, err)
+		}
+		eg, err := g.Replay(testkit.Catalog(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(frames); n < eg.Turn() || n > eg.Turn()+2 {
+			t.Errorf("%s: %d pictures for %d turns", g.Name, n, eg.Turn())
+		}
+		if first, last := frames[0].Status, frames[len(frames)-1].Status; first == present.T("fr", "status.setup") || last != present.T("fr", "status.over") {
+			t.Errorf("%s: pictures from %q to %q", g.Name, first, last)
+		}
 	}
 }

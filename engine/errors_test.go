@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // refusalSite is one g.refuse call as written in the engine's source.
@@ -121,7 +122,7 @@ func TestRefusalsAreTranslatable(t *testing.T) {
 func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	g := started(t, "europe", "classic", 3)
 	b := g.board
-	paris := trackOf(t, b, "Paris", "Frankfurt", data.White)
+	paris := testkit.Track(t, b, "Paris", "Frankfurt", data.White)
 	hand(g, 0, map[Card]int{ColorCard(data.White): 3})
 	mustPlay(t, g, 0, Claim(paris, data.White, 0))
 
@@ -134,7 +135,7 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	}
 
 	// Not affordable: what is needed and what is held, as values.
-	gray := trackOf(t, b, "Paris", "Bruxelles", data.Yellow)
+	gray := testkit.Track(t, b, "Paris", "Bruxelles", data.Yellow)
 	hand(g, 1, map[Card]int{ColorCard(data.Red): 1, ColorCard(data.Yellow): 1, Locomotive: 1})
 	e = refused(t, g, 1, Claim(gray, data.Yellow, 0), ErrCannotAfford)
 	wantArgs := []Arg{
@@ -147,15 +148,15 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	}
 
 	// A station: its site, and the seat of the station already there.
-	wien := cityID(t, b, "Wien")
+	wien := testkit.City(t, b, "Wien")
 	hand(g, 1, map[Card]int{ColorCard(data.Red): 1})
 	mustPlay(t, g, 1, Action{Kind: ActStation, City: wien, Color: data.Red})
 	hand(g, 2, map[Card]int{ColorCard(data.Red): 1})
 	e = refused(t, g, 2, Action{Kind: ActStation, City: wien, Color: data.Red}, ErrNotAvailable)
 	wantRefusal(t, e, "station.taken", Arg{"city", wien}, Arg{"player", Seat(1)})
 	hand(g, 2, map[Card]int{Locomotive: 2})
-	e = refused(t, g, 2, Action{Kind: ActStation, City: cityID(t, b, "Roma"), Color: data.Red, Locos: 2}, ErrBadAction)
-	site := StationSite{City: cityID(t, b, "Roma"), Number: 1}
+	e = refused(t, g, 2, Action{Kind: ActStation, City: testkit.City(t, b, "Roma"), Color: data.Red, Locos: 2}, ErrBadAction)
+	site := StationSite{City: testkit.City(t, b, "Roma"), Number: 1}
 	if e.Key != "pay.too_many_wild" || !reflect.DeepEqual(e.Args[0], Arg{"what", site}) {
 		t.Fatalf("key %q args %#v", e.Key, e.Args)
 	}
@@ -171,20 +172,20 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 func TestRefusalPassengerCities(t *testing.T) {
 	g := started(t, "marklin", "", 2)
 	b := g.board
-	from := cityID(t, b, "Berlin")
+	from := testkit.City(t, b, "Berlin")
 	e := refused(t, g, 0, Action{Kind: ActMovePassenger, City: from, Path: []data.TrackID{0}}, ErrBadAction)
 	if e.Key != "passenger.none_placed" {
 		t.Fatalf("refusal %v, want passenger.none_placed", e)
 	}
-	g.passenger[cityID(t, b, "Hamburg")] = 0
-	g.passenger[cityID(t, b, "Bremen")] = 0
+	g.passenger[testkit.City(t, b, "Hamburg")] = 0
+	g.passenger[testkit.City(t, b, "Bremen")] = 0
 	e = refused(t, g, 0, Action{Kind: ActMovePassenger, City: from, Path: []data.TrackID{0}}, ErrBadAction)
 	if e.Key != "passenger.not_there" {
 		t.Fatalf("refusal %v, want passenger.not_there", e)
 	}
 	cities, ok := e.Args[0].Value.([]data.CityID)
 	slices.Sort(cities)
-	want := []data.CityID{cityID(t, b, "Bremen"), cityID(t, b, "Hamburg")}
+	want := []data.CityID{testkit.City(t, b, "Bremen"), testkit.City(t, b, "Hamburg")}
 	slices.Sort(want)
 	if !ok || !slices.Equal(cities, want) {
 		t.Fatalf("args %#v: want Bremen and Hamburg as []data.CityID", e.Args)

@@ -144,6 +144,7 @@ func New(cfg Config) (*Game, error) {
 		return nil, fmt.Errorf("no board")
 	}
 	if cfg.Players < 2 || cfg.Players > 5 {
+		//lint:ignore ST1005 the message starts with the game's name, which is capitalised
 		return nil, fmt.Errorf("Ticket to Ride is played by 2 to 5 players, not %d", cfg.Players)
 	}
 	var v *data.Variant

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func names(fs []PlayerScore, order []int) []string {
@@ -71,7 +72,7 @@ func TestTieBreaks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			order, places := rank(board(t, c.board), c.players)
+			order, places := rank(testkit.Board(t, c.board), c.players)
 			if got := names(c.players, order); !slices.Equal(got, c.want) {
 				t.Fatalf("ranking %v, want %v", got, c.want)
 			}
@@ -112,12 +113,12 @@ func TestTieBreaksThroughScore(t *testing.T) {
 			// Two separate 3-car routes (8), 2 stations built (4), Express (10) = 22.
 			func(b *data.Board) Holding {
 				return Holding{Name: "B", Tracks: routes(t, b, r{"Brest", "Paris", "black"}, r{"Sarajevo", "Zagrab", "red"}),
-					Stations: []data.CityID{city(t, b, "Madrid"), city(t, b, "Lisboa")}}
+					Stations: []data.CityID{testkit.City(t, b, "Madrid"), testkit.City(t, b, "Lisboa")}}
 			},
 			// One 3-car route (4), 1 station built (8), Express (10) = 22.
 			func(b *data.Board) Holding {
 				return Holding{Name: "A", Tracks: routes(t, b, r{"Paris", "Frankfurt", "white"}),
-					Stations: []data.CityID{city(t, b, "Roma")}}
+					Stations: []data.CityID{testkit.City(t, b, "Roma")}}
 			}, "fewest_stations"},
 		{"europe express", "europe",
 			// 4+4+4+4+1 = 17 over five separate routes, 12 for stations = 29.
@@ -138,7 +139,7 @@ func TestTieBreaksThroughScore(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := board(t, c.board)
+			b := testkit.Board(t, c.board)
 			fs := Score(b, []Holding{c.first(b), c.winner(b)})
 			p, q := fs.Players[0], fs.Players[1]
 			if p.Total != q.Total || p.CompletedTickets != q.CompletedTickets {
@@ -157,11 +158,11 @@ func TestTieBreaksThroughScore(t *testing.T) {
 // A tie that survives every printed tie-break is a shared place: two
 // winners share the victory, and the next player is third.
 func TestFullTieSharesThePlace(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	twin := func(name string) Holding { return Holding{Name: name} }
 	// Nobody has a route: everybody scores the 12 station points and ties
 	// on every rule, except the third player who built a station.
-	third := Holding{Name: "C", Stations: []data.CityID{city(t, b, "Roma")}}
+	third := Holding{Name: "C", Stations: []data.CityID{testkit.City(t, b, "Roma")}}
 	fs := Score(b, []Holding{twin("A"), twin("B"), third})
 	if got := fs.Places; !slices.Equal(got, []int{1, 1, 3}) {
 		t.Fatalf("places %v, want [1 1 3] (totals %d %d %d)", got, fs.Players[0].Total, fs.Players[1].Total, fs.Players[2].Total)

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestDeckSizes(t *testing.T) {
 	for id, want := range map[string]int{"usa": 110, "europe": 110, "marklin": 118} {
-		g, _ := New(Config{Board: testBoard(t, id), Players: 5, Seed: 1})
+		g, _ := New(Config{Board: testkit.Board(t, id), Players: 5, Seed: 1})
 		if err := checkInvariants(g); err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +231,7 @@ func countCards(cs []Card, c Card) int {
 // to the discards, which become the new deck, and the slot is turned up.
 func TestEmptyFaceUpSlotRefilledWhenCardsComeBack(t *testing.T) {
 	for _, rev := range []int{Revision1, LatestRevision} {
-		g, err := New(Config{Board: testBoard(t, "usa"), Players: 2, Seed: 42, Revision: rev})
+		g, err := New(Config{Board: testkit.Board(t, "usa"), Players: 2, Seed: 42, Revision: rev})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +247,7 @@ func TestEmptyFaceUpSlotRefilledWhenCardsComeBack(t *testing.T) {
 		}
 		b := g.Board()
 		hand(g, 1, map[Card]int{ColorCard(data.Yellow): 6})
-		ev := mustPlay(t, g, 1, Claim(trackOf(t, b, "Helena", "Seattle", data.Yellow), data.Yellow, 0))
+		ev := mustPlay(t, g, 1, Claim(testkit.Track(t, b, "Helena", "Seattle", data.Yellow), data.Yellow, 0))
 		switch rev {
 		case Revision1:
 			if g.faceUp[0] != NoCard || len(g.discard) != 6 {

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func newGame(t testing.TB, id, variant string, players int) *Game {
 	t.Helper()
-	g, err := New(Config{Board: testBoard(t, id), Variant: variant, Players: players, Seed: 7})
+	g, err := New(Config{Board: testkit.Board(t, id), Variant: variant, Players: players, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestSetupReturnsShuffledTogether(t *testing.T) {
 	for _, variant := range []string{"mega", "bigcities"} {
 		mixed := 0
 		for seed := range uint64(20) {
-			g, err := New(Config{Board: testBoard(t, "europe"), Variant: variant, Players: 2, Seed: seed})
+			g, err := New(Config{Board: testkit.Board(t, "europe"), Variant: variant, Players: 2, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +237,7 @@ func TestSetupReturnsShuffledTogether(t *testing.T) {
 // Games started under the first revision replay as they were played: each
 // player's returns went under the deck at once.
 func TestRevision1SetupReturnsByPlayer(t *testing.T) {
-	g, err := New(Config{Board: testBoard(t, "europe"), Variant: "bigcities", Players: 2, Seed: 7, Revision: Revision1})
+	g, err := New(Config{Board: testkit.Board(t, "europe"), Variant: "bigcities", Players: 2, Seed: 7, Revision: Revision1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,14 +249,14 @@ func TestRevision1SetupReturnsByPlayer(t *testing.T) {
 }
 
 func TestBonusTicketsOptionRefusedWithoutBonusTickets(t *testing.T) {
-	_, err := New(Config{Board: testBoard(t, "europe"), Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})
+	_, err := New(Config{Board: testkit.Board(t, "europe"), Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})
 	if err == nil || !strings.Contains(err.Error(), "no bonus tickets") || !strings.Contains(err.Error(), "deck file") {
 		t.Fatalf("want a refusal naming the missing bonus tickets and the deck file, got %v", err)
 	}
 }
 
 func TestBonusTicketsOptionUsesTheData(t *testing.T) {
-	b := *testBoard(t, "europe")
+	b := *testkit.Board(t, "europe")
 	b.Tickets = append([]data.Ticket(nil), b.Tickets...)
 	b.Tickets = append(b.Tickets, data.Ticket{ID: data.TicketID(len(b.Tickets)), A: 0, B: 1, Points: 9, Deck: "bonus"})
 	with, _ := New(Config{Board: &b, Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})

@@ -14,6 +14,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // engineRefusals reads the engine's source for its refusals: key -> the
@@ -137,32 +138,10 @@ func seatNames(seat int) string { return []string{"Alice", "Bruno", "Chiara"}[se
 // should show.
 var englishLeftovers = regexp.MustCompile(`\b(needs|you have|player|claimed|already|cards|station|white|locomotives|one colour|is|the)\b`)
 
-func europeBoard(t *testing.T) *data.Board {
-	t.Helper()
-	b, err := data.Embedded().Board("europe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func trackBetween3(t *testing.T, b *data.Board, a, c string, col data.Color) data.TrackID {
-	t.Helper()
-	ia, _ := b.City(a)
-	ic, _ := b.City(c)
-	for _, id := range b.Adj[ia] {
-		if tr := &b.Tracks[id]; tr.Other(ia) == ic && tr.Color == col {
-			return id
-		}
-	}
-	t.Fatalf("no %s track %s – %s", col, a, c)
-	return 0
-}
-
 // newEuropeGame is a 3-player Europe game past the ticket choice.
 func newEuropeGame(t *testing.T) *engine.Game {
 	t.Helper()
-	g, err := engine.New(engine.Config{Board: europeBoard(t), Players: 3, Seed: 7})
+	g, err := engine.New(engine.Config{Board: testkit.Board(t, "europe"), Players: 3, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +195,7 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 		t.Fatal("seat 0 can claim nothing with its first hand; pick another seed")
 	}
 	tr := &b.Tracks[claimed]
-	long := trackBetween3(t, b, "Kyiv", "Smolensk", data.Red) // 3 red cards: more than a first hand
+	long := testkit.Track(t, b, "Kyiv", "Smolensk", data.Red) // 3 red cards: more than a first hand
 	if g.Player(1).Hand[engine.ColorCard(data.Red)] >= 3 {
 		t.Fatal("seat 1 holds 3 red cards; pick another seed")
 	}
@@ -262,11 +241,10 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 // TestRefusalValuesRendered shows each kind of value a refusal carries, in
 // French, exactly.
 func TestRefusalValuesRendered(t *testing.T) {
-	b := europeBoard(t)
-	roma, _ := b.City("Roma")
-	wien, _ := b.City("Wien")
-	ferry := trackBetween3(t, b, "Palermo", "Smyrna", data.Gray)
-	tunnel := trackBetween3(t, b, "Marseille", "Zurich", data.Pink)
+	b := testkit.Board(t, "europe")
+	roma, wien := testkit.City(t, b, "Roma"), testkit.City(t, b, "Wien")
+	ferry := testkit.Track(t, b, "Palermo", "Smyrna", data.Gray)
+	tunnel := testkit.Track(t, b, "Marseille", "Zurich", data.Pink)
 	for _, c := range []struct {
 		err  engine.Error
 		want string
@@ -305,7 +283,7 @@ func TestRefusalValuesRendered(t *testing.T) {
 }
 
 func TestRefusalWithoutMessageGivesItsKind(t *testing.T) {
-	b := europeBoard(t)
+	b := testkit.Board(t, "europe")
 	e := &engine.Error{Code: engine.ErrNotAllowed, Key: "no.such_key"}
 	for _, lang := range Languages {
 		if got, want := Refusal(lang, e, b, seatNames), T(lang, "refused.allowed"); got != want {

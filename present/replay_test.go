@@ -8,19 +8,16 @@ import (
 	"slices"
 	"testing"
 
-	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/internal/testkit"
 )
 
 // playedFrames plays a seeded game of random legal moves and returns the
 // board after each turn, as a replay shows it.
 func playedFrames(t *testing.T, turns int) []imaging.Scene {
 	t.Helper()
-	b, err := data.Embedded().Board("usa")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Board(t, "usa")
 	g, err := engine.New(engine.Config{Board: b, Players: 2, Seed: 9})
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 func TestReportOfAPosition(t *testing.T) {
@@ -18,7 +18,7 @@ func TestReportOfAPosition(t *testing.T) {
 	src := `{"map":"europe","face_up":["red","locomotive"],"players":[
 		{"name":"A","routes":[["Budapest","Sarajevo","pink"]],"stations":["Sarajevo"],"tickets":[["Budapest","Sofia"]],"goods":0},
 		{"name":"B","routes":[["Sarajevo","Sofia","gray"],["Paris","Frankfurt","white"]],"tickets":[["Paris","Wien"]]}]}`
-	pos, err := engine.ParsePosition(data.Embedded(), []byte(src))
+	pos, err := engine.ParsePosition(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestReportOfAPosition(t *testing.T) {
 // Two players tied on every printed tie-break share the first place.
 func TestReportSharedVictory(t *testing.T) {
 	src := `{"map":"usa","players":[{"name":"A","routes":[["Omaha","Kansas City","gray"]]},{"name":"B","routes":[["Seattle","Portland","gray"]]},{"name":"C"}]}`
-	pos, err := engine.ParsePosition(data.Embedded(), []byte(src))
+	pos, err := engine.ParsePosition(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,7 @@ const (
 )
 
 // GameRecord is everything needed to rebuild one game: the engine replays Log
-// from a game created with Map, Variant, Options, Seats and Seed (or from
-// Snapshot, taken when the log had SnapshotAt entries).
+// from a game created with Map, Variant, Options, Seats and Seed.
 type GameRecord struct {
 	Channel string `json:"channel"` // Discord channel id, or "local:NAME" for terminal games
 	Guild   string `json:"guild"`   // Discord guild id
@@ -33,9 +32,6 @@ type GameRecord struct {
 	Updated  time.Time         `json:"updated"`
 	Status   string            `json:"status"`
 	Messages map[string]string `json:"messages,omitempty"` // e.g. the last board message id
-	// Snapshot is an optional engine snapshot taken when len(Log) was SnapshotAt.
-	Snapshot   []byte `json:"snapshot,omitempty"`
-	SnapshotAt int    `json:"snapshot_at,omitempty"`
 }
 
 // Seat is one place at the table, held by a member or a bot.

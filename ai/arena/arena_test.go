@@ -3,17 +3,8 @@ package arena
 import (
 	"testing"
 
-	"conductor/data"
+	"conductor/internal/testkit"
 )
-
-func testBoard(t *testing.T, id string) *data.Board {
-	t.Helper()
-	b, err := data.Embedded().Board(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func TestArenaSeatsRotate(t *testing.T) {
 	for n := 2; n <= 5; n++ {
@@ -42,7 +33,7 @@ func TestArenaSeatsRotate(t *testing.T) {
 func TestArenaIsDeterministic(t *testing.T) {
 	run := func(seed uint64, workers int) Report {
 		t.Helper()
-		out, err := Run(Config{Board: testBoard(t, "marklin"), Variant: "", Levels: []string{"hard", "normal"}, Seed: seed, Games: 4, Workers: workers})
+		out, err := Run(Config{Board: testkit.Board(t, "marklin"), Variant: "", Levels: []string{"hard", "normal"}, Seed: seed, Games: 4, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +56,7 @@ func TestArenaIsDeterministic(t *testing.T) {
 }
 
 func TestArenaRefusesBadSetups(t *testing.T) {
-	b := testBoard(t, "usa")
+	b := testkit.Board(t, "usa")
 	for _, a := range []Config{
 		{Board: b, Levels: []string{"hard"}, Games: 1, Workers: 1},
 		{Board: b, Levels: []string{"hard", "grandmaster"}, Games: 1, Workers: 1},
@@ -79,7 +70,7 @@ func TestArenaRefusesBadSetups(t *testing.T) {
 }
 
 func TestReportsEveryBot(t *testing.T) {
-	out, err := Run(Config{Board: testBoard(t, "europe"), Variant: "classic", Levels: []string{"easy", "dest", "route"}, Seed: 3, Games: 6, Workers: 2})
+	out, err := Run(Config{Board: testkit.Board(t, "europe"), Variant: "classic", Levels: []string{"easy", "dest", "route"}, Seed: 3, Games: 6, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
