@@ -69,7 +69,9 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 	return s.oops(req, err.Error())
 }
 
-// seatName is a seat's display name.
+// seatName is a seat's display name as typed: present escapes it in the
+// texts it builds; a name put into a message here goes through
+// present.EscapeMarkdown.
 func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"

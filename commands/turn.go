@@ -56,7 +56,7 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 		m := note(present.T(req.Locale, "stale.turn"))
 		return &m
 	case g.Current() != seat:
-		m := note(present.T(req.Locale, "game.not_your_turn", "player", seatName(t.rec, g.Current())))
+		m := note(present.T(req.Locale, "game.not_your_turn", "player", present.EscapeMarkdown(seatName(t.rec, g.Current()))))
 		return &m
 	}
 	return nil

@@ -151,7 +151,7 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
-	c.text(c.f.body, a.b.Name, panelX+16, 20, 0, 0.5, panelSub)
+	c.text(c.f.body, fit(c, c.f.body, a.title(fs.Title), panelWidth-32), panelX+16, 20, 0, 0.5, panelSub)
 	c.text(c.f.title, "Final scores", panelX+16, 44, 0, 0.5, paper)
 	order := make([]int, len(fs.Players))
 	for i := range order {
