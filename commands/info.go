@@ -119,7 +119,7 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 			lines = append(lines, line)
 		}
 		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
-			Footer: present.T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+			Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
 		return resp.Reply(Message{Embeds: []Embed{e}})
 	})
 }

@@ -132,7 +132,8 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 		}
 		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
 	}
-	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
+	v := g.Public()
+	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Disabled: v.Deck+v.Discards == 0}}
 	return []Row{row, deck}
 }
 
