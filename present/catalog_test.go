@@ -138,13 +138,6 @@ func TestI18nKeysMatchEnglish(t *testing.T) {
 	}
 }
 
-// sortedMatches lists a pattern's matches in order, to compare as multisets.
-func sortedMatches(re *regexp.Regexp, s string) []string {
-	m := re.FindAllString(s, -1)
-	sort.Strings(m)
-	return m
-}
-
 // symbols lists a text's emoji and other pictographs (Unicode So), sorted.
 func symbols(s string) []string {
 	var out []string

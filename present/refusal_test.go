@@ -77,18 +77,6 @@ func stringLiteral(e ast.Expr) (string, error) {
 	return strconv.Unquote(lit.Value)
 }
 
-// placeholderSet is the distinct {names} of a message, sorted.
-func placeholderSet(s string) []string {
-	var out []string
-	for _, m := range placeholderPattern.FindAllString(s, -1) {
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestEveryRefusalHasAMessage: each engine refusal has an "engine.<key>"
 // message in English (and so, by the catalogue tests, in every language)
 // using exactly the arguments the engine gives; the catalogue has no
