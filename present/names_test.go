@@ -17,7 +17,7 @@ var nameStuck = regexp.MustCompile(`[\pL\pN'’]\{(player|name|by)\}|\{(player|n
 // "de Alice" into "d'Alice", so a name never follows them.
 var nameElided = map[string]*regexp.Regexp{
 	"fr": regexp.MustCompile(`(?i)(^|[^\pL])(de|que|le|la|je|ne|se|ce|jusque|lorsque|puisque) \{(player|name|by)\}`),
-	"it": regexp.MustCompile(`(?i)(^|[^\pL])(lo|la|dello|della|dello|allo|alla) \{(player|name|by)\}`),
+	"it": regexp.MustCompile(`(?i)(^|[^\pL])(lo|la|dello|della|allo|alla) \{(player|name|by)\}`),
 }
 
 // TestNamesStandAlone: no message glues grammar to a player's name, so
