@@ -150,18 +150,40 @@ func copyNode(parent *bolt.Bucket, k, v []byte) node {
 
 func clone(b []byte) []byte { return append([]byte(nil), b...) }
 
-// Conflicts lists the keys of b that this database holds with different
-// contents, without writing anything. See Import for what is not a conflict.
-func (s *Store) Conflicts(b *Bundle) ([]Conflict, error) {
+// Comparison is what a database already holds of a bundle.
+type Comparison struct {
+	// Conflicts are the keys held with different contents: Import would
+	// refuse the bundle.
+	Conflicts []Conflict
+	// Held counts, per bucket, the keys held already (the same contents, or
+	// a copy of the same game): importing leaves one copy of each.
+	Held map[string]int
+}
+
+// Compare says what importing b would meet here, without writing anything.
+// See Import for what is not a conflict.
+func (s *Store) Compare(b *Bundle) (*Comparison, error) {
 	if err := s.ready(); err != nil {
 		return nil, err
 	}
-	var out []Conflict
+	var c *Comparison
 	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		out, _, err = plan(tx, b)
+		c, _, err = plan(tx, b)
 		return err
 	})
-	return out, err
+	return c, err
+}
+
+// Keys returns the bundle's top-level keys as "bucket/key" (NUL shown as
+// '/'), to tell whether two bundles overlap.
+func (b *Bundle) Keys() []string {
+	var keys []string
+	for _, top := range b.buckets {
+		for _, n := range top.bucket {
+			keys = append(keys, string(top.key)+"/"+printable(n.key))
+		}
+	}
+	return keys
 }
 
 // Import writes the records of b in one transaction. A key this database
@@ -175,12 +197,12 @@ func (s *Store) Import(b *Bundle) error {
 		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
-		conflicts, writes, err := plan(tx, b)
+		cmp, writes, err := plan(tx, b)
 		if err != nil {
 			return err
 		}
-		if len(conflicts) > 0 {
-			return &ConflictError{Path: s.path, Conflicts: conflicts}
+		if len(cmp.Conflicts) > 0 {
+			return &ConflictError{Path: s.path, Conflicts: cmp.Conflicts}
 		}
 		for _, w := range writes {
 			parent, err := tx.CreateBucketIfNotExists(w.bucket)
@@ -206,42 +228,45 @@ type write struct {
 	n      node
 }
 
-// plan compares b with what tx holds: the conflicts, and the keys to write.
-func plan(tx *bolt.Tx, b *Bundle) ([]Conflict, []write, error) {
-	var conflicts []Conflict
+// plan compares b with what tx holds: what it finds, and the keys to write.
+func plan(tx *bolt.Tx, b *Bundle) (*Comparison, []write, error) {
+	cmp := &Comparison{Held: map[string]int{}}
 	var writes []write
 	for _, top := range b.buckets {
 		if _, err := bucketKind(top.key); err != nil {
 			return nil, nil, err
 		}
+		bucket := string(top.key)
 		have := tx.Bucket(top.key)
 		for _, n := range top.bucket {
-			if have == nil {
+			if have == nil || (have.Get(n.key) == nil && have.Bucket(n.key) == nil) {
 				writes = append(writes, write{top.key, n})
 				continue
 			}
-			v := have.Get(n.key)
-			sub := have.Bucket(n.key)
-			switch {
-			case v == nil && sub == nil:
-				writes = append(writes, write{top.key, n})
-			case bytes.Equal(top.key, bucketGames):
+			if bytes.Equal(top.key, bucketGames) {
 				replace, c, err := compareGames(have, n)
-				if err != nil {
+				switch {
+				case err != nil:
 					return nil, nil, err
-				}
-				if c != nil {
-					conflicts = append(conflicts, *c)
-				} else if replace {
+				case c != nil:
+					cmp.Conflicts = append(cmp.Conflicts, *c)
+				case replace:
+					cmp.Held[bucket]++
 					writes = append(writes, write{top.key, n})
+				default:
+					cmp.Held[bucket]++
 				}
-			case !sameNode(have, n):
-				conflicts = append(conflicts, Conflict{Bucket: string(top.key), Key: printable(n.key), Detail: "different contents"})
+				continue
+			}
+			if sameNode(have, n) {
+				cmp.Held[bucket]++
+			} else {
+				cmp.Conflicts = append(cmp.Conflicts, Conflict{Bucket: bucket, Key: printable(n.key), Detail: "different contents"})
 			}
 		}
 	}
-	sort.SliceStable(conflicts, func(i, j int) bool { return conflicts[i].String() < conflicts[j].String() })
-	return conflicts, writes, nil
+	sort.SliceStable(cmp.Conflicts, func(i, j int) bool { return cmp.Conflicts[i].String() < cmp.Conflicts[j].String() })
+	return cmp, writes, nil
 }
 
 // compareGames decides about a live game held by both sides: the same game

@@ -118,10 +118,20 @@ func TestExportImportRemoveCarryAnyPerChannelBucket(t *testing.T) {
 	if got := b.Counts(); !reflect.DeepEqual(got, wantCounts) {
 		t.Fatalf("bundle counts %v, want %v", got, wantCounts)
 	}
+	if keys := b.Keys(); len(keys) != 11 || keys[0] != "archive/g1/"+archBeforeKey(t, src) {
+		t.Fatalf("keys %v", keys)
+	}
 	before := mustGet(t, src, "a1")
 	archBefore, _ := src.Archived("g1")
 	statsBefore, _ := src.Stats("g1", "u1")
-	for range 2 { // importing twice changes nothing
+	for i := range 2 { // importing twice changes nothing
+		cmp, err := dst.Compare(b)
+		if err != nil || len(cmp.Conflicts) != 0 {
+			t.Fatalf("compare: %+v %v", cmp, err)
+		}
+		if held := cmp.Held; (i == 0 && len(held) != 0) || (i == 1 && !reflect.DeepEqual(held, wantCounts)) {
+			t.Fatalf("import %d: held %v", i, held)
+		}
 		if err := dst.Import(b); err != nil {
 			t.Fatal(err)
 		}
@@ -180,9 +190,9 @@ func TestImportRefusesTwoGamesInOneChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conflicts, err := dst.Conflicts(b)
-	if err != nil || len(conflicts) != 1 || !strings.Contains(conflicts[0].Detail, "new-game") {
-		t.Fatalf("conflicts %v, %v", conflicts, err)
+	cmp, err := dst.Compare(b)
+	if err != nil || len(cmp.Conflicts) != 1 || !strings.Contains(cmp.Conflicts[0].Detail, "new-game") {
+		t.Fatalf("compare %+v, %v", cmp, err)
 	}
 	var ce *ConflictError
 	if err := dst.Import(b); !errors.As(err, &ce) || !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "games/c1") {
@@ -323,4 +333,14 @@ func TestBackupSizedAnnouncesTheLength(t *testing.T) {
 	if err != nil || n != announced || int64(sink.Len()) != n {
 		t.Fatalf("announced %d, wrote %d (%d), %v", announced, n, sink.Len(), err)
 	}
+}
+
+// archBeforeKey is the first archive key of g1 without its guild prefix.
+func archBeforeKey(t *testing.T, s *Store) string {
+	t.Helper()
+	e, err := s.Archived("g1")
+	if err != nil || len(e) == 0 {
+		t.Fatalf("archive: %v %v", e, err)
+	}
+	return printable([]byte(e[0].Key))[len("g1/"):]
 }
