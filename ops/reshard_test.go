@@ -150,7 +150,7 @@ func shardPaths(dir string, n int) []string {
 
 func TestShardFor(t *testing.T) {
 	for _, c := range []struct {
-		guild      string
+		guild       string
 		count, want int
 	}{
 		{guildID(5), 1, 0}, {guildID(5), 2, 1}, {guildID(5), 3, 2}, {guildID(6), 4, 2},
