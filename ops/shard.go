@@ -83,8 +83,8 @@ func (c *ShardCheck) Problem() string {
 	}
 	var b strings.Builder
 	if c.ForeignServers > 0 {
-		fmt.Fprintf(&b, "%d live games and %d archived games of %d servers in this database belong to other shards "+
-			"with %d shards: this shard (%d) never receives their interactions, so those games are stuck. ",
+		fmt.Fprintf(&b, "%d live games and %d archived games in this database are of %d servers that other shards serve "+
+			"with %d shards: shard %d never receives their interactions, so those games are stuck. ",
 			c.ForeignLive, c.ForeignArchived, c.ForeignServers, c.Shard.Count, c.Shard.ID)
 	}
 	from := c.Shard.Count

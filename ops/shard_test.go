@@ -27,7 +27,7 @@ func TestCheckShardNamesForeignGamesAndTheCommand(t *testing.T) {
 		t.Fatalf("foreign: %+v", c)
 	}
 	p := c.Problem()
-	for _, want := range []string{"6 live games and 6 archived games of 3 servers", "last served as shard 0 of 1",
+	for _, want := range []string{"6 live games and 6 archived games in this database are of 3 servers", "last served as shard 0 of 1",
 		"conductor reshard --from 1 --to 2 SHARD0.db SHARD1.db"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("problem %q lacks %q", p, want)
