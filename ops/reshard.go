@@ -282,6 +282,11 @@ func checkShardFiles(files []*shardFile, opt ReshardOptions) (pending bool, err 
 		if f.inv, err = f.st.Inventory(); err != nil {
 			return false, fmt.Errorf("%s: %w", f.path, err)
 		}
+		if len(f.inv.Unknown) > 0 {
+			return false, fmt.Errorf("%w: %s holds buckets %s that this conductor does not know how to assign to a server, "+
+				"so it will not reshard (it would leave them behind): use the conductor that wrote the file",
+				store.ErrUnknownBucket, f.path, strings.Join(f.inv.Unknown, ", "))
+		}
 		if known {
 			switch {
 			case id.ID == i && ((id.Count == opt.From && i < opt.From) || id.Count == opt.To):

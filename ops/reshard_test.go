@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"conductor/store"
 )
 
@@ -441,4 +443,33 @@ func snapshotFiles(t *testing.T, paths []string) []string {
 		out = append(out, string(b))
 	}
 	return out
+}
+
+// A bucket this build does not know: the bot still starts, reshard refuses
+// rather than leave it behind.
+func TestReshardRefusesAnUnknownBucket(t *testing.T) {
+	paths := shardPaths(t.TempDir(), 2)
+	st := openStore(t, paths[0])
+	fillServers(t, st)
+	st.Close()
+	db, err := bolt.Open(paths[0], 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("mystery")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st = openStore(t, paths[0])
+	if c, err := CheckShard(st, store.ShardIdentity{ID: 0, Count: 1}); err != nil || c.Problem() != "" {
+		t.Fatalf("start with an unknown bucket: %v", err)
+	}
+	st.Close()
+	_, err = Reshard(ReshardOptions{From: 1, To: 2, Paths: paths})
+	if !errors.Is(err, store.ErrUnknownBucket) || !strings.Contains(err.Error(), "mystery") {
+		t.Fatalf("reshard: %v", err)
+	}
+	if _, err := os.Stat(paths[1]); err == nil {
+		t.Error("the refused reshard created shard 1's database")
+	}
 }

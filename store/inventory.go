@@ -22,6 +22,9 @@ type Inventory struct {
 	// channels whose guild this file does not tell: no live game there and
 	// no archived game from there (another database may tell).
 	Unplaced map[string]map[string]int
+	// Unknown lists the top-level buckets not declared in ownership.go:
+	// not counted, and Export refuses to run while they exist.
+	Unknown []string
 }
 
 // GuildIDs returns the guilds with records, sorted.
@@ -47,6 +50,7 @@ func (inv *Inventory) ChannelsOf(guild string) []string {
 }
 
 // Inventory counts the file's records by guild in one read transaction.
+// Buckets it does not know are listed in Unknown, not counted.
 func (s *Store) Inventory() (*Inventory, error) {
 	if err := s.ready(); err != nil {
 		return nil, err
@@ -64,7 +68,8 @@ func (s *Store) Inventory() (*Inventory, error) {
 		err := tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 			kind, err := bucketKind(name)
 			if err != nil {
-				return err
+				inv.Unknown = append(inv.Unknown, string(name))
+				return nil
 			}
 			bucket := string(name)
 			switch kind {
