@@ -286,8 +286,10 @@ func TestReshardFinishesAnInterruptedRun(t *testing.T) {
 	paths := shardPaths(dir, 2)
 	src := openStore(t, paths[0])
 	fillServers(t, src)
+	src.Close()
+	want := snapshot(t, paths[0])
+	src = openStore(t, paths[0])
 	dst := openStore(t, paths[1])
-	want := snapshot(t) // empty; filled below once src is closed
 	g := guildID(1)
 	inv, _ := src.Inventory()
 	b, err := src.Export(store.Selection{Guild: g, Channels: inv.ChannelsOf(g)})
@@ -312,7 +314,6 @@ func TestReshardFinishesAnInterruptedRun(t *testing.T) {
 	if _, err := Reshard(ReshardOptions{From: 2, To: 2, Paths: paths}); err == nil || !strings.Contains(err.Error(), "unfinished reshard --from 1 --to 2") {
 		t.Fatalf("another reshard over an unfinished one: %v", err)
 	}
-	want = snapshot(t, paths[0])
 	rep, err := Reshard(ReshardOptions{From: 1, To: 2, Paths: paths})
 	if err != nil {
 		t.Fatal(err)
