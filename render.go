@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"conductor/engine"
 	"conductor/imaging"
@@ -21,6 +23,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	mapID := fs.String("map", "", "the board (usa, europe or marklin); default: the position's \"map\"")
 	final := fs.Bool("final", false, "draw the final scoring sheet instead of the board")
 	out := fs.String("o", "-", "write the PNG to this `FILE` (- for standard output)")
+	lang := fs.String("lang", "en", "the language of the picture's words: "+strings.Join(present.Languages, ", "))
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conductor render [flags] < position.json > board.png\n\nThe position is the JSON of `conductor score`, players in seat order,\nwith an optional \"face_up\" list of cards. Example:\n\n  "+engine.PositionExample+"\n\nflags:")
 		fs.PrintDefaults()
@@ -43,6 +46,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if l, _, _ := strings.Cut(strings.ToLower(*lang), "-"); !slices.Contains(present.Languages, l) {
+		return badInput("--lang %s: the pictures speak %s", *lang, strings.Join(present.Languages, ", "))
+	}
 	pos, err := engine.ParsePosition(cat, src)
 	if err != nil {
 		return badInput("%v", err)
@@ -59,10 +65,10 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	bw := bufio.NewWriter(w)
 	r := imaging.NewRenderer()
 	if *final {
-		err = r.Final(bw, present.PositionFinalScene("en", pos))
+		err = r.Final(bw, present.PositionFinalScene(*lang, pos))
 	} else {
 		var sc *imaging.Scene
-		if sc, err = present.PositionScene(pos); err != nil {
+		if sc, err = present.PositionScene(*lang, pos); err != nil {
 			return badInput("%v", err)
 		}
 		err = r.Board(bw, sc)

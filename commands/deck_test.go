@@ -56,14 +56,20 @@ func TestOneDeckCountEverywhere(t *testing.T) {
 	tb := w.svc.channels["c1"]
 	w.svc.mu.Unlock()
 	tb.mu.Lock()
-	picture := w.svc.scene(tb, tb.locale()).DeckSize
+	piles := w.svc.scene(tb, tb.locale()).Text.Piles
 	tb.mu.Unlock()
 	footer := w.cmd("u3", "score", "", nil).msg.Embeds[0].Footer
-	m := regexp.MustCompile(`Deck (\d+) · discards (\d+)`).FindStringSubmatch(footer)
+	counts := regexp.MustCompile(`Deck (\d+) · discards (\d+)`)
+	m := counts.FindStringSubmatch(footer)
 	if m == nil {
 		t.Fatalf("/score footer %q names no deck and discards", footer)
 	}
 	score, _ := strconv.Atoi(m[1])
+	pm := regexp.MustCompile(`^Deck (\d+)$`).FindStringSubmatch(piles[0])
+	if pm == nil {
+		t.Fatalf("the board picture's piles %q name no deck and discards", piles)
+	}
+	picture, _ := strconv.Atoi(pm[1])
 	if discards, _ := strconv.Atoi(m[2]); discards != g.DiscardSize() || discards == 0 {
 		t.Fatalf("/score shows %d discards, the game has %d", discards, g.DiscardSize())
 	}

@@ -115,7 +115,8 @@ func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, s
 // finalPNG draws the final score sheet.
 func (s *Service) finalPNG(t *table) ([]byte, error) {
 	g := t.game
-	sc := present.FinalScene(t.locale(), g.Board(), g.Final(), g.Public().Owners, seatNames(t.rec))
+	v := g.Public()
+	sc := present.FinalScene(t.locale(), &v, g.Final(), seatNames(t.rec))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err

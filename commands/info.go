@@ -76,7 +76,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
-	hs := present.HandScene(&v, seatName(t.rec, seat))
+	hs := present.HandScene(loc, &v, seatName(t.rec, seat))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
 		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}

@@ -19,16 +19,22 @@ func (a *boardArt) drawScene(c *canvas, s *Scene) {
 			a.drawClaimed(c, a.v, data.TrackID(id), seat)
 		}
 	}
-	for ci, seat := range s.Stations {
+	a.drawStations(c, s.Stations)
+	a.drawGoods(c, s.Goods)
+	a.drawPassengers(c, s.Passengers)
+	a.overlayLabels(c)
+	a.drawPanel(c, s)
+}
+
+// drawStations draws each station built, per CityID the seat or -1, in
+// its city's station spot.
+func (a *boardArt) drawStations(c *canvas, stations []int8) {
+	for ci, seat := range stations {
 		if seat >= 0 && ci < len(a.badges) && a.badges[ci] != nil {
 			p := a.badges[ci][0]
 			drawStation(c, int(seat), p.X, p.Y)
 		}
 	}
-	a.drawGoods(c, s.Goods)
-	a.drawPassengers(c, s.Passengers)
-	a.overlayLabels(c)
-	a.drawPanel(c, s)
 }
 
 func ownerOf(owners []int8, id int) int {

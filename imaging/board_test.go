@@ -131,33 +131,33 @@ func TestStationsAndPassengersDrawn(t *testing.T) {
 		b := testkit.Board(t, id)
 		s := playedScene(b, 4, 30, 5)
 		a := r.art(b)
-		_, im := renderBoard(t, r, s)
-		countNear := func(p pt, want color.RGBA) int {
-			n := 0
-			for y := int(p.Y) - 9; y <= int(p.Y)+9; y++ {
-				for x := int(p.X) - 9; x <= int(p.X)+9; x++ {
-					if rgbaAt(im, x, y) == want {
-						n++
-					}
+		_, board := renderBoard(t, r, s)
+		// The final map shows the stations too, as the board did.
+		var buf bytes.Buffer
+		if err := r.Final(&buf, finalOf(s)); err != nil {
+			t.Fatal(err)
+		}
+		final, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, im := range map[string]image.Image{"board": board, "final sheet": final} {
+			stations := 0
+			for ci, seat := range s.Stations {
+				if seat < 0 {
+					continue
+				}
+				stations++
+				if n := countNear(im, a.badges[ci][0], playerColor(int(seat))); n < 40 {
+					t.Errorf("%s %s: station of seat %d at %s: %d pixels of its colour", id, what, seat, b.Cities[ci].Name, n)
 				}
 			}
-			return n
-		}
-		stations := 0
-		for ci, seat := range s.Stations {
-			if seat < 0 {
-				continue
+			if b.Rules.Stations > 0 && stations == 0 {
+				t.Errorf("%s: the scene has no stations to check", id)
 			}
-			stations++
-			if n := countNear(a.badges[ci][0], playerColor(int(seat))); n < 40 {
-				t.Errorf("%s: station of seat %d at %s: %d pixels of its colour", id, seat, b.Cities[ci].Name, n)
-			}
-		}
-		if b.Rules.Stations > 0 && stations == 0 {
-			t.Errorf("%s: the scene has no stations to check", id)
 		}
 		for _, pm := range s.Passengers {
-			if n := countNear(a.badges[pm.City][2], playerColor(pm.Seat)); n < 25 {
+			if n := countNear(board, a.badges[pm.City][2], playerColor(pm.Seat)); n < 25 {
 				t.Errorf("%s: passenger of seat %d at %s: %d pixels of its colour", id, pm.Seat, b.Cities[pm.City].Name, n)
 			}
 		}
@@ -165,6 +165,19 @@ func TestStationsAndPassengersDrawn(t *testing.T) {
 			t.Errorf("%s: the scene has no passengers to check", id)
 		}
 	}
+}
+
+// countNear counts the pixels of colour want within 9 pixels of p.
+func countNear(im image.Image, p pt, want color.RGBA) int {
+	n := 0
+	for y := int(p.Y) - 9; y <= int(p.Y)+9; y++ {
+		for x := int(p.X) - 9; x <= int(p.X)+9; x++ {
+			if rgbaAt(im, x, y) == want {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // TestEmptyBoardHasNoPlayerColours: before anything is claimed, no pixel of

@@ -134,6 +134,9 @@ func (c *canvas) measure(face font.Face, s string) float64 {
 // right; ay on the cap height, 0 top, 0.5 middle, 1 baseline. It returns
 // the width drawn.
 func (c *canvas) text(face font.Face, s string, x, y, ax, ay float64, col color.RGBA) float64 {
+	if s == "" {
+		return 0
+	}
 	bx, by, w := anchorText(face, s, x, y, ax, ay)
 	c.textAt(face, s, bx, by, col)
 	return w

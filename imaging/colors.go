@@ -119,3 +119,12 @@ var (
 	cityRing    = color.RGBA{40, 40, 46, 255}
 	miniBG      = color.RGBA{250, 248, 242, 255}
 )
+
+// CardLetter is the letter the pictures print on a card of kind c and on
+// tracks of its colour ("R", "L"); the legend says what each means.
+func CardLetter(c engine.Card) string {
+	if int(c) < 0 || int(c) >= len(cardLetters) {
+		return ""
+	}
+	return cardLetters[c]
+}

@@ -103,3 +103,31 @@ func TestQuantizer(t *testing.T) {
 		t.Errorf("%v rounds to the far %v", c, got)
 	}
 }
+
+// TestSeatMarksNameWhatIsDrawn: the colour a seat's mark names is the card
+// colour nearest the seat's colour, and the seats and their shapes are as
+// many as the colours, each shape once (the docs' table comes from them).
+func TestSeatMarksNameWhatIsDrawn(t *testing.T) {
+	if len(seats) != len(playerColors) {
+		t.Fatalf("%d seat marks for %d colours", len(seats), len(playerColors))
+	}
+	shapes := map[string]bool{}
+	for seat, pc := range playerColors {
+		name, shape := SeatMark(seat)
+		shapes[shape] = true
+		nearest, best := "", math.Inf(1)
+		for _, c := range data.CardColors {
+			cc := cardColors[c]
+			d := math.Abs(float64(cc.R)-float64(pc.R)) + math.Abs(float64(cc.G)-float64(pc.G)) + math.Abs(float64(cc.B)-float64(pc.B))
+			if d < best {
+				nearest, best = c.String(), d
+			}
+		}
+		if name != nearest {
+			t.Errorf("seat %d is named %s but looks %s", seat, name, nearest)
+		}
+	}
+	if len(shapes) != len(seats) {
+		t.Errorf("seats share shapes: %v", shapes)
+	}
+}

@@ -27,14 +27,15 @@ type finalColumn struct {
 }
 
 func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
+	t := &fs.Text
 	cols := []finalColumn{
-		{"Routes", 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
-		{"Tickets +", 0, func(p *FinalLine) string { return signed(sumPoints(p.TicketsWon)) }},
-		{"Tickets −", 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
-		{"Bonuses", 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
+		{t.Routes, 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
+		{t.TicketsWon, 0, func(p *FinalLine) string { return signed(sumPoints(p.TicketsWon)) }},
+		{t.TicketsLost, 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
+		{t.Bonuses, 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
 	}
 	if a.b.Rules.Stations > 0 {
-		cols = append(cols, finalColumn{"Stations", 0, func(p *FinalLine) string { return strconv.Itoa(p.StationPoints) }})
+		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return strconv.Itoa(p.StationPoints) }})
 	}
 	goods := false
 	for _, c := range a.b.Cities {
@@ -44,9 +45,9 @@ func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 		goods = goods || fs.Players[i].GoodsPoints != 0
 	}
 	if goods {
-		cols = append(cols, finalColumn{"Goods", 0, func(p *FinalLine) string { return strconv.Itoa(p.GoodsPoints) }})
+		cols = append(cols, finalColumn{t.Goods, 0, func(p *FinalLine) string { return strconv.Itoa(p.GoodsPoints) }})
 	}
-	cols = append(cols, finalColumn{"Total", 0, func(p *FinalLine) string { return strconv.Itoa(p.Total) }})
+	cols = append(cols, finalColumn{t.Total, 0, func(p *FinalLine) string { return strconv.Itoa(p.Total) }})
 	for i := range cols {
 		cols[i].x = 480 + float64(i)*130
 	}
@@ -87,11 +88,14 @@ type finalNote struct {
 	good bool
 }
 
-func finalNotes(c *canvas, p *FinalLine) []finalNote {
+func finalNotes(c *canvas, p *FinalLine, t *FinalText) []finalNote {
 	var out []finalNote
 	add := func(prefix string, items []string, good bool) {
 		if len(items) == 0 {
 			return
+		}
+		if prefix != "" {
+			prefix += "  "
 		}
 		for _, l := range wrap(c, c.f.body, prefix+strings.Join(items, ",  "), imageWidth-90) {
 			out = append(out, finalNote{l, good})
@@ -104,13 +108,13 @@ func finalNotes(c *canvas, p *FinalLine) []finalNote {
 		}
 		return s
 	}
-	add("Completed:  ", tickets(p.TicketsWon), true)
-	add("Failed:  ", tickets(p.TicketsLost), false)
+	add(t.Completed, tickets(p.TicketsWon), true)
+	add(t.Failed, tickets(p.TicketsLost), false)
 	var bonuses []string
 	for _, b := range p.Bonuses {
 		bonuses = append(bonuses, b.Name+" "+signed(b.Points))
 	}
-	add("Bonuses:  ", bonuses, true)
+	add(t.BonusList, bonuses, true)
 	return out
 }
 
@@ -125,7 +129,7 @@ func (r *Renderer) Final(w io.Writer, fs *FinalScene) error {
 	notes := make([][]finalNote, len(fs.Players))
 	height := a.h + finalHeadH + 16
 	for i := range fs.Players {
-		notes[i] = finalNotes(&canvas{f: f}, &fs.Players[i])
+		notes[i] = finalNotes(&canvas{f: f}, &fs.Players[i], &fs.Text)
 		height += finalRowH + len(notes[i])*finalLineH + 10
 	}
 	rect := image.Rect(0, 0, imageWidth, height)
@@ -142,7 +146,8 @@ func (r *Renderer) Final(w io.Writer, fs *FinalScene) error {
 }
 
 func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
-	// The map: longest paths outlined, then every claimed track.
+	// The map: longest paths outlined, then every claimed track and
+	// station, as the board showed them.
 	for i := range fs.Players {
 		for _, id := range fs.Players[i].LongestPath {
 			if int(id) >= 0 && int(id) < len(a.spaces) {
@@ -157,14 +162,14 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 			a.drawClaimed(c, a.v, data.TrackID(id), seat)
 		}
 	}
+	a.drawStations(c, fs.Stations)
 	a.overlayLabels(c)
 
 	// The ranking.
 	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
-	c.text(c.f.body, fit(c, c.f.body, a.title(fs.Title), panelWidth-32), panelX+16, 20, 0, 0.5, panelSub)
-	c.text(c.f.title, "Final scores", panelX+16, 44, 0, 0.5, paper)
+	a.drawHeader(c, fs.Title, fs.Text.Heading)
 	order := make([]int, len(fs.Players))
 	for i := range order {
 		order[i] = i
@@ -180,13 +185,15 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		drawSwatch(c, p.Color, panelX+36, top+6, 28)
 		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, p.Name, 150), panelX+74, top+15, 0, 0.5, ink)
 		c.text(c.f.title, strconv.Itoa(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
-		sub := "longest path " + strconv.Itoa(a.pathLength(p.LongestPath))
-		if p.Winner {
-			sub = "Winner · " + sub
+		note := flow(c, c.f.body, p.Note, " · ", imageWidth-16-(panelX+74))
+		for k, l := range note[:min(2, len(note))] {
+			c.text(c.f.body, l, panelX+74, top+37+float64(k*18), 0, 0.5, muted)
 		}
-		c.text(c.f.body, sub, panelX+74, top+37, 0, 0.5, muted)
 	}
-	c.text(c.f.body, "Longest paths are outlined in magenta.", panelX+16, float64(a.h-20), 0, 0.5, muted)
+	paths := wrap(c, c.f.body, fs.Text.Paths, panelWidth-32)
+	for i, l := range paths {
+		c.text(c.f.body, l, panelX+16, float64(a.h-20-19*(len(paths)-1-i)), 0, 0.5, muted)
+	}
 
 	// The breakdown.
 	top := float64(a.h)
@@ -194,7 +201,7 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	c.rect(image.Rect(0, a.h, imageWidth, a.h+2), panelRule)
 	cols := a.finalColumns(fs)
 	y := top + finalHeadH/2 + 4
-	c.text(c.f.bodyBold, "Player", 56, y, 0, 0.5, muted)
+	c.text(c.f.bodyBold, fs.Text.Player, 56, y, 0, 0.5, muted)
 	for _, col := range cols {
 		c.text(c.f.bodyBold, col.title, col.x, y, 1, 0.5, muted)
 	}
@@ -203,8 +210,8 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		p := &fs.Players[i]
 		drawSwatch(c, p.Color, 16, y+4, 26)
 		name := p.Name
-		if p.Winner {
-			name += "  – winner"
+		if p.Winner && fs.Text.Winner != "" {
+			name += "  – " + fs.Text.Winner
 		}
 		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, name, 330), 56, y+17, 0, 0.5, ink)
 		for k, col := range cols {
@@ -235,15 +242,4 @@ func drawSwatch(c *canvas, seat int, x, y, size float64) {
 		c.roundRectStroke(x, y, size, size, 5, 1.2, carEdgeLow)
 	}
 	drawMarker(c, seat, x+size/2, y+size/2, size/4, markerInk(seat))
-}
-
-// pathLength counts the trains of a path's tracks.
-func (a *boardArt) pathLength(path []data.TrackID) int {
-	n := 0
-	for _, id := range path {
-		if int(id) >= 0 && int(id) < len(a.b.Tracks) {
-			n += a.b.Tracks[id].Length
-		}
-	}
-	return n
 }

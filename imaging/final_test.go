@@ -35,7 +35,7 @@ func TestFinalPicture(t *testing.T) {
 			}
 			for _, sp := range a.spaces[tid] {
 				for _, p := range spaceSamples(a.v, sp) {
-					if !covered(a, &Scene{}, tid, p) && rgbaAt(im, int(p.X), int(p.Y)) != playerColor(int(o)) {
+					if !covered(a, &Scene{Stations: fs.Stations}, tid, p) && rgbaAt(im, int(p.X), int(p.Y)) != playerColor(int(o)) {
 						t.Errorf("%s: %s not in its owner's colour at %v", id, b.TrackName(data.TrackID(tid)), p)
 					}
 				}
@@ -86,7 +86,7 @@ func maxTotal(fs *FinalScene) int {
 func TestFinalNumbersNeverSignZero(t *testing.T) {
 	b := testkit.Board(t, "europe")
 	a := shared().art(b)
-	fs := &FinalScene{Board: b, Players: []FinalLine{{Name: "A"}, {Name: "B",
+	fs := &FinalScene{Board: b, Text: testFinalText, Players: []FinalLine{{Name: "A"}, {Name: "B",
 		TicketsWon: []TicketLine{{Points: 8}}, TicketsLost: []TicketLine{{Points: 5}, {Points: 6}}}}}
 	want := map[string][2]string{"Tickets +": {"0", "+8"}, "Tickets −": {"0", "−11"}}
 	for _, col := range a.finalColumns(fs) {

@@ -12,11 +12,60 @@ import (
 // each board's art is built once per test run.
 var shared = sync.OnceValue(NewRenderer)
 
+// seatCounts are the numbers a fixture keeps per player and writes into
+// the panel's words (fixtureText): imaging itself only draws words.
+type seatCounts struct{ trains, stations, passengers, cards, tickets int }
+
+// fixture is a scene being built with its players' counts.
+type fixture struct {
+	*Scene
+	counts []seatCounts
+}
+
+// testPanelText is the board picture's words in the tests: English, as
+// the present package would give them.
+var testPanelText = PanelText{FaceUp: "Face-up cards", LastMove: "Last move",
+	Legend: []string{"R red", "B blue", "G green", "Y yellow", "K black", "W white", "O orange", "P pink", "L locomotive"},
+	Bot:    "BOT", Points: "pts"}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
+// words writes the counts into the scene's words.
+func (f *fixture) words(deck, discards, tickets int) *Scene {
+	b := f.Board
+	f.Text = testPanelText
+	f.Text.Piles = []string{"Deck " + itoa(deck), "Discards " + itoa(discards), "Tickets " + itoa(tickets)}
+	for i, c := range f.counts {
+		pieces := plural(c.trains, "train", "trains")
+		if b.Rules.Stations > 0 {
+			pieces += " · " + plural(c.stations, "station", "stations")
+		}
+		if b.Rules.Passengers > 0 {
+			pieces += " · " + plural(c.passengers, "passenger", "passengers")
+		}
+		f.Players[i].Pieces = pieces
+		f.Players[i].Holding = plural(c.cards, "card", "cards") + " · " + plural(c.tickets, "ticket", "tickets")
+	}
+	if f.Current >= 0 && f.Current < len(f.Players) {
+		f.Status = f.Players[f.Current].Name + " to play"
+	}
+	return f.Scene
+}
+
 // emptyScene is a board at the start of a game: nothing claimed.
 func emptyScene(b *data.Board, players int) *Scene {
+	f := newFixture(b, players)
+	return f.words(b.Rules.Cards.Total()-5-players*b.Rules.Hand, 0, len(b.Tickets)-3*players)
+}
+
+func newFixture(b *data.Board, players int) *fixture {
 	s := &Scene{Board: b, Current: 0, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities)),
-		Goods: make([][]int, len(b.Cities)), DeckSize: b.Rules.Cards.Total() - 5 - players*b.Rules.Hand,
-		TicketDeckSize: len(b.Tickets) - 3*players}
+		Goods: make([][]int, len(b.Cities))}
 	for i := range s.Owners {
 		s.Owners[i] = -1
 	}
@@ -26,21 +75,28 @@ func emptyScene(b *data.Board, players int) *Scene {
 	for i, c := range b.Cities {
 		s.Goods[i] = append([]int(nil), c.GoodsStack...)
 	}
+	f := &fixture{Scene: s}
 	names := []string{"Alice", "Bob", "Chloé", "Dmitri", "Eve"}
 	for i := range players {
-		s.Players = append(s.Players, PlayerPanel{Name: names[i], Color: (i * 2) % 5, Trains: b.Rules.Trains,
-			Stations: b.Rules.Stations, Cards: b.Rules.Hand, Tickets: 3, PassengersLeft: b.Rules.Passengers, Bot: i == players-1})
+		s.Players = append(s.Players, PlayerPanel{Name: names[i], Color: (i * 2) % 5, Bot: i == players-1})
+		f.counts = append(f.counts, seatCounts{trains: b.Rules.Trains, stations: b.Rules.Stations, cards: b.Rules.Hand,
+			tickets: 3, passengers: b.Rules.Passengers})
 	}
 	s.FaceUp = []engine.Card{engine.ColorCard(data.Red), engine.Locomotive, engine.ColorCard(data.Green),
 		engine.ColorCard(data.White), engine.ColorCard(data.Yellow)}
-	s.Status = "Alice's turn"
-	return s
+	return f
 }
 
 // playedScene grows each player's network from a random city for claims
 // tracks in all, the way a game would, and fills the rest of the scene.
 func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
-	s := emptyScene(b, players)
+	f := playedFixture(b, players, claims, seed)
+	return f.words(40, 17, 22)
+}
+
+func playedFixture(b *data.Board, players, claims int, seed uint64) *fixture {
+	f := newFixture(b, players)
+	s := f.Scene
 	rng := rand.New(rand.NewPCG(seed, 7))
 	reached := make([]map[data.CityID]bool, players)
 	for p := range reached {
@@ -60,14 +116,14 @@ func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
 		var options []data.TrackID
 		for c := range reached[p] {
 			for _, id := range b.Adj[c] {
-				if s.Owners[id] < 0 && !owns(p, id) && s.Players[p].Trains >= b.Tracks[id].Length {
+				if s.Owners[id] < 0 && !owns(p, id) && f.counts[p].trains >= b.Tracks[id].Length {
 					options = append(options, id)
 				}
 			}
 		}
 		if len(options) == 0 {
 			for id := range b.Tracks {
-				if s.Owners[id] < 0 && s.Players[p].Trains >= b.Tracks[id].Length {
+				if s.Owners[id] < 0 && f.counts[p].trains >= b.Tracks[id].Length {
 					options = append(options, data.TrackID(id))
 				}
 			}
@@ -81,15 +137,15 @@ func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
 		t := &b.Tracks[id]
 		s.Owners[id] = int8(s.Players[p].Color)
 		reached[p][t.A], reached[p][t.B] = true, true
-		s.Players[p].Trains -= t.Length
+		f.counts[p].trains -= t.Length
 		score[p] += b.RoutePoints(t.Length)
 		s.LastMove = Highlight{Tracks: []data.TrackID{id},
 			Text: s.Players[p].Name + " claimed " + b.TrackName(id) + " (" + t.Color.String() + ", " + itoa(t.Length) + ")."}
 	}
 	for p := range s.Players {
 		s.Players[p].Score = score[p]
-		s.Players[p].Cards = 3 + rng.IntN(9)
-		s.Players[p].Tickets = 2 + rng.IntN(4)
+		f.counts[p].cards = 3 + rng.IntN(9)
+		f.counts[p].tickets = 2 + rng.IntN(4)
 	}
 	if b.Rules.Stations > 0 {
 		for p := range s.Players {
@@ -97,7 +153,7 @@ func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
 				c := (p*7 + k*13 + 3) % b.NumCities()
 				if s.Stations[c] < 0 {
 					s.Stations[c] = int8(s.Players[p].Color)
-					s.Players[p].Stations--
+					f.counts[p].stations--
 				}
 			}
 		}
@@ -107,7 +163,7 @@ func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
 			for k := range 2 {
 				c := data.CityID((p*5 + k*11 + 1) % b.NumCities())
 				s.Passengers = append(s.Passengers, PassengerMark{City: c, Seat: s.Players[p].Color})
-				s.Players[p].PassengersLeft--
+				f.counts[p].passengers--
 				if len(s.Goods[c]) > 0 {
 					s.Goods[c] = s.Goods[c][1:]
 				}
@@ -115,17 +171,13 @@ func playedScene(b *data.Board, players, claims int, seed uint64) *Scene {
 		}
 	}
 	s.Current = claims % players
-	s.Status = s.Players[s.Current].Name + "'s turn"
-	s.DeckSize = 40
-	s.DiscardSize = 17
-	s.TicketDeckSize = 22
 	s.FaceUp = []engine.Card{engine.ColorCard(data.Orange), engine.ColorCard(data.Blue), engine.Locomotive,
 		engine.ColorCard(data.Pink), engine.ColorCard(data.Black)}
 	if b.Rules.Passengers > 0 {
 		s.FaceUp[4] = engine.Passenger
 		s.FaceUp[1] = engine.Locomotive4
 	}
-	return s
+	return f
 }
 
 func sortTracks(ts []data.TrackID) {
@@ -151,7 +203,9 @@ func itoa(n int) string {
 func handOf(s *Scene, p int) *HandScene {
 	b := s.Board
 	pl := s.Players[p]
-	h := &HandScene{Board: b, Player: pl.Name, Color: pl.Color, Trains: pl.Trains, Stations: pl.Stations}
+	h := &HandScene{Board: b, Color: pl.Color, Text: HandText{Title: pl.Name + " — hand", Left: pl.Pieces,
+		Cards: "Train cards", Tickets: "Destination tickets", NoTickets: "No tickets yet.",
+		Caption: "Your tracks are drawn in your colour; your tickets' cities are ringed."}}
 	for i, k := range []engine.Card{1, 2, 4, 7, 8, engine.Locomotive} {
 		h.Cards[k] = (i*3+p)%4 + 1
 	}
@@ -174,14 +228,27 @@ func handOf(s *Scene, p int) *HandScene {
 	return h
 }
 
+// testFinalText is the score sheet's words in the tests.
+var testFinalText = FinalText{Heading: "Final scores", Paths: "Longest paths are outlined in magenta.",
+	Player: "Player", Routes: "Routes", TicketsWon: "Tickets +", TicketsLost: "Tickets −", Bonuses: "Bonuses",
+	Stations: "Stations", Goods: "Goods", Total: "Total", Completed: "Completed:", Failed: "Failed:",
+	BonusList: "Bonuses:", Winner: "winner"}
+
 // finalOf is the score sheet of a played scene.
 func finalOf(s *Scene) *FinalScene {
-	fs := &FinalScene{Board: s.Board, Owners: s.Owners}
+	fs := &FinalScene{Board: s.Board, Owners: s.Owners, Stations: s.Stations, Text: testFinalText}
 	best := -1
 	for p := range s.Players {
 		h := handOf(s, p)
+		left := 0
+		for _, st := range s.Stations {
+			if int(st) == s.Players[p].Color {
+				left++
+			}
+		}
+		left = max(0, s.Board.Rules.Stations-left)
 		l := FinalLine{Name: s.Players[p].Name, Color: s.Players[p].Color, RoutePoints: s.Players[p].Score,
-			StationPoints: 4 * s.Players[p].Stations}
+			StationPoints: 4 * left}
 		for _, t := range h.Tickets {
 			if t.Completed {
 				l.TicketsWon = append(l.TicketsWon, t)
@@ -190,6 +257,7 @@ func finalOf(s *Scene) *FinalScene {
 			}
 		}
 		l.LongestPath = longestWalk(s.Board, h.Owned)
+		l.Note = []string{"longest path: " + itoa(len(l.LongestPath)) + " tracks"}
 		l.Total = l.RoutePoints + sumPoints(l.TicketsWon) - sumPoints(l.TicketsLost) + l.StationPoints
 		fs.Players = append(fs.Players, l)
 		if best < 0 || l.Total > fs.Players[best].Total {
@@ -201,6 +269,7 @@ func finalOf(s *Scene) *FinalScene {
 		fs.Players[best].Total += s.Board.Rules.LongestPathBonus
 	}
 	fs.Players[best].Winner = true
+	fs.Players[best].Note = append([]string{"Winner"}, fs.Players[best].Note...)
 	return fs
 }
 

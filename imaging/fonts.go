@@ -2,12 +2,15 @@ package imaging
 
 import (
 	"image"
+	"slices"
 	"sync"
+	"unicode"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 )
 
@@ -39,6 +42,7 @@ type faces struct {
 	small      font.Face // country names, goods values, space letters
 	tiny       font.Face // letters inside track spaces
 	body       font.Face // panel text
+	note       font.Face // panel text where body is too wide
 	bodyBold   font.Face
 	title      font.Face // panel headings and scores
 	big        font.Face // hand and final headings
@@ -52,6 +56,7 @@ func newFaces() *faces {
 		small:      newCachedFace(bold, 12),
 		tiny:       newCachedFace(bold, 9),
 		body:       newCachedFace(regular, 14),
+		note:       newCachedFace(regular, 12),
 		bodyBold:   newCachedFace(bold, 15),
 		title:      newCachedFace(bold, 19),
 		big:        newCachedFace(bold, 26),
@@ -160,4 +165,25 @@ func (c *cachedFace) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
 		c.advances[r] = a
 	}
 	return a.advance, a.ok
+}
+
+// MissingGlyphs lists the characters of s, once each, that the pictures'
+// fonts cannot draw (they would show as nothing): spaces and controls
+// need no glyph.
+func MissingGlyphs(s string) []rune {
+	regular, bold := goFonts()
+	var buf sfnt.Buffer
+	var out []rune
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || slices.Contains(out, r) {
+			continue
+		}
+		for _, f := range []*opentype.Font{regular, bold} {
+			if i, err := f.GlyphIndex(&buf, r); err != nil || i == 0 {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
 }

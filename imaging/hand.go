@@ -30,13 +30,25 @@ const (
 )
 
 // handTicketsTop is where the ticket list starts, under one or two rows of cards.
-func (a *boardArt) handTicketsTop() int {
-	rows := (len(handKinds(a.b)) + handCardRow - 1) / handCardRow
+func (a *boardArt) handTicketsTop() int { return handTicketsTop(a.b) }
+
+func handTicketsTop(b *data.Board) int {
+	rows := (len(handKinds(b)) + handCardRow - 1) / handCardRow
 	return handCardsTop + rows*(handCardH+34) + 14
 }
 
 // handHeight fits the mini map and its caption.
-func (a *boardArt) handHeight() int { return max(minHandHeight, miniY+a.miniHeight()+40) }
+func (a *boardArt) handHeight() int { return handHeight(a.b) }
+
+func handHeight(b *data.Board) int { return max(minHandHeight, miniY+miniHeight(b)+40) }
+
+// handTicketRows is how many ticket lines fit in a column.
+func handTicketRows(b *data.Board) int { return (handHeight(b) - handTicketsTop(b) - 12) / ticketLineH }
+
+// HandTickets is how many tickets the hand picture of board b lists (in
+// two columns): a scene gives at most that many and counts the rest in
+// its text.
+func HandTickets(b *data.Board) int { return 2 * (handTicketRows(b) - 1) }
 
 // handKinds lists the cards a board's deck has, in the order they are shown.
 func handKinds(b *data.Board) []engine.Card {
@@ -60,7 +72,11 @@ func (a *boardArt) miniView() view {
 	return view{scale: s, ox: miniX, oy: miniY}
 }
 
-func (a *boardArt) miniHeight() int { return int(math.Ceil(float64(a.b.Height) * a.miniView().scale)) }
+func (a *boardArt) miniHeight() int { return miniHeight(a.b) }
+
+func miniHeight(b *data.Board) int {
+	return int(math.Ceil(float64(b.Height) * float64(miniW) / float64(b.Width)))
+}
 
 func (a *boardArt) handLayer() *layer {
 	a.handOnce.Do(func() {
@@ -76,8 +92,6 @@ func (a *boardArt) handLayer() *layer {
 func (a *boardArt) drawHandStatic(c *canvas) {
 	c.rect(image.Rect(0, 0, handW, a.handHeight()), panelBG)
 	c.rect(image.Rect(0, 0, handW, handHeaderH), panelHead)
-	c.text(c.f.bodyBold, "Train cards", 16, handCardsTop-6, 0, 0.5, muted)
-	c.text(c.f.bodyBold, "Destination tickets", 16, float64(a.handTicketsTop()-6), 0, 0.5, muted)
 	v := a.miniView()
 	mh := a.miniHeight()
 	box := image.Rect(miniX, miniY, miniX+miniW, miniY+mh)
@@ -88,7 +102,6 @@ func (a *boardArt) drawHandStatic(c *canvas) {
 		a.drawPrintedTrack(c, v, data.TrackID(id))
 	}
 	a.drawCities(c, v)
-	c.text(c.f.body, "Your tracks are drawn in your colour; your tickets' cities are ringed.", miniX, float64(miniY+mh+20), 0, 0.5, muted)
 }
 
 // Hand draws one player's private hand picture as a PNG. Send it to that
@@ -112,18 +125,16 @@ func (a *boardArt) drawHand(c *canvas, h *HandScene) {
 		c.roundRectStroke(16, 16, 32, 32, 6, 1.2, carEdgeLow)
 	}
 	drawMarker(c, h.Color, 32, 32, 8, markerInk(h.Color))
-	c.text(c.f.title, fit(c, c.f.title, h.Player+" — your hand", 640), 60, 32, 0, 0.5, paper)
-	left := count(h.Trains, "train", "trains") + " left"
-	if a.b.Rules.Stations > 0 {
-		left += " · " + count(h.Stations, "station", "stations")
-	}
-	c.text(c.f.bodyBold, left, handW-16, 32, 1, 0.5, paper)
+	left := fit(c, c.f.bodyBold, h.Text.Left, 400)
+	lw := c.text(c.f.bodyBold, left, handW-16, 32, 1, 0.5, paper)
+	c.text(c.f.title, fit(c, c.f.title, h.Text.Title, handW-60-16-lw-24), 60, 32, 0, 0.5, paper)
 
 	total := 0
 	for _, n := range h.Cards {
 		total += n
 	}
-	c.text(c.f.body, "("+strconv.Itoa(total)+")", 112, handCardsTop-6, 0, 0.5, muted)
+	hw := c.text(c.f.bodyBold, fit(c, c.f.bodyBold, h.Text.Cards, miniX-100), 16, handCardsTop-6, 0, 0.5, muted)
+	c.text(c.f.body, "("+strconv.Itoa(total)+")", 16+hw+8, handCardsTop-6, 0, 0.5, muted)
 	for i, k := range handKinds(a.b) {
 		x := 16 + float64(i%handCardRow)*handCardStep
 		y := float64(handCardsTop + 6 + (i/handCardRow)*(handCardH+34))
@@ -137,15 +148,21 @@ func (a *boardArt) drawHand(c *canvas, h *HandScene) {
 		c.text(c.f.bodyBold, "×"+strconv.Itoa(n), x+handCardW/2, y+handCardH+13, 0.5, 0.5, ink)
 	}
 
-	a.drawTicketList(c, h.Tickets)
+	c.text(c.f.bodyBold, fit(c, c.f.bodyBold, h.Text.Tickets, miniX-32), 16, float64(a.handTicketsTop()-6), 0, 0.5, muted)
+	a.drawTicketList(c, h)
 	a.drawMiniMap(c, h)
+	c.text(c.f.body, fit(c, c.f.body, h.Text.Caption, miniW), miniX, float64(miniY+a.miniHeight()+20), 0, 0.5, muted)
 }
 
-// drawTicketList lists the tickets in one column, or two when they are many.
-func (a *boardArt) drawTicketList(c *canvas, ts []TicketLine) {
+// drawTicketList lists the tickets in one column, or two when they are
+// many, and the scene's count of those left out on the last line.
+func (a *boardArt) drawTicketList(c *canvas, h *HandScene) {
+	ts := h.Tickets
 	top := a.handTicketsTop()
-	height := a.handHeight()
-	rows := (height - top - 12) / ticketLineH
+	rows := handTicketRows(a.b)
+	if h.Text.More != "" || len(ts) > rows {
+		rows-- // the last line says how many more
+	}
 	cols := 1
 	if len(ts) > rows {
 		cols = 2
@@ -153,7 +170,6 @@ func (a *boardArt) drawTicketList(c *canvas, ts []TicketLine) {
 	colW := float64(miniX-32) / float64(cols)
 	for i, t := range ts {
 		if i >= cols*rows {
-			c.text(c.f.body, "+ "+strconv.Itoa(len(ts)-i)+" more", 16, float64(height-10), 0, 0.5, muted)
 			break
 		}
 		x := 16 + float64(i/rows)*colW
@@ -169,8 +185,11 @@ func (a *boardArt) drawTicketList(c *canvas, ts []TicketLine) {
 		name := fit(c, c.f.body, t.From+" – "+t.To, colW-60)
 		c.text(c.f.body, name, x+24, y, 0, 0.5, ink)
 	}
-	if len(ts) == 0 {
-		c.text(c.f.body, "No tickets yet.", 16, float64(top+14), 0, 0.5, muted)
+	if h.Text.More != "" {
+		c.text(c.f.body, fit(c, c.f.body, h.Text.More, miniX-32), 16, float64(top+14+rows*ticketLineH), 0, 0.5, muted)
+	}
+	if len(ts) == 0 && h.Text.More == "" {
+		c.text(c.f.body, fit(c, c.f.body, h.Text.NoTickets, miniX-32), 16, float64(top+14), 0, 0.5, muted)
 	}
 }
 
@@ -289,7 +308,8 @@ func pointIn(q quad, p pt) bool {
 
 // probeHand is a made-up full hand for the hand picture's palette.
 func probeHand(b *data.Board, seat int) *HandScene {
-	h := &HandScene{Board: b, Player: "Chloé", Color: seat, Trains: 30, Stations: 2}
+	h := &HandScene{Board: b, Color: seat, Text: HandText{Title: "Chloé — hand", Left: "30 trains · 2 stations",
+		Cards: "Train cards", Tickets: "Tickets", Caption: "Your tracks, your tickets' cities.", More: "+ 2"}}
 	for i := range h.Cards {
 		h.Cards[i] = i % 4
 	}
@@ -301,12 +321,4 @@ func probeHand(b *data.Board, seat int) *HandScene {
 		h.Owned = append(h.Owned, data.TrackID(id))
 	}
 	return h
-}
-
-// count is n with the singular or plural noun.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

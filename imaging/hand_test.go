@@ -83,7 +83,7 @@ func near(im image.Image, p pt, d int, want color.RGBA) bool {
 func TestHandCardCounts(t *testing.T) {
 	r := shared()
 	b := testkit.Board(t, "europe")
-	h := &HandScene{Board: b, Player: "Alice", Color: 1, Trains: 45, Stations: 3}
+	h := &HandScene{Board: b, Color: 1, Text: HandText{Title: "Alice — hand", Left: "45 trains · 3 stations"}}
 	h.Cards[data.Red] = 3
 	h.Cards[data.Green] = 1
 	im := renderHand(t, r, h)

@@ -5,19 +5,47 @@ import (
 	"math"
 )
 
-// drawMarker draws seat's shape (circle, square, triangle, diamond, cross)
-// centred on (x, y) with radius r, so seats differ by more than hue.
+// markShape is the shape marked on a seat's trains, stations and panel
+// swatch, so that seats differ by more than hue.
+type markShape int
+
+const (
+	circleMark markShape = iota
+	squareMark
+	triangleMark
+	diamondMark
+	crossMark
+)
+
+// seats are the seat colours in seat order with their marks: the one
+// table the pictures draw from, and the docs' table for colour-blind
+// players is generated from (internal/docgen, through SeatMark).
+var seats = [...]struct {
+	colour string // as the catalogues' color.* keys name it
+	shape  markShape
+}{{"red", circleMark}, {"blue", squareMark}, {"green", triangleMark}, {"yellow", diamondMark}, {"black", crossMark}}
+
+var shapeNames = [...]string{circleMark: "circle", squareMark: "square", triangleMark: "triangle", diamondMark: "diamond", crossMark: "cross"}
+
+// SeatMark names a seat's colour ("red", as the color.* catalogue keys
+// do) and the shape marked on its trains ("circle"), for documentation.
+func SeatMark(seat int) (colour, shape string) {
+	s := seats[seatIndex(seat)]
+	return s.colour, shapeNames[s.shape]
+}
+
+// drawMarker draws seat's shape centred on (x, y) with radius r.
 func drawMarker(c *canvas, seat int, x, y, r float64, col color.RGBA) {
-	switch seatIndex(seat) {
-	case 0:
+	switch seats[seatIndex(seat)].shape {
+	case circleMark:
 		c.circle(x, y, r, col)
-	case 1:
+	case squareMark:
 		s := r * 0.88
 		c.fillPoly([]pt{{x - s, y - s}, {x + s, y - s}, {x + s, y + s}, {x - s, y + s}}, col)
-	case 2:
+	case triangleMark:
 		h := r * 1.1
 		c.fillPoly([]pt{{x, y - h}, {x + h*0.95, y + h*0.7}, {x - h*0.95, y + h*0.7}}, col)
-	case 3:
+	case diamondMark:
 		h := r * 1.15
 		c.fillPoly([]pt{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}}, col)
 	default:

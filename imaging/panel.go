@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"image"
+	"math"
 	"strconv"
 	"strings"
 
@@ -22,38 +23,27 @@ const (
 	cardGap      = 7
 	deckTop      = cardsTop + 28 + cardH + 24
 	lastTop      = deckTop + 40
+	lastLineH    = 19 // a line of the last move
+	legendLineH  = 20 // a line of the key to the letters
 )
 
 func (a *boardArt) drawPanelStatic(c *canvas) {
 	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
-	c.text(c.f.bodyBold, "Face-up cards", panelX+16, cardsTop+8, 0, 0.5, muted)
-	c.text(c.f.bodyBold, "Last move", panelX+16, lastTop+8, 0, 0.5, muted)
-	// The key to the letters printed on cards and tracks.
-	y := float64(a.h) - 58
-	c.rect(image.Rect(panelX+12, int(y)-14, imageWidth-12, int(y)-13), panelRule)
-	lines := []string{"R red  B blue  G green  Y yellow  K black", "W white  O orange  P pink  L locomotive"}
-	for i, l := range lines {
-		c.text(c.f.body, l, panelX+16, y+float64(i)*20, 0, 0.5, muted)
-	}
 }
 
 func (a *boardArt) drawPanel(c *canvas, s *Scene) {
-	status := s.Status
-	if status == "" && s.Current >= 0 && s.Current < len(s.Players) {
-		status = s.Players[s.Current].Name + "'s turn"
-	}
-	c.text(c.f.body, fit(c, c.f.body, a.title(s.Title), panelWidth-32), panelX+16, 20, 0, 0.5, panelSub)
-	c.text(c.f.title, fit(c, c.f.title, status, panelWidth-32), panelX+16, 44, 0, 0.5, paper)
+	a.drawHeader(c, s.Title, s.Status)
 
 	for i, p := range s.Players {
 		if i >= maxPanelRows {
 			break
 		}
-		a.drawPlayerRow(c, i, &p, i == s.Current)
+		a.drawPlayerRow(c, i, &p, i == s.Current, &s.Text)
 	}
 
+	c.text(c.f.bodyBold, fit(c, c.f.bodyBold, s.Text.FaceUp, panelWidth-32), panelX+16, cardsTop+8, 0, 0.5, muted)
 	x := float64(panelX + 16)
 	for i, card := range s.FaceUp {
 		if i >= 5 {
@@ -62,18 +52,78 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 		drawCard(c, card, x+float64(i*(cardW+cardGap)), cardsTop+24, cardW, cardH)
 	}
 
-	deck := "Deck " + strconv.Itoa(s.DeckSize) + "   Discards " + strconv.Itoa(s.DiscardSize) +
-		"   Tickets " + strconv.Itoa(s.TicketDeckSize)
-	c.text(c.f.body, deck, panelX+16, deckTop+10, 0, 0.5, ink)
+	piles := flow(c, c.f.body, s.Text.Piles, " · ", panelWidth-32)
+	for i, l := range piles[:min(2, len(piles))] {
+		c.text(c.f.body, l, panelX+16, float64(deckTop+10+i*lastLineH), 0, 0.5, ink)
+	}
 
+	// The key to the letters at the bottom, the last move above it in the
+	// room left (three lines at most).
+	legend := flow(c, c.f.body, s.Text.Legend, "  ", panelWidth-32)
+	legendTop := a.h - 38 - (len(legend)-1)*legendLineH
+	if len(legend) > 0 {
+		c.rect(image.Rect(panelX+12, legendTop-14, imageWidth-12, legendTop-13), panelRule)
+	}
+	for i, l := range legend {
+		c.text(c.f.body, l, panelX+16, float64(legendTop+i*legendLineH), 0, 0.5, muted)
+	}
+	c.text(c.f.bodyBold, fit(c, c.f.bodyBold, s.Text.LastMove, panelWidth-32), panelX+16, lastTop+8, 0, 0.5, muted)
 	if s.LastMove.Text != "" {
+		room := max(1, (legendTop-14-(lastTop+24))/lastLineH)
 		lines := wrap(c, c.f.body, s.LastMove.Text, panelWidth-48)
-		lines = lines[:min(len(lines), 3)]
-		c.rect(image.Rect(panelX+16, lastTop+24, panelX+21, lastTop+21+len(lines)*19), glow)
+		lines = lines[:min(len(lines), 3, room)]
+		c.rect(image.Rect(panelX+16, lastTop+24, panelX+21, lastTop+21+len(lines)*lastLineH), glow)
 		for i, l := range lines {
-			c.text(c.f.body, l, panelX+30, float64(lastTop+34+i*19), 0, 0.5, ink)
+			c.text(c.f.body, l, panelX+30, float64(lastTop+34+i*lastLineH), 0, 0.5, ink)
 		}
 	}
+}
+
+// flow lays items out in lines at most w pixels wide, sep between two on
+// a line; an item wider than a line is shortened.
+func flow(c *canvas, face fontFace, items []string, sep string, w float64) []string {
+	var lines []string
+	line := ""
+	for _, it := range items {
+		if it == "" {
+			continue
+		}
+		if line != "" && c.measure(face, line+sep+it) <= w {
+			line += sep + it
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+		line = fit(c, face, it, w)
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// drawHeader writes the panel's head: the game's name (with its variant)
+// and the status under it. A name too wide for a line takes a smaller
+// type, then two lines, its variant on the second; a status too wide for
+// the heading type takes the body's.
+func (a *boardArt) drawHeader(c *canvas, title, status string) {
+	const w = panelWidth - 32
+	title = a.title(title)
+	switch edition, variant, split := strings.Cut(title, " · "); {
+	case c.measure(c.f.body, title) <= w:
+		c.text(c.f.body, title, panelX+16, 20, 0, 0.5, panelSub)
+	case c.measure(c.f.note, title) <= w || !split:
+		c.text(c.f.note, fit(c, c.f.note, title, w), panelX+16, 20, 0, 0.5, panelSub)
+	default:
+		c.text(c.f.note, fit(c, c.f.note, edition, w), panelX+16, 11, 0, 0.5, panelSub)
+		c.text(c.f.note, fit(c, c.f.note, variant, w), panelX+16, 26, 0, 0.5, panelSub)
+	}
+	face := c.f.title
+	if c.measure(face, status) > w {
+		face = c.f.bodyBold
+	}
+	c.text(face, fit(c, face, status, w), panelX+16, 44, 0, 0.5, paper)
 }
 
 // title is the name at the top of the panel: the scene's, or the board's.
@@ -84,7 +134,7 @@ func (a *boardArt) title(t string) string {
 	return t
 }
 
-func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool) {
+func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool, t *PanelText) {
 	top := playerTop + i*playerRowH
 	if current {
 		c.rect(image.Rect(panelX+6, top, imageWidth-6, top+playerRowH-6), turnBG)
@@ -98,31 +148,24 @@ func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool)
 	}
 	drawMarker(c, p.Color, sx+14, sy+14, 7, markerInk(p.Color))
 
-	name := p.Name
-	nameMax := float64(panelWidth - 140)
-	if p.Bot {
-		nameMax -= 40
+	badge := p.Bot && t.Bot != ""
+	badgeW := 0.0
+	if badge {
+		badgeW = math.Max(34, c.measure(c.f.small, t.Bot)+12)
 	}
-	name = fit(c, c.f.bodyBold, name, nameMax)
+	nameMax := float64(panelWidth-140) - badgeW
+	name := fit(c, c.f.bodyBold, p.Name, nameMax)
 	w := c.text(c.f.bodyBold, name, sx+38, sy+9, 0, 0.5, ink)
-	if p.Bot {
+	if badge {
 		bx := sx + 38 + w + 8
-		c.roundRect(bx, sy+1, 34, 17, 4, muted)
-		c.text(c.f.small, "BOT", bx+17, sy+9.5, 0.5, 0.5, paper)
+		c.roundRect(bx, sy+1, badgeW, 17, 4, muted)
+		c.text(c.f.small, t.Bot, bx+badgeW/2, sy+9.5, 0.5, 0.5, paper)
 	}
 	c.text(c.f.title, strconv.Itoa(p.Score), imageWidth-16, sy+10, 1, 0.5, ink)
-	c.text(c.f.small, "pts", imageWidth-16, sy+28, 1, 0.5, muted)
+	c.text(c.f.small, fit(c, c.f.small, t.Points, 48), imageWidth-16, sy+28, 1, 0.5, muted)
 
-	stats := count(p.Trains, "train", "trains")
-	if a.b.Rules.Stations > 0 {
-		stats += " · " + count(p.Stations, "station", "stations")
-	}
-	if a.b.Rules.Passengers > 0 {
-		stats += " · " + count(p.PassengersLeft, "passenger", "passengers")
-	}
-	c.text(c.f.body, fit(c, c.f.body, stats, panelWidth-76), sx+38, sy+30, 0, 0.5, ink)
-	hand := count(p.Cards, "card", "cards") + " · " + count(p.Tickets, "ticket", "tickets")
-	c.text(c.f.body, hand, sx+38, sy+50, 0, 0.5, muted)
+	c.text(c.f.body, fit(c, c.f.body, p.Pieces, panelWidth-76), sx+38, sy+30, 0, 0.5, ink)
+	c.text(c.f.body, fit(c, c.f.body, p.Holding, panelWidth-76), sx+38, sy+50, 0, 0.5, muted)
 }
 
 // drawCard draws a train card: its colour (stripes for a locomotive), a

@@ -10,8 +10,10 @@ import (
 // with the blends dynamic drawing produces; it is never shown.
 func probeScene(b *data.Board) *Scene {
 	s := &Scene{Board: b, Current: 0, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities)),
-		Goods: make([][]int, len(b.Cities)), DeckSize: 88, DiscardSize: 12, TicketDeckSize: 30,
-		Status: "Alice's turn — last round!"}
+		Goods: make([][]int, len(b.Cities)), Status: "Last round! Alice to play",
+		Text: PanelText{FaceUp: "Face-up cards", LastMove: "Last move", Piles: []string{"Deck 88", "Discards 12", "Tickets 30"},
+			Legend: []string{"R red", "B blue", "G green", "Y yellow", "K black", "W white", "O orange", "P pink", "L locomotive"},
+			Bot:    "BOT", Points: "pts"}}
 	for i := range s.Owners {
 		s.Owners[i] = -1
 		if i%3 == 0 {
@@ -33,8 +35,8 @@ func probeScene(b *data.Board) *Scene {
 		}
 	}
 	for seat, name := range []string{"Alice", "Bob", "Chloé", "Dmitri", "Eve"} {
-		s.Players = append(s.Players, PlayerPanel{Name: name, Color: seat, Score: 10 * seat, Trains: 40, Stations: 2,
-			Cards: 7, Tickets: 3, Bot: seat == 4})
+		s.Players = append(s.Players, PlayerPanel{Name: name, Color: seat, Score: 10 * seat, Bot: seat == 4,
+			Pieces: "40 trains · 2 stations", Holding: "7 cards · 3 tickets"})
 	}
 	s.FaceUp = []engine.Card{engine.Locomotive, engine.ColorCard(data.Pink), engine.ColorCard(data.Blue),
 		engine.ColorCard(data.White), engine.ColorCard(data.Black)}

@@ -16,12 +16,13 @@ import (
 func TestSceneCarriesOnlyPublicFields(t *testing.T) {
 	allowed := []string{
 		"Highlight.Cities", "Highlight.Text", "Highlight.Tracks",
+		"PanelText.Bot", "PanelText.FaceUp", "PanelText.LastMove", "PanelText.Legend", "PanelText.Piles", "PanelText.Points",
 		"PassengerMark.City", "PassengerMark.Seat",
-		"PlayerPanel.Bot", "PlayerPanel.Cards", "PlayerPanel.Color", "PlayerPanel.Name", "PlayerPanel.PassengersLeft",
-		"PlayerPanel.Score", "PlayerPanel.Stations", "PlayerPanel.Tickets", "PlayerPanel.Trains",
-		"Scene.Board", "Scene.Current", "Scene.DeckSize", "Scene.DiscardSize", "Scene.FaceUp", "Scene.Goods",
+		"PlayerPanel.Bot", "PlayerPanel.Color", "PlayerPanel.Holding", "PlayerPanel.Name", "PlayerPanel.Pieces",
+		"PlayerPanel.Score",
+		"Scene.Board", "Scene.Current", "Scene.FaceUp", "Scene.Goods",
 		"Scene.LastMove", "Scene.Owners", "Scene.Passengers", "Scene.Players", "Scene.Stations", "Scene.Status",
-		"Scene.TicketDeckSize", "Scene.Title",
+		"Scene.Text", "Scene.Title",
 	}
 	var got []string
 	seen := map[reflect.Type]bool{}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"conductor/data"
+	"conductor/engine"
 	"conductor/imaging/layout"
 )
 
@@ -164,7 +165,7 @@ func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID) {
 			c.circle(ctr.X, ctr.Y, r, paper)
 			c.ring(ctr.X, ctr.Y, r, 1, ink)
 			if lpx >= 12 {
-				c.text(c.f.tiny, "L", ctr.X, ctr.Y, 0.5, 0.5, ink)
+				c.text(c.f.tiny, cardLetters[engine.Locomotive], ctr.X, ctr.Y, 0.5, 0.5, ink)
 			}
 		case i == len(row)/2 && t.Color != data.Gray && lpx >= 10:
 			c.text(c.f.tiny, cardLetters[t.Color], ctr.X, ctr.Y, 0.5, 0.5, letterOn(col))

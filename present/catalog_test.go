@@ -35,6 +35,10 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.base":             "a place name",
 		"variant.usa.1910":             "the expansion's name",
 		"variant.marklin.standard":     "a brand name",
+		"picture.points":               "French abbreviation of points: « pts »",
+		"picture.final.total":          "same French word",
+		"picture.final.routes":         "French rules: « Routes »",
+		"picture.bot":                  "the badge of a bot player, the same word",
 	},
 	"it": {
 		"cmd.ttr.name":             "the Italian edition is sold as Ticket to Ride",
@@ -44,6 +48,7 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.base":         "a place name",
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
+		"picture.bot":              "the badge of a bot player, the same word",
 	},
 	"de": {
 		"card.orange":              "German colour name is orange",
@@ -51,6 +56,7 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.base":         "a place name",
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
+		"picture.bot":              "the badge of a bot player, the same word",
 	},
 }
 

@@ -65,7 +65,7 @@ func TestBoardSceneNamesTheEdition(t *testing.T) {
 	if want := "Les Aventuriers du Rail — Europe · Europe 1912"; sc.Title != want {
 		t.Errorf("title %q, want %q", sc.Title, want)
 	}
-	if sc.DeckSize != v.Deck || sc.DeckSize != DeckCount(&v) {
-		t.Errorf("picture deck %d, view deck %d", sc.DeckSize, v.Deck)
+	if want := T("fr", "picture.deck", "n", v.Deck); len(sc.Text.Piles) != 3 || sc.Text.Piles[0] != want || DeckCount(&v) != v.Deck {
+		t.Errorf("picture piles %q, want %q first (deck %d)", sc.Text.Piles, want, v.Deck)
 	}
 }

@@ -20,9 +20,9 @@ type Player struct {
 // latest narration line (markdown and emoji are dropped for the picture;
 // "" for none).
 func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine string) *imaging.Scene {
-	sc := &imaging.Scene{Board: v.Board, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
-		FaceUp: v.FaceUp, DeckSize: DeckCount(v), DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1],
-		Title: EditionName(loc, v.Board, v.Variant)}
+	b := v.Board
+	sc := &imaging.Scene{Board: b, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
+		FaceUp: v.FaceUp, Title: EditionName(loc, b, v.Variant), Text: panelText(loc, b, v)}
 	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
 		sc.Current = -1
 	}
@@ -33,8 +33,7 @@ func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine str
 		return players[seat].Name
 	}
 	for i, p := range v.Players {
-		sc.Players = append(sc.Players, imaging.PlayerPanel{Name: name(i), Color: i, Score: p.Score, Trains: p.Trains,
-			Stations: p.Stations, Cards: p.Cards, Tickets: p.Tickets, PassengersLeft: p.PassengersLeft, Bot: i < len(players) && players[i].Bot})
+		sc.Players = append(sc.Players, playerPanel(loc, b, name(i), i, i < len(players) && players[i].Bot, p))
 	}
 	for c, o := range v.Passengers {
 		if o >= 0 {
@@ -58,6 +57,64 @@ func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine str
 	return sc
 }
 
+// panelText is the board picture's words. The piles are counted as
+// /score counts them, the deck by DeckCount.
+func panelText(loc string, b *data.Board, v *engine.PublicView) imaging.PanelText {
+	return imaging.PanelText{
+		FaceUp: T(loc, "picture.face_up"), LastMove: T(loc, "picture.last_move"),
+		Piles: []string{T(loc, "picture.deck", "n", DeckCount(v)), T(loc, "picture.discards", "n", v.Discards),
+			T(loc, "picture.ticket_deck", "n", v.TicketDecks[0]+v.TicketDecks[1])},
+		Legend: Legend(loc, b), Bot: T(loc, "picture.bot"), Points: T(loc, "picture.points"),
+	}
+}
+
+// playerPanel is a seat's lines in the panel: what they have left to
+// play, what they hold (counted), in the language of loc.
+func playerPanel(loc string, b *data.Board, name string, seat int, bot bool, p engine.PublicPlayer) imaging.PlayerPanel {
+	pieces := T(loc, "picture.trains", "n", p.Trains)
+	if b.Rules.Stations > 0 {
+		pieces += " · " + T(loc, "picture.stations", "n", p.Stations)
+	}
+	if b.Rules.Passengers > 0 {
+		pieces += " · " + T(loc, "picture.passengers", "n", p.PassengersLeft)
+	}
+	return imaging.PlayerPanel{Name: name, Color: seat, Score: p.Score, Bot: bot, Pieces: pieces,
+		Holding: T(loc, "picture.cards", "n", p.Cards) + " · " + T(loc, "picture.tickets", "n", p.Tickets)}
+}
+
+// legendColors are the card colours in the order the legend names them.
+var legendColors = []data.Color{data.Red, data.Blue, data.Green, data.Yellow, data.Black, data.White, data.Orange, data.Pink}
+
+// Legend is the key to the letters the pictures print on cards and
+// tracks, one entry a letter, the cards named in the language of loc: "R
+// rouge", "L locomotive". It lists the cards of b's deck.
+func Legend(loc string, b *data.Board) []string {
+	cards := LegendCards(b)
+	out := make([]string, len(cards))
+	for i, c := range cards {
+		out[i] = imaging.CardLetter(c) + " " + CardName(loc, c)
+	}
+	return out
+}
+
+// LegendCards are the kinds of cards of b's deck in the order the legend
+// names them: the colours, the locomotive, then Märklin's +4 locomotive
+// and passenger.
+func LegendCards(b *data.Board) []engine.Card {
+	cards := make([]engine.Card, 0, len(legendColors)+3)
+	for _, c := range legendColors {
+		cards = append(cards, engine.ColorCard(c))
+	}
+	cards = append(cards, engine.Locomotive)
+	if b.Rules.Cards.Locomotives4 > 0 {
+		cards = append(cards, engine.Locomotive4)
+	}
+	if b.Rules.Cards.Passengers > 0 {
+		cards = append(cards, engine.Passenger)
+	}
+	return cards
+}
+
 // DeckCount is the number every screen shows as the deck: the cards of the
 // draw pile, face down. The discards are counted apart (they become the
 // new deck only when the draw pile runs out), so the deck button, the
@@ -79,49 +136,60 @@ func plainText(s string) string {
 }
 
 // PositionScene is the public board of a position (the `conductor render`
-// input): who holds which routes and stations, and the face-up cards.
-func PositionScene(pos *engine.Position) (*imaging.Scene, error) {
+// input) in the language of loc: who holds which routes and stations,
+// and the face-up cards.
+func PositionScene(loc string, pos *engine.Position) (*imaging.Scene, error) {
 	b := pos.Board
-	sc := &imaging.Scene{Board: b, Current: -1, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities))}
-	for i := range sc.Owners {
-		sc.Owners[i] = -1
+	v := engine.PublicView{Board: b, Phase: engine.PhaseOver, Current: -1, Owners: make([]int8, len(b.Tracks)),
+		Stations: make([]int8, len(b.Cities)), Passengers: make([]int8, len(b.Cities)), Goods: make([][]int, len(b.Cities))}
+	for i := range v.Owners {
+		v.Owners[i] = -1
 	}
-	for i := range sc.Stations {
-		sc.Stations[i] = -1
+	for i := range v.Stations {
+		v.Stations[i], v.Passengers[i] = -1, -1
+		v.Goods[i] = b.Cities[i].GoodsStack
 	}
-	sc.Goods = make([][]int, len(b.Cities))
-	for c := range b.Cities {
-		sc.Goods[c] = b.Cities[c].GoodsStack
-	}
+	var players []Player
 	for seat, h := range pos.Players {
-		p := imaging.PlayerPanel{Name: h.Name, Color: seat, Trains: b.Rules.Trains, Stations: b.Rules.Stations - len(h.Stations),
+		p := engine.PublicPlayer{Trains: b.Rules.Trains, Stations: b.Rules.Stations - len(h.Stations),
 			Tickets: len(h.Tickets), Score: h.Goods, PassengersLeft: b.Rules.Passengers}
 		for _, t := range h.Tracks {
-			sc.Owners[t] = int8(seat)
+			v.Owners[t] = int8(seat)
 			p.Trains -= b.Tracks[t].Length
 			p.Score += b.RoutePoints(b.Tracks[t].Length)
 		}
 		for _, c := range h.Stations {
-			sc.Stations[c] = int8(seat)
+			v.Stations[c] = int8(seat)
 		}
-		sc.Players = append(sc.Players, p)
+		v.Players = append(v.Players, p)
+		players = append(players, Player{Name: h.Name})
 	}
 	for _, name := range pos.FaceUp {
 		c, err := engine.ParseCard(name)
 		if err != nil {
 			return nil, err
 		}
-		sc.FaceUp = append(sc.FaceUp, c)
+		v.FaceUp = append(v.FaceUp, c)
 	}
+	sc := BoardScene(loc, &v, players, "")
+	// A position is no game in progress: nobody's turn, and no piles to count.
+	sc.Status, sc.Text.Piles = "", nil
 	return sc, nil
 }
 
 // HandScene is the picture of a seat's hand, routes and tickets, for that
-// player's eyes only.
-func HandScene(v *engine.PlayerView, name string) *imaging.HandScene {
+// player's eyes only, in the player's language loc.
+func HandScene(loc string, v *engine.PlayerView, name string) *imaging.HandScene {
 	b := v.Board
 	me := v.Players[v.Seat]
-	hs := &imaging.HandScene{Board: b, Player: name, Color: v.Seat, Cards: v.Hand, Trains: me.Trains, Stations: me.Stations}
+	hs := &imaging.HandScene{Board: b, Color: v.Seat, Cards: v.Hand, Text: imaging.HandText{
+		Title: T(loc, "hand.title", "player", name), Cards: T(loc, "picture.hand.cards"),
+		Tickets: T(loc, "picture.hand.tickets"), NoTickets: T(loc, "picture.hand.no_tickets"), Caption: T(loc, "picture.hand.caption")}}
+	if b.Rules.Stations > 0 {
+		hs.Text.Left = T(loc, "picture.hand.left_stations", "trains", me.Trains, "stations", me.Stations)
+	} else {
+		hs.Text.Left = T(loc, "picture.hand.left", "n", me.Trains)
+	}
 	for tr, o := range v.Owners {
 		if int(o) == v.Seat {
 			hs.Owned = append(hs.Owned, data.TrackID(tr))
@@ -130,6 +198,10 @@ func HandScene(v *engine.PlayerView, name string) *imaging.HandScene {
 	for _, ts := range v.Tickets {
 		tk := &b.Tickets[ts.Ticket]
 		hs.Tickets = append(hs.Tickets, imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: ts.Completed, Cities: []data.CityID{tk.A, tk.B}})
+	}
+	if fit := imaging.HandTickets(b); len(hs.Tickets) > fit {
+		hs.Text.More = T(loc, "picture.hand.more", "n", len(hs.Tickets)-fit)
+		hs.Tickets = hs.Tickets[:fit]
 	}
 	return hs
 }

@@ -13,11 +13,17 @@ import (
 // Score sheets: the final count as a picture and as text, the same for
 // the bot, the terminal and `conductor render --final`.
 
-// FinalScene is the score sheet picture: fs is the final count, owners
-// the holder of each track (seat or -1) and names the players in seat
-// order.
-func FinalScene(loc string, b *data.Board, fs *engine.FinalScore, owners []int8, names []string) *imaging.FinalScene {
-	sc := &imaging.FinalScene{Board: b, Owners: owners, Title: EditionName(loc, b, "")}
+// FinalScene is the score sheet picture in the language of loc: v is the
+// game's public view at the end (its tracks, stations and variant, the
+// same as the last board showed), fs the final count and names the
+// players in seat order.
+func FinalScene(loc string, v *engine.PublicView, fs *engine.FinalScore, names []string) *imaging.FinalScene {
+	b := v.Board
+	sc := &imaging.FinalScene{Board: b, Owners: v.Owners, Stations: v.Stations, Title: EditionName(loc, b, v.Variant),
+		Text: finalText(loc)}
+	if b.Rules.LongestPathBonus == 0 {
+		sc.Text.Paths = "" // no path is outlined
+	}
 	for i, ps := range fs.Players {
 		fl := imaging.FinalLine{Name: names[i], Color: i, RoutePoints: ps.RoutePoints, StationPoints: ps.StationPoints,
 			GoodsPoints: ps.GoodsPoints, Total: ps.Total, Winner: fs.Ranking[0] == i, LongestPath: ps.LongestTracks}
@@ -35,9 +41,29 @@ func FinalScene(loc string, b *data.Board, fs *engine.FinalScore, owners []int8,
 		if ps.TicketsBonus {
 			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(loc, "bonus.tickets"), Points: ps.BonusPoints})
 		}
+		// The ranking says what the edition's bonus counts: the longest
+		// path (outlined on the map) or, in Märklin, the tickets completed.
+		if b.Rules.LongestPathBonus > 0 {
+			fl.Note = []string{T(loc, "picture.final.path", "n", ps.LongestPath)}
+		} else {
+			fl.Note = []string{T(loc, "picture.final.tickets_done", "n", ps.CompletedTickets)}
+			fl.LongestPath = nil
+		}
+		if fl.Winner {
+			fl.Note = append([]string{T(loc, "picture.final.winner_note")}, fl.Note...)
+		}
 		sc.Players = append(sc.Players, fl)
 	}
 	return sc
+}
+
+// finalText is the score sheet picture's words.
+func finalText(loc string) imaging.FinalText {
+	w := func(key string) string { return T(loc, "picture.final."+key) }
+	return imaging.FinalText{Heading: w("heading"), Paths: w("paths"), Player: w("player"), Routes: w("routes"),
+		TicketsWon: w("tickets_won"), TicketsLost: w("tickets_lost"), Bonuses: w("bonuses"), Stations: w("stations"),
+		Goods: w("goods"), Total: w("total"), Completed: w("completed"), Failed: w("failed"), BonusList: w("bonus_list"),
+		Winner: w("winner")}
 }
 
 // PositionFinalScene is the score sheet picture of a position (the
@@ -45,18 +71,24 @@ func FinalScene(loc string, b *data.Board, fs *engine.FinalScore, owners []int8,
 func PositionFinalScene(loc string, pos *engine.Position) *imaging.FinalScene {
 	b := pos.Board
 	fs := engine.Score(b, pos.Players)
-	owners := make([]int8, len(b.Tracks))
-	for i := range owners {
-		owners[i] = -1
+	v := engine.PublicView{Board: b, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities))}
+	for i := range v.Owners {
+		v.Owners[i] = -1
+	}
+	for i := range v.Stations {
+		v.Stations[i] = -1
 	}
 	names := make([]string, len(pos.Players))
 	for seat, h := range pos.Players {
 		names[seat] = h.Name
 		for _, t := range h.Tracks {
-			owners[t] = int8(seat)
+			v.Owners[t] = int8(seat)
+		}
+		for _, c := range h.Stations {
+			v.Stations[c] = int8(seat)
 		}
 	}
-	return FinalScene(loc, b, &fs, owners, names)
+	return FinalScene(loc, &v, &fs, names)
 }
 
 // LongestBonusName names the longest-path bonus as the edition prints it:
