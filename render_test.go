@@ -11,7 +11,7 @@ func TestRenderDrawsAPosition(t *testing.T) {
 	pos := `{"map":"europe","face_up":["red","locomotive","blue","white","green"],"players":[` +
 		`{"name":"A","routes":[["Paris","Frankfurt","white"]],"stations":["Sarajevo"],"tickets":[["Budapest","Sofia"]]},` +
 		`{"name":"B","routes":[["Sofia","Sarajevo","gray"]],"tickets":[]}]}`
-	for _, args := range [][]string{{"render"}, {"render", "--final"}, {"render", "--map", "europe"}} {
+	for _, args := range [][]string{{"render"}, {"render", "--final"}, {"render", "--map", "europe"}, {"render", "--lang", "de-AT", "--final"}} {
 		var out, errb bytes.Buffer
 		if code := realMain(args, strings.NewReader(pos), &out, &errb); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
@@ -35,6 +35,7 @@ func TestRenderRefusesBadInput(t *testing.T) {
 		{[]string{"render", "--map", "usa"}, `{"map":"europe","players":[{"name":"A"}]}`, "--map usa"},
 		{[]string{"render"}, `{"map":"europe","face_up":["mauve"],"players":[{"name":"A"}]}`, "mauve"},
 		{[]string{"render"}, `not json`, "JSON"},
+		{[]string{"render", "--lang", "es"}, `{"map":"europe","players":[{"name":"A"}]}`, "en, fr, it, de"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -51,5 +52,25 @@ func TestHelpExitsZero(t *testing.T) {
 		if code := realMain([]string{cmd, "-h"}, strings.NewReader(""), &out, &errb); code != 0 {
 			t.Errorf("%s -h: exit %d", cmd, code)
 		}
+	}
+}
+
+// TestRenderSpeaksTheLanguage: --lang changes the picture's words (the
+// panel's headings and legend), nothing else.
+func TestRenderSpeaksTheLanguage(t *testing.T) {
+	pos := `{"map":"usa","players":[{"name":"A","routes":[["Denver","Omaha","pink"]]},{"name":"B"}]}`
+	draw := func(lang string) []byte {
+		var out, errb bytes.Buffer
+		if code := realMain([]string{"render", "--lang", lang}, strings.NewReader(pos), &out, &errb); code != 0 {
+			t.Fatalf("--lang %s: exit %d: %s", lang, code, errb.String())
+		}
+		return out.Bytes()
+	}
+	en, fr := draw("en"), draw("fr")
+	if bytes.Equal(en, fr) {
+		t.Error("the French picture is the English one")
+	}
+	if !bytes.Equal(en, draw("en-GB")) {
+		t.Error("en-GB does not draw the English picture")
 	}
 }
