@@ -325,3 +325,35 @@ func TestPanelTitleIsTheScenes(t *testing.T) {
 		t.Errorf("a title changes %d pixels of the title line and %d elsewhere; want some and none", header, elsewhere)
 	}
 }
+
+// TestHeaderFitsLongNames: an edition name too long for a line keeps its
+// variant, on a second line, and a long status stays within the panel.
+func TestHeaderFitsLongNames(t *testing.T) {
+	r := shared()
+	b := testkit.Board(t, "europe")
+	s := emptyScene(b, 2)
+	s.Title = "Les Aventuriers du Rail — Europe · Big Cities of Europe"
+	s.Status = "Dernier tour ! À Maximilian-Alexander de jouer"
+	_, im := renderBoard(t, r, s)
+	rows := func(y0, y1 int, col color.RGBA) (n, outside int) {
+		for y := y0; y < y1; y++ {
+			for x := panelX; x < imageWidth; x++ {
+				if c := rgbaAt(im, x, y); c == col {
+					n++
+					if x >= imageWidth-15 {
+						outside++
+					}
+				}
+			}
+		}
+		return n, outside
+	}
+	first, out1 := rows(4, 17, panelSub)
+	second, out2 := rows(19, 33, panelSub)
+	if first == 0 || second == 0 || out1+out2 > 0 {
+		t.Errorf("title: %d and %d pixels on its two lines, %d beyond the margin", first, second, out1+out2)
+	}
+	if status, out := rows(34, headerH, paper); status == 0 || out > 0 {
+		t.Errorf("status: %d pixels, %d beyond the margin", status, out)
+	}
+}
