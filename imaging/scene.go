@@ -31,7 +31,9 @@ type Scene struct {
 	// Status is one line above the players, e.g. "Alice to play" or "Last round!".
 	Status string
 	// Title names the game at the top of the panel: the edition as the
-	// table's language prints it, with its variant. Empty: the board's name.
+	// table's language prints it, with its variant after a " · " (where
+	// the panel breaks a title too wide for a line). Empty: the board's
+	// name.
 	Title string
 	// Text is the rest of the panel's words.
 	Text PanelText
