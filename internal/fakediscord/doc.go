@@ -56,7 +56,7 @@
 //
 // Every request is recorded (method, path, headers, raw body, JSON document, uploaded files)
 // and every body is validated against Discord's OpenAPI description
-// (../shared/discord-openapi.json beside the module root, or $DISCORD_OPENAPI_SPEC), plus
+// (a compressed copy in testdata/, embedded), plus
 // rules the description cannot express (unique custom ids, a select alone in its row, at
 // most five action rows, link buttons, 6000 characters of embeds). srv.CheckClean(t) fails
 // the test on any violation or unimplemented route. Messages are kept per channel with

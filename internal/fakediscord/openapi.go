@@ -2,6 +2,8 @@ package fakediscord
 
 import (
 	"bytes"
+	"compress/gzip"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,17 +11,10 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/url"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 )
-
-// SpecEnv names an environment variable that, when set, gives the path of Discord's OpenAPI
-// description instead of the default ../shared/discord-openapi.json beside the module root.
-const SpecEnv = "DISCORD_OPENAPI_SPEC"
 
 // Spec is Discord's OpenAPI description, compiled for request validation and routing.
 type Spec struct {
@@ -40,64 +35,24 @@ type Operation struct {
 	botTokenOnly bool // the Authorization header is required (no anonymous security alternative)
 }
 
-// DefaultSpecPath finds discord-openapi.json: $DISCORD_OPENAPI_SPEC, else shared/ beside the
-// module root (the directory holding go.mod), found upward from the working directory and
-// then from this source file.
-func DefaultSpecPath() (string, error) {
-	if p := os.Getenv(SpecEnv); p != "" {
-		return p, nil
-	}
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		starts = append(starts, filepath.Dir(file))
-	}
-	for _, start := range starts {
-		for dir := start; ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				p := filepath.Join(filepath.Dir(dir), "shared", "discord-openapi.json")
-				if _, err := os.Stat(p); err == nil {
-					return p, nil
-				}
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	return "", fmt.Errorf("discord-openapi.json not found in ../shared beside the module root; set %s", SpecEnv)
-}
+// specGzip is Discord's OpenAPI description (MIT, see testdata/discord-openapi.LICENSE),
+// compressed, so that the fake needs nothing beside the repository.
+//
+//go:embed testdata/discord-openapi.json.gz
+var specGzip []byte
 
-var specCache struct {
-	sync.Mutex
-	byPath map[string]*Spec
-}
-
-// LoadSpec reads and compiles the OpenAPI description at path; results are cached per path
-// because the file is large and immutable.
-func LoadSpec(path string) (*Spec, error) {
-	specCache.Lock()
-	defer specCache.Unlock()
-	if s, ok := specCache.byPath[path]; ok {
-		return s, nil
-	}
-	data, err := os.ReadFile(path)
+// DiscordSpec is Discord's OpenAPI description, compiled once: it is large and immutable.
+var DiscordSpec = sync.OnceValues(func() (*Spec, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(specGzip))
 	if err != nil {
 		return nil, err
 	}
-	s, err := parseSpec(data)
+	data, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	if specCache.byPath == nil {
-		specCache.byPath = map[string]*Spec{}
-	}
-	specCache.byPath[path] = s
-	return s, nil
-}
+	return parseSpec(data)
+})
 
 var httpMethods = []string{"get", "put", "post", "delete", "patch", "head", "options"}
 

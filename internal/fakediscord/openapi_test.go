@@ -12,11 +12,7 @@ import (
 
 func discordSpec(t *testing.T) *Spec {
 	t.Helper()
-	path, err := DefaultSpecPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadSpec(path)
+	s, err := DiscordSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,6 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// RecommendedShards is the "shards" answer of GET /gateway/bot. Default 1.
 	RecommendedShards int
-	// SpecPath is Discord's OpenAPI description. Default: DefaultSpecPath().
-	SpecPath string
 	// RejectInvalidBodies answers a body that breaks the OpenAPI description with Discord's
 	// 400 "Invalid Form Body" (code 50035) instead of accepting it. Failures are recorded either way.
 	RejectInvalidBodies bool
@@ -94,14 +92,7 @@ type Server struct {
 // Start runs a fake Discord on 127.0.0.1 with a random port.
 func Start(opts Options) (*Server, error) {
 	opts.setDefaults()
-	if opts.SpecPath == "" {
-		p, err := DefaultSpecPath()
-		if err != nil {
-			return nil, err
-		}
-		opts.SpecPath = p
-	}
-	spec, err := LoadSpec(opts.SpecPath)
+	spec, err := DiscordSpec()
 	if err != nil {
 		return nil, fmt.Errorf("fakediscord: %w", err)
 	}
