@@ -203,7 +203,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: cardName(loc, c), Emoji: cardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🂠", Disabled: g.DeckSize()+g.DiscardSize() == 0},
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🎴", Disabled: g.DeckSize()+g.DiscardSize() == 0},
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}

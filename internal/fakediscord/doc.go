@@ -23,12 +23,12 @@
 // reconnect loop after Close that outlives the test and reads the endpoint variables the next
 // test rewrites (a data race under -race).
 //
-// The fake serves REST under /api/v10/ (and /api/v9/, discordgo's default), the gateway
-// at srv.GatewayURL() (ws://127.0.0.1:PORT/ws, returned by GET /gateway and /gateway/bot)
-// and uploaded files under /attachments/. Routes are named by the OpenAPI path templates of
-// Discord's own description, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests
-// and Fault use those names. Requests for routes the fake does not implement are answered 404
-// and listed by UnhandledRequests.
+// The fake serves REST under /api/v10/, the gateway at srv.GatewayURL() (ws://127.0.0.1:PORT/ws,
+// returned by GET /gateway and /gateway/bot) and uploaded files under /attachments/. Every
+// operation of Discord's description is a net/http route pattern, named by its OpenAPI path
+// template, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests and Fault use
+// those names. Requests for routes the fake does not implement are answered 404 and listed by
+// UnhandledRequests.
 //
 // # Playing users
 //
@@ -55,14 +55,17 @@
 // # What is recorded and checked
 //
 // Every request is recorded (method, path, headers, raw body, JSON document, uploaded files)
-// and every body is validated against Discord's OpenAPI description
-// (a compressed copy in testdata/, embedded), plus
-// rules the description cannot express (unique custom ids, a select alone in its row, at
-// most five action rows, link buttons, 6000 characters of embeds). srv.CheckClean(t) fails
-// the test on any violation or unimplemented route. Messages are kept per channel with
-// embeds, components, attachments (with bytes), the ephemeral flag and who may see them;
-// PublicHistory keeps every public version, and PublicLeaks(secrets...) finds hidden
-// information that reached a public message.
+// and checked as Discord checks it: against Discord's OpenAPI description (a compressed copy
+// in testdata/, embedded, validated with a JSON Schema 2020-12 library) and against the limits
+// Discord documents beyond it (limits.go; docs/discord-limits.md lists them): real Unicode
+// emoji, five action rows, unique custom ids, 2000 characters of content, 6000 of embeds,
+// command naming, 10 MiB per file and more. A request that breaks one is refused the way
+// Discord refuses it: 400 {"code": 50035, "message": "Invalid Form Body", "errors": {...}}
+// with Discord's error code under the field's path (413/40005 for a file too large), and
+// recorded; srv.CheckClean(t) fails the test on any such request or unimplemented route.
+// Messages are kept per channel with embeds, components, attachments (with bytes), the
+// ephemeral flag and who may see them; PublicHistory keeps every public version, and
+// PublicLeaks(secrets...) finds hidden information that reached a public message.
 //
 // # Faults and the gateway
 //

@@ -19,9 +19,6 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// RecommendedShards is the "shards" answer of GET /gateway/bot. Default 1.
 	RecommendedShards int
-	// RejectInvalidBodies answers a body that breaks the OpenAPI description with Discord's
-	// 400 "Invalid Form Body" (code 50035) instead of accepting it. Failures are recorded either way.
-	RejectInvalidBodies bool
 	// CallbackDeadline, when positive, refuses interaction callbacks that come later than this
 	// after the interaction was dispatched, as Discord does after 3 seconds (10062 Unknown
 	// interaction). Zero accepts late callbacks; Callback.Latency records the delay anyway.
@@ -124,7 +121,7 @@ func Start(opts Options) (*Server, error) {
 	s.ids.init()
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: s.newMux(), ReadHeaderTimeout: 10 * time.Second}
 	go s.http.Serve(ln)
 	return s, nil
 }
