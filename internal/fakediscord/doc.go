@@ -4,24 +4,21 @@
 //
 // # Pointing the bot at it
 //
-// Start one per test and point discordgo at it before opening the session:
+// Start one per test and send discordgo's requests to it with an http.RoundTripper on the
+// session's client, as the bot does with DISCORD_API_URL; discordgo itself is untouched:
 //
 //	srv := fakediscord.New(t) // stopped when the test ends
-//	// DISCORD_API_URL=srv.BaseURL() ("http://127.0.0.1:PORT/"); the bot's own SetAPIBase
-//	// must then set discordgo.APIVersion = "10", EndpointDiscord = base,
-//	// EndpointAPI = base+"api/v10/" and rebuild every string endpoint derived from
-//	// EndpointAPI in discordgo's endpoints.go (EndpointGuilds, EndpointChannels,
-//	// EndpointUsers, EndpointGateway, EndpointGatewayBot, EndpointWebhooks,
-//	// EndpointApplications, ...); the function endpoints read those variables at call time.
+//	// DISCORD_API_URL=srv.BaseURL() ("http://127.0.0.1:PORT/"): the transport turns
+//	// https://discord.com/api/v9/X into srv.APIURL()+X (".../api/v10/X").
 //	dg, _ := discordgo.New(srv.Token()) // "Bot fake-bot-token"
-//	dg.Open()                             // GET /api/v10/gateway, then the websocket
+//	dg.Client = &http.Client{Transport: transportTo(srv.BaseURL())}
+//	dg.Open()                           // GET /api/v10/gateway/bot, then the websocket
 //	srv.WaitReady(0)
 //
 // When the test ends, close the session before the fake stops (New registers the fake's
 // clean-up first, so a later t.Cleanup runs before it), and set ShouldReconnectOnError to
 // false under the session's lock first: discordgo's heartbeat goroutine can otherwise start a
-// reconnect loop after Close that outlives the test and reads the endpoint variables the next
-// test rewrites (a data race under -race).
+// reconnect loop after Close that outlives the test.
 //
 // The fake serves REST under /api/v10/, the gateway at srv.GatewayURL() (ws://127.0.0.1:PORT/ws,
 // returned by GET /gateway and /gateway/bot) and uploaded files under /attachments/. Every

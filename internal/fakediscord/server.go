@@ -162,11 +162,11 @@ func (s *Server) Close() {
 	s.http.Close()
 }
 
-// BaseURL is what discordgo.EndpointDiscord should become: "http://127.0.0.1:PORT/".
-// The REST API is under BaseURL+"api/v10/" (v9, discordgo's default, is served too).
+// BaseURL is the fake's address, what DISCORD_API_URL should be: "http://127.0.0.1:PORT/".
+// The REST API is under BaseURL+"api/v10/".
 func (s *Server) BaseURL() string { return s.base + "/" }
 
-// APIURL is the REST root, what discordgo.EndpointAPI should become: BaseURL + "api/v10/".
+// APIURL is the REST root: BaseURL + "api/v10/".
 func (s *Server) APIURL() string { return s.base + "/api/v10/" }
 
 // GatewayURL is the websocket address that GET /gateway returns.

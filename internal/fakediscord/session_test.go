@@ -27,7 +27,7 @@ func TestSessionIdentifiesAndKeepsHeartbeating(t *testing.T) {
 	if id.Intents != int(discordgo.IntentsAllWithoutPrivileged) || !id.Compress {
 		t.Errorf("intents %d compress %v, want discordgo's defaults", id.Intents, id.Compress)
 	}
-	if id.Query.Get("v") != "10" || id.Query.Get("encoding") != "json" {
+	if id.Query.Get("v") != discordgo.APIVersion || id.Query.Get("encoding") != "json" {
 		t.Errorf("gateway query = %v", id.Query)
 	}
 	if len(id.Guilds) != 1 || id.Guilds[0] != guild.ID {
@@ -66,11 +66,11 @@ func TestSessionIdentifiesAndKeepsHeartbeating(t *testing.T) {
 
 func TestWrongTokenIsRefused(t *testing.T) {
 	srv := New(t)
-	pointDiscordgoAt(srv.BaseURL())
 	dg, err := discordgo.New("Bot not-the-token")
 	if err != nil {
 		t.Fatal(err)
 	}
+	dg.Client = client(srv)
 	_, err = dg.User("@me")
 	var rest *discordgo.RESTError
 	if !errors.As(err, &rest) || rest.Response.StatusCode != http.StatusUnauthorized {
