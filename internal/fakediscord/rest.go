@@ -31,6 +31,7 @@ func init() {
 	route("GET /gateway", handleGateway)
 	route("GET /gateway/bot", handleGatewayBot)
 	route("GET /users/@me", handleMe)
+	route("GET /oauth2/applications/@me", handleMyApplication)
 	route("GET /users/{user_id}", handleUser)
 	route("POST /users/@me/channels", handleCreateDM)
 	route("GET /channels/{channel_id}", handleGetChannel)
@@ -253,6 +254,16 @@ func handleMe(s *Server, c *call) {
 	c.json(http.StatusOK, out)
 }
 
+func handleMyApplication(s *Server, c *call) {
+	s.mu.Lock()
+	bot := userJSON(&s.bot)
+	s.mu.Unlock()
+	c.json(http.StatusOK, map[string]any{
+		"id": s.bot.ID, "name": s.opts.BotName, "icon": nil, "description": "", "type": nil,
+		"bot": bot, "bot_public": true, "bot_require_code_grant": false, "verify_key": "0", "flags": 0,
+	})
+}
+
 func handleUser(s *Server, c *call) {
 	s.mu.Lock()
 	u, ok := s.users[c.params["user_id"]]
@@ -287,17 +298,16 @@ func handleCreateDM(s *Server, c *call) {
 
 func handleGetChannel(s *Server, c *call) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	ch, ok := s.channels[c.params["channel_id"]]
-	var out map[string]any
-	if ok {
-		out = s.channelJSONLocked(ch)
-	}
-	s.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok:
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-		return
+	case ch.GuildID != "" && s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0:
+		c.fail(http.StatusForbidden, 50001, "Missing Access")
+	default:
+		c.json(http.StatusOK, s.channelJSONLocked(ch))
 	}
-	c.json(http.StatusOK, out)
 }
 
 func handleListMessages(s *Server, c *call) {
@@ -339,6 +349,10 @@ func handleCreateMessage(s *Server, c *call) {
 	if ch.Type == ChannelTypeDM && s.dmFailures[ch.RecipientID] {
 		s.mu.Unlock()
 		c.fail(http.StatusForbidden, 50007, "Cannot send messages to this user")
+		return
+	}
+	if !s.canPostLocked(c, ch, len(c.files()) > 0) {
+		s.mu.Unlock()
 		return
 	}
 	now := time.Now()

@@ -60,12 +60,15 @@ type Server struct {
 	closed  bool
 
 	bot          User
+	owner        User // owns every guild, so that the bot's permissions come from its roles
 	users        map[string]*User
 	guilds       map[string]*Guild
 	guildOrder   []string
 	channels     map[string]*Channel
 	dmByUser     map[string]string // recipient user id -> DM channel id
 	members      map[string]map[string]bool
+	roles        map[string][]*Role  // guild id -> roles, @everyone first
+	memberRoles  map[string][]string // guild id + "/" + user id -> role ids
 	messages     map[string]*Message // by id
 	channelMsgs  map[string][]string // channel id -> message ids in posting order
 	publicLog    []Message           // every public version of every message
@@ -108,6 +111,8 @@ func Start(opts Options) (*Server, error) {
 		channels:     map[string]*Channel{},
 		dmByUser:     map[string]string{},
 		members:      map[string]map[string]bool{},
+		roles:        map[string][]*Role{},
+		memberRoles:  map[string][]string{},
 		messages:     map[string]*Message{},
 		channelMsgs:  map[string][]string{},
 		commands:     map[string][]Command{},
@@ -121,6 +126,8 @@ func Start(opts Options) (*Server, error) {
 	s.ids.init()
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
+	s.owner = User{ID: s.ids.next(), Username: "owner", GlobalName: "owner", Locale: "en-US"}
+	s.users[s.owner.ID] = &s.owner
 	s.http = &http.Server{Handler: s.newMux(), ReadHeaderTimeout: 10 * time.Second}
 	go s.http.Serve(ln)
 	return s, nil
