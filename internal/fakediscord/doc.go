@@ -5,14 +5,14 @@
 // # Pointing the bot at it
 //
 // Start one per test and send discordgo's requests to it with an http.RoundTripper on the
-// session's client, as the bot does with DISCORD_API_URL; discordgo itself is untouched:
+// session's client; discordgo itself is untouched. The bot does it with DISCORD_API_URL =
+// srv.BaseURL() ("http://127.0.0.1:PORT/"); a bare session with srv.HTTPClient(), which turns
+// https://discord.com/api/v9/X into srv.APIURL()+X (".../api/v10/X"):
 //
-//	srv := fakediscord.New(t) // stopped when the test ends
-//	// DISCORD_API_URL=srv.BaseURL() ("http://127.0.0.1:PORT/"): the transport turns
-//	// https://discord.com/api/v9/X into srv.APIURL()+X (".../api/v10/X").
+//	srv := fakediscord.New(t)           // stopped when the test ends
 //	dg, _ := discordgo.New(srv.Token()) // "Bot fake-bot-token"
-//	dg.Client = &http.Client{Transport: transportTo(srv.BaseURL())}
-//	dg.Open()                           // GET /api/v10/gateway/bot, then the websocket
+//	dg.Client = srv.HTTPClient()
+//	dg.Open() // GET /api/v10/gateway, then the websocket
 //	srv.WaitReady(0)
 //
 // When the test ends, close the session before the fake stops (New registers the fake's

@@ -5,35 +5,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"net/http"
-	"net/url"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
-
-// toFake sends discordgo's requests for Discord's API (https://discord.com/api/v9/...) to
-// the fake's /api/v10/, as the bot's transport does with DISCORD_API_URL.
-type toFake struct{ srv *Server }
-
-func (t toFake) RoundTrip(r *http.Request) (*http.Response, error) {
-	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/")
-	u, err := url.Parse(t.srv.APIURL() + rest)
-	if err != nil {
-		return nil, err
-	}
-	u.RawQuery = r.URL.RawQuery
-	out := r.Clone(r.Context())
-	out.URL, out.Host = u, ""
-	return http.DefaultTransport.RoundTrip(out)
-}
-
-// client is an HTTP client for discordgo that reaches the fake.
-func client(srv *Server) *http.Client {
-	return &http.Client{Timeout: 10 * time.Second, Transport: toFake{srv}}
-}
 
 // newSession makes a discordgo session for the fake without opening it.
 func newSession(t *testing.T, srv *Server, shardID, shardCount int) *discordgo.Session {
@@ -43,7 +19,7 @@ func newSession(t *testing.T, srv *Server, shardID, shardCount int) *discordgo.S
 		t.Fatal(err)
 	}
 	dg.ShardID, dg.ShardCount = shardID, shardCount
-	dg.Client = client(srv)
+	dg.Client = srv.HTTPClient()
 	dg.LogLevel = -1 // the fake's failures are asserted, not logged
 	return dg
 }

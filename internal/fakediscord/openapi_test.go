@@ -212,3 +212,39 @@ func TestDiscordgoBodiesPass(t *testing.T) {
 		}
 	}
 }
+
+// boardPost is the body of a board post after a move, as the bot sends it (with the
+// picture in files[0] of a multipart body).
+const boardPost = `{"content": "🎫 **alice** kept 2 tickets\n🔴 <@1574427223971069976>, it's your turn!", "embeds": [],
+ "components": [{"type": 1, "components": [
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:1", "style": 2, "label": "white", "emoji": {"name": "⬜"}},
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:2", "style": 2, "label": "pink", "emoji": {"name": "🟪"}},
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:3", "style": 2, "label": "orange", "emoji": {"name": "🟧"}},
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:4", "style": 2, "label": "red", "emoji": {"name": "🟥"}},
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:5", "style": 2, "label": "blue", "emoji": {"name": "🟦"}}]},
+  {"type": 1, "components": [
+  {"type": 2, "custom_id": "draw:e6c1e2048cafce92:0:deck", "style": 1, "label": "Deck (97)", "emoji": {"name": "🎴"}},
+  {"type": 2, "custom_id": "tickets:e6c1e2048cafce92:0:", "style": 1, "label": "Tickets", "emoji": {"name": "🎫"}},
+  {"type": 2, "custom_id": "hand:e6c1e2048cafce92:0:", "style": 2, "label": "My hand", "emoji": {"name": "🃏"}}]}],
+ "allowed_mentions": {"parse": [], "users": ["1574427223971069976"]}}`
+
+// BenchmarkValidateBoardPost is the fake's cost of checking one board post: the OpenAPI
+// schema and Discord's limits.
+func BenchmarkValidateBoardPost(b *testing.B) {
+	spec, err := DiscordSpec()
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, _ := spec.Operation("POST", "/channels/{channel_id}/messages")
+	body, err := ParseBody("application/json", []byte(boardPost))
+	if err != nil {
+		b.Fatal(err)
+	}
+	body.MediaType, body.Files = "multipart/form-data", []File{{Field: "files[0]", Filename: "board.png"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if errs := append(op.ValidateBody(body), checkDiscordRules(op, body)...); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}

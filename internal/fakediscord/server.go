@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -178,6 +180,27 @@ func (s *Server) APIURL() string { return s.base + "/api/v10/" }
 
 // GatewayURL is the websocket address that GET /gateway returns.
 func (s *Server) GatewayURL() string { return "ws" + s.base[len("http"):] + "/ws" }
+
+// HTTPClient is a client for discordgo (Session.Client) that sends its requests for
+// Discord's API (https://discord.com/api/v9/...) to the fake's /api/v10/, as the bot's
+// transport does with DISCORD_API_URL.
+func (s *Server) HTTPClient() *http.Client {
+	return &http.Client{Timeout: 10 * time.Second, Transport: toFake{s}}
+}
+
+type toFake struct{ srv *Server }
+
+func (t toFake) RoundTrip(r *http.Request) (*http.Response, error) {
+	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/")
+	u, err := url.Parse(t.srv.APIURL() + rest)
+	if err != nil {
+		return nil, err
+	}
+	u.RawQuery = r.URL.RawQuery
+	out := r.Clone(r.Context()) // a RoundTripper must not change the caller's request
+	out.URL, out.Host = u, ""
+	return http.DefaultTransport.RoundTrip(out)
+}
 
 // Token is the bot token to give discordgo: "Bot " + Options.Token.
 func (s *Server) Token() string { return "Bot " + s.opts.Token }

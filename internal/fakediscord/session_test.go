@@ -70,7 +70,7 @@ func TestWrongTokenIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dg.Client = client(srv)
+	dg.Client = srv.HTTPClient()
 	_, err = dg.User("@me")
 	var rest *discordgo.RESTError
 	if !errors.As(err, &rest) || rest.Response.StatusCode != http.StatusUnauthorized {
