@@ -60,13 +60,13 @@ func checkDiscordRules(op *Operation, b *Body) []SchemaError {
 		case op.ID == "create_interaction_response":
 			errs = append(errs, checkCallback(doc)...)
 		case strings.HasSuffix(op.ID, "application_command"):
-			errs = append(errs, checkCommand(doc, "")...)
+			errs = append(errs, checkCommand(doc, "", op.Method == http.MethodPatch)...)
 		}
 	case []any:
 		if strings.HasPrefix(op.ID, "bulk_set_") && strings.HasSuffix(op.ID, "application_commands") {
 			for i, c := range doc {
 				if cm, ok := c.(map[string]any); ok {
-					errs = append(errs, checkCommand(cm, "/"+strconv.Itoa(i))...)
+					errs = append(errs, checkCommand(cm, "/"+strconv.Itoa(i), false)...)
 				}
 			}
 		}
@@ -270,13 +270,14 @@ func checkChoices(v any, at string) []SchemaError {
 
 // checkCommand checks a chat input command: names (and their translations) by Discord's
 // naming rule, a description of 1-100 characters, required options first, unique option
-// names, choice values, and 4000 characters in all.
-func checkCommand(cmd map[string]any, at string) []SchemaError {
+// names, choice values, and 4000 characters in all. A partial update need not repeat the
+// description.
+func checkCommand(cmd map[string]any, at string, partial bool) []SchemaError {
 	if typ, ok := intValue(cmd["type"]); ok && typ != chatInputCommand {
 		return nil // user and message commands may use any case and spaces
 	}
 	errs := checkNames(cmd, at)
-	if n := runes(cmd["description"]); n < minDescription {
+	if _, given := cmd["description"]; (given || !partial) && runes(cmd["description"]) < minDescription {
 		errs = append(errs, SchemaError{Pointer: at + "/description", Code: "BASE_TYPE_BAD_LENGTH", Message: "Must be between 1 and 100 in length (got 0): a chat input command needs a description."})
 	}
 	errs = append(errs, checkOptions(cmd["options"], at+"/options")...)
@@ -293,7 +294,7 @@ func checkNames(m map[string]any, at string) []SchemaError {
 		s, _ := name.(string)
 		return !commandName.MatchString(s) || strings.ToLower(s) != s
 	}
-	if bad(m["name"]) {
+	if name, given := m["name"]; given && bad(name) { // a missing name is the schema's to report
 		errs = append(errs, SchemaError{Pointer: at + "/name", Code: "APPLICATION_COMMAND_INVALID_NAME", Message: fmt.Sprintf("Command name is invalid: %q must be 1-32 lower case letters, digits, - _ or '.", m["name"])})
 	}
 	locs, _ := m["name_localizations"].(map[string]any)

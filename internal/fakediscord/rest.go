@@ -115,13 +115,20 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 	}
 	rec.Params = c.params
 	parsed, err := ParseBody(rec.ContentType, rec.Body)
+	if err == nil {
+		c.body = parsed
+		rec.JSON, rec.Files = parsed.JSON, parsed.Files
+	}
+	// Discord authenticates first, then reads the body.
+	if !s.authorized(op, r.Header.Get("Authorization")) {
+		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
+		return
+	}
 	if err != nil {
 		c.invalid = append(c.invalid, SchemaError{Message: err.Error()})
 		c.fail(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
 		return
 	}
-	c.body = parsed
-	rec.JSON, rec.Files = parsed.JSON, parsed.Files
 	c.invalid = append(c.invalid, op.ValidateParams(c.params)...)
 	c.invalid = append(c.invalid, op.ValidateBody(parsed)...)
 	c.invalid = append(c.invalid, checkDiscordRules(op, parsed)...)
@@ -131,10 +138,6 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 	}
 	if e := tooLarge(parsed.Files); e != nil {
 		c.failWith(e)
-		return
-	}
-	if !s.authorized(op, r.Header.Get("Authorization")) {
-		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
 		return
 	}
 	if s.injectFault(c, op.Template, rec.Path) {
