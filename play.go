@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,7 +56,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if saved && *fresh {
 		term.Names["local:host"] = "host"
 		req := &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: term.Channel, Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}
-		svc.Handle(nil, req, discard{})
+		svc.Handle(context.Background(), req, discard{})
 		saved = false
 	}
 	var seats []string
@@ -73,7 +74,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Resuming the saved game %q on the %s board.\n", *game, rec.Map)
 	} else {
 		if saved {
-			svc.Handle(nil, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: term.Channel, Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}, discard{})
+			svc.Handle(context.Background(), &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: term.Channel, Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}, discard{})
 		}
 		seats = strings.Split(*players, ",")
 		if err := newLocalGame(term, seats, *mapID, *variant); err != nil {
@@ -115,7 +116,7 @@ func newLocalGame(term *local.Terminal, seats []string, mapID, variant string) e
 	send := func(user, sub string, opts map[string]string) (commands.Message, error) {
 		n++
 		cap := &capture{}
-		term.Service.Handle(nil, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
+		term.Service.Handle(context.Background(), &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
 			Channel: term.Channel, Guild: "local", User: user, UserName: term.Names[user], Name: "ttr", Sub: sub, Options: opts}, cap)
 		if cap.m.Ephemeral {
 			return cap.m, errors.New(cap.m.Content)

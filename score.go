@@ -17,10 +17,14 @@ type scoreJSON struct {
 	Map     string            `json:"map"`
 	Players []playerScoreJSON `json:"players"`
 	Ranking []string          `json:"ranking"` // names, winner first
+	// Shared is true when several players share the first place.
+	Shared bool `json:"shared_victory"`
 }
 
 type playerScoreJSON struct {
-	Name             string       `json:"name"`
+	Name string `json:"name"`
+	// Place is 1 for the winners; players tied after every tie-break share it.
+	Place            int          `json:"place"`
 	RoutePoints      int          `json:"route_points"`
 	Tickets          []ticketJSON `json:"tickets"`
 	TicketPoints     int          `json:"ticket_points"`
@@ -89,8 +93,8 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func scoreOutput(b *data.Board, final engine.FinalScore) scoreJSON {
 	city := func(c data.CityID) string { return b.Cities[c].Name }
 	out := scoreJSON{Map: b.ID, Players: []playerScoreJSON{}, Ranking: []string{}}
-	for _, ps := range final.Players {
-		p := playerScoreJSON{Name: ps.Name, RoutePoints: ps.RoutePoints, Tickets: []ticketJSON{},
+	for i, ps := range final.Players {
+		p := playerScoreJSON{Name: ps.Name, Place: final.Places[i], RoutePoints: ps.RoutePoints, Tickets: []ticketJSON{},
 			TicketPoints: ps.TicketPoints, CompletedTickets: ps.CompletedTickets,
 			LongestPath: ps.LongestPath, LongestRoutes: [][3]string{},
 			LongestBonus: ps.LongestBonus, TicketsBonus: ps.TicketsBonus, BonusPoints: ps.BonusPoints,
@@ -112,5 +116,6 @@ func scoreOutput(b *data.Board, final engine.FinalScore) scoreJSON {
 	for _, i := range final.Ranking {
 		out.Ranking = append(out.Ranking, final.Players[i].Name)
 	}
+	out.Shared = len(final.Winners()) > 1
 	return out
 }

@@ -33,7 +33,7 @@ func TestScoreCommandEndToEnd(t *testing.T) {
 		t.Fatalf("%v in %s", err, stdout)
 	}
 	a, b := got.Players[0], got.Players[1]
-	wantA := playerScoreJSON{Name: "A", RoutePoints: 4,
+	wantA := playerScoreJSON{Name: "A", Place: 1, RoutePoints: 4,
 		Tickets:      []ticketJSON{{"Budapest", "Sofia", 5, true}},
 		TicketPoints: 5, CompletedTickets: 1, LongestPath: 3,
 		LongestRoutes: [][3]string{{"Budapest", "Sarajevo", "pink"}}, LongestBonus: true, BonusPoints: 10,
@@ -46,7 +46,7 @@ func TestScoreCommandEndToEnd(t *testing.T) {
 	if b.TicketPoints != -8 || b.RoutePoints != 6 || b.Total != 6-8+10+12 || len(b.BorrowedRoutes) != 0 {
 		t.Errorf("B: %+v", b)
 	}
-	if got.Map != "europe" || strings.Join(got.Ranking, ",") != "A,B" {
+	if got.Map != "europe" || strings.Join(got.Ranking, ",") != "A,B" || b.Place != 2 || got.Shared {
 		t.Errorf("map %q ranking %v", got.Map, got.Ranking)
 	}
 	// Empty lists are printed as [], never null.
@@ -84,6 +84,26 @@ func TestScoreCommandReadsAFile(t *testing.T) {
 	// 1 route point, 2 for the ticket, 10 for the most tickets, 9 goods.
 	if a := got.Players[0]; a.Total != 1+2+10+9 || !a.TicketsBonus || a.GoodsPoints != 9 || a.LongestBonus {
 		t.Fatalf("A: %+v", a)
+	}
+}
+
+// Two players tied on every printed tie-break share the first place.
+func TestScoreCommandSharedVictory(t *testing.T) {
+	src := `{"map":"usa","players":[{"name":"A","routes":[["Omaha","Kansas City","gray"]]},{"name":"B","routes":[["Seattle","Portland","gray"]]},{"name":"C"}]}`
+	code, stdout, stderr := runConductor(t, src, "score")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got scoreJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	var places []int
+	for _, p := range got.Players {
+		places = append(places, p.Place)
+	}
+	if !got.Shared || places[0] != 1 || places[1] != 1 || places[2] != 3 {
+		t.Fatalf("want A and B sharing first place, C third: places %v shared %v\n%s", places, got.Shared, stdout)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 func claim(t data.TrackID, c data.Color) engine.Action {
@@ -30,12 +31,12 @@ func TestLastTurnCompletesTicketRatherThanLongRoute(t *testing.T) {
 	v := scene(t, "usa", 2)
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
-	hold(&v, 0, track(t, b, "Portland", "Seattle", data.Gray), track(t, b, "Portland", "San Francisco", data.Green))
+	hold(&v, 0, testkit.AnyTrack(t, b, "Portland", "Seattle"), testkit.Track(t, b, "Portland", "San Francisco", data.Green))
 	v.LastRound = true
 	v.Hand[engine.ColorCard(data.Pink)] = 3
 	v.Hand[engine.ColorCard(data.Yellow)] = 6
-	finish := claim(track(t, b, "Los Angeles", "San Francisco", data.Pink), data.Pink)
-	long := claim(track(t, b, "Helena", "Seattle", data.Yellow), data.Yellow)
+	finish := claim(testkit.Track(t, b, "Los Angeles", "San Francisco", data.Pink), data.Pink)
+	long := claim(testkit.Track(t, b, "Helena", "Seattle", data.Yellow), data.Yellow)
 	legal := []engine.Action{drawDeck, long, finish}
 	for _, level := range []string{"normal", "hard"} {
 		// 4 points and a 9-point ticket turned from lost to won beat 15.
@@ -49,14 +50,14 @@ func TestLastTurnBuildsRescueStation(t *testing.T) {
 	v := scene(t, "europe", 2)
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Edinburgh", "Paris"))
-	hold(&v, 0, track(t, b, "Dieppe", "London", data.Gray), track(t, b, "Dieppe", "Paris", data.Pink))
-	for _, id := range b.Adj[city(t, b, "Edinburgh")] {
+	hold(&v, 0, testkit.AnyTrack(t, b, "Dieppe", "London"), testkit.Track(t, b, "Dieppe", "Paris", data.Pink))
+	for _, id := range b.Adj[testkit.City(t, b, "Edinburgh")] {
 		hold(&v, 1, id)
 	}
 	v.LastRound = true
 	v.Hand[engine.ColorCard(data.Red)] = 1
-	station := engine.Action{Kind: engine.ActStation, City: city(t, b, "London"), Color: data.Red}
-	useless := engine.Action{Kind: engine.ActStation, City: city(t, b, "Roma"), Color: data.Red}
+	station := engine.Action{Kind: engine.ActStation, City: testkit.City(t, b, "London"), Color: data.Red}
+	useless := engine.Action{Kind: engine.ActStation, City: testkit.City(t, b, "Roma"), Color: data.Red}
 	legal := []engine.Action{drawDeck, useless, station}
 	// Edinburgh – Paris is 7 points: +14 for the ticket, -4 for the station.
 	if a := choose(t, "hard", v, legal); !sameAction(a, station) {
@@ -69,11 +70,11 @@ func TestPlannedClaimBeatsDrawing(t *testing.T) {
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
 	// Only Portland – San Francisco is missing.
-	hold(&v, 0, track(t, b, "Portland", "Seattle", data.Gray), track(t, b, "Los Angeles", "San Francisco", data.Pink))
+	hold(&v, 0, testkit.AnyTrack(t, b, "Portland", "Seattle"), testkit.Track(t, b, "Los Angeles", "San Francisco", data.Pink))
 	v.Hand[engine.ColorCard(data.Green)] = 5
 	v.Hand[engine.ColorCard(data.Black)] = 6
-	planned := claim(track(t, b, "Portland", "San Francisco", data.Green), data.Green)
-	elsewhere := claim(track(t, b, "El Paso", "Los Angeles", data.Black), data.Black)
+	planned := claim(testkit.Track(t, b, "Portland", "San Francisco", data.Green), data.Green)
+	elsewhere := claim(testkit.Track(t, b, "El Paso", "Los Angeles", data.Black), data.Black)
 	legal := []engine.Action{drawDeck, elsewhere, planned}
 	for _, level := range []string{"normal", "hard", "dest", "easy"} {
 		if a := choose(t, level, v, legal); !sameAction(a, planned) {
@@ -151,7 +152,7 @@ func TestTunnelPaidOnlyWhenWorthIt(t *testing.T) {
 func TestLastTurnMovesPassenger(t *testing.T) {
 	v := scene(t, "marklin", 2)
 	b := v.Board
-	berlin := city(t, b, "Berlin")
+	berlin := testkit.City(t, b, "Berlin")
 	var path []data.TrackID
 	at := berlin
 	// Two of seat 0's tracks out of Berlin, one after the other.
@@ -182,7 +183,7 @@ func TestTripPointsTakesTopTokens(t *testing.T) {
 	v := scene(t, "marklin", 2)
 	b := v.Board
 	s := read(&v)
-	berlin := city(t, b, "Berlin")
+	berlin := testkit.City(t, b, "Berlin")
 	var out, back data.TrackID = -1, -1
 	for _, id := range b.Adj[berlin] {
 		if o := b.Tracks[id].Other(berlin); !b.Cities[o].Country && len(v.Goods[o]) >= 2 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // decision is a position some seat had to decide in.
@@ -16,7 +17,7 @@ type decision struct {
 // collectDecisions plays a few 2-player hard-vs-dest games on a board and
 // keeps every position met on the way.
 func collectDecisions(b testing.TB, board string) []decision {
-	bd := testBoard(b, board)
+	bd := testkit.Board(b, board)
 	var out []decision
 	for seed := range uint64(3) {
 		m, err := newMatch(bd, "", []string{"hard", "dest"}, seed)

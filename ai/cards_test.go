@@ -6,12 +6,13 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 func TestAnalyseCountsMissingCards(t *testing.T) {
-	b := testBoard(t, "usa")
-	green := track(t, b, "Portland", "San Francisco", data.Green) // 5 green
-	gray := track(t, b, "Calgary", "Seattle", data.Gray)          // 4 gray
+	b := testkit.Board(t, "usa")
+	green := testkit.Track(t, b, "Portland", "San Francisco", data.Green) // 5 green
+	gray := testkit.AnyTrack(t, b, "Calgary", "Seattle")                  // 4 gray
 	var h engine.Hand
 	h[engine.ColorCard(data.Green)] = 3
 	h[engine.ColorCard(data.Red)] = 2
@@ -34,7 +35,7 @@ func TestAnalyseCountsMissingCards(t *testing.T) {
 }
 
 func TestAnalyseAsksFerriesForLocomotives(t *testing.T) {
-	b := testBoard(t, "europe")
+	b := testkit.Board(t, "europe")
 	var ferry data.TrackID = -1
 	for i, tr := range b.Tracks {
 		if tr.Locomotives == 2 {
@@ -58,11 +59,11 @@ func TestDrawSimOneColourTakesLongerThanMany(t *testing.T) {
 	b := v.Board
 	s := read(&v)
 	// Six cards of one colour against six cards spread over three colours.
-	one := []data.TrackID{track(t, b, "Helena", "Seattle", data.Yellow)}
+	one := []data.TrackID{testkit.Track(t, b, "Helena", "Seattle", data.Yellow)}
 	three := []data.TrackID{
-		track(t, b, "Portland", "Seattle", data.Gray),
-		track(t, b, "Los Angeles", "San Francisco", data.Pink),
-		track(t, b, "Calgary", "Vancouver", data.Gray),
+		testkit.AnyTrack(t, b, "Portland", "Seattle"),
+		testkit.Track(t, b, "Los Angeles", "San Francisco", data.Pink),
+		testkit.AnyTrack(t, b, "Calgary", "Vancouver"),
 	}
 	if tracksLen(b, one) != 6 || tracksLen(b, three) < 5 {
 		t.Fatalf("lengths %d and %d", tracksLen(b, one), tracksLen(b, three))
@@ -94,8 +95,8 @@ func TestBestPaymentKeepsCardsThePlanNeeds(t *testing.T) {
 	v.Hand[engine.ColorCard(data.Red)] = 4
 	v.Hand[engine.ColorCard(data.Blue)] = 4
 	s := read(&v)
-	gray := track(t, b, "Calgary", "Seattle", data.Gray) // 4, any colour
-	rest := []data.TrackID{track(t, b, "Portland", "Salt Lake City", data.Blue)}
+	gray := testkit.AnyTrack(t, b, "Calgary", "Seattle") // 4, any colour
+	rest := []data.TrackID{testkit.Track(t, b, "Portland", "Salt Lake City", data.Blue)}
 	opts := []engine.Action{
 		{Kind: engine.ActClaim, Track: gray, Color: data.Blue},
 		{Kind: engine.ActClaim, Track: gray, Color: data.Red},

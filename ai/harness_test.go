@@ -3,22 +3,10 @@ package ai
 import (
 	"fmt"
 	"slices"
-	"testing"
 
 	"conductor/data"
 	"conductor/engine"
 )
-
-var testCatalog = data.Embedded()
-
-func testBoard(t testing.TB, id string) *data.Board {
-	t.Helper()
-	b, err := testCatalog.Board(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // match is one game between bots, seat by seat.
 type match struct {

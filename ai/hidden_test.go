@@ -11,6 +11,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // TestBotsNeverReadHiddenState plays into many positions, then rewrites
@@ -19,7 +20,7 @@ import (
 // seat to move, so every bot must choose the same action in both.
 func TestBotsNeverReadHiddenState(t *testing.T) {
 	positions := 0
-	for _, b := range testCatalog.Boards() {
+	for _, b := range testkit.Catalog().Boards() {
 		for players := 2; players <= 4; players++ {
 			m, err := newMatch(b, "", repeatLevel("hard", players), uint64(players))
 			if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 // allLevels are every bot New knows.
@@ -13,7 +15,7 @@ var allLevels = append(append([]string(nil), Levels...), Baselines...)
 // with 2 to 5 players, every level taking seats in turn, and checks that
 // every action chosen is one of the legal ones and that each game ends.
 func TestBotsPlayOnlyLegalActions(t *testing.T) {
-	for _, b := range testCatalog.Boards() {
+	for _, b := range testkit.Catalog().Boards() {
 		for _, v := range b.Variants {
 			t.Run(b.ID+"/"+v.ID, func(t *testing.T) {
 				t.Parallel()

@@ -6,6 +6,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // hardPlan plans the view's tickets with the hard bot's planner (three
@@ -58,8 +59,8 @@ func TestPlannerReplansAroundTakenTrack(t *testing.T) {
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
 	_, before := hardPlan(&v)
-	ps := track(t, b, "Portland", "San Francisco", data.Green)
-	if !slices.Contains(before.claims, ps) && !slices.Contains(before.claims, track(t, b, "Portland", "San Francisco", data.Pink)) {
+	ps := testkit.Track(t, b, "Portland", "San Francisco", data.Green)
+	if !slices.Contains(before.claims, ps) && !slices.Contains(before.claims, testkit.Track(t, b, "Portland", "San Francisco", data.Pink)) {
 		t.Fatalf("the cheap way goes through Portland – San Francisco, got %v", names(b, before.claims))
 	}
 	// The opponent takes one of the double route: with two players the
@@ -89,8 +90,8 @@ func TestPlannerDetourMarksBottlenecks(t *testing.T) {
 	give(&v, ticketBetween(t, b, "Boston", "Miami"))
 	// The opponent holds two of Miami's three tracks: Miami – Charleston is
 	// now the only way in, far more critical than any track with a way round.
-	hold(&v, 1, track(t, b, "Miami", "Atlanta", data.Gray), track(t, b, "Miami", "New Orleans", data.Gray))
-	bottleneck := track(t, b, "Miami", "Charleston", data.Gray)
+	hold(&v, 1, testkit.AnyTrack(t, b, "Miami", "Atlanta"), testkit.AnyTrack(t, b, "Miami", "New Orleans"))
+	bottleneck := testkit.AnyTrack(t, b, "Miami", "Charleston")
 	s, pl := hardPlan(&v)
 	k := slices.Index(pl.claims, bottleneck)
 	if k < 0 {
@@ -111,7 +112,7 @@ func TestPlannerBorrowsWithStationWhenBlocked(t *testing.T) {
 	b := v.Board
 	give(&v, ticketBetween(t, b, "Edinburgh", "Paris"))
 	// The opponent holds both tracks into Edinburgh: only a station helps.
-	for _, id := range b.Adj[city(t, b, "Edinburgh")] {
+	for _, id := range b.Adj[testkit.City(t, b, "Edinburgh")] {
 		hold(&v, 1, id)
 	}
 	s, pl := hardPlan(&v)
@@ -130,7 +131,7 @@ func TestPlannerBorrowsWithStationWhenBlocked(t *testing.T) {
 }
 
 func TestRouterTreatsCountriesAsDeadEnds(t *testing.T) {
-	b := testBoard(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	cost := make([]float64, len(b.Tracks))
 	for i := range cost {
 		cost[i] = 1
@@ -172,8 +173,8 @@ func TestMayClaimFollowsTheParallelRule(t *testing.T) {
 	} {
 		v := scene(t, "usa", tc.players)
 		b := v.Board
-		green := track(t, b, "Portland", "San Francisco", data.Green)
-		pink := track(t, b, "Portland", "San Francisco", data.Pink)
+		green := testkit.Track(t, b, "Portland", "San Francisco", data.Green)
+		pink := testkit.Track(t, b, "Portland", "San Francisco", data.Pink)
 		hold(&v, tc.holder, pink)
 		if got := read(&v).claimable[green]; got != tc.claimable {
 			t.Errorf("%d players, sibling held by seat %d: claimable %v, want %v", tc.players, tc.holder, got, tc.claimable)

@@ -5,13 +5,14 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // started returns a game past the ticket choice, every seat keeping all it
 // was dealt, on seat 0's first turn.
 func started(t testing.TB, board string, players int) *engine.Game {
 	t.Helper()
-	g, err := engine.New(engine.Config{Board: testBoard(t, board), Players: players, Seed: 3})
+	g, err := engine.New(engine.Config{Board: testkit.Board(t, board), Players: players, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,33 +37,10 @@ func scene(t testing.TB, board string, players int) engine.PlayerView {
 	return v
 }
 
-func city(t testing.TB, b *data.Board, name string) data.CityID {
-	t.Helper()
-	c, ok := b.City(name)
-	if !ok {
-		t.Fatalf("no city %q on %s", name, b.ID)
-	}
-	return c
-}
-
-// track finds the first track between two cities (of a colour, unless Gray).
-func track(t testing.TB, b *data.Board, a, z string, col data.Color) data.TrackID {
-	t.Helper()
-	ca, cz := city(t, b, a), city(t, b, z)
-	for _, id := range b.Adj[ca] {
-		tr := &b.Tracks[id]
-		if tr.Other(ca) == cz && (col == data.Gray || tr.Color == col) {
-			return id
-		}
-	}
-	t.Fatalf("no track %s – %s (%s) on %s", a, z, col, b.ID)
-	return -1
-}
-
 // ticketBetween finds the board's ticket between two cities.
 func ticketBetween(t testing.TB, b *data.Board, a, z string) data.TicketID {
 	t.Helper()
-	ca, cz := city(t, b, a), city(t, b, z)
+	ca, cz := testkit.City(t, b, a), testkit.City(t, b, z)
 	for _, tk := range b.Tickets {
 		if tk.A == ca && tk.B == cz || tk.A == cz && tk.B == ca {
 			return tk.ID

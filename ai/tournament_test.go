@@ -2,6 +2,8 @@ package ai
 
 import (
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 // tournament plays games between two levels on a board, seats alternating,
@@ -9,7 +11,7 @@ import (
 // settle equal totals).
 func tournament(t *testing.T, board, variant, a, b string, games int, seed uint64) float64 {
 	t.Helper()
-	bd := testBoard(t, board)
+	bd := testkit.Board(t, board)
 	wins := 0.0
 	for i := range games {
 		levels := []string{a, b}

@@ -143,6 +143,7 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 	gw, err := b.s.GatewayBot()
 	if err != nil {
 		if isUnauthorized(err) {
+			//lint:ignore ST1005 the message starts with a name, Discord, which is capitalised
 			return fmt.Errorf("Discord refused the token (401): check DISCORD_TOKEN: %w", err)
 		}
 		return fmt.Errorf("GET /gateway/bot: %w", err)

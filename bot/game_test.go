@@ -235,19 +235,6 @@ func (tb *table) draw(p fakediscord.User, b fakediscord.Message) {
 	}
 }
 
-// play plays turns until the final scoring (at most limit turns).
-func (tb *table) play(limit int) int {
-	tb.e.t.Helper()
-	for turns := 0; ; turns++ {
-		if turns > limit {
-			tb.e.t.Fatalf("the game did not end within %d turns", limit)
-		}
-		if !tb.playTurn() {
-			return turns
-		}
-	}
-}
-
 // audit checks what everyone could see of a finished game: the final
 // score sheet came; no ticket label reached a public message before the
 // final scoring (and returned tickets never); no hand picture was public;

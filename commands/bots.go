@@ -79,8 +79,18 @@ func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
 		// Keep as few tickets as allowed, the lowest values first.
 		v := g.View(seat)
 		b := g.Board()
-		if mix, n := g.NeedsMix(seat); mix {
-			return engine.Action{Kind: engine.ActDrawTickets, Long: min(0, n)}
+		if mix, _ := g.NeedsMix(seat); mix {
+			// As few long tickets as the decks allow: the legal mixes
+			// already account for a short deck running low.
+			best := -1
+			for i, a := range legal {
+				if a.Kind == engine.ActDrawTickets && (best < 0 || a.Long < legal[best].Long) {
+					best = i
+				}
+			}
+			if best >= 0 {
+				return legal[best]
+			}
 		}
 		idx := make([]int, len(v.Pending))
 		for i := range idx {

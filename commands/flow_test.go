@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"conductor/engine"
+	"conductor/store"
 )
 
 // startedGame opens a 2-player USA table and has both choose tickets.
@@ -118,7 +119,7 @@ func TestRestartMidGameLosesNothing(t *testing.T) {
 	before := g.View(0)
 	beforeLog := len(g.Log())
 	w.restart()
-	g2, gid2 := w.game("c1") // nothing loaded yet
+	g2, _ := w.game("c1") // nothing loaded yet
 	if g2 != nil {
 		t.Fatal("a fresh service has nothing in memory")
 	}
@@ -126,7 +127,7 @@ func TestRestartMidGameLosesNothing(t *testing.T) {
 	if a := w.click("u1", "draw:"+gid+":0:deck"); a.msg.Content == "" {
 		t.Fatal("no answer after restart")
 	}
-	g2, gid2 = w.game("c1")
+	g2, gid2 := w.game("c1")
 	if gid2 != gid || len(g2.Log()) != beforeLog+1 || g2.Current() != 1 {
 		t.Fatalf("after restart: game %s, %d moves, current %d", gid2, len(g2.Log()), g2.Current())
 	}
@@ -358,5 +359,41 @@ func TestPictureTextHasNoEmoji(t *testing.T) {
 	got := stripMarkdown("🂠 **Bot 2** drew a card ♻️ from the deck – Zürich → 🟥 red")
 	if got != "Bot 2 drew a card from the deck – Zürich → red" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// The bonus-tickets option is refused with a clear note while the board's
+// deck holds no bonus tickets, and no table is opened.
+func TestBonusTicketsOptionRefusedWithoutBonusTickets(t *testing.T) {
+	w := newWorld(t)
+	a := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "bonus_tickets": "true"})
+	if !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "no bonus tickets") && !strings.Contains(a.msg.Content, "has none") {
+		t.Fatalf("want a refusal naming the missing bonus tickets: %+v", a.msg)
+	}
+	if a := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe"}); a.msg.Ephemeral {
+		t.Fatalf("the table opens without the option: %q", a.msg.Content)
+	}
+}
+
+// A game records the rules revision it starts under, and a stored game from
+// before revisions existed is replayed under the first one, so its log
+// leads to the same position after an upgrade.
+func TestGamesKeepTheirRulesRevision(t *testing.T) {
+	w := newWorld(t)
+	startedGame(t, w, nil)
+	rec, err := w.store.Get("c1")
+	if err != nil || rec.Rules != engine.LatestRevision {
+		t.Fatalf("stored revision %d (%v), want %d", rec.Rules, err, engine.LatestRevision)
+	}
+	if g, _ := w.game("c1"); g.Config().Revision != engine.LatestRevision {
+		t.Fatalf("playing under revision %d", g.Config().Revision)
+	}
+	if err := w.store.Update("c1", func(r *store.GameRecord) error { r.Rules = 0; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	w.restart()
+	w.cmd("u1", "board", "", nil) // loads the table
+	if g, _ := w.game("c1"); g == nil || g.Config().Revision != engine.Revision1 {
+		t.Fatalf("an old record replays under revision 1: %+v", g)
 	}
 }

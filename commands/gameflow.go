@@ -34,6 +34,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	if req.User != rec.Host && !req.CanManage && (hostSeated || seatOf(rec, req.User) < 0) {
 		return resp.Reply(note(T(req.Locale, "lobby.host_only")))
 	}
+	rec.Rules = engine.LatestRevision
 	g, err := s.newGame(rec)
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/png"
 	"path/filepath"
@@ -141,7 +142,7 @@ func (w *world) do(req *Request) answer {
 		req.UserName = "name-" + req.User
 	}
 	r := &fakeResponder{}
-	w.svc.Handle(nil, req, r)
+	w.svc.Handle(context.Background(), req, r)
 	return r.a
 }
 

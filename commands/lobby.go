@@ -55,6 +55,9 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	}
 	opts := map[string]string{"locale": req.GuildLocale}
 	if req.Opt("bonus_tickets") == "true" {
+		if b.DeckSize("bonus") == 0 {
+			return resp.Reply(note(T(req.Locale, "lobby.no_bonus_tickets", "map", b.Name)))
+		}
 		opts["bonus_tickets"] = "on"
 	}
 	if req.Opt("confirm") == "true" {

@@ -166,20 +166,19 @@ func (s *Service) load(t *table, channel string) error {
 	if rec.Status != store.StatusPlaying {
 		return nil
 	}
-	g, err := s.newGame(rec)
+	cfg, err := s.gameConfig(rec)
 	if err != nil {
 		return err
 	}
+	moves := make([]engine.NotatedMove, len(rec.Log))
 	for i, e := range rec.Log {
-		a, err := engine.ParseAction(g.Board(), e.Action)
-		if err != nil {
-			return fmt.Errorf("game %s move %d %q: %w", rec.ID, i+1, e.Action, err)
-		}
-		ev, err := g.Apply(e.Seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s move %d %q: %w", rec.ID, i+1, e.Action, err)
-		}
+		moves[i] = engine.NotatedMove{Seat: e.Seat, Action: e.Action}
+	}
+	g, err := engine.ReplayNotation(cfg, moves, func(g *engine.Game, _ engine.Move, ev []engine.Event) {
 		t.narrate(s, rec, g, ev)
+	})
+	if err != nil {
+		return fmt.Errorf("game %s %w", rec.ID, err)
 	}
 	t.game = g
 	return nil
@@ -187,12 +186,21 @@ func (s *Service) load(t *table, channel string) error {
 
 // newGame sets up the engine game a record describes.
 func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
-	b, err := s.cfg.Catalog.Board(rec.Map)
+	cfg, err := s.gameConfig(rec)
 	if err != nil {
 		return nil, err
 	}
-	return engine.New(engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
-		Players: len(rec.Seats), Seed: rec.Seed})
+	return engine.New(cfg)
+}
+
+// gameConfig is the engine configuration a record describes.
+func (s *Service) gameConfig(rec *store.GameRecord) (engine.Config, error) {
+	b, err := s.cfg.Catalog.Board(rec.Map)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
+		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)}, nil
 }
 
 // recentIDs remembers the last interaction ids handled, so that an

@@ -57,10 +57,10 @@ type City struct {
 	// Country marks a country node (Märklin); its areas are in Board.Countries.
 	Country bool `json:"country,omitempty"`
 	// Label is where the name sits around the dot: "n", "ne", "e", "se", "s",
-	// "sw", "w" or "nw" (empty: "s"). See Board.Label.
+	// "sw", "w" or "nw" (empty: "s"). The renderer's layout places it.
 	Label string `json:"label,omitempty"`
 	// LabelDX, LabelDY shift the name from where Label puts it, to fit it
-	// between tracks (at most MaxLabelShift either way).
+	// between tracks (the layout tests allow at most 24 units either way).
 	LabelDX float64 `json:"label_dx,omitempty"`
 	LabelDY float64 `json:"label_dy,omitempty"`
 }
@@ -224,6 +224,17 @@ func (b *Board) Spaces() int {
 	n := 0
 	for _, t := range b.Tracks {
 		n += t.Length
+	}
+	return n
+}
+
+// DeckSize counts the tickets of one deck ("bonus", "1912", ...).
+func (b *Board) DeckSize(deck string) int {
+	n := 0
+	for i := range b.Tickets {
+		if b.Tickets[i].Deck == deck {
+			n++
+		}
 	}
 	return n
 }

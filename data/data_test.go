@@ -234,6 +234,32 @@ func TestDeckFile(t *testing.T) {
 	}
 }
 
+// "mode: add" keeps the board's tickets and adds the file's: the way to
+// give Europe's bonus-tickets option its tickets.
+func TestDeckFileAddsBonusTickets(t *testing.T) {
+	c := Embedded()
+	nc, err := c.LoadDeckFile("bonus.txt", []byte("map: europe\nmode: add\nLisboa, Moskva, 20, bonus, long\nLondon, Kobenhavn, 9, bonus\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := c.Board("europe")
+	b, _ := nc.Board("europe")
+	if len(b.Tickets) != len(old.Tickets)+2 || b.DeckSize("bonus") != 2 || old.DeckSize("bonus") != 0 {
+		t.Fatalf("tickets %d (was %d), bonus %d", len(b.Tickets), len(old.Tickets), b.DeckSize("bonus"))
+	}
+	for i, tk := range b.Tickets {
+		if int(tk.ID) != i {
+			t.Fatalf("ticket %d has id %d", i, tk.ID)
+		}
+	}
+	if b.DeckSize("europe") != old.DeckSize("europe") || b.DeckSize("1912") != old.DeckSize("1912") {
+		t.Fatal("adding changed the board's own decks")
+	}
+	if _, err := c.LoadDeckFile("bonus.txt", []byte("map: europe\nmode: append\nLisboa, Moskva, 20, bonus\n")); err == nil || !strings.Contains(err.Error(), `bonus.txt:2: mode is "replace"`) {
+		t.Fatalf("a wrong mode: %v", err)
+	}
+}
+
 func TestFindCity(t *testing.T) {
 	b, _ := Embedded().Board("europe")
 	for in, want := range map[string]string{"zurich": "Zurich", "PARIS": "Paris", "Constant": "Constantinople", "kobenhavn": "Kobenhavn"} {

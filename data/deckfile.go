@@ -18,10 +18,19 @@ import (
 // Fields: first end, second end, points, then optionally the deck (default:
 // the deck of the board's first variant) and the flags "long" and
 // "big_cities". Blank lines and lines starting with # are ignored.
+//
+// "mode: add" keeps the board's tickets and adds the file's, for example
+// bonus tickets (deck "bonus") for Europe's bonus-tickets option:
+//
+//	map: europe
+//	mode: add
+//	Lisboa, Moskva, 20, bonus, long
 
 // DeckFile is a parsed deck file.
 type DeckFile struct {
-	Map     string
+	Map string
+	// Add keeps the board's own tickets and adds the file's.
+	Add     bool
 	entries []ticketEntry
 	lines   []int
 }
@@ -45,8 +54,18 @@ func ParseDeckFile(name string, src []byte) (*DeckFile, error) {
 			case "map":
 				df.Map = strings.TrimSpace(v)
 				continue
+			case "mode":
+				switch strings.TrimSpace(strings.ToLower(v)) {
+				case "add":
+					df.Add = true
+				case "replace":
+					df.Add = false
+				default:
+					return nil, fmt.Errorf("%s:%d: mode is \"replace\" (the file is the whole deck, the default) or \"add\" (the file adds to the board's tickets), not %q", name, line, strings.TrimSpace(v))
+				}
+				continue
 			default:
-				return nil, fmt.Errorf("%s:%d: unknown setting %q (only \"map: NAME\" is understood)", name, line, k)
+				return nil, fmt.Errorf("%s:%d: unknown setting %q (\"map: NAME\" and \"mode: replace|add\" are understood)", name, line, k)
 			}
 		}
 		fields := strings.Split(text, ",")
@@ -110,9 +129,17 @@ func (df *DeckFile) Apply(name string, b *Board) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
+	if df.Add {
+		for i := range tickets {
+			tickets[i].ID = TicketID(len(b.Tickets) + i)
+		}
+		tickets = append(append([]Ticket(nil), b.Tickets...), tickets...)
+		nb.TicketsNote = strings.TrimSpace(b.TicketsNote + " Tickets added from " + name + ".")
+	} else {
+		nb.TicketsSubstitute = false
+		nb.TicketsNote = "Tickets loaded from " + name + "."
+	}
 	nb.Tickets = tickets
-	nb.TicketsSubstitute = false
-	nb.TicketsNote = "Tickets loaded from " + name + "."
 	if err := nb.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -127,6 +127,9 @@ func (g *Game) perform(seat int, a Action) {
 	if a.Kind != ActPass {
 		g.passes = 0
 	}
+	if g.cfg.Revision >= Revision2 && g.phase != PhaseOver {
+		g.refillEmpty()
+	}
 }
 
 // endTurn passes the turn on, starting and counting down the last round.

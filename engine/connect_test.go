@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func ownedOf(b *data.Board, ts []data.TrackID) []bool {
@@ -16,25 +17,25 @@ func ownedOf(b *data.Board, ts []data.TrackID) []bool {
 }
 
 func TestTicketCompletedByAChainOfOwnTracks(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	type r = [3]string
 	held := routes(t, b, r{"Seattle", "Portland", "gray"}, r{"Portland", "San Francisco", "green"}, r{"San Francisco", "Los Angeles", "pink"})
 	owned := ownedOf(b, held)
-	if !Connected(b, owned, city(t, b, "Los Angeles"), city(t, b, "Seattle")) {
+	if !Connected(b, owned, testkit.City(t, b, "Los Angeles"), testkit.City(t, b, "Seattle")) {
 		t.Fatal("Seattle – Portland – San Francisco – Los Angeles should connect")
 	}
 	owned[held[1]] = false
-	if Connected(b, owned, city(t, b, "Los Angeles"), city(t, b, "Seattle")) {
+	if Connected(b, owned, testkit.City(t, b, "Los Angeles"), testkit.City(t, b, "Seattle")) {
 		t.Fatal("without Portland – San Francisco the ends are apart")
 	}
 }
 
 func TestCountryIsADeadEnd(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	type r = [3]string
 	// Two tracks into Frankreich do not link Saarbrücken to Freiburg.
 	owned := ownedOf(b, routes(t, b, r{"Saarbrücken", "Frankreich", "green"}, r{"Freiburg", "Frankreich", "yellow"}))
-	saar, frei, fr := city(t, b, "Saarbrücken"), city(t, b, "Freiburg"), city(t, b, "Frankreich")
+	saar, frei, fr := testkit.City(t, b, "Saarbrücken"), testkit.City(t, b, "Freiburg"), testkit.City(t, b, "Frankreich")
 	if Connected(b, owned, saar, frei) {
 		t.Error("Saarbrücken and Freiburg connected through Frankreich")
 	}
@@ -50,16 +51,16 @@ func TestCountryIsADeadEnd(t *testing.T) {
 	// Two countries are linked through a city (Schweiz – Freiburg – Frankreich),
 	// but cities are not linked through a country (Konstanz – Schweiz – Freiburg).
 	owned = ownedOf(b, routes(t, b, r{"Freiburg", "Schweiz", "orange"}, r{"Freiburg", "Frankreich", "yellow"}, r{"Konstanz", "Schweiz", "white"}))
-	if !Connected(b, owned, city(t, b, "Schweiz"), fr) {
+	if !Connected(b, owned, testkit.City(t, b, "Schweiz"), fr) {
 		t.Error("Schweiz – Freiburg – Frankreich should connect the two countries")
 	}
-	if Connected(b, owned, city(t, b, "Konstanz"), frei) || Connected(b, owned, city(t, b, "Konstanz"), fr) {
+	if Connected(b, owned, testkit.City(t, b, "Konstanz"), frei) || Connected(b, owned, testkit.City(t, b, "Konstanz"), fr) {
 		t.Error("Konstanz reached Freiburg through Schweiz")
 	}
 }
 
 func TestTicketToOesterreichThroughEitherArea(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	type r = [3]string
 	west := routes(t, b, r{"Frankfurt", "Mannheim", "gray"}, r{"Mannheim", "Stuttgart", "gray"}, r{"Stuttgart", "Ulm", "gray"},
 		r{"Ulm", "Lindau", "red"}, r{"Lindau", "Österreich", "pink"})
@@ -81,18 +82,18 @@ func TestTicketToOesterreichThroughEitherArea(t *testing.T) {
 	}
 	// Two routes into Österreich's two areas still do not link Lindau and München.
 	owned := ownedOf(b, routes(t, b, r{"Lindau", "Österreich", "pink"}, r{"München", "Österreich", "red"}))
-	if Connected(b, owned, city(t, b, "Lindau"), city(t, b, "München")) {
+	if Connected(b, owned, testkit.City(t, b, "Lindau"), testkit.City(t, b, "München")) {
 		t.Error("Lindau and München linked through Österreich")
 	}
 }
 
 func TestCountryToCountryTicket(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	type r = [3]string
 	held := routes(t, b, r{"Kiel", "Dänemark", "gray"}, r{"Kiel", "Hamburg", "black"}, r{"Hamburg", "Bremen", "orange"},
 		r{"Bremen", "Emden", "blue"}, r{"Emden", "Niederlande", "white"})
 	owned := ownedOf(b, held)
-	dk, nl := city(t, b, "Dänemark"), city(t, b, "Niederlande")
+	dk, nl := testkit.City(t, b, "Dänemark"), testkit.City(t, b, "Niederlande")
 	if !Connected(b, owned, dk, nl) || !Connected(b, owned, nl, dk) {
 		t.Fatal("Dänemark – Kiel – … – Emden – Niederlande should connect")
 	}
@@ -130,7 +131,7 @@ func reachable(b *data.Board, owned []bool, a, z data.CityID) bool {
 func TestConnectedAgreesWithPlainSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		var reused Connectivity
 		for range 300 {
 			owned := make([]bool, len(b.Tracks))
@@ -155,10 +156,10 @@ func TestConnectedAgreesWithPlainSearch(t *testing.T) {
 }
 
 func TestConnectedDoesNotAllocate(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	type r = [3]string
 	owned := ownedOf(b, routes(t, b, r{"Kiel", "Dänemark", "gray"}, r{"Kiel", "Hamburg", "black"}, r{"Lindau", "Österreich", "pink"}))
-	dk, hh := city(t, b, "Dänemark"), city(t, b, "Hamburg")
+	dk, hh := testkit.City(t, b, "Dänemark"), testkit.City(t, b, "Hamburg")
 	if n := testing.AllocsPerRun(100, func() { Connected(b, owned, dk, hh) }); n != 0 {
 		t.Fatalf("Connected allocates %v times per call", n)
 	}
@@ -170,7 +171,7 @@ func TestConnectedDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkConnected(b *testing.B) {
-	bd := board(b, "europe")
+	bd := testkit.Board(b, "europe")
 	hs := latePosition(bd, 4, 7)
 	owned := ownedOf(bd, hs[0].Tracks)
 	tk := hs[0].Tickets[0]

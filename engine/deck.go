@@ -28,6 +28,18 @@ func (g *Game) refill(slot int) {
 	g.checkFlush()
 }
 
+// refillEmpty turns up cards into the face-up slots left empty while the
+// deck and the discards were both exhausted, now that cards came back (a
+// payment discarded some). The rules replace face-up cards from the deck,
+// reshuffling the discards when it runs out.
+func (g *Game) refillEmpty() {
+	for i, c := range g.faceUp {
+		if c == NoCard && g.cardsLeft() > 0 {
+			g.refill(i)
+		}
+	}
+}
+
 // checkFlush discards the display when it shows three locomotives (or three
 // Märklin Passenger cards), at most MaxFlushes times in a row.
 func (g *Game) checkFlush() {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // refusalSite is one g.refuse call as written in the engine's source.
@@ -129,7 +130,7 @@ func TestRefusalsAreTranslatable(t *testing.T) {
 func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	g := started(t, "europe", "classic", 3)
 	b := g.board
-	paris := trackOf(t, b, "Paris", "Frankfurt", data.White)
+	paris := testkit.Track(t, b, "Paris", "Frankfurt", data.White)
 	hand(g, 0, map[Card]int{ColorCard(data.White): 3})
 	mustPlay(t, g, 0, Claim(paris, data.White, 0))
 
@@ -145,7 +146,7 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	}
 
 	// Not affordable: what is needed and what is held, as values.
-	gray := trackOf(t, b, "Paris", "Bruxelles", data.Yellow)
+	gray := testkit.Track(t, b, "Paris", "Bruxelles", data.Yellow)
 	hand(g, 1, map[Card]int{ColorCard(data.Red): 1, ColorCard(data.Yellow): 1, Locomotive: 1})
 	e = refused(t, g, 1, Claim(gray, data.Yellow, 0), ErrCannotAfford)
 	wantArgs := []Arg{
@@ -161,7 +162,7 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 	}
 
 	// A station: its site, and the seat of the station already there.
-	wien := cityID(t, b, "Wien")
+	wien := testkit.City(t, b, "Wien")
 	hand(g, 1, map[Card]int{ColorCard(data.Red): 1})
 	mustPlay(t, g, 1, Action{Kind: ActStation, City: wien, Color: data.Red})
 	hand(g, 2, map[Card]int{ColorCard(data.Red): 1})
@@ -173,8 +174,8 @@ func TestRefusalCarriesKeyAndTypedArgs(t *testing.T) {
 		t.Fatalf("args %#v", e.Args)
 	}
 	hand(g, 2, map[Card]int{Locomotive: 2})
-	e = refused(t, g, 2, Action{Kind: ActStation, City: cityID(t, b, "Roma"), Color: data.Red, Locos: 2}, ErrBadAction)
-	site := StationSite{City: cityID(t, b, "Roma"), Number: 1}
+	e = refused(t, g, 2, Action{Kind: ActStation, City: testkit.City(t, b, "Roma"), Color: data.Red, Locos: 2}, ErrBadAction)
+	site := StationSite{City: testkit.City(t, b, "Roma"), Number: 1}
 	if e.Key != "pay.too_many_wild" || !reflect.DeepEqual(e.Args[0], Arg{"what", site}) {
 		t.Fatalf("key %q args %#v", e.Key, e.Args)
 	}
@@ -232,13 +233,13 @@ func TestFillMessage(t *testing.T) {
 func TestRefusalPassengerCities(t *testing.T) {
 	g := started(t, "marklin", "", 2)
 	b := g.board
-	from := cityID(t, b, "Berlin")
+	from := testkit.City(t, b, "Berlin")
 	e := refused(t, g, 0, Action{Kind: ActMovePassenger, City: from, Path: []data.TrackID{0}}, ErrBadAction)
 	if e.Key != "passenger.none_placed" {
 		t.Fatalf("key %q (%s), want passenger.none_placed", e.Key, e.Msg)
 	}
-	g.passenger[cityID(t, b, "Hamburg")] = 0
-	g.passenger[cityID(t, b, "Bremen")] = 0
+	g.passenger[testkit.City(t, b, "Hamburg")] = 0
+	g.passenger[testkit.City(t, b, "Bremen")] = 0
 	e = refused(t, g, 0, Action{Kind: ActMovePassenger, City: from, Path: []data.TrackID{0}}, ErrBadAction)
 	if e.Key != "passenger.not_there" || !strings.Contains(e.Msg, "Bremen") || !strings.Contains(e.Msg, "Hamburg") {
 		t.Fatalf("key %q message %q", e.Key, e.Msg)

@@ -35,7 +35,24 @@ type Config struct {
 	BonusTickets bool   // shuffle the board's "bonus" tickets into the regular deck
 	Players      int
 	Seed         uint64
+	// Revision is the rules revision the game is played under; 0 means
+	// LatestRevision. Stored games keep the revision they started with so
+	// that their logs replay exactly as they were played.
+	Revision int
 }
+
+// Rules revisions. A fix that changes what a logged move leads to gets a new
+// revision; games started before it keep the old behaviour.
+const (
+	// Revision1 is the first release.
+	Revision1 = 1
+	// Revision2 refills empty face-up slots as soon as cards are available
+	// again, and shuffles the setup tickets returned by all players together
+	// before they go under the deck (Mega Europe, Big Cities).
+	Revision2 = 2
+	// LatestRevision is what new games use.
+	LatestRevision = Revision2
+)
 
 // Game is the whole state of a game. It is mutated by Apply; Clone copies it.
 type Game struct {
@@ -61,6 +78,10 @@ type Game struct {
 	station   []int8 // per city: seat or -1
 	passenger []int8 // per city: seat of the passenger standing there, or -1
 	goods     []int8 // per city: goods tokens taken so far
+
+	// setupReturned collects the tickets returned during setup that go under
+	// the deck once everyone has chosen (Revision2).
+	setupReturned []data.TicketID
 
 	tunnel tunnelState
 	// finalTurns counts the turns left once a player's trains fell to
@@ -123,6 +144,7 @@ func New(cfg Config) (*Game, error) {
 		return nil, fmt.Errorf("no board")
 	}
 	if cfg.Players < 2 || cfg.Players > 5 {
+		//lint:ignore ST1005 the message starts with the game's name, which is capitalised
 		return nil, fmt.Errorf("Ticket to Ride is played by 2 to 5 players, not %d", cfg.Players)
 	}
 	var v *data.Variant
@@ -143,6 +165,15 @@ func New(cfg Config) (*Game, error) {
 			}
 			return nil, fmt.Errorf("the %s board has no variant %q (variants: %s)", b.ID, cfg.Variant, ids)
 		}
+	}
+	if cfg.Revision == 0 {
+		cfg.Revision = LatestRevision
+	}
+	if cfg.Revision < Revision1 || cfg.Revision > LatestRevision {
+		return nil, fmt.Errorf("rules revision %d is unknown (this version knows 1 to %d): update Conductor", cfg.Revision, LatestRevision)
+	}
+	if cfg.BonusTickets && b.DeckSize("bonus") == 0 {
+		return nil, fmt.Errorf("the %s board has no bonus tickets: their list is not published, so the bonus-tickets option has nothing to add; give a deck file with tickets marked \"bonus\" (--tickets FILE) to play with them", b.ID)
 	}
 	g := &Game{board: b, variant: v, cfg: cfg, rng: newRNG(cfg.Seed), finalTurns: -1}
 	r := &b.Rules
@@ -305,6 +336,7 @@ func (g *Game) Clone() *Game {
 	c.passenger = append([]int8(nil), g.passenger...)
 	c.goods = append([]int8(nil), g.goods...)
 	c.tunnel.revealed = append([]Card(nil), g.tunnel.revealed...)
+	c.setupReturned = append([]data.TicketID(nil), g.setupReturned...)
 	c.log = g.log[:len(g.log):len(g.log)]
 	c.events, c.narrate = nil, false
 	return &c

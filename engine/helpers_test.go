@@ -2,28 +2,16 @@ package engine
 
 import (
 	"errors"
-	"math/bits"
 	"testing"
 
-	"conductor/data"
+	"conductor/internal/testkit"
 )
-
-var testCatalog = data.Embedded()
-
-func testBoard(t testing.TB, id string) *data.Board {
-	t.Helper()
-	b, err := testCatalog.Board(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // started returns a game past the initial ticket choice (everyone keeps as
 // many tickets as allowed), on seat 0's first turn.
 func started(t testing.TB, id, variant string, players int) *Game {
 	t.Helper()
-	g, err := New(Config{Board: testBoard(t, id), Variant: variant, Players: players, Seed: 42})
+	g, err := New(Config{Board: testkit.Board(t, id), Variant: variant, Players: players, Seed: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,29 +96,6 @@ func topDeck(g *Game, cards ...Card) {
 	}
 }
 
-func trackOf(t testing.TB, b *data.Board, a, c string, col data.Color) data.TrackID {
-	t.Helper()
-	ia, _ := b.City(a)
-	ic, _ := b.City(c)
-	for _, id := range b.Adj[ia] {
-		tr := &b.Tracks[id]
-		if tr.Other(ia) == ic && tr.Color == col {
-			return id
-		}
-	}
-	t.Fatalf("no %s track %s – %s", col, a, c)
-	return 0
-}
-
-func cityID(t testing.TB, b *data.Board, name string) data.CityID {
-	t.Helper()
-	c, ok := b.City(name)
-	if !ok {
-		t.Fatalf("no city %s", name)
-	}
-	return c
-}
-
 func kinds(ev []Event) []EventKind {
 	var k []EventKind
 	for _, e := range ev {
@@ -147,5 +112,3 @@ func hasEvent(ev []Event, k EventKind) *Event {
 	}
 	return nil
 }
-
-func popcount(m uint64) int { return bits.OnesCount64(m) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // checkTrail fails unless path is a trail of distinct tracks from tracks,
@@ -79,7 +80,7 @@ func TestLongestPathHandCounted(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := board(t, c.board)
+			b := testkit.Board(t, c.board)
 			held := routes(t, b, c.routes...)
 			n, path := LongestPath(b, held)
 			if n != c.want {
@@ -91,8 +92,8 @@ func TestLongestPathHandCounted(t *testing.T) {
 }
 
 func TestLongestPathIgnoresRepeatedTracks(t *testing.T) {
-	b := board(t, "usa")
-	id := track(t, b, "Helena", "Seattle", "yellow")
+	b := testkit.Board(t, "usa")
+	id := testkit.Track(t, b, "Helena", "Seattle", data.Yellow)
 	if n, path := LongestPath(b, []data.TrackID{id, id}); n != 6 || len(path) != 1 {
 		t.Fatalf("got %d over %v, want 6 over one track", n, path)
 	}
@@ -132,7 +133,7 @@ func exhaustive(b *data.Board, held []data.TrackID) int {
 func TestLongestPathAgreesWithExhaustiveSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		var reused PathSearch
 		for range 150 {
 			// Random connected-ish networks: grow from a random city.
@@ -162,7 +163,7 @@ func TestLongestPathAgreesWithExhaustiveSearch(t *testing.T) {
 }
 
 func TestPathSearchReusedDoesNotAllocate(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	held := latePosition(b, 4, 7)[0].Tracks
 	var s PathSearch
 	s.Longest(b, held)
@@ -173,7 +174,7 @@ func TestPathSearchReusedDoesNotAllocate(t *testing.T) {
 
 func BenchmarkLongestPath(b *testing.B) {
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		bd := board(b, id)
+		bd := testkit.Board(b, id)
 		hs := latePosition(bd, 4, 7)
 		b.Run(id, func(b *testing.B) {
 			var s PathSearch
@@ -218,7 +219,7 @@ func denseNetwork(b *data.Board, from string) []data.TrackID {
 
 func BenchmarkLongestPathDense(b *testing.B) {
 	for _, c := range [][2]string{{"usa", "Kansas City"}, {"europe", "Wien"}, {"marklin", "Köln"}} {
-		bd := board(b, c[0])
+		bd := testkit.Board(b, c[0])
 		held := denseNetwork(bd, c[1])
 		b.Run(c[0], func(b *testing.B) {
 			var s PathSearch

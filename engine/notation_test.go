@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"conductor/data"
@@ -81,15 +83,28 @@ func TestReplayRebuildsTheGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var seats []int
-		var acts []string
+		var moves []NotatedMove
 		for _, m := range g.Log() {
-			seats = append(seats, m.Seat)
-			acts = append(acts, FormatAction(b, m.Action))
+			moves = append(moves, NotatedMove{Seat: m.Seat, Action: FormatAction(b, m.Action)})
 		}
-		r, err := ReplayNotation(g.Config(), seats, acts)
+		r, err := ReplayNotation(g.Config(), moves, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Observing replays the same moves through Apply, one call a move,
+		// and ends in the same state.
+		seen := 0
+		o, err := ReplayNotation(g.Config(), moves, func(og *Game, m Move, ev []Event) {
+			if m.Seat != moves[seen].Seat || FormatAction(b, m.Action) != moves[seen].Action || len(og.Log()) != seen+1 {
+				t.Fatalf("observer saw move %d as %+v after %d moves, want %+v", seen+1, m, len(og.Log()), moves[seen])
+			}
+			seen++
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen != len(moves) || FormatState(o) != FormatState(r) {
+			t.Fatalf("observed replay saw %d of %d moves or ended elsewhere", seen, len(moves))
 		}
 		if r.Phase() != PhaseOver || r.Turn() != g.Turn() {
 			t.Fatalf("replay ended in %v after %d turns, game in %v after %d", r.Phase(), r.Turn(), g.Phase(), g.Turn())
@@ -98,6 +113,20 @@ func TestReplayRebuildsTheGame(t *testing.T) {
 			if r.players[i].Score != g.players[i].Score || r.players[i].Hand != g.players[i].Hand {
 				t.Fatalf("seat %d differs after replay", i)
 			}
+		}
+	}
+}
+
+// A move that does not parse or is refused stops the replay, named by its
+// number and text.
+func TestReplayNotationNamesTheBadMove(t *testing.T) {
+	b := data.Embedded().Boards()[0]
+	cfg := Config{Board: b, Players: 2, Seed: 1}
+	for _, bad := range []string{"fly to the moon", "pass"} {
+		moves := []NotatedMove{{Seat: 0, Action: "keep 0,1,2"}, {Seat: 1, Action: bad}}
+		_, err := ReplayNotation(cfg, moves, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("move 2 %q: ", bad)) {
+			t.Errorf("%q: got %v, want an error naming move 2", bad, err)
 		}
 	}
 }

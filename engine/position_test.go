@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestParsePositionExample(t *testing.T) {
-	pos, err := ParsePosition(catalogForTests, []byte(PositionExample))
+	pos, err := ParsePosition(testkit.Catalog(), []byte(PositionExample))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,10 +20,10 @@ func TestParsePositionExample(t *testing.T) {
 		t.Fatalf("board %s, %d players", b.ID, len(pos.Players))
 	}
 	h := pos.Players[0]
-	if h.Name != "A" || !slices.Equal(h.Tracks, []data.TrackID{track(t, b, "Paris", "Frankfurt", "white")}) {
+	if h.Name != "A" || !slices.Equal(h.Tracks, []data.TrackID{testkit.Track(t, b, "Paris", "Frankfurt", data.White)}) {
 		t.Fatalf("holding %+v", h)
 	}
-	if !slices.Equal(h.Stations, []data.CityID{city(t, b, "Sarajevo")}) {
+	if !slices.Equal(h.Stations, []data.CityID{testkit.City(t, b, "Sarajevo")}) {
 		t.Fatalf("stations %v", h.Stations)
 	}
 	// Budapest – Sofia is worth 5 on the Europe board.
@@ -36,7 +37,7 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 		{"name":"A","routes":[["muenchen","osterreich","RED"],["Saarbrucken","frankreich","green"]],
 		 "tickets":[["Saarbrücken","München",23],["Frankreich","München"]],"goods":12},
 		{"name":"B"}]}`
-	pos, err := ParsePosition(catalogForTests, []byte(src))
+	_, err := ParsePosition(testkit.Catalog(), []byte(src))
 	if err == nil {
 		t.Fatal(`"muenchen" is not a spelling FindCity knows; expected an error`)
 	}
@@ -44,7 +45,7 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 		t.Fatalf("error %q should suggest München", err)
 	}
 	src = strings.Replace(src, "muenchen", "munchen", 1)
-	pos, err = ParsePosition(catalogForTests, []byte(src))
+	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +71,11 @@ func TestParsePositionParallelTracksOfOneColour(t *testing.T) {
 		{"name":"B","routes":[["Köln","Düsseldorf","gray"]]},
 		{"name":"C","routes":[["Düsseldorf","Köln","grey"]]},
 		{"name":"D"}]}`
-	pos, err := ParsePosition(catalogForTests, []byte(src))
+	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := tracks(t, pos.Board, "Düsseldorf", "Köln", "gray")
+	all := testkit.Tracks(t, pos.Board, "Düsseldorf", "Köln", data.Gray)
 	for i, h := range pos.Players[:3] {
 		if !slices.Equal(h.Tracks, all[i:i+1]) {
 			t.Errorf("%s holds %v, want %v", h.Name, h.Tracks, all[i])
@@ -86,7 +87,7 @@ func TestParsePositionParallelTracksOfOneColour(t *testing.T) {
 // more Budapest – Sofia ticket of another value.
 func deckWith(t *testing.T) *data.Catalog {
 	t.Helper()
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	var sb strings.Builder
 	sb.WriteString("map: europe\n")
 	for _, tk := range b.Tickets {
@@ -100,7 +101,7 @@ func deckWith(t *testing.T) *data.Catalog {
 		sb.WriteString("\n")
 	}
 	sb.WriteString("Sofia, Budapest, 7, europe\n")
-	c, err := catalogForTests.LoadDeckFile("test.deck", []byte(sb.String()))
+	c, err := testkit.Catalog().LoadDeckFile("test.deck", []byte(sb.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestParsePositionRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParsePosition(catalogForTests, []byte(c.src))
+			_, err := ParsePosition(testkit.Catalog(), []byte(c.src))
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -193,7 +194,7 @@ func TestParsePositionRejects(t *testing.T) {
 	t.Run("four players may share a double route", func(t *testing.T) {
 		src := `{"map":"usa","players":[{"name":"A","routes":[["Boston","New York","red"]]},
 			{"name":"B","routes":[["Boston","New York","yellow"]]},{"name":"C"},{"name":"D"}]}`
-		if _, err := ParsePosition(catalogForTests, []byte(src)); err != nil {
+		if _, err := ParsePosition(testkit.Catalog(), []byte(src)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -217,7 +218,7 @@ func FuzzParsePosition(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		pos, err := ParsePosition(catalogForTests, src)
+		pos, err := ParsePosition(testkit.Catalog(), src)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")

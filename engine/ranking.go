@@ -7,13 +7,13 @@ import (
 )
 
 // rank orders players by total, then by the board's tie-breaks in order;
-// players still tied keep their seat order.
-func rank(b *data.Board, players []PlayerScore) []int {
-	order := make([]int, len(players))
+// players still tied keep their seat order in the ranking and share a place.
+func rank(b *data.Board, players []PlayerScore) (order, places []int) {
+	order = make([]int, len(players))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
+	compare := func(i, j int) int {
 		p, q := &players[i], &players[j]
 		if p.Total != q.Total {
 			return q.Total - p.Total
@@ -24,8 +24,17 @@ func rank(b *data.Board, players []PlayerScore) []int {
 			}
 		}
 		return 0
-	})
-	return order
+	}
+	slices.SortStableFunc(order, compare)
+	places = make([]int, len(players))
+	for r, i := range order {
+		if r > 0 && compare(order[r-1], i) == 0 {
+			places[i] = places[order[r-1]]
+		} else {
+			places[i] = r + 1
+		}
+	}
+	return order, places
 }
 
 // tieBreak compares two tied players by one rule: negative when p ranks first.

@@ -17,15 +17,39 @@ func Replay(cfg Config, log []Move) (*Game, error) {
 	return g, nil
 }
 
-// ReplayNotation rebuilds a game from moves written in the notation.
-func ReplayNotation(cfg Config, seats []int, actions []string) (*Game, error) {
-	log := make([]Move, len(actions))
-	for i, s := range actions {
-		a, err := ParseAction(cfg.Board, s)
-		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, s, err)
-		}
-		log[i] = Move{Seat: seats[i], Action: a}
+// NotatedMove is a move as game records keep it: the seat (from 0) and the
+// action in the notation.
+type NotatedMove struct {
+	Seat   int
+	Action string
+}
+
+// ReplayNotation rebuilds a game from moves written in the notation: the
+// one way stored games and recorded test games are read back. When observe
+// is not nil it sees the game after each move with the events the move
+// caused, as Apply reports them (for narration); otherwise the moves are
+// played without narrating. An error names the move by its number (from 1)
+// and text.
+func ReplayNotation(cfg Config, moves []NotatedMove, observe func(g *Game, m Move, ev []Event)) (*Game, error) {
+	g, err := New(cfg)
+	if err != nil {
+		return nil, err
 	}
-	return Replay(cfg, log)
+	for i, nm := range moves {
+		a, err := ParseAction(cfg.Board, nm.Action)
+		if err == nil {
+			if observe == nil {
+				err = g.Play(nm.Seat, a)
+			} else {
+				var ev []Event
+				if ev, err = g.Apply(nm.Seat, a); err == nil {
+					observe(g, Move{Seat: nm.Seat, Action: a}, ev)
+				}
+			}
+		}
+		if err != nil {
+			return g, fmt.Errorf("move %d %q: %w", i+1, nm.Action, err)
+		}
+	}
+	return g, nil
 }

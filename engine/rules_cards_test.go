@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestDeckSizes(t *testing.T) {
 	for id, want := range map[string]int{"usa": 110, "europe": 110, "marklin": 118} {
-		g, _ := New(Config{Board: testBoard(t, id), Players: 5, Seed: 1})
+		g, _ := New(Config{Board: testkit.Board(t, id), Players: 5, Seed: 1})
 		if err := checkInvariants(g); err != nil {
 			t.Fatal(err)
 		}
@@ -226,4 +227,42 @@ func countCards(cs []Card, c Card) int {
 		}
 	}
 	return n
+}
+
+// A face-up slot left empty because the deck and the discards were both
+// exhausted is refilled as soon as cards come back: a claim's payment goes
+// to the discards, which become the new deck, and the slot is turned up.
+func TestEmptyFaceUpSlotRefilledWhenCardsComeBack(t *testing.T) {
+	for _, rev := range []int{Revision1, LatestRevision} {
+		g, err := New(Config{Board: testkit.Board(t, "usa"), Players: 2, Seed: 42, Revision: rev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range 2 {
+			mustPlay(t, g, s, KeepTickets(0, 1))
+		}
+		g.deck, g.discard = g.deck[:0], g.discard[:0]
+		g.faceUp = []Card{ColorCard(data.Red), ColorCard(data.Red), ColorCard(data.Blue), ColorCard(data.Green), ColorCard(data.White)}
+		mustPlay(t, g, 0, Draw(0))
+		mustPlay(t, g, 0, Draw(1))
+		if g.faceUp[0] != NoCard || g.faceUp[1] != NoCard {
+			t.Fatal("setup: nothing to refill the taken slots with")
+		}
+		b := g.Board()
+		hand(g, 1, map[Card]int{ColorCard(data.Yellow): 6})
+		ev := mustPlay(t, g, 1, Claim(testkit.Track(t, b, "Helena", "Seattle", data.Yellow), data.Yellow, 0))
+		switch rev {
+		case Revision1:
+			if g.faceUp[0] != NoCard || len(g.discard) != 6 {
+				t.Fatalf("revision 1 keeps the slot empty until a draw reshuffles: face-up %v, discards %d", g.faceUp, len(g.discard))
+			}
+		default:
+			if g.faceUp[0] != ColorCard(data.Yellow) || g.faceUp[1] != ColorCard(data.Yellow) {
+				t.Fatalf("the empty slots are refilled from the reshuffled discards: %v", g.faceUp)
+			}
+			if len(g.deck)+len(g.discard) != 4 || hasEvent(ev, EvReshuffle) == nil || hasEvent(ev, EvFaceUp) == nil {
+				t.Fatalf("deck %d, discards %d, events %v", len(g.deck), len(g.discard), kinds(ev))
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // Example 1: a yellow route of three spaces takes 3 yellow, 2 yellow + 1
@@ -59,7 +60,7 @@ func TestClaimExample2GrayRoute(t *testing.T) {
 
 func TestClaimErrorSaysWhatWouldWork(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Paris", "Frankfurt", data.White)
+	tr := testkit.Track(t, g.board, "Paris", "Frankfurt", data.White)
 	hand(g, 0, map[Card]int{ColorCard(data.White): 1, Locomotive: 1})
 	e := refused(t, g, 0, Claim(tr, data.White, 1), ErrCannotAfford)
 	want := "Frankfurt – Paris (white, 3) needs 3 white cards; you have 1 white and 1 locomotive"
@@ -70,7 +71,7 @@ func TestClaimErrorSaysWhatWouldWork(t *testing.T) {
 
 func TestClaimScoresByTheRouteTable(t *testing.T) {
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := testBoard(t, id)
+		b := testkit.Board(t, id)
 		for length, pts := range b.Rules.RoutePoints {
 			g := started(t, id, "", 4)
 			tr := anyTrack(t, b, length)
@@ -147,7 +148,7 @@ func TestDoubleRoutesFourOrFivePlayers(t *testing.T) {
 }
 
 func TestTripleRoutesMarklin(t *testing.T) {
-	b := testBoard(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	var grp []data.TrackID
 	for _, gr := range b.Groups {
 		if len(gr) == 3 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // The station cost table: 1, 2 then 3 cards of one colour, locomotives wild.
@@ -22,19 +23,19 @@ func TestStationCostTable(t *testing.T) {
 			// Mixed colours do not pay.
 			hand(g, 0, map[Card]int{ColorCard(data.Red): 1, ColorCard(data.Blue): 1})
 			if cost == 2 {
-				refused(t, g, 0, Action{Kind: ActStation, City: cityID(t, b, name), Color: data.Red}, ErrCannotAfford)
+				refused(t, g, 0, Action{Kind: ActStation, City: testkit.City(t, b, name), Color: data.Red}, ErrCannotAfford)
 			}
 			hand(g, 0, map[Card]int{ColorCard(data.Red): cost - 1, Locomotive: 1})
 		}
-		mustPlay(t, g, 0, Action{Kind: ActStation, City: cityID(t, b, name), Color: data.Red, Locos: 1})
-		if g.StationAt(cityID(t, b, name)) != 0 || g.players[0].Hand.Total() != 0 {
+		mustPlay(t, g, 0, Action{Kind: ActStation, City: testkit.City(t, b, name), Color: data.Red, Locos: 1})
+		if g.StationAt(testkit.City(t, b, name)) != 0 || g.players[0].Hand.Total() != 0 {
 			t.Fatalf("station %d not built or not paid: %v", i+1, g.players[0].Hand)
 		}
 		mustPlay(t, g, 1, Draw(DeckSlot))
 		mustPlay(t, g, 1, Draw(DeckSlot))
 	}
 	hand(g, 0, map[Card]int{Locomotive: 5})
-	e := refused(t, g, 0, Action{Kind: ActStation, City: cityID(t, b, "Roma"), Locos: 3}, ErrNotAvailable)
+	e := refused(t, g, 0, Action{Kind: ActStation, City: testkit.City(t, b, "Roma"), Locos: 3}, ErrNotAvailable)
 	if !strings.Contains(e.Msg, "all 3") {
 		t.Errorf("message %q", e.Msg)
 	}
@@ -42,7 +43,7 @@ func TestStationCostTable(t *testing.T) {
 
 func TestStationOnlyOnCityWithoutOne(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	wien := cityID(t, g.board, "Wien")
+	wien := testkit.City(t, g.board, "Wien")
 	hand(g, 0, map[Card]int{Locomotive: 3})
 	hand(g, 1, map[Card]int{Locomotive: 3})
 	mustPlay(t, g, 0, Action{Kind: ActStation, City: wien, Locos: 1})
@@ -56,7 +57,7 @@ func TestStationOnlyOnCityWithoutOne(t *testing.T) {
 // and a locomotive: two more green cards (or locomotives) are needed.
 func TestTunnelExample1ExtraCards(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{ColorCard(data.Green): 3, Locomotive: 1})
 	topDeck(g, ColorCard(data.Green), Locomotive, ColorCard(data.Red))
 	ev := mustPlay(t, g, 0, Claim(tr, data.Green, 0))
@@ -82,7 +83,7 @@ func TestTunnelExample1ExtraCards(t *testing.T) {
 // Tunnel example 2: nothing revealed matches: the tunnel is claimed at once.
 func TestTunnelExample2NoExtraCards(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{ColorCard(data.Green): 2})
 	topDeck(g, ColorCard(data.Red), ColorCard(data.Blue), ColorCard(data.Yellow))
 	mustPlay(t, g, 0, Claim(tr, data.Green, 0))
@@ -95,7 +96,7 @@ func TestTunnelExample2NoExtraCards(t *testing.T) {
 // revealed locomotives alone, and the extra cards must be locomotives.
 func TestTunnelExample3LocomotivesOnly(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{Locomotive: 3, ColorCard(data.Green): 2})
 	topDeck(g, ColorCard(data.Green), Locomotive, ColorCard(data.Green))
 	ev := mustPlay(t, g, 0, Claim(tr, data.Gray, 2))
@@ -111,7 +112,7 @@ func TestTunnelExample3LocomotivesOnly(t *testing.T) {
 
 func TestTunnelGiveUpTakesCardsBack(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{ColorCard(data.Green): 2})
 	topDeck(g, ColorCard(data.Green), ColorCard(data.Red), ColorCard(data.Blue))
 	mustPlay(t, g, 0, Claim(tr, data.Green, 0))
@@ -127,7 +128,7 @@ func TestTunnelGiveUpTakesCardsBack(t *testing.T) {
 
 func TestTunnelWithFewCardsRevealsWhatExists(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{ColorCard(data.Green): 2})
 	g.deck = []Card{ColorCard(data.Red)}
 	g.discard = nil
@@ -150,7 +151,7 @@ func TestTunnelWithFewCardsRevealsWhatExists(t *testing.T) {
 // Smyrna–Palermo: 2 locomotives and 4 cards of one colour.
 func TestFerrySmyrnaPalermo(t *testing.T) {
 	g := started(t, "europe", "classic", 2)
-	tr := trackOf(t, g.board, "Palermo", "Smyrna", data.Gray)
+	tr := testkit.Track(t, g.board, "Palermo", "Smyrna", data.Gray)
 	hand(g, 0, map[Card]int{ColorCard(data.Blue): 5, Locomotive: 1})
 	e := refused(t, g, 0, Claim(tr, data.Blue, 1), ErrNotAllowed)
 	if !strings.Contains(e.Msg, "2 locomotives") {
@@ -168,7 +169,7 @@ func TestTunnelRevealHiddenUntilItHappens(t *testing.T) {
 	if g.Public().Tunnel != nil {
 		t.Fatal("no tunnel pending")
 	}
-	tr := trackOf(t, g.board, "Venezia", "Zurich", data.Green)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
 	hand(g, 0, map[Card]int{ColorCard(data.Green): 4})
 	topDeck(g, ColorCard(data.Green), ColorCard(data.Red), ColorCard(data.Blue))
 	mustPlay(t, g, 0, Claim(tr, data.Green, 0))

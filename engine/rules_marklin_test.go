@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestMarklinLocomotive4OnlyOnLongRoutes(t *testing.T) {
@@ -122,7 +123,7 @@ func TestMarklinPassengerPlacedWhenClaiming(t *testing.T) {
 	end := b.Tracks[tr].A
 	hand(g, 0, map[Card]int{Locomotive: 10})
 	hand(g, 1, map[Card]int{Locomotive: 10})
-	refused(t, g, 0, Action{Kind: ActClaim, Track: tr, Locos: 2, Passenger: true, City: cityID(t, b, "Berlin")}, ErrBadAction)
+	refused(t, g, 0, Action{Kind: ActClaim, Track: tr, Locos: 2, Passenger: true, City: testkit.City(t, b, "Berlin")}, ErrBadAction)
 	ev := mustPlay(t, g, 0, Action{Kind: ActClaim, Track: tr, Locos: 2, Passenger: true, City: end})
 	if hasEvent(ev, EvPassengerPlaced) == nil || g.PassengerAt(end) != 0 || g.players[0].PassengersLeft != 2 {
 		t.Fatal("passenger placed")
@@ -157,7 +158,7 @@ func TestMarklinPassengerPlacedWhenClaiming(t *testing.T) {
 func TestMarklinMovePassenger(t *testing.T) {
 	g := started(t, "marklin", "", 2)
 	b := g.board
-	berlin, leipzig, dresden := cityID(t, b, "Berlin"), cityID(t, b, "Leipzig"), cityID(t, b, "Dresden")
+	berlin, leipzig, dresden := testkit.City(t, b, "Berlin"), testkit.City(t, b, "Leipzig"), testkit.City(t, b, "Dresden")
 	bl := anyBetween(t, b, berlin, leipzig)
 	ld := anyBetween(t, b, leipzig, dresden)
 	db := anyBetween(t, b, dresden, berlin)
@@ -201,8 +202,8 @@ func TestMarklinMovePassenger(t *testing.T) {
 func TestMarklinPassengerNeverEntersACountry(t *testing.T) {
 	g := started(t, "marklin", "", 2)
 	b := g.board
-	kiel := cityID(t, b, "Kiel")
-	dk := anyBetween(t, b, kiel, cityID(t, b, "Dänemark"))
+	kiel := testkit.City(t, b, "Kiel")
+	dk := anyBetween(t, b, kiel, testkit.City(t, b, "Dänemark"))
 	g.owner[dk] = 0
 	g.passenger[kiel] = 0
 	g.players[0].PassengersLeft = 2
@@ -212,7 +213,7 @@ func TestMarklinPassengerNeverEntersACountry(t *testing.T) {
 func TestMarklinBestTrips(t *testing.T) {
 	g := started(t, "marklin", "", 2)
 	b := g.board
-	berlin, leipzig, dresden := cityID(t, b, "Berlin"), cityID(t, b, "Leipzig"), cityID(t, b, "Dresden")
+	berlin, leipzig, dresden := testkit.City(t, b, "Berlin"), testkit.City(t, b, "Leipzig"), testkit.City(t, b, "Dresden")
 	g.owner[anyBetween(t, b, berlin, leipzig)] = 0
 	g.owner[anyBetween(t, b, leipzig, dresden)] = 1
 	g.passenger[berlin] = 0

@@ -1,14 +1,17 @@
 package engine
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func newGame(t testing.TB, id, variant string, players int) *Game {
 	t.Helper()
-	g, err := New(Config{Board: testBoard(t, id), Variant: variant, Players: players, Seed: 7})
+	g, err := New(Config{Board: testkit.Board(t, id), Variant: variant, Players: players, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +54,11 @@ func TestUSAInitialTicketsThreeKeepTwo(t *testing.T) {
 	}
 	deck := len(g.tickets[0])
 	refused(t, g, 0, KeepTickets(0), ErrNotAllowed)
-	returned := g.players[0].Pending[2]
+	returned := []data.TicketID{g.players[0].Pending[2], g.players[1].Pending[2]}
 	mustPlay(t, g, 0, KeepTickets(0, 1))
-	if len(g.tickets[0]) != deck+1 || g.tickets[0][0] != returned {
-		t.Fatal("the ticket not kept goes under the deck")
+	mustPlay(t, g, 1, KeepTickets(0, 1))
+	if bottom := g.tickets[0][:2]; len(g.tickets[0]) != deck+2 || !slices.Contains(bottom, returned[0]) || !slices.Contains(bottom, returned[1]) {
+		t.Fatal("the tickets not kept go under the deck")
 	}
 }
 
@@ -137,8 +141,8 @@ func TestMegaEuropeSetup(t *testing.T) {
 	refused(t, g, 0, KeepTickets(0), ErrNotAllowed)
 	deck := len(g.tickets[0])
 	mustPlay(t, g, 0, KeepTickets(0, 1))
-	if len(g.tickets[0]) != deck+3 {
-		t.Fatal("mega: discarded regular tickets go under the regular deck")
+	if len(g.tickets[0]) != deck {
+		t.Fatal("mega: returned regular tickets wait for the other players")
 	}
 	// Without a long ticket, keep at least 3 regular ones.
 	mustPlay(t, g, 1, KeepTickets())
@@ -146,6 +150,12 @@ func TestMegaEuropeSetup(t *testing.T) {
 	mustPlay(t, g, 1, KeepTickets(0, 1, 2))
 	if got := len(g.players[1].Tickets); got != 3 {
 		t.Fatalf("kept %d", got)
+	}
+	mustPlay(t, g, 2, KeepTickets(1))
+	mustPlay(t, g, 2, KeepTickets(0, 1, 2, 3, 4))
+	// Seats 2 and 3 were dealt 5 each since; 3+2 came back.
+	if want := deck - 10 + 3 + 2; len(g.tickets[0]) != want || g.Phase() != PhaseTurn {
+		t.Fatalf("mega: the 5 returned regular tickets go under the deck when setup ends: %d, want %d", len(g.tickets[0]), want)
 	}
 	// Both decks are in play.
 	decks := map[string]bool{}
@@ -170,18 +180,83 @@ func TestBigCitiesSetup(t *testing.T) {
 	refused(t, g, 0, KeepTickets(0), ErrNotAllowed)
 	deck := len(g.tickets[0])
 	mustPlay(t, g, 0, KeepTickets(0, 1))
-	if len(g.tickets[0]) != deck+3 {
+	mustPlay(t, g, 1, KeepTickets(0, 1))
+	if len(g.tickets[0]) != deck+3+3 {
 		t.Fatal("big cities: discards go under the deck")
 	}
-	mustPlay(t, g, 1, KeepTickets(0, 1))
 	mustPlay(t, g, 0, Action{Kind: ActDrawTickets})
 	if len(g.players[0].Pending) != 4 {
 		t.Fatal("big cities: draw 4 during the game")
 	}
 }
 
+// "All discarded Regular Tickets are shuffled and go at the bottom of the
+// Deck": the tickets every player returned are shuffled together, so one
+// player's returns are not stacked as a block under another's.
+func TestSetupReturnsShuffledTogether(t *testing.T) {
+	for _, variant := range []string{"mega", "bigcities"} {
+		mixed := 0
+		for seed := range uint64(20) {
+			g, err := New(Config{Board: testkit.Board(t, "europe"), Variant: variant, Players: 2, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			returned := map[data.TicketID]int{}
+			for seat := range 2 {
+				if variant == "mega" {
+					mustPlay(t, g, seat, KeepTickets())
+				}
+				for _, id := range g.players[seat].Pending[3:] {
+					returned[id] = seat
+				}
+				mustPlay(t, g, seat, KeepTickets(0, 1, 2))
+			}
+			bottom := g.tickets[0][:len(returned)]
+			for _, id := range bottom {
+				if _, ok := returned[id]; !ok {
+					t.Fatalf("%s seed %d: ticket %d at the bottom was not returned", variant, seed, id)
+				}
+			}
+			// Count the changes of player along the bottom: two blocks make one.
+			changes := 0
+			for i := 1; i < len(bottom); i++ {
+				if returned[bottom[i]] != returned[bottom[i-1]] {
+					changes++
+				}
+			}
+			if changes > 1 {
+				mixed++
+			}
+		}
+		if mixed == 0 {
+			t.Fatalf("%s: in 20 games the returned tickets always stayed in blocks by player", variant)
+		}
+	}
+}
+
+// Games started under the first revision replay as they were played: each
+// player's returns went under the deck at once.
+func TestRevision1SetupReturnsByPlayer(t *testing.T) {
+	g, err := New(Config{Board: testkit.Board(t, "europe"), Variant: "bigcities", Players: 2, Seed: 7, Revision: Revision1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck := len(g.tickets[0])
+	mustPlay(t, g, 0, KeepTickets(0, 1))
+	if len(g.tickets[0]) != deck+3 {
+		t.Fatal("revision 1: returns go under the deck at once")
+	}
+}
+
+func TestBonusTicketsOptionRefusedWithoutBonusTickets(t *testing.T) {
+	_, err := New(Config{Board: testkit.Board(t, "europe"), Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})
+	if err == nil || !strings.Contains(err.Error(), "no bonus tickets") || !strings.Contains(err.Error(), "deck file") {
+		t.Fatalf("want a refusal naming the missing bonus tickets and the deck file, got %v", err)
+	}
+}
+
 func TestBonusTicketsOptionUsesTheData(t *testing.T) {
-	b := *testBoard(t, "europe")
+	b := *testkit.Board(t, "europe")
 	b.Tickets = append([]data.Ticket(nil), b.Tickets...)
 	b.Tickets = append(b.Tickets, data.Ticket{ID: data.TicketID(len(b.Tickets)), A: 0, B: 1, Points: 9, Deck: "bonus"})
 	with, _ := New(Config{Board: &b, Variant: "classic", Players: 2, Seed: 1, BonusTickets: true})

@@ -20,7 +20,23 @@ type HeldTicket struct {
 // FinalScore is the end-of-game count.
 type FinalScore struct {
 	Players []PlayerScore
-	Ranking []int // indices into Players, winner first
+	Ranking []int // indices into Players, winner first (full ties by seat)
+	// Places gives each player's place, 1 for the winners: players still
+	// tied after every printed tie-break share a place (a shared victory
+	// when it is the first).
+	Places []int
+}
+
+// Winners lists the players in first place: more than one for a shared
+// victory.
+func (fs *FinalScore) Winners() []int {
+	var w []int
+	for _, i := range fs.Ranking {
+		if fs.Places[i] == 1 {
+			w = append(w, i)
+		}
+	}
+	return w
 }
 
 // TicketResult is one ticket at the end of the game.
@@ -111,7 +127,7 @@ func Score(b *data.Board, players []Holding) FinalScore {
 		ps := &fs.Players[i]
 		ps.Total = ps.RoutePoints + ps.TicketPoints + ps.BonusPoints + ps.StationPoints + ps.GoodsPoints
 	}
-	fs.Ranking = rank(b, fs.Players)
+	fs.Ranking, fs.Places = rank(b, fs.Players)
 	return fs
 }
 

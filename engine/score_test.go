@@ -7,67 +7,26 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
-
-var catalogForTests = data.Embedded()
-
-func board(t testing.TB, id string) *data.Board {
-	t.Helper()
-	b, err := catalogForTests.Board(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func city(t testing.TB, b *data.Board, name string) data.CityID {
-	t.Helper()
-	c, ok := b.City(name)
-	if !ok {
-		t.Fatalf("no city %q on %s", name, b.ID)
-	}
-	return c
-}
-
-// tracks returns the tracks between a and c of colour col, lowest id first.
-func tracks(t testing.TB, b *data.Board, a, c, col string) []data.TrackID {
-	t.Helper()
-	ca, cc := city(t, b, a), city(t, b, c)
-	want, err := data.ParseColor(col)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []data.TrackID
-	for _, id := range b.Adj[ca] {
-		if tr := b.Tracks[id]; tr.Other(ca) == cc && tr.Color == want {
-			out = append(out, id)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s track %s – %s on %s", col, a, c, b.ID)
-	}
-	return out
-}
-
-// track returns the (first) track between a and c of colour col.
-func track(t testing.TB, b *data.Board, a, c, col string) data.TrackID {
-	t.Helper()
-	return tracks(t, b, a, c, col)[0]
-}
 
 // routes resolves ["a", "c", "colour"] triples.
 func routes(t testing.TB, b *data.Board, rs ...[3]string) []data.TrackID {
 	t.Helper()
 	var out []data.TrackID
 	for _, r := range rs {
-		out = append(out, track(t, b, r[0], r[1], r[2]))
+		col, err := data.ParseColor(r[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, testkit.Track(t, b, r[0], r[1], col))
 	}
 	return out
 }
 
 func ticket(t testing.TB, b *data.Board, a, c string, points int) HeldTicket {
 	t.Helper()
-	return HeldTicket{A: city(t, b, a), B: city(t, b, c), Points: points}
+	return HeldTicket{A: testkit.City(t, b, a), B: testkit.City(t, b, c), Points: points}
 }
 
 func routePointsOf(b *data.Board, ts []data.TrackID) int {
@@ -79,7 +38,7 @@ func routePointsOf(b *data.Board, ts []data.TrackID) int {
 }
 
 func TestRoutePointsFromTheTable(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	// Lengths 1, 5 and 6 score 1, 10 and 15 on the USA table.
 	held := routes(t, b, [3]string{"Seattle", "Portland", "gray"}, [3]string{"Portland", "San Francisco", "green"},
 		[3]string{"Helena", "Seattle", "yellow"})
@@ -90,7 +49,7 @@ func TestRoutePointsFromTheTable(t *testing.T) {
 }
 
 func TestTicketsAddWhenCompletedAndSubtractOtherwise(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	held := routes(t, b, [3]string{"Seattle", "Portland", "gray"}, [3]string{"Portland", "San Francisco", "green"})
 	fs := Score(b, []Holding{{Name: "A", Tracks: held, Tickets: []HeldTicket{
 		ticket(t, b, "Seattle", "San Francisco", 7), // completed
@@ -110,7 +69,7 @@ func TestTicketsAddWhenCompletedAndSubtractOtherwise(t *testing.T) {
 }
 
 func TestOpponentTracksNeverCompleteTickets(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	fs := Score(b, []Holding{
 		{Name: "A", Tracks: routes(t, b, [3]string{"Seattle", "Portland", "gray"}),
 			Tickets: []HeldTicket{ticket(t, b, "Seattle", "San Francisco", 7)}},
@@ -122,19 +81,19 @@ func TestOpponentTracksNeverCompleteTickets(t *testing.T) {
 }
 
 func TestUnbuiltStationsScoreFourEach(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	for built, want := range []int{12, 8, 4, 0} {
 		cities := []string{"Paris", "Wien", "Roma"}[:built]
 		var st []data.CityID
 		for _, c := range cities {
-			st = append(st, city(t, b, c))
+			st = append(st, testkit.City(t, b, c))
 		}
 		fs := Score(b, []Holding{{Name: "A", Stations: st}})
 		if p := fs.Players[0]; p.StationPoints != want || p.StationsBuilt != built || p.Total != want {
 			t.Errorf("%d built: station points %d, total %d; want %d", built, p.StationPoints, p.Total, want)
 		}
 	}
-	usa := board(t, "usa")
+	usa := testkit.Board(t, "usa")
 	if p := Score(usa, []Holding{{Name: "A"}}).Players[0]; p.StationPoints != 0 {
 		t.Errorf("USA has no stations but scored %d station points", p.StationPoints)
 	}
@@ -142,7 +101,7 @@ func TestUnbuiltStationsScoreFourEach(t *testing.T) {
 
 func TestLongestPathBonusGoesToEveryTiedPlayer(t *testing.T) {
 	for _, id := range []string{"usa", "europe"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		var hs []Holding
 		switch id {
 		case "usa": // 6 cars each for A and B, 3 for C
@@ -172,7 +131,7 @@ func TestLongestPathBonusGoesToEveryTiedPlayer(t *testing.T) {
 }
 
 func TestNoLongestPathBonusWithoutTracks(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	fs := Score(b, []Holding{{Name: "A"}, {Name: "B"}})
 	for _, p := range fs.Players {
 		if p.BonusPoints != 0 {
@@ -182,12 +141,12 @@ func TestNoLongestPathBonusWithoutTracks(t *testing.T) {
 }
 
 func TestLongestPathIgnoresBorrowedRoutes(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	// A: Budapest – Sarajevo (3) with a station on Sarajevo borrowing B's
 	// Sarajevo – Athina (4) for the ticket. A's path stays 3, B's is 4.
 	fs := Score(b, []Holding{
 		{Name: "A", Tracks: routes(t, b, [3]string{"Budapest", "Sarajevo", "pink"}),
-			Stations: []data.CityID{city(t, b, "Sarajevo")},
+			Stations: []data.CityID{testkit.City(t, b, "Sarajevo")},
 			Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Athina", 8)}},
 		{Name: "B", Tracks: routes(t, b, [3]string{"Athina", "Sarajevo", "green"})},
 	})
@@ -201,7 +160,7 @@ func TestLongestPathIgnoresBorrowedRoutes(t *testing.T) {
 }
 
 func TestMarklinMostTicketsBonus(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	chain := routes(t, b, [3]string{"Frankfurt", "Mainz", "gray"}, [3]string{"Mainz", "Mannheim", "gray"})
 	other := routes(t, b, [3]string{"Kiel", "Hamburg", "black"})
 	third := routes(t, b, [3]string{"Berlin", "Magdeburg", "red"})
@@ -248,19 +207,19 @@ func TestMarklinMostTicketsBonus(t *testing.T) {
 }
 
 func TestGoodsPointsAddToTheTotal(t *testing.T) {
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	fs := Score(b, []Holding{{Name: "A", Goods: 17}})
 	if p := fs.Players[0]; p.GoodsPoints != 17 || p.Total != 17 {
 		t.Fatalf("goods %d total %d", p.GoodsPoints, p.Total)
 	}
 	// Goods mean nothing on a board without passengers.
-	if p := Score(board(t, "usa"), []Holding{{Name: "A", Goods: 17}}).Players[0]; p.GoodsPoints != 0 || p.Total != 0 {
+	if p := Score(testkit.Board(t, "usa"), []Holding{{Name: "A", Goods: 17}}).Players[0]; p.GoodsPoints != 0 || p.Total != 0 {
 		t.Fatalf("USA goods %d total %d", p.GoodsPoints, p.Total)
 	}
 }
 
 func TestRankingByTotal(t *testing.T) {
-	b := board(t, "usa")
+	b := testkit.Board(t, "usa")
 	fs := Score(b, []Holding{
 		{Name: "low", Tracks: routes(t, b, [3]string{"Seattle", "Portland", "gray"})},
 		{Name: "high", Tracks: routes(t, b, [3]string{"Helena", "Seattle", "yellow"})},
@@ -407,7 +366,7 @@ func nextTrack(b *data.Board, h *Holding, p int, free func(int, data.TrackID) bo
 
 func BenchmarkScore(b *testing.B) {
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		bd := board(b, id)
+		bd := testkit.Board(b, id)
 		hs := latePosition(bd, 4, 7)
 		b.Run(id, func(b *testing.B) {
 			for b.Loop() {

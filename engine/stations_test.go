@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 type r3 = [3]string
@@ -19,11 +20,11 @@ func trackNames(b *data.Board, ts []data.TrackID) []string {
 }
 
 func TestStationWithoutOpponentRouteDoesNothing(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	fs := Score(b, []Holding{
 		// A's only track at Sarajevo is A's own.
 		{Name: "A", Tracks: routes(t, b, r3{"Budapest", "Sarajevo", "pink"}),
-			Stations: []data.CityID{city(t, b, "Sarajevo"), city(t, b, "Edinburgh")},
+			Stations: []data.CityID{testkit.City(t, b, "Sarajevo"), testkit.City(t, b, "Edinburgh")},
 			Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Sofia", 5)}},
 		// B's tracks touch Sofia, not Sarajevo.
 		{Name: "B", Tracks: routes(t, b, r3{"Athina", "Sofia", "pink"}, r3{"Bucuresti", "Sofia", "gray"})},
@@ -38,14 +39,14 @@ func TestStationWithoutOpponentRouteDoesNothing(t *testing.T) {
 }
 
 func TestStationLendsOneRouteForAllTickets(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	for _, c := range []struct {
 		sofia, athina int
 		want          string
 	}{{5, 8, "Athina"}, {9, 8, "Sofia"}} {
 		fs := Score(b, []Holding{
 			{Name: "A", Tracks: routes(t, b, r3{"Budapest", "Sarajevo", "pink"}),
-				Stations: []data.CityID{city(t, b, "Sarajevo")},
+				Stations: []data.CityID{testkit.City(t, b, "Sarajevo")},
 				Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Sofia", c.sofia), ticket(t, b, "Budapest", "Athina", c.athina)}},
 			{Name: "B", Tracks: routes(t, b, r3{"Sarajevo", "Sofia", "gray"}, r3{"Athina", "Sarajevo", "green"})},
 		})
@@ -57,7 +58,7 @@ func TestStationLendsOneRouteForAllTickets(t *testing.T) {
 		if got := map[bool]string{true: "Sofia", false: "Athina"}[sofiaDone]; got != c.want {
 			t.Errorf("values Sofia %d, Athina %d: completed %s, want %s", c.sofia, c.athina, got, c.want)
 		}
-		want := track(t, b, "Sarajevo", c.want, map[string]string{"Sofia": "gray", "Athina": "green"}[c.want])
+		want := testkit.Track(t, b, "Sarajevo", c.want, map[string]data.Color{"Sofia": data.Gray, "Athina": data.Green}[c.want])
 		if !slices.Equal(a.Borrowed, []data.TrackID{want}) {
 			t.Errorf("borrowed %v", trackNames(b, a.Borrowed))
 		}
@@ -70,7 +71,7 @@ func TestStationLendsOneRouteForAllTickets(t *testing.T) {
 	// the other end, so the Sarajevo station is free for Athina: both score.
 	fs := Score(b, []Holding{
 		{Name: "A", Tracks: routes(t, b, r3{"Budapest", "Sarajevo", "pink"}),
-			Stations: []data.CityID{city(t, b, "Sarajevo"), city(t, b, "Sofia")},
+			Stations: []data.CityID{testkit.City(t, b, "Sarajevo"), testkit.City(t, b, "Sofia")},
 			Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Sofia", 5), ticket(t, b, "Budapest", "Athina", 8)}},
 		{Name: "B", Tracks: routes(t, b, r3{"Sarajevo", "Sofia", "gray"}, r3{"Athina", "Sarajevo", "green"})},
 	})
@@ -80,16 +81,16 @@ func TestStationLendsOneRouteForAllTickets(t *testing.T) {
 }
 
 func TestStationPicksTheBestOfSeveralRoutes(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	fs := Score(b, []Holding{
 		{Name: "A", Tracks: routes(t, b, r3{"Berlin", "Wien", "green"}),
-			Stations: []data.CityID{city(t, b, "Wien")},
+			Stations: []data.CityID{testkit.City(t, b, "Wien")},
 			Tickets:  []HeldTicket{ticket(t, b, "Berlin", "Zagrab", 6), ticket(t, b, "Berlin", "Munchen", 4)}},
 		{Name: "B", Tracks: routes(t, b, r3{"Budapest", "Wien", "red"}, r3{"Wien", "Zagrab", "gray"})},
 		{Name: "C", Tracks: routes(t, b, r3{"Munchen", "Wien", "orange"}, r3{"Warszawa", "Wien", "blue"})},
 	})
 	a := fs.Players[0]
-	if want := []data.TrackID{track(t, b, "Wien", "Zagrab", "gray")}; !slices.Equal(a.Borrowed, want) {
+	if want := []data.TrackID{testkit.Track(t, b, "Wien", "Zagrab", data.Gray)}; !slices.Equal(a.Borrowed, want) {
 		t.Fatalf("borrowed %v, want Wien – Zagrab", trackNames(b, a.Borrowed))
 	}
 	if !a.Tickets[0].Completed || a.Tickets[1].Completed || a.TicketPoints != 6-4 {
@@ -98,21 +99,21 @@ func TestStationPicksTheBestOfSeveralRoutes(t *testing.T) {
 }
 
 func TestThreeStationsChooseJointly(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	// Paris – Budapest needs Frankfurt – München – Wien – Budapest, all held
 	// by opponents. Each of A's three stations (Frankfurt, München, Wien)
 	// could take another route; only one assignment covers all three. A
 	// station choosing alone (Frankfurt – Berlin for the Berlin ticket,
 	// München – Wien twice…) would lose the Budapest ticket.
-	fm := track(t, b, "Frankfurt", "Munchen", "pink")
-	mw := track(t, b, "Munchen", "Wien", "orange")
-	wb := track(t, b, "Budapest", "Wien", "red")
+	fm := testkit.Track(t, b, "Frankfurt", "Munchen", data.Pink)
+	mw := testkit.Track(t, b, "Munchen", "Wien", data.Orange)
+	wb := testkit.Track(t, b, "Budapest", "Wien", data.Red)
 	fs := Score(b, []Holding{
 		{Name: "A", Tracks: routes(t, b, r3{"Paris", "Frankfurt", "white"}),
-			Stations: []data.CityID{city(t, b, "Frankfurt"), city(t, b, "Munchen"), city(t, b, "Wien")},
+			Stations: []data.CityID{testkit.City(t, b, "Frankfurt"), testkit.City(t, b, "Munchen"), testkit.City(t, b, "Wien")},
 			Tickets:  []HeldTicket{ticket(t, b, "Paris", "Budapest", 10), ticket(t, b, "Paris", "Berlin", 4)}},
-		{Name: "B", Tracks: []data.TrackID{fm, wb, track(t, b, "Berlin", "Frankfurt", "black")}},
-		{Name: "C", Tracks: []data.TrackID{mw, track(t, b, "Munchen", "Zurich", "yellow"), track(t, b, "Warszawa", "Wien", "blue")}},
+		{Name: "B", Tracks: []data.TrackID{fm, wb, testkit.Track(t, b, "Berlin", "Frankfurt", data.Black)}},
+		{Name: "C", Tracks: []data.TrackID{mw, testkit.Track(t, b, "Munchen", "Zurich", data.Yellow), testkit.Track(t, b, "Warszawa", "Wien", data.Blue)}},
 	})
 	a := fs.Players[0]
 	want := []data.TrackID{fm, mw, wb}
@@ -126,17 +127,17 @@ func TestThreeStationsChooseJointly(t *testing.T) {
 }
 
 func TestStationTieBreaks(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	t.Run("fewest borrowed routes", func(t *testing.T) {
 		// Sarajevo – Sofia alone, or Sarajevo – Athina plus Athina – Sofia,
 		// both complete Budapest – Sofia.
 		fs := Score(b, []Holding{
 			{Name: "A", Tracks: routes(t, b, r3{"Budapest", "Sarajevo", "pink"}),
-				Stations: []data.CityID{city(t, b, "Sarajevo"), city(t, b, "Sofia")},
+				Stations: []data.CityID{testkit.City(t, b, "Sarajevo"), testkit.City(t, b, "Sofia")},
 				Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Sofia", 5)}},
 			{Name: "B", Tracks: routes(t, b, r3{"Sarajevo", "Sofia", "gray"}, r3{"Athina", "Sarajevo", "green"}, r3{"Athina", "Sofia", "pink"})},
 		})
-		if a := fs.Players[0]; !slices.Equal(a.Borrowed, []data.TrackID{track(t, b, "Sarajevo", "Sofia", "gray")}) || a.TicketPoints != 5 {
+		if a := fs.Players[0]; !slices.Equal(a.Borrowed, []data.TrackID{testkit.Track(t, b, "Sarajevo", "Sofia", data.Gray)}) || a.TicketPoints != 5 {
 			t.Fatalf("borrowed %v, points %d", trackNames(b, a.Borrowed), a.TicketPoints)
 		}
 	})
@@ -144,11 +145,11 @@ func TestStationTieBreaks(t *testing.T) {
 		// Both tracks of the double route Budapest – Wien are held by
 		// opponents; either completes the ticket, the lower id is taken
 		// whoever holds it.
-		red, white := track(t, b, "Budapest", "Wien", "red"), track(t, b, "Budapest", "Wien", "white")
+		red, white := testkit.Track(t, b, "Budapest", "Wien", data.Red), testkit.Track(t, b, "Budapest", "Wien", data.White)
 		for _, order := range [][2]data.TrackID{{red, white}, {white, red}} {
 			fs := Score(b, []Holding{
 				{Name: "A", Tracks: routes(t, b, r3{"Berlin", "Wien", "green"}),
-					Stations: []data.CityID{city(t, b, "Wien")},
+					Stations: []data.CityID{testkit.City(t, b, "Wien")},
 					Tickets:  []HeldTicket{ticket(t, b, "Berlin", "Budapest", 6)}},
 				{Name: "B", Tracks: []data.TrackID{order[0]}},
 				{Name: "C", Tracks: []data.TrackID{order[1]}},
@@ -162,7 +163,7 @@ func TestStationTieBreaks(t *testing.T) {
 	t.Run("nothing borrowed when the tickets are done", func(t *testing.T) {
 		fs := Score(b, []Holding{
 			{Name: "A", Tracks: routes(t, b, r3{"Budapest", "Sarajevo", "pink"}),
-				Stations: []data.CityID{city(t, b, "Sarajevo")},
+				Stations: []data.CityID{testkit.City(t, b, "Sarajevo")},
 				Tickets:  []HeldTicket{ticket(t, b, "Budapest", "Sarajevo", 3)}},
 			{Name: "B", Tracks: routes(t, b, r3{"Sarajevo", "Sofia", "gray"})},
 		})
@@ -228,7 +229,7 @@ func bruteStations(b *data.Board, own []data.TrackID, opponent []bool, stations 
 }
 
 func TestStationChoiceAgreesWithBruteForce(t *testing.T) {
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	rng := rand.New(rand.NewPCG(5, 6))
 	for round := range 40 {
 		hs := latePosition(b, 2+rng.IntN(4), uint64(round))
@@ -264,13 +265,13 @@ func TestStationChoiceAgreesWithBruteForce(t *testing.T) {
 // stations on hubs (Paris, Wien, Berlin) ringed by opponent routes, tickets
 // that borrowing could help, so hundreds of combinations are tried.
 func BenchmarkChooseStationsHubs(b *testing.B) {
-	bd := board(b, "europe")
+	bd := testkit.Board(b, "europe")
 	own := routes(b, bd, r3{"Brest", "Pamplona", "pink"}, r3{"Essen", "Kobenhavn", "gray"}, r3{"Sarajevo", "Athina", "green"})
 	opponent := make([]bool, len(bd.Tracks))
 	for t := range opponent {
 		opponent[t] = !slices.Contains(own, data.TrackID(t))
 	}
-	stations := []data.CityID{city(b, bd, "Paris"), city(b, bd, "Wien"), city(b, bd, "Berlin")}
+	stations := []data.CityID{testkit.City(b, bd, "Paris"), testkit.City(b, bd, "Wien"), testkit.City(b, bd, "Berlin")}
 	tickets := []HeldTicket{ticket(b, bd, "Brest", "Frankfurt", 7), ticket(b, bd, "Athina", "Budapest", 8),
 		ticket(b, bd, "Kobenhavn", "Warszawa", 9), ticket(b, bd, "Pamplona", "Marseille", 5), ticket(b, bd, "Sarajevo", "Munchen", 6)}
 	var combos int

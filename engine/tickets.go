@@ -167,6 +167,12 @@ func (g *Game) performSetup(seat int, a Action) {
 	p.setupKept += len(kept)
 	switch s.Discard {
 	case "bottom":
+		if g.cfg.Revision >= Revision2 {
+			// Everyone's returned tickets are shuffled together once all
+			// have chosen.
+			g.setupReturned = append(g.setupReturned, returned...)
+			break
+		}
 		shuffle(&g.rng, returned)
 		g.toBottom(returned)
 	case "reshuffle":
@@ -183,6 +189,11 @@ func (g *Game) performSetup(seat int, a Action) {
 		if !g.SetupDone(i) {
 			return
 		}
+	}
+	if len(g.setupReturned) > 0 {
+		shuffle(&g.rng, g.setupReturned)
+		g.toBottom(g.setupReturned)
+		g.setupReturned = nil
 	}
 	for _, st := range g.variant.Setup {
 		if st.Discard == "reshuffle" {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"image/png"
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 // midGame is the benchmark position: Europe, four players, forty tracks
 // claimed, stations built, a full face-up display.
 func midGame(tb testing.TB) *Scene {
-	return playedScene(board(tb, "europe"), 4, 40, 3)
+	return playedScene(testkit.Board(tb, "europe"), 4, 40, 3)
 }
 
 // BenchmarkBoardPNG is one board picture: render and encode. The board's

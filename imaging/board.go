@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"conductor/data"
+	"conductor/imaging/layout"
 )
 
 // drawScene draws the dynamic part of a board picture over its static layer.
@@ -51,7 +52,7 @@ func (a *boardArt) drawHighlight(c *canvas, s *Scene) {
 			a.drawPrintedTrack(c, a.v, id)
 		}
 	}
-	r := data.CityRadius*a.v.scale + 5
+	r := layout.CityRadius*a.v.scale + 5
 	for _, ci := range s.LastMove.Cities {
 		if int(ci) < 0 || int(ci) >= len(a.b.Cities) {
 			continue

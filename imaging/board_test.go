@@ -10,6 +10,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 func renderBoard(t testing.TB, r *Renderer, s *Scene) ([]byte, image.Image) {
@@ -80,7 +81,7 @@ func spaceSamples(v view, sp space) [2]pt {
 func TestBoardPictureSize(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		_, im := renderBoard(t, r, playedScene(b, 3, 30, 2))
 		if im.Bounds().Dx() != 1600 {
 			t.Errorf("%s: width %d, want 1600", id, im.Bounds().Dx())
@@ -94,7 +95,7 @@ func TestBoardPictureSize(t *testing.T) {
 func TestClaimedTracksShowOwnerColour(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		s := playedScene(b, 5, 60, 4)
 		a := r.art(b)
 		_, im := renderBoard(t, r, s)
@@ -127,7 +128,7 @@ func TestClaimedTracksShowOwnerColour(t *testing.T) {
 func TestStationsAndPassengersDrawn(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		s := playedScene(b, 4, 30, 5)
 		a := r.art(b)
 		_, im := renderBoard(t, r, s)
@@ -171,7 +172,7 @@ func TestStationsAndPassengersDrawn(t *testing.T) {
 func TestEmptyBoardHasNoPlayerColours(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		_, im := renderBoard(t, r, emptyScene(b, 5))
 		found := map[color.RGBA]int{}
 		for y := 0; y < im.Bounds().Dy(); y++ {
@@ -195,7 +196,7 @@ func TestEmptyBoardHasNoPlayerColours(t *testing.T) {
 // players' private hands with the same renderer does not change it.
 func TestBoardPNGCarriesNothingElse(t *testing.T) {
 	r := shared()
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	s := playedScene(b, 4, 40, 6)
 	before, _ := renderBoard(t, r, s)
 	for p := range s.Players {
@@ -263,7 +264,7 @@ func TestBoardPNGSize(t *testing.T) {
 // still draws (the commands layer fills scenes; a slip must not crash).
 func TestBoardToleratesOddScenes(t *testing.T) {
 	r := shared()
-	b := board(t, "marklin")
+	b := testkit.Board(t, "marklin")
 	odd := &Scene{Board: b, Current: 7, Owners: []int8{9, -3, 2}, Stations: make([]int8, len(b.Cities)+5),
 		Passengers: []PassengerMark{{City: 999, Seat: 1}, {City: -1, Seat: 0}, {City: 2, Seat: 42}},
 		Goods:      [][]int{{9, 8}, nil, {}}, FaceUp: []engine.Card{200, engine.NoCard, 3, 9, 10, 11, 1},

@@ -172,10 +172,3 @@ func (c *canvas) haloTextAt(face font.Face, s string, x, y float64, col, hc colo
 	}
 	c.textAt(face, s, x, y, col)
 }
-
-// haloText is haloTextAt with canvas.text's anchoring.
-func (c *canvas) haloText(face font.Face, s string, x, y, ax, ay float64, col, hc color.RGBA) float64 {
-	bx, by, w := anchorText(face, s, x, y, ax, ay)
-	c.haloTextAt(face, s, bx, by, col, hc)
-	return w
-}

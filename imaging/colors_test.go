@@ -8,6 +8,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
 // TestColourLetters: every card colour carries its own letter, so colours
@@ -75,7 +76,7 @@ func TestPlayerColoursDistinct(t *testing.T) {
 
 func TestQuantizer(t *testing.T) {
 	r := shared()
-	l := r.art(board(t, "europe")).boardLayer()
+	l := r.art(testkit.Board(t, "europe")).boardLayer()
 	q := l.q
 	if len(q.pal) > 256 {
 		t.Fatalf("palette of %d colours", len(q.pal))

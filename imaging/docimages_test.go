@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 // TestWriteDocImages writes the example pictures under docs/images when
@@ -30,7 +32,7 @@ func TestWriteDocImages(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		write(id+"-empty.png", func(f *os.File) error { return r.Board(f, emptyScene(b, 4)) })
 		late := playedScene(b, 4, 52, 1)
 		write(id+"-late.png", func(f *os.File) error { return r.Board(f, late) })
@@ -39,7 +41,7 @@ func TestWriteDocImages(t *testing.T) {
 	}
 	var frames []Scene
 	for k := 0; k <= 24; k++ {
-		frames = append(frames, *playedScene(board(t, "europe"), 4, k, 1))
+		frames = append(frames, *playedScene(testkit.Board(t, "europe"), 4, k, 1))
 	}
 	write("europe-replay.gif", func(f *os.File) error {
 		g, err := r.Replay(frames)

@@ -3,6 +3,8 @@ package imaging
 import (
 	"bytes"
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 // TestFastPathMatchesFullRedraw: a frame drawn the fast way (pooled copy of
@@ -17,7 +19,7 @@ import (
 func TestFastPathMatchesFullRedraw(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		a := r.art(b)
 		l := a.boardLayer()
 		late := playedScene(b, 5, 70, 9)
@@ -73,7 +75,7 @@ func TestConcurrentRendering(t *testing.T) {
 	}
 	var jobs []job
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		for seed := uint64(1); seed <= 2; seed++ {
 			s := playedScene(b, 4, int(10*seed), seed)
 			jobs = append(jobs,

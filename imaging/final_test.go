@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 func TestFinalPicture(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		s := playedScene(b, 4, 44, 12)
 		fs := finalOf(s)
 		var buf bytes.Buffer

@@ -3,7 +3,6 @@ package imaging
 import (
 	"math/rand/v2"
 	"sync"
-	"testing"
 
 	"conductor/data"
 	"conductor/engine"
@@ -12,15 +11,6 @@ import (
 // shared is one renderer for the tests that do not need a fresh one, so
 // each board's art is built once per test run.
 var shared = sync.OnceValue(NewRenderer)
-
-func board(t testing.TB, id string) *data.Board {
-	t.Helper()
-	b, err := data.Embedded().Board(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // emptyScene is a board at the start of a game: nothing claimed.
 func emptyScene(b *data.Board, players int) *Scene {

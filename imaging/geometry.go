@@ -4,9 +4,10 @@ import (
 	"math"
 
 	"conductor/data"
+	"conductor/imaging/layout"
 )
 
-// Track geometry comes from data's shared layout (Board.TrackSpaces), the
+// Track geometry comes from the layout package (layout.TrackSpaces), the
 // same geometry the layout tests prove free of collisions; it is copied here
 // once per board into the form the drawing code uses.
 
@@ -33,7 +34,7 @@ func (s space) corners(d float64) [4]data.Point {
 func layoutTracks(b *data.Board) [][]space {
 	out := make([][]space, len(b.Tracks))
 	for id := range b.Tracks {
-		for _, r := range b.TrackSpaces(data.TrackID(id), 1) {
+		for _, r := range layout.TrackSpaces(b, data.TrackID(id), 1) {
 			out[id] = append(out[id], space{X: r.X, Y: r.Y, Angle: r.Angle, L: r.W, W: r.H})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/imaging/layout"
 )
 
 // The hand picture, sent to one player only: their train cards by colour,
@@ -198,7 +199,7 @@ func (a *boardArt) drawMiniMap(c *canvas, h *HandScene) {
 			a.drawClaimed(c, v, id, h.Color)
 		}
 	}
-	r := data.CityRadius*v.scale + 4
+	r := layout.CityRadius*v.scale + 4
 	for ci := range a.b.Cities {
 		if !marked[data.CityID(ci)] {
 			continue
@@ -218,7 +219,7 @@ func (a *boardArt) drawMiniLabels(c *canvas, v view, marked map[data.CityID]bool
 		own[int(id)] = true
 	}
 	box := rectQuad(image.Rect(miniX, miniY, miniX+miniW, miniY+a.miniHeight()))
-	r := data.CityRadius*v.scale + 4
+	r := layout.CityRadius*v.scale + 4
 	var placed []quad
 	for ci := range a.b.Cities {
 		if !marked[data.CityID(ci)] {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/imaging/layout"
+	"conductor/internal/testkit"
 )
 
 func renderHand(t testing.TB, r *Renderer, h *HandScene) image.Image {
@@ -26,7 +28,7 @@ func renderHand(t testing.TB, r *Renderer, h *HandScene) image.Image {
 func TestHandShowsOwnedTracksAndTicketCities(t *testing.T) {
 	r := shared()
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := board(t, id)
+		b := testkit.Board(t, id)
 		s := playedScene(b, 4, 36, 11)
 		h := handOf(s, 2)
 		if len(h.Owned) == 0 || len(h.Tickets) == 0 {
@@ -55,7 +57,7 @@ func TestHandShowsOwnedTracksAndTicketCities(t *testing.T) {
 		for _, tl := range h.Tickets {
 			for _, ci := range tl.Cities {
 				p := v.city(b, ci)
-				r := data.CityRadius*v.scale + 4
+				r := layout.CityRadius*v.scale + 4
 				if !near(im, pt{p.X + r, p.Y}, 1, glow) && !near(im, pt{p.X - r, p.Y}, 1, glow) {
 					t.Errorf("%s: ticket city %s is not ringed", id, b.Cities[ci].Name)
 				}
@@ -80,7 +82,7 @@ func near(im image.Image, p pt, d int, want color.RGBA) bool {
 // held show an empty outline only.
 func TestHandCardCounts(t *testing.T) {
 	r := shared()
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	h := &HandScene{Board: b, Player: "Alice", Color: 1, Trains: 45, Stations: 3}
 	h.Cards[data.Red] = 3
 	h.Cards[data.Green] = 1

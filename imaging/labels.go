@@ -9,6 +9,7 @@ import (
 	"golang.org/x/image/font"
 
 	"conductor/data"
+	"conductor/imaging/layout"
 )
 
 // label is a name on the map, pre-drawn with its halo as a sprite that is
@@ -88,14 +89,14 @@ func (q quad) project(nx, ny float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// placeLabels takes every name's place from data's shared layout (the
+// placeLabels takes every name's place from the layout package (the
 // boxes the layout tests check), pre-draws it, then finds each city's badge
 // spots clear of names and tracks.
 func (a *boardArt) placeLabels() {
 	b := a.b
-	face := wrapFace(data.LabelFace(a.v.scale))
-	for _, d := range b.Dots(1) {
-		l := b.Label(d, 1)
+	face := wrapFace(layout.LabelFace(a.v.scale))
+	for _, d := range layout.Dots(b, 1) {
+		l := layout.LabelOf(b, d, 1)
 		p := a.v.p(l.X, l.Y)
 		tl := a.v.p(l.Box.X-l.Box.W/2, l.Box.Y-l.Box.H/2)
 		br := a.v.p(l.Box.X+l.Box.W/2, l.Box.Y+l.Box.H/2)

@@ -5,11 +5,13 @@ import (
 	"image"
 	"image/gif"
 	"testing"
+
+	"conductor/internal/testkit"
 )
 
 func TestReplay(t *testing.T) {
 	r := shared()
-	b := board(t, "europe")
+	b := testkit.Board(t, "europe")
 	var frames []Scene
 	for k := 0; k <= 6; k++ {
 		frames = append(frames, *playedScene(b, 3, k*3, 21))
@@ -60,7 +62,7 @@ func TestReplay(t *testing.T) {
 		t.Error("a replay of no frames succeeded")
 	}
 	other := frames[1]
-	other.Board = board(t, "usa")
+	other.Board = testkit.Board(t, "usa")
 	if _, err := r.Replay([]Scene{frames[0], other}); err == nil {
 		t.Error("a replay mixing boards succeeded")
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"conductor/data"
+	"conductor/imaging/layout"
 )
 
 // The static layer of the board picture: everything that never changes in a
@@ -123,7 +124,7 @@ func mix(a, b color.RGBA, t float64) color.RGBA {
 // drawCountries draws the Märklin neighbour countries: a disc per area
 // (Österreich has two), named underneath.
 func (a *boardArt) drawCountries(c *canvas, v view) {
-	r := data.CountryRadius * v.scale
+	r := layout.CountryRadius * v.scale
 	for i := range a.b.Countries {
 		co := &a.b.Countries[i]
 		for _, ar := range co.Areas {
@@ -172,7 +173,7 @@ func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID) {
 }
 
 func (a *boardArt) drawCities(c *canvas, v view) {
-	r := data.CityRadius * v.scale
+	r := layout.CityRadius * v.scale
 	for i, city := range a.b.Cities {
 		if city.Country {
 			continue

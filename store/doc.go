@@ -9,8 +9,7 @@
 // Layout of schema version 1 (see schema.go for how older files are upgraded):
 //
 //	meta/schema                     decimal schema version
-//	games/<channel>/record          GameRecord as JSON, without Log and Snapshot
-//	games/<channel>/snapshot        engine snapshot bytes (absent when none)
+//	games/<channel>/record          GameRecord as JSON, without Log
 //	games/<channel>/log/<n>         LogEntry n as JSON, n as 8-byte big-endian
 //	games/<channel>/interactions/<id>  index n of the entry that applied it
 //	archive/<guild>\x00<time>\x00<id>        ArchiveEntry (summary) as JSON

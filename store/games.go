@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -86,7 +85,6 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 		}
 		// fn may edit the slices in place, so compare against copies.
 		oldLog := append([]LogEntry(nil), rec.Log...)
-		oldSnapshot := bytes.Clone(rec.Snapshot)
 		if err := fn(rec); err != nil {
 			return err
 		}
@@ -99,11 +97,6 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 		rec.Updated = s.stamp()
 		if err := writeHeader(gb, rec); err != nil {
 			return err
-		}
-		if !bytes.Equal(oldSnapshot, rec.Snapshot) {
-			if err := writeSnapshot(gb, rec.Snapshot); err != nil {
-				return err
-			}
 		}
 		return syncLog(gb, oldLog, rec.Log)
 	})
@@ -197,8 +190,6 @@ func validate(rec *GameRecord) error {
 	case strings.ContainsRune(rec.Guild, 0):
 		// NUL separates the parts of archive keys.
 		return errors.New("store: guild id contains a NUL byte")
-	case rec.SnapshotAt < 0 || rec.SnapshotAt > len(rec.Log):
-		return fmt.Errorf("store: snapshot taken at entry %d of a %d-entry log", rec.SnapshotAt, len(rec.Log))
 	}
 	return nil
 }

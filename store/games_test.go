@@ -15,8 +15,6 @@ import (
 func TestPutGetRoundTrip(t *testing.T) {
 	s, _ := openTemp(t)
 	rec := sampleGame("c1", "g1", 5)
-	rec.Snapshot = []byte{0, 1, 2, 255}
-	rec.SnapshotAt = 3
 	mustPut(t, s, rec)
 	got := mustGet(t, s, "c1")
 	assertSame(t, got, rec)
@@ -43,9 +41,8 @@ func TestPutFillsDefaults(t *testing.T) {
 func TestPutRejectsInvalid(t *testing.T) {
 	s, _ := openTemp(t)
 	bad := map[string]*GameRecord{
-		"no channel":     {Guild: "g"},
-		"nul in guild":   {Channel: "c", Guild: "g\x00h"},
-		"snapshot ahead": {Channel: "c", SnapshotAt: 1},
+		"no channel":   {Guild: "g"},
+		"nul in guild": {Channel: "c", Guild: "g\x00h"},
 	}
 	for name, rec := range bad {
 		if err := s.Put(rec); err == nil {
@@ -120,7 +117,6 @@ func TestUpdateWritesChanges(t *testing.T) {
 		r.Messages["board"] = "m-43"
 		r.Seats[1].Name = "Bot 2"
 		r.Log = append(r.Log[:2], LogEntry{Seat: 1, Action: "draw deck deck", At: base, Interaction: "new"})
-		r.Snapshot, r.SnapshotAt = []byte("snap"), 3
 		return nil
 	})
 	if err != nil {
@@ -128,7 +124,7 @@ func TestUpdateWritesChanges(t *testing.T) {
 	}
 	got := mustGet(t, s, "c1")
 	if got.Status != StatusFinished || got.Messages["board"] != "m-43" || got.Seats[1].Name != "Bot 2" ||
-		string(got.Snapshot) != "snap" || got.SnapshotAt != 3 || !got.Updated.After(rec.Updated) {
+		!got.Updated.After(rec.Updated) {
 		t.Fatalf("update not stored: %+v", got)
 	}
 	if len(got.Log) != 3 || got.Log[1] != rec.Log[1] || got.Log[2].Action != "draw deck deck" {
@@ -144,19 +140,11 @@ func TestUpdateWritesChanges(t *testing.T) {
 	if _, err := s.AppendAction("c1", LogEntry{Action: "again", Interaction: "new"}); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("interaction added by Update: %v, want ErrDuplicate", err)
 	}
-	// Clearing the snapshot removes it.
-	if err := s.Update("c1", func(r *GameRecord) error { r.Snapshot, r.SnapshotAt = nil, 0; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if got := mustGet(t, s, "c1"); got.Snapshot != nil || got.SnapshotAt != 0 {
-		t.Fatalf("snapshot not cleared: %q at %d", got.Snapshot, got.SnapshotAt)
-	}
 }
 
 func TestUpdateErrorRollsBack(t *testing.T) {
 	s, _ := openTemp(t)
 	rec := sampleGame("c1", "g1", 4)
-	rec.Snapshot, rec.SnapshotAt = []byte("before"), 2
 	mustPut(t, s, rec)
 	before := mustGet(t, s, "c1")
 
@@ -166,7 +154,6 @@ func TestUpdateErrorRollsBack(t *testing.T) {
 		r.Options["turn_timer"] = "1h"
 		r.Log = append(r.Log, LogEntry{Action: "late", Interaction: "late"})
 		r.Log[0].Action = "changed in place"
-		r.Snapshot[0] = 'X'
 		return boom
 	})
 	if !errors.Is(err, boom) {

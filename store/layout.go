@@ -18,7 +18,6 @@ var (
 	bucketArchivedGames = []byte("archived_games")
 	keySchema           = []byte("schema")
 	keyRecord           = []byte("record")
-	keySnapshot         = []byte("snapshot")
 	bucketLog           = []byte("log")
 	bucketInteractions  = []byte("interactions")
 )
@@ -42,7 +41,7 @@ func readGame(gb *bolt.Bucket) (*GameRecord, error) {
 	return rec, nil
 }
 
-// readBody adds the log and snapshot of game bucket gb to its header rec.
+// readBody adds the log of game bucket gb to its header rec.
 func readBody(gb *bolt.Bucket, rec *GameRecord) error {
 	lb := gb.Bucket(bucketLog)
 	if lb == nil {
@@ -62,14 +61,10 @@ func readBody(gb *bolt.Bucket, rec *GameRecord) error {
 		}
 		rec.Log = append(rec.Log, e)
 	}
-	if snap := gb.Get(keySnapshot); snap != nil {
-		// bbolt's bytes are only valid inside the transaction.
-		rec.Snapshot = bytes.Clone(snap)
-	}
 	return nil
 }
 
-// readHeader reads a game's record without its log and snapshot.
+// readHeader reads a game's record without its log.
 func readHeader(gb *bolt.Bucket) (*GameRecord, error) {
 	raw := gb.Get(keyRecord)
 	if raw == nil {
@@ -82,24 +77,16 @@ func readHeader(gb *bolt.Bucket) (*GameRecord, error) {
 	return &rec, nil
 }
 
-// writeHeader stores rec without its log and snapshot, times in UTC.
+// writeHeader stores rec without its log, times in UTC.
 func writeHeader(gb *bolt.Bucket, rec *GameRecord) error {
 	h := *rec
-	h.Log, h.Snapshot = nil, nil
+	h.Log = nil
 	h.Created, h.Updated = h.Created.UTC(), h.Updated.UTC()
 	data, err := json.Marshal(&h)
 	if err != nil {
 		return err
 	}
 	return gb.Put(keyRecord, data)
-}
-
-// writeSnapshot stores snap; an empty one means no snapshot.
-func writeSnapshot(gb *bolt.Bucket, snap []byte) error {
-	if len(snap) == 0 {
-		return gb.Delete(keySnapshot)
-	}
-	return gb.Put(keySnapshot, snap)
 }
 
 // writeGame replaces whatever is stored for rec.Channel with rec. When strict,
@@ -116,9 +103,6 @@ func writeGame(games *bolt.Bucket, rec *GameRecord, strict bool) error {
 		return err
 	}
 	if err := writeHeader(gb, rec); err != nil {
-		return err
-	}
-	if err := writeSnapshot(gb, rec.Snapshot); err != nil {
 		return err
 	}
 	lb, err := gb.CreateBucket(bucketLog)

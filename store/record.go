@@ -11,8 +11,7 @@ const (
 )
 
 // GameRecord is everything needed to rebuild one game: the engine replays Log
-// from a game created with Map, Variant, Options, Seats and Seed (or from
-// Snapshot, taken when the log had SnapshotAt entries).
+// from a game created with Map, Variant, Options, Seats and Seed.
 type GameRecord struct {
 	Channel string `json:"channel"` // Discord channel id, or "local:NAME" for terminal games
 	Guild   string `json:"guild"`   // Discord guild id
@@ -20,18 +19,19 @@ type GameRecord struct {
 	Map     string `json:"map"`
 	Variant string `json:"variant,omitempty"`
 	// Options holds table settings such as bonus_tickets, turn_timer, confirm.
-	Options  map[string]string `json:"options,omitempty"`
-	Seats    []Seat            `json:"seats,omitempty"`
-	Host     string            `json:"host,omitempty"`
-	Seed     uint64            `json:"seed"`
+	Options map[string]string `json:"options,omitempty"`
+	Seats   []Seat            `json:"seats,omitempty"`
+	Host    string            `json:"host,omitempty"`
+	Seed    uint64            `json:"seed"`
+	// Rules is the engine's rules revision the game started under, so that
+	// its log replays as it was played; 0 for games started before
+	// revisions existed (engine.Revision1).
+	Rules    int               `json:"rules,omitempty"`
 	Log      []LogEntry        `json:"log,omitempty"`
 	Created  time.Time         `json:"created"`
 	Updated  time.Time         `json:"updated"`
 	Status   string            `json:"status"`
 	Messages map[string]string `json:"messages,omitempty"` // e.g. the last board message id
-	// Snapshot is an optional engine snapshot taken when len(Log) was SnapshotAt.
-	Snapshot   []byte `json:"snapshot,omitempty"`
-	SnapshotAt int    `json:"snapshot_at,omitempty"`
 }
 
 // Seat is one place at the table, held by a member or a bot.

@@ -129,7 +129,7 @@ func createBuckets(tx *bolt.Tx) error {
 }
 
 // migrate0to1 converts the unversioned layout, where games/<channel> held the
-// whole GameRecord (log and snapshot included) as one JSON value, into the
+// whole GameRecord (log included) as one JSON value, into the
 // version 1 layout described in doc.go.
 func migrate0to1(tx *bolt.Tx) error {
 	type oldGame struct {

@@ -103,20 +103,19 @@ func version0Games(t *testing.T, recs ...*GameRecord) string {
 func TestOpenMigratesVersion0(t *testing.T) {
 	plain := sampleGame("c1", "g1", 6)
 	plain.Updated = base
-	snap := sampleGame("c2", "g2", 4)
-	snap.Updated = base
-	snap.Snapshot, snap.SnapshotAt = []byte{9, 8, 7}, 4
+	other := sampleGame("c2", "g2", 4)
+	other.Updated = base
 	// Version 0 never refused replays: a repeated interaction must survive.
 	replayed := sampleGame("c3", "g1", 3)
 	replayed.Updated = base
 	replayed.Log[2].Interaction = replayed.Log[0].Interaction
-	path := version0Games(t, plain, snap, replayed)
+	path := version0Games(t, plain, other, replayed)
 
 	s := openAt(t, path)
 	if v, err := s.SchemaVersion(); err != nil || v != 1 {
 		t.Fatalf("SchemaVersion after Open = %d, %v; want 1", v, err)
 	}
-	for _, want := range []*GameRecord{plain, snap, replayed} {
+	for _, want := range []*GameRecord{plain, other, replayed} {
 		assertSame(t, mustGet(t, s, want.Channel), want)
 	}
 	// The migrated interaction index refuses replays.

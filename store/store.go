@@ -7,6 +7,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultTimeout is how long Open waits for the file lock before giving up.
@@ -58,7 +59,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		timeout = DefaultTimeout
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w: could not lock %s within %v; another conductor is probably "+
 			"running with the same database file: stop it, or give this one its own file with "+
 			"CONDUCTOR_DB=/path/to/other.db (%w)", ErrLocked, path, timeout, err)

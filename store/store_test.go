@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 func TestOpenNewFileHasCurrentSchema(t *testing.T) {
@@ -32,7 +32,7 @@ func TestSecondOpenFailsFastWithClearMessage(t *testing.T) {
 		second.Close()
 		t.Fatal("second Open of a locked file succeeded")
 	}
-	if !errors.Is(err, ErrLocked) || !errors.Is(err, bolt.ErrTimeout) {
+	if !errors.Is(err, ErrLocked) || !errors.Is(err, berrors.ErrTimeout) {
 		t.Fatalf("error %v is not ErrLocked wrapping bbolt's timeout", err)
 	}
 	for _, want := range []string{path, "another conductor is probably running", "same database file", "CONDUCTOR_DB"} {
@@ -49,7 +49,6 @@ func TestReopenAfterCloseKeepsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := sampleGame("c1", "g1", 3)
-	live.Snapshot, live.SnapshotAt = []byte("snap"), 2
 	mustPut(t, s, live)
 	if _, err := s.AppendAction("c1", LogEntry{Seat: 1, Action: "draw 2 4", At: base, Interaction: "after-put"}); err != nil {
 		t.Fatal(err)

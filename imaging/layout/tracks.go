@@ -1,9 +1,11 @@
-package data
+package layout
 
 import (
 	"math"
 	"slices"
 	"sort"
+
+	"conductor/data"
 )
 
 // How tracks leave a dot. Tracks leaving at a narrow angle would overlap
@@ -36,7 +38,7 @@ func groupHalfWidth(n int) float64 {
 // fanAt works out how the tracks leave dot d: the shortest start distance at
 // which every group can be turned into a sector of its own, each turned as
 // little as it can.
-func (b *Board) fanAt(d Dot) fan {
+func fanAt(b *data.Board, d Dot) fan {
 	var ends []fanEnd
 	seen := map[int]bool{}
 	for _, t := range b.Adj[d.Node] {
@@ -45,7 +47,7 @@ func (b *Board) fanAt(d Dot) fan {
 			continue
 		}
 		seen[tr.Group] = true
-		o := b.dot(tr.Other(d.Node), endArea(b, tr, tr.Other(d.Node)))
+		o := dot(b, tr.Other(d.Node), endArea(b, tr, tr.Other(d.Node)))
 		ends = append(ends, fanEnd{group: tr.Group, straight: math.Atan2(o.Y-d.Y, o.X-d.X), half: groupHalfWidth(len(b.Groups[tr.Group]))})
 	}
 	sort.Slice(ends, func(i, j int) bool { return ends[i].straight < ends[j].straight })
@@ -171,31 +173,31 @@ func spread(ends []fanEnd, start float64) ([]float64, bool) {
 // lower node to the dot of its higher one (straight when neither end turns),
 // sampled for arc length.
 type trackPath struct {
-	p        [4]Point
+	p        [4]data.Point
 	startLo  float64 // where spaces begin, from the lower node's centre
 	startHi  float64
 	arcs     []float64 // arc length at each sample
-	pointsAt []Point
+	pointsAt []data.Point
 }
 
 const pathSamples = 48
 
-func (b *Board) groupPath(g int, fanOf func(Dot) fan) trackPath {
+func groupPath(b *data.Board, g int, fanOf func(Dot) fan) trackPath {
 	tr := &b.Tracks[b.Groups[g][0]]
 	lo, hi := min(tr.A, tr.B), max(tr.A, tr.B)
-	dl, dh := b.dot(lo, endArea(b, tr, lo)), b.dot(hi, endArea(b, tr, hi))
+	dl, dh := dot(b, lo, endArea(b, tr, lo)), dot(b, hi, endArea(b, tr, hi))
 	fl, fh := fanOf(dl), fanOf(dh)
 	d := math.Hypot(dh.X-dl.X, dh.Y-dl.Y)
 	al, ah := fl.dir[g], fh.dir[g]
 	p := trackPath{startLo: fl.start, startHi: fh.start}
-	p.p = [4]Point{
-		{dl.X, dl.Y},
-		{dl.X + d/3*math.Cos(al), dl.Y + d/3*math.Sin(al)},
-		{dh.X + d/3*math.Cos(ah), dh.Y + d/3*math.Sin(ah)},
-		{dh.X, dh.Y},
+	p.p = [4]data.Point{
+		{X: dl.X, Y: dl.Y},
+		{X: dl.X + d/3*math.Cos(al), Y: dl.Y + d/3*math.Sin(al)},
+		{X: dh.X + d/3*math.Cos(ah), Y: dh.Y + d/3*math.Sin(ah)},
+		{X: dh.X, Y: dh.Y},
 	}
 	p.arcs = make([]float64, pathSamples+1)
-	p.pointsAt = make([]Point, pathSamples+1)
+	p.pointsAt = make([]data.Point, pathSamples+1)
 	for i := range p.pointsAt {
 		p.pointsAt[i] = p.at(float64(i) / pathSamples)
 		if i > 0 {
@@ -206,10 +208,10 @@ func (b *Board) groupPath(g int, fanOf func(Dot) fan) trackPath {
 	return p
 }
 
-func (p *trackPath) at(u float64) Point {
+func (p *trackPath) at(u float64) data.Point {
 	v := 1 - u
 	a, b, c, d := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
-	return Point{a*p.p[0].X + b*p.p[1].X + c*p.p[2].X + d*p.p[3].X, a*p.p[0].Y + b*p.p[1].Y + c*p.p[2].Y + d*p.p[3].Y}
+	return data.Point{X: a*p.p[0].X + b*p.p[1].X + c*p.p[2].X + d*p.p[3].X, Y: a*p.p[0].Y + b*p.p[1].Y + c*p.p[2].Y + d*p.p[3].Y}
 }
 
 func (p *trackPath) tangent(u float64) float64 {
@@ -241,12 +243,12 @@ func (p *trackPath) param(s float64) float64 {
 // TrackSpaces returns where each space of a track is drawn, from its A end to
 // its B end, at the given scale: along the group's centre line, parallel
 // tracks side by side TrackPitch apart, spaces of equal length SpaceGap
-// apart. LayoutProblems reports spaces shorter than MinSpaceLength.
-func (b *Board) TrackSpaces(t TrackID, scale float64) []Rect {
-	return b.trackSpaces(t, scale, b.fanAt)
+// apart. The layout tests check that no space is shorter than MinSpaceLength.
+func TrackSpaces(b *data.Board, t data.TrackID, scale float64) []Rect {
+	return trackSpaces(b, t, scale, func(d Dot) fan { return fanAt(b, d) })
 }
 
-func (b *Board) trackSpaces(t TrackID, scale float64, fanOf func(Dot) fan) []Rect {
+func trackSpaces(b *data.Board, t data.TrackID, scale float64, fanOf func(Dot) fan) []Rect {
 	tr := &b.Tracks[t]
 	k := 0
 	for i, id := range b.Groups[tr.Group] {
@@ -254,7 +256,7 @@ func (b *Board) trackSpaces(t TrackID, scale float64, fanOf func(Dot) fan) []Rec
 			k = i
 		}
 	}
-	out := b.groupSpaces(tr.Group, fanOf)[k]
+	out := groupSpaces(b, tr.Group, fanOf)[k]
 	for i := range out {
 		out[i] = out[i].Scale(scale)
 	}
@@ -268,11 +270,11 @@ func (b *Board) trackSpaces(t TrackID, scale float64, fanOf func(Dot) fan) []Rec
 // node to its higher one. The spaces begin where the fan of each end says,
 // measured straight from the dot's centre (on a bend the way along the curve
 // is longer), so that no space comes nearer a dot than its fan's start.
-func (b *Board) groupSpaces(g int, fanOf func(Dot) fan) [][]Rect {
+func groupSpaces(b *data.Board, g int, fanOf func(Dot) fan) [][]Rect {
 	tr := &b.Tracks[b.Groups[g][0]]
 	lo, hi := min(tr.A, tr.B), max(tr.A, tr.B)
-	dl, dh := b.dot(lo, endArea(b, tr, lo)), b.dot(hi, endArea(b, tr, hi))
-	p := b.groupPath(g, fanOf)
+	dl, dh := dot(b, lo, endArea(b, tr, lo)), dot(b, hi, endArea(b, tr, hi))
+	p := groupPath(b, g, fanOf)
 	n := len(b.Groups[g])
 	clearLo := Circle{dl.X, dl.Y, p.startLo - 0.25}
 	clearHi := Circle{dh.X, dh.Y, p.startHi - 0.25}

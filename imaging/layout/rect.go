@@ -1,6 +1,10 @@
-package data
+package layout
 
-import "math"
+import (
+	"math"
+
+	"conductor/data"
+)
 
 // Rect is a rectangle turned by Angle (radians, clockwise on screen since y
 // points down) about its centre X, Y. W runs along the angle, H across it.
@@ -23,52 +27,20 @@ func (r Rect) axes() (ux, uy, vx, vy float64) {
 }
 
 // Corners lists the four corners, going round.
-func (r Rect) Corners() [4]Point {
+func (r Rect) Corners() [4]data.Point {
 	ux, uy, vx, vy := r.axes()
 	hw, hh := r.W/2, r.H/2
-	return [4]Point{
-		{r.X - ux*hw - vx*hh, r.Y - uy*hw - vy*hh},
-		{r.X + ux*hw - vx*hh, r.Y + uy*hw - vy*hh},
-		{r.X + ux*hw + vx*hh, r.Y + uy*hw + vy*hh},
-		{r.X - ux*hw + vx*hh, r.Y - uy*hw + vy*hh},
+	return [4]data.Point{
+		{X: r.X - ux*hw - vx*hh, Y: r.Y - uy*hw - vy*hh},
+		{X: r.X + ux*hw - vx*hh, Y: r.Y + uy*hw - vy*hh},
+		{X: r.X + ux*hw + vx*hh, Y: r.Y + uy*hw + vy*hh},
+		{X: r.X - ux*hw + vx*hh, Y: r.Y - uy*hw + vy*hh},
 	}
-}
-
-// Grow returns r with every side pushed out by d.
-func (r Rect) Grow(d float64) Rect {
-	r.W += 2 * d
-	r.H += 2 * d
-	return r
 }
 
 // Scale returns r with its position and size multiplied by k.
 func (r Rect) Scale(k float64) Rect {
 	return Rect{r.X * k, r.Y * k, r.W * k, r.H * k, r.Angle}
-}
-
-// Overlaps reports whether r and o share any area (separating axis test).
-func (r Rect) Overlaps(o Rect) bool {
-	rc, oc := r.Corners(), o.Corners()
-	for _, q := range [2]Rect{r, o} {
-		ux, uy, vx, vy := q.axes()
-		for _, ax := range [2][2]float64{{ux, uy}, {vx, vy}} {
-			rmin, rmax := project(rc, ax)
-			omin, omax := project(oc, ax)
-			if rmax <= omin || omax <= rmin {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func project(c [4]Point, ax [2]float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, p := range c {
-		d := p.X*ax[0] + p.Y*ax[1]
-		lo, hi = min(lo, d), max(hi, d)
-	}
-	return lo, hi
 }
 
 // OverlapsCircle reports whether r and the disc c share any area.
@@ -90,9 +62,4 @@ func (r Rect) Within(w, h float64) bool {
 		}
 	}
 	return true
-}
-
-// Overlaps reports whether two discs share any area.
-func (c Circle) Overlaps(o Circle) bool {
-	return math.Hypot(c.X-o.X, c.Y-o.Y) < c.R+o.R
 }

@@ -1,9 +1,17 @@
-package data
+// Package layout is the map's drawing geometry: where each dot, name and
+// track space goes, and the font names are measured with. The renderer
+// draws it and the layout tests prove it free of collisions, so what the
+// tests check is what gets drawn. The board data (positions, label anchors)
+// comes from package data; nothing here is needed to play.
+package layout
 
-import "math"
+import (
+	"math"
 
-// The map's geometry, shared by every renderer and by the layout tests, so
-// that what the tests prove free of collisions is what gets drawn. All sizes
+	"conductor/data"
+)
+
+// All sizes
 // are in board units: at scale 1 one unit is one pixel, and a renderer that
 // draws the board's Width×Height space into W pixels passes scale W/Width.
 // Everything scales together, so a layout without collisions at scale 1 has
@@ -38,50 +46,44 @@ const (
 
 // Dot is one place drawn on the map: a city, or one area of a country.
 type Dot struct {
-	Node CityID
+	Node data.CityID
 	Area int // which of a country's areas; 0 for a city
 	Circle
 }
 
 // Dots lists every city and every country area, cities first.
-func (b *Board) Dots(scale float64) []Dot {
+func Dots(b *data.Board, scale float64) []Dot {
 	var out []Dot
 	for i, c := range b.Cities {
 		if !c.Country {
-			out = append(out, b.scaledDot(CityID(i), 0, scale))
+			out = append(out, scaledDot(b, data.CityID(i), 0, scale))
 		}
 	}
 	for _, c := range b.Countries {
 		for a := range c.Areas {
-			out = append(out, b.scaledDot(c.Node, a, scale))
+			out = append(out, scaledDot(b, c.Node, a, scale))
 		}
 	}
 	return out
 }
 
 // dot returns a node's dot at scale 1; area matters for countries only.
-func (b *Board) dot(node CityID, area int) Dot {
+func dot(b *data.Board, node data.CityID, area int) Dot {
 	c := &b.Cities[node]
 	if !c.Country {
 		return Dot{Node: node, Circle: Circle{c.X, c.Y, CityRadius}}
 	}
-	p := b.countryOf(node).Areas[area]
+	p := b.CountryOf(node).Areas[area]
 	return Dot{Node: node, Area: area, Circle: Circle{p.X, p.Y, CountryRadius}}
 }
 
-func (b *Board) scaledDot(node CityID, area int, scale float64) Dot {
-	d := b.dot(node, area)
+func scaledDot(b *data.Board, node data.CityID, area int, scale float64) Dot {
+	d := dot(b, node, area)
 	d.X, d.Y, d.R = d.X*scale, d.Y*scale, d.R*scale
 	return d
 }
 
-// TrackDots returns the dots a track joins: its A end, then its B end.
-func (b *Board) TrackDots(t TrackID, scale float64) (Dot, Dot) {
-	tr := &b.Tracks[t]
-	return b.scaledDot(tr.A, endArea(b, tr, tr.A), scale), b.scaledDot(tr.B, endArea(b, tr, tr.B), scale)
-}
-
-func endArea(b *Board, tr *Track, end CityID) int {
+func endArea(b *data.Board, tr *data.Track, end data.CityID) int {
 	if b.Cities[end].Country {
 		return tr.Area
 	}
@@ -103,7 +105,7 @@ const DefaultLabel = "s"
 // LabelAnchor returns the side of a dot its name sits on. A city says so in
 // its Label; a country area's name sits away from its tracks, towards the
 // edge of the map.
-func (b *Board) LabelAnchor(d Dot) string {
+func LabelAnchor(b *data.Board, d Dot) string {
 	c := &b.Cities[d.Node]
 	if !c.Country {
 		if c.Label == "" {
@@ -117,8 +119,8 @@ func (b *Board) LabelAnchor(d Dot) string {
 		if tr.Area != d.Area {
 			continue
 		}
-		o := b.dot(tr.Other(d.Node), 0)
-		p := b.dot(d.Node, d.Area)
+		o := dot(b, tr.Other(d.Node), 0)
+		p := dot(b, d.Node, d.Area)
 		l := math.Hypot(o.X-p.X, o.Y-p.Y)
 		sx, sy = sx+(o.X-p.X)/l, sy+(o.Y-p.Y)/l
 	}
@@ -132,7 +134,7 @@ func (b *Board) LabelAnchor(d Dot) string {
 	for _, side := range anchorOrder {
 		v := anchors[side]
 		turn := math.Abs(math.Remainder(math.Atan2(v[1], v[0])-away, 2*math.Pi))
-		if turn < bestTurn && b.labelAt(d, side, 1).Box.Within(float64(b.Width), float64(b.Height)) {
+		if turn < bestTurn && labelAt(b, d, side, 1).Box.Within(float64(b.Width), float64(b.Height)) {
 			best, bestTurn = side, turn
 		}
 	}
@@ -149,12 +151,12 @@ type Label struct {
 }
 
 // Label places a dot's name beside it, on the side its anchor says.
-func (b *Board) Label(d Dot, scale float64) Label {
-	d = b.dot(d.Node, d.Area) // work at scale 1, scale at the end
-	return b.labelAt(d, b.LabelAnchor(d), scale)
+func LabelOf(b *data.Board, d Dot, scale float64) Label {
+	d = dot(b, d.Node, d.Area) // work at scale 1, scale at the end
+	return labelAt(b, d, LabelAnchor(b, d), scale)
 }
 
-func (b *Board) labelAt(d Dot, anchor string, scale float64) Label {
+func labelAt(b *data.Board, d Dot, anchor string, scale float64) Label {
 	name := b.Cities[d.Node].Name
 	ink := measureName(name)
 	w, h := ink.right-ink.left+2*LabelPad, ink.bottom-ink.top+2*LabelPad

@@ -1,48 +1,51 @@
-package data
+package layout
 
 import (
 	"image"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
+
+	"conductor/data"
+	"conductor/internal/testkit"
 )
 
 // TestBoardsLayoutClean is the layout's contract with the renderer: no name,
 // dot or track space of any board collides with another, and every space is
 // long enough to read as a car.
 func TestBoardsLayoutClean(t *testing.T) {
-	for _, b := range Embedded().Boards() {
-		for _, p := range LayoutProblems(b) {
+	for _, b := range data.Embedded().Boards() {
+		for _, p := range problems(b) {
 			t.Errorf("%s: %s", b.ID, p)
 		}
-		shortest, where := math.Inf(1), TrackID(0)
+		shortest, where := math.Inf(1), data.TrackID(0)
 		for i := range b.Tracks {
-			if s := b.TrackSpaces(TrackID(i), 1)[0].W; s < shortest {
-				shortest, where = s, TrackID(i)
+			if s := TrackSpaces(b, data.TrackID(i), 1)[0].W; s < shortest {
+				shortest, where = s, data.TrackID(i)
 			}
 		}
 		t.Logf("%s: %dx%d, shortest space %.1f on %s", b.ID, b.Width, b.Height, shortest, b.TrackName(where))
 	}
 }
 
-// freshBoard parses a board anew, so a test may move its cities.
-func freshBoard(t *testing.T, id string) *Board {
+// freshBoard is a copy of an embedded board whose cities and size a test
+// may change without touching the shared one.
+func freshBoard(t *testing.T, id string) *data.Board {
 	t.Helper()
-	src, err := boardFiles.ReadFile("boards/" + id + ".json")
+	b, err := data.Embedded().Board(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	c := *b
+	c.Cities = slices.Clone(b.Cities)
+	return &c
 }
 
-func mustCity(t *testing.T, b *Board, name string) *City {
+func mustCity(t *testing.T, b *data.Board, name string) *data.City {
 	t.Helper()
 	id, ok := b.City(name)
 	if !ok {
@@ -54,35 +57,35 @@ func mustCity(t *testing.T, b *Board, name string) *City {
 func TestLayoutProblemsCatchCollisions(t *testing.T) {
 	cases := []struct {
 		name  string
-		spoil func(t *testing.T, b *Board)
+		spoil func(t *testing.T, b *data.Board)
 		want  string
 	}{
-		{"dot on dot", func(t *testing.T, b *Board) {
+		{"dot on dot", func(t *testing.T, b *data.Board) {
 			kc, omaha := mustCity(t, b, "Kansas City"), mustCity(t, b, "Omaha")
 			omaha.X, omaha.Y = kc.X+5, kc.Y
 		}, "dots Kansas City and Omaha touch"},
-		{"dot on a track", func(t *testing.T, b *Board) {
+		{"dot on a track", func(t *testing.T, b *data.Board) {
 			// Boston onto the middle of the El Paso – Los Angeles track (a
 			// neighbour of either end would bend the track away)
-			sp := b.TrackSpaces(trackBetween(t, b, "El Paso", "Los Angeles"), 1)
+			sp := TrackSpaces(b, testkit.AnyTrack(t, b, "El Paso", "Los Angeles"), 1)
 			mid := sp[len(sp)/2]
 			bos := mustCity(t, b, "Boston")
 			bos.X, bos.Y = mid.X, mid.Y
 		}, "track El Paso – Los Angeles crosses dot Boston"},
-		{"name on a name", func(t *testing.T, b *Board) {
+		{"name on a name", func(t *testing.T, b *data.Board) {
 			a, c := mustCity(t, b, "Atlanta"), mustCity(t, b, "Charleston")
 			a.Label, a.LabelDX, a.LabelDY = "e", 0, 0
 			c.Label, c.LabelDX, c.LabelDY = "w", 0, 0
 			c.X, c.Y = a.X+150, a.Y
 		}, "names Atlanta and Charleston overlap"},
-		{"short spaces", func(t *testing.T, b *Board) {
+		{"short spaces", func(t *testing.T, b *data.Board) {
 			d, kc := mustCity(t, b, "Denver"), mustCity(t, b, "Kansas City")
 			kc.X, kc.Y = d.X+100, d.Y
 		}, "track Denver – Kansas City: spaces"},
-		{"bad anchor", func(t *testing.T, b *Board) { mustCity(t, b, "Miami").Label = "up" }, `label anchor "up"`},
-		{"far shift", func(t *testing.T, b *Board) { mustCity(t, b, "Miami").LabelDX = MaxLabelShift + 1 }, "Miami: label shifted"},
-		{"off the map", func(t *testing.T, b *Board) { b.Width = 900 }, "outside the 900x"},
-		{"crowded dot", func(t *testing.T, b *Board) {
+		{"bad anchor", func(t *testing.T, b *data.Board) { mustCity(t, b, "Miami").Label = "up" }, `label anchor "up"`},
+		{"far shift", func(t *testing.T, b *data.Board) { mustCity(t, b, "Miami").LabelDX = MaxLabelShift + 1 }, "Miami: label shifted"},
+		{"off the map", func(t *testing.T, b *data.Board) { b.Width = 900 }, "outside the 900x"},
+		{"crowded dot", func(t *testing.T, b *data.Board) {
 			// every neighbour of Denver onto one bearing
 			den := mustCity(t, b, "Denver")
 			id, _ := b.City("Denver")
@@ -95,11 +98,11 @@ func TestLayoutProblemsCatchCollisions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := freshBoard(t, "usa")
-			if p := LayoutProblems(b); len(p) != 0 {
+			if p := problems(b); len(p) != 0 {
 				t.Fatalf("clean board reports %v", p)
 			}
 			c.spoil(t, b)
-			probs := LayoutProblems(b)
+			probs := problems(b)
 			for _, p := range probs {
 				if strings.Contains(p, c.want) {
 					return
@@ -108,19 +111,6 @@ func TestLayoutProblemsCatchCollisions(t *testing.T) {
 			t.Errorf("no problem mentions %q; got %q", c.want, probs)
 		})
 	}
-}
-
-func trackBetween(t *testing.T, b *Board, x, y string) TrackID {
-	t.Helper()
-	a, _ := b.City(x)
-	c, _ := b.City(y)
-	for _, id := range b.Adj[a] {
-		if b.Tracks[id].Other(a) == c {
-			return id
-		}
-	}
-	t.Fatalf("no track %s – %s", x, y)
-	return 0
 }
 
 func TestRectOverlaps(t *testing.T) {
@@ -163,10 +153,10 @@ func TestRectOverlapsCircle(t *testing.T) {
 }
 
 func TestTrackSpacesEvenAndClearOfDots(t *testing.T) {
-	for _, b := range Embedded().Boards() {
+	for _, b := range data.Embedded().Boards() {
 		for i := range b.Tracks {
-			id := TrackID(i)
-			sp := b.TrackSpaces(id, 1)
+			id := data.TrackID(i)
+			sp := TrackSpaces(b, id, 1)
 			if len(sp) != b.Tracks[i].Length {
 				t.Fatalf("%s %s: %d spaces, want %d", b.ID, b.TrackName(id), len(sp), b.Tracks[i].Length)
 			}
@@ -181,7 +171,7 @@ func TestTrackSpacesEvenAndClearOfDots(t *testing.T) {
 					t.Errorf("%s %s: spaces %d and %d are %.1f apart, want about %.1f", b.ID, b.TrackName(id), k, k+1, step, want)
 				}
 			}
-			da, db := b.TrackDots(id, 1)
+			da, db := TrackDots(b, id, 1)
 			for _, end := range []struct {
 				d Dot
 				r Rect
@@ -196,8 +186,8 @@ func TestTrackSpacesEvenAndClearOfDots(t *testing.T) {
 
 func TestTrackSpacesScale(t *testing.T) {
 	b := freshBoard(t, "europe")
-	id := trackBetween(t, b, "Petrograd", "Stockholm")
-	one, two := b.TrackSpaces(id, 1), b.TrackSpaces(id, 2)
+	id := testkit.AnyTrack(t, b, "Petrograd", "Stockholm")
+	one, two := TrackSpaces(b, id, 1), TrackSpaces(b, id, 2)
 	for i := range one {
 		w := one[i].Scale(2)
 		if math.Abs(w.X-two[i].X) > 1e-9 || math.Abs(w.Y-two[i].Y) > 1e-9 || math.Abs(w.W-two[i].W) > 1e-9 || w.Angle != two[i].Angle {
@@ -205,7 +195,7 @@ func TestTrackSpacesScale(t *testing.T) {
 		}
 	}
 	// spaces run from A to B
-	a, _ := b.TrackDots(id, 1)
+	a, _ := TrackDots(b, id, 1)
 	first, last := one[0], one[len(one)-1]
 	if math.Hypot(first.X-a.X, first.Y-a.Y) > math.Hypot(last.X-a.X, last.Y-a.Y) {
 		t.Error("spaces do not start at the track's A end")
@@ -216,7 +206,7 @@ func TestParallelTracksSideBySide(t *testing.T) {
 	b := freshBoard(t, "marklin")
 	a, _ := b.City("Dortmund")
 	c, _ := b.City("Düsseldorf")
-	var triple []TrackID
+	var triple []data.TrackID
 	for _, id := range b.Adj[a] {
 		if b.Tracks[id].Other(a) == c {
 			triple = append(triple, id)
@@ -225,7 +215,7 @@ func TestParallelTracksSideBySide(t *testing.T) {
 	if len(triple) != 3 {
 		t.Fatalf("Dortmund – Düsseldorf has %d tracks, want 3", len(triple))
 	}
-	s0, s1, s2 := b.TrackSpaces(triple[0], 1)[0], b.TrackSpaces(triple[1], 1)[0], b.TrackSpaces(triple[2], 1)[0]
+	s0, s1, s2 := TrackSpaces(b, triple[0], 1)[0], TrackSpaces(b, triple[1], 1)[0], TrackSpaces(b, triple[2], 1)[0]
 	for _, pair := range [][2]Rect{{s0, s1}, {s1, s2}} {
 		if d := math.Hypot(pair[0].X-pair[1].X, pair[0].Y-pair[1].Y); math.Abs(d-TrackPitch) > 1e-6 {
 			t.Errorf("neighbouring parallel spaces %.2f apart, want %g", d, TrackPitch)
@@ -273,10 +263,10 @@ func TestLabelSides(t *testing.T) {
 	id, _ := b.City("Sault St. Marie")
 	c := &b.Cities[id]
 	c.LabelDX, c.LabelDY = 0, 0
-	d := b.dot(id, 0)
+	d := dot(b, id, 0)
 	for side, v := range anchors {
 		c.Label = side
-		box := b.Label(d, 1).Box
+		box := LabelOf(b, d, 1).Box
 		if box.OverlapsCircle(Circle{d.X, d.Y, d.R + LabelGap - 0.01}) {
 			t.Errorf("%s: box %+v within %g of the dot", side, box, LabelGap)
 		}
@@ -292,9 +282,9 @@ func TestLabelSides(t *testing.T) {
 		}
 	}
 	c.Label = "e"
-	plain := b.Label(d, 1).Box
+	plain := LabelOf(b, d, 1).Box
 	c.LabelDX, c.LabelDY = 5, -3
-	shifted := b.Label(d, 1).Box
+	shifted := LabelOf(b, d, 1).Box
 	if shifted.X-plain.X != 5 || shifted.Y-plain.Y != -3 {
 		t.Errorf("shift moved the box by %.1f,%.1f, want 5,-3", shifted.X-plain.X, shifted.Y-plain.Y)
 	}
@@ -305,13 +295,13 @@ func TestLabelSides(t *testing.T) {
 
 // TestLabelInkInsideBox draws names with LabelFace at each Label's baseline
 // and checks every inked pixel falls inside its box: what a renderer draws is
-// what LayoutProblems checked.
+// what the collision check (problems) measured.
 func TestLabelInkInsideBox(t *testing.T) {
 	b := freshBoard(t, "marklin")
 	for _, scale := range []float64{1, 0.5} {
 		face := LabelFace(scale)
-		for _, d := range b.Dots(scale) {
-			l := b.Label(d, scale)
+		for _, d := range Dots(b, scale) {
+			l := LabelOf(b, d, scale)
 			img := image.NewAlpha(image.Rect(0, 0, int(float64(b.Width)*scale)+1, int(float64(b.Height)*scale)+1))
 			dr := font.Drawer{Dst: img, Src: image.Opaque, Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(l.X * 64), Y: fixed.Int26_6(l.Y * 64)}}
 			dr.DrawString(l.Text)
@@ -339,17 +329,17 @@ func TestLabelInkInsideBox(t *testing.T) {
 // BenchmarkTrackSpacesBoard measures what a renderer pays to place every
 // space of the busiest board.
 func BenchmarkTrackSpacesBoard(b *testing.B) {
-	board, _ := Embedded().Board("marklin")
+	board := testkit.Board(b, "marklin")
 	for b.Loop() {
 		for i := range board.Tracks {
-			board.TrackSpaces(TrackID(i), 1)
+			TrackSpaces(board, data.TrackID(i), 1)
 		}
 	}
 }
 
 func BenchmarkLayoutProblems(b *testing.B) {
-	board, _ := Embedded().Board("marklin")
+	board := testkit.Board(b, "marklin")
 	for b.Loop() {
-		LayoutProblems(board)
+		problems(board)
 	}
 }

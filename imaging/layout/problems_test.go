@@ -1,20 +1,22 @@
-package data
+package layout
 
 import (
 	"fmt"
 	"math"
+
+	"conductor/data"
 )
 
 // dotClearance is the room kept around a dot that no other dot, name or
 // foreign track may enter.
 const dotClearance = 2.0
 
-// LayoutProblems lists every collision in the board's drawing at scale 1:
+// problems lists every collision in the board's drawing at scale 1:
 // names overlapping names, dots or track spaces; dots too close to each other
 // or crossed by a track that does not end there; spaces of different tracks
 // overlapping; spaces shorter than MinSpaceLength; and anything outside the
 // Width×Height space. A board fit to draw has none.
-func LayoutProblems(b *Board) []string {
+func problems(b *data.Board) []string {
 	var out []string
 	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	w, h := float64(b.Width), float64(b.Height)
@@ -28,17 +30,17 @@ func LayoutProblems(b *Board) []string {
 		}
 	}
 
-	dots := b.Dots(1)
+	dots := Dots(b, 1)
 	dotName := func(d Dot) string {
 		n := b.Cities[d.Node].Name
-		if len(b.countryOfOrEmpty(d.Node).Areas) > 1 {
+		if len(countryOfOrEmpty(b, d.Node).Areas) > 1 {
 			n = fmt.Sprintf("%s (area %d)", n, d.Area)
 		}
 		return n
 	}
 	labels := make([]Label, len(dots))
 	for i, d := range dots {
-		labels[i] = b.Label(d, 1)
+		labels[i] = LabelOf(b, d, 1)
 		if d.X-d.R < 0 || d.Y-d.R < 0 || d.X+d.R > w || d.Y+d.R > h {
 			bad("dot %s lies outside the %gx%g space", dotName(d), w, h)
 		}
@@ -71,7 +73,7 @@ func LayoutProblems(b *Board) []string {
 
 	fans := map[Dot]fan{}
 	for _, d := range dots {
-		f := b.fanAt(d)
+		f := fanAt(b, d)
 		fans[d] = f
 		if !f.ok {
 			bad("tracks crowd dot %s: they cannot leave it apart without bending more than %.0f°", dotName(d), MaxBend*180/math.Pi)
@@ -81,7 +83,7 @@ func LayoutProblems(b *Board) []string {
 	spaces := make([][]Rect, len(b.Tracks))
 	boxes := make([]bounds, len(b.Tracks))
 	for g, members := range b.Groups {
-		for k, rects := range b.groupSpaces(g, fanOf) {
+		for k, rects := range groupSpaces(b, g, fanOf) {
 			spaces[members[k]] = rects
 		}
 	}
@@ -90,7 +92,7 @@ func LayoutProblems(b *Board) []string {
 	}
 	for t := range b.Tracks {
 		tr := &b.Tracks[t]
-		name := b.TrackName(TrackID(t))
+		name := b.TrackName(data.TrackID(t))
 		if len(spaces[t]) > 0 && spaces[t][0].W < MinSpaceLength {
 			bad("track %s: spaces %.1f long, want %g", name, spaces[t][0].W, MinSpaceLength)
 		}
@@ -105,7 +107,7 @@ func LayoutProblems(b *Board) []string {
 				break
 			}
 		}
-		da, db := b.TrackDots(TrackID(t), 1)
+		da, db := TrackDots(b, data.TrackID(t), 1)
 		for i, d := range dots {
 			end := sameDot(d, da) || sameDot(d, db)
 			if !end && anyOverlapsCircle(spaces[t], grownCircle(d.Circle)) {
@@ -121,18 +123,18 @@ func LayoutProblems(b *Board) []string {
 				if b.Tracks[u].Group == tr.Group {
 					kind = "overlaps its parallel track"
 				}
-				bad("track %s %s %s", name, kind, b.TrackName(TrackID(u)))
+				bad("track %s %s %s", name, kind, b.TrackName(data.TrackID(u)))
 			}
 		}
 	}
 	return out
 }
 
-func (b *Board) countryOfOrEmpty(node CityID) *Country {
-	if c := b.countryOf(node); c != nil {
+func countryOfOrEmpty(b *data.Board, node data.CityID) *data.Country {
+	if c := b.CountryOf(node); c != nil {
 		return c
 	}
-	return &Country{}
+	return &data.Country{}
 }
 
 func grownCircle(c Circle) Circle {
@@ -198,4 +200,49 @@ func boxDistance(r Rect, x, y float64) float64 {
 	dx := max(math.Abs(x-r.X)-r.W/2, 0)
 	dy := max(math.Abs(y-r.Y)-r.H/2, 0)
 	return math.Hypot(dx, dy)
+}
+
+// The geometry below serves only the collision check.
+
+// Grow returns r with every side pushed out by d.
+func (r Rect) Grow(d float64) Rect {
+	r.W += 2 * d
+	r.H += 2 * d
+	return r
+}
+
+// Overlaps reports whether r and o share any area (separating axis test).
+func (r Rect) Overlaps(o Rect) bool {
+	rc, oc := r.Corners(), o.Corners()
+	for _, q := range [2]Rect{r, o} {
+		ux, uy, vx, vy := q.axes()
+		for _, ax := range [2][2]float64{{ux, uy}, {vx, vy}} {
+			rmin, rmax := project(rc, ax)
+			omin, omax := project(oc, ax)
+			if rmax <= omin || omax <= rmin {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func project(c [4]data.Point, ax [2]float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range c {
+		d := p.X*ax[0] + p.Y*ax[1]
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return lo, hi
+}
+
+// Overlaps reports whether two discs share any area.
+func (c Circle) Overlaps(o Circle) bool {
+	return math.Hypot(c.X-o.X, c.Y-o.Y) < c.R+o.R
+}
+
+// TrackDots returns the dots a track joins: its A end, then its B end.
+func TrackDots(b *data.Board, t data.TrackID, scale float64) (Dot, Dot) {
+	tr := &b.Tracks[t]
+	return scaledDot(b, tr.A, endArea(b, tr, tr.A), scale), scaledDot(b, tr.B, endArea(b, tr, tr.B), scale)
 }
