@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"strings"
 	"time"
 
+	"conductor/ops"
 	"conductor/store"
 )
 
@@ -40,7 +38,7 @@ func runBackup(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if addr == "" {
 			return fmt.Errorf("%s is in use by a running conductor; set CONDUCTOR_HTTP to its health address (e.g. :8080) so that backup can ask it for a hot copy", *db)
 		}
-		if err := fetchBackup(addr, out); err != nil {
+		if err := ops.FetchBackup(addr, out); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "backed up the running conductor's database to %s\n", out)
@@ -55,68 +53,6 @@ func runBackup(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s\n", *db, out)
 	return nil
-}
-
-// backupPath is where a running bot serves hot copies of its database, on
-// the health address (which should not be exposed publicly).
-const backupPath = "/backup"
-
-// backupHandler streams a consistent copy of the database.
-func backupHandler(st *store.Store) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopback(r.RemoteAddr) {
-			http.Error(w, "backups are served to this machine only", http.StatusForbidden)
-			return
-		}
-		w.Header().Set("Content-Type", "application/octet-stream")
-		if _, err := st.Backup(w); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		}
-	})
-}
-
-func isLoopback(remote string) bool {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// fetchBackup downloads a hot copy from a running bot into path.
-func fetchBackup(addr, path string) error {
-	host := addr
-	if strings.HasPrefix(host, ":") {
-		host = "127.0.0.1" + host
-	}
-	resp, err := http.Get("http://" + host + backupPath)
-	if err != nil {
-		return fmt.Errorf("asking the running conductor for a backup: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("the running conductor refused the backup: %s %s", resp.Status, strings.TrimSpace(string(b)))
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // runMigrate upgrades the database schema after taking a backup.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"conductor/bot"
+	"conductor/ops"
 	"conductor/store"
 )
 
@@ -54,9 +56,11 @@ func TestBackupAsksTheRunningBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(backupPath, backupHandler(st))
-	srv := &http.Server{Handler: mux}
+	b, err := bot.New(bot.Config{Token: "never-used", APIBase: "http://127.0.0.1:1/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: ops.Handler(b, st)}
 	go srv.Serve(ln)
 	defer srv.Close()
 	t.Setenv("CONDUCTOR_HTTP", ln.Addr().String())

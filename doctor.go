@@ -14,6 +14,7 @@ import (
 	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 )
 
 // errDoctorFailed ends `conductor doctor` with status 1 after its report.
@@ -65,7 +66,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // game's board post has it (picture, embed).
 func testBoard() (*commands.Message, error) {
 	b, _ := data.Embedded().Board("usa")
-	sc, err := positionScene(&engine.Position{Board: b})
+	sc, err := present.PositionScene(&engine.Position{Board: b})
 	if err != nil {
 		return nil, err
 	}

@@ -9,9 +9,9 @@ import (
 	"io"
 	"os"
 
-	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 )
 
 // runRender draws a position (the JSON of `conductor score`) as the public
@@ -59,10 +59,10 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	bw := bufio.NewWriter(w)
 	r := imaging.NewRenderer()
 	if *final {
-		err = r.Final(bw, finalScene(pos))
+		err = r.Final(bw, present.PositionFinalScene("en", pos))
 	} else {
 		var sc *imaging.Scene
-		if sc, err = positionScene(pos); err != nil {
+		if sc, err = present.PositionScene(pos); err != nil {
 			return badInput("%v", err)
 		}
 		err = r.Board(bw, sc)
@@ -91,80 +91,4 @@ func withMap(src []byte, mapID string) ([]byte, error) {
 	}
 	m["map"], _ = json.Marshal(mapID)
 	return json.Marshal(m)
-}
-
-// positionScene is the public board of a position.
-func positionScene(pos *engine.Position) (*imaging.Scene, error) {
-	b := pos.Board
-	sc := &imaging.Scene{Board: b, Current: -1, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities))}
-	for i := range sc.Owners {
-		sc.Owners[i] = -1
-	}
-	for i := range sc.Stations {
-		sc.Stations[i] = -1
-	}
-	sc.Goods = make([][]int, len(b.Cities))
-	for c := range b.Cities {
-		sc.Goods[c] = b.Cities[c].GoodsStack
-	}
-	for seat, h := range pos.Players {
-		p := imaging.PlayerPanel{Name: h.Name, Color: seat, Trains: b.Rules.Trains, Stations: b.Rules.Stations - len(h.Stations),
-			Tickets: len(h.Tickets), Score: h.Goods, PassengersLeft: b.Rules.Passengers}
-		for _, t := range h.Tracks {
-			sc.Owners[t] = int8(seat)
-			p.Trains -= b.Tracks[t].Length
-			p.Score += b.RoutePoints(b.Tracks[t].Length)
-		}
-		for _, c := range h.Stations {
-			sc.Stations[c] = int8(seat)
-		}
-		sc.Players = append(sc.Players, p)
-	}
-	for _, name := range pos.FaceUp {
-		c, err := engine.ParseCard(name)
-		if err != nil {
-			return nil, err
-		}
-		sc.FaceUp = append(sc.FaceUp, c)
-	}
-	return sc, nil
-}
-
-// finalScene is the score sheet of a position.
-func finalScene(pos *engine.Position) *imaging.FinalScene {
-	b := pos.Board
-	fs := engine.Score(b, pos.Players)
-	sc := &imaging.FinalScene{Board: b, Owners: make([]int8, len(b.Tracks))}
-	for i := range sc.Owners {
-		sc.Owners[i] = -1
-	}
-	for seat, h := range pos.Players {
-		for _, t := range h.Tracks {
-			sc.Owners[t] = int8(seat)
-		}
-	}
-	for i, ps := range fs.Players {
-		fl := imaging.FinalLine{Name: ps.Name, Color: i, RoutePoints: ps.RoutePoints, StationPoints: ps.StationPoints,
-			GoodsPoints: ps.GoodsPoints, Total: ps.Total, Winner: fs.Ranking[0] == i, LongestPath: ps.LongestTracks}
-		for _, tk := range ps.Tickets {
-			line := imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: tk.Completed, Cities: []data.CityID{tk.A, tk.B}}
-			if tk.Completed {
-				fl.TicketsWon = append(fl.TicketsWon, line)
-			} else {
-				fl.TicketsLost = append(fl.TicketsLost, line)
-			}
-		}
-		if ps.LongestBonus {
-			name := "Longest path"
-			if b.Rules.Stations > 0 {
-				name = "European Express"
-			}
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: name, Points: ps.BonusPoints})
-		}
-		if ps.TicketsBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: "Most tickets", Points: ps.BonusPoints})
-		}
-		sc.Players = append(sc.Players, fl)
-	}
-	return sc
 }

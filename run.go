@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,12 +10,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/imaging"
+	"conductor/ops"
 	"conductor/store"
 )
 
@@ -89,12 +90,14 @@ const turnTimerEvery = 30 * time.Second
 // shutdownGrace bounds the wait for the moves in flight on shutdown.
 const shutdownGrace = 30 * time.Second
 
-// serve runs the Discord bot until ctx ends (SIGINT, SIGTERM), then stops
-// taking interactions, finishes the moves in flight and closes the gateway
-// and the database.
+// errGatewayLost ends serve when the gateway stays down too long, so that
+// the platform restarts the process (gracefully, exit 1).
+var errGatewayLost = fmt.Errorf("the Discord gateway stayed down for %v", ops.GatewayDownLimit)
+
+// serve runs the Discord bot until ctx ends (SIGINT, SIGTERM) or the
+// gateway stays down too long, then stops taking interactions, finishes
+// the moves in flight and closes the gateway and the database.
 func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
-	ctx, cancelServe := context.WithCancel(ctx)
-	defer cancelServe()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cat, err := catalog(cfg.Decks)
 	if err != nil {
@@ -119,6 +122,8 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
 		Bots: botMaker(), BotLevels: botLevels(), Logger: log})
 
+	// The health server answers until everything else has stopped.
+	var servers errgroup.Group
 	var health *http.Server
 	healthAddr := ""
 	if cfg.HTTPAddr != "" {
@@ -127,28 +132,26 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			return fmt.Errorf("CONDUCTOR_HTTP: %w", err)
 		}
 		healthAddr = ln.Addr().String()
-		health = &http.Server{Handler: healthHandler(b, st), ReadHeaderTimeout: 5 * time.Second}
-		go func() {
+		health = &http.Server{Handler: ops.Handler(b, st), ReadHeaderTimeout: 5 * time.Second}
+		servers.Go(func() error {
 			if err := health.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("health server", "err", err)
 			}
-		}()
+			return nil
+		})
 		log.Info("health check listening", "url", "http://"+healthAddr+"/healthz")
 	}
 
-	timers, cancelTimers := context.WithCancel(ctx)
-	defer cancelTimers()
-	timersDone := make(chan struct{})
-	stop := func() {
+	// stop closes in order: no new interactions, then the moves in flight
+	// and the timers' (waitWork), then the service, the gateway and the
+	// health server; the database closes last (deferred above).
+	stop := func(waitWork func() error) error {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		if err := b.Stop(sctx); err != nil {
 			log.Warn("stopping", "err", err)
 		}
-		// The timers may be playing an absent player's turn: let them finish
-		// before the database closes.
-		cancelTimers()
-		<-timersDone
+		err := waitWork()
 		svc.Close()
 		if err := b.Close(); err != nil {
 			log.Warn("closing the gateway", "err", err)
@@ -156,88 +159,43 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 		if health != nil {
 			health.Shutdown(sctx)
 		}
+		servers.Wait()
+		return err
 	}
 	if err := b.Start(ctx, svc); err != nil {
-		close(timersDone)
-		stop()
+		stop(func() error { return nil })
 		return err
 	}
 	if err := svc.Resume(ctx); err != nil {
 		log.Error("resuming games", "err", err)
 	}
-	go func() {
-		defer close(timersDone)
-		svc.Run(timers, turnTimerEvery)
-	}()
-	// A gateway down for minutes stops the process (gracefully, exit 1) so
-	// that the platform restarts it.
-	var gatewayLost atomic.Bool
-	dog := &watchdog{now: time.Now, limit: gatewayDownLimit, state: b.Health, exit: func(int) {
-		if gatewayLost.CompareAndSwap(false, true) {
-			log.Error("the Discord gateway has been down too long; stopping", "limit", gatewayDownLimit)
-			cancelServe()
+	// The turn timers and the gateway watchdog run until ctx ends; the
+	// watchdog ends them all when the gateway stays down too long.
+	work, workCtx := errgroup.WithContext(ctx)
+	work.Go(func() error {
+		svc.Run(workCtx, turnTimerEvery)
+		return nil
+	})
+	work.Go(func() error {
+		dogCtx, lost := context.WithCancelCause(workCtx)
+		defer lost(nil)
+		dog := &ops.Watchdog{Now: time.Now, Limit: ops.GatewayDownLimit, State: b.Health, Down: func() { lost(errGatewayLost) }}
+		dog.Run(dogCtx, 30*time.Second)
+		if context.Cause(dogCtx) == errGatewayLost {
+			log.Error("the Discord gateway has been down too long; stopping", "limit", ops.GatewayDownLimit)
+			return errGatewayLost
 		}
-	}}
-	go dog.run(timers, 30*time.Second)
+		return nil
+	})
 	log.Info("Conductor is running", "database", cfg.DBPath, "guild", cfg.GuildID)
 	if cfg.started != nil {
 		cfg.started(healthAddr)
 	}
-	<-ctx.Done()
+	<-workCtx.Done()
 	log.Info("stopping: finishing the moves in flight")
-	stop()
+	err = stop(work.Wait)
 	log.Info("stopped")
-	if gatewayLost.Load() {
-		return fmt.Errorf("the Discord gateway stayed down for %v", gatewayDownLimit)
-	}
-	return nil
-}
-
-// healthReport is the JSON of GET /healthz.
-type healthReport struct {
-	Status   string     `json:"status"` // "ok" or "unavailable"
-	Gateway  bot.Health `json:"gateway"`
-	Database dbHealth   `json:"database"`
-	Time     time.Time  `json:"time"`
-	Problems []string   `json:"problems,omitempty"`
-}
-
-type dbHealth struct {
-	OK     bool   `json:"ok"`
-	Path   string `json:"path"`
-	Schema int    `json:"schema,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// healthHandler answers GET /healthz: 200 when the gateway is connected
-// and the database readable, else 503. It also serves hot copies of the
-// database to `conductor backup` on this machine.
-func healthHandler(b *bot.Bot, st *store.Store) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET "+backupPath, backupHandler(st))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		rep := healthReport{Status: "ok", Gateway: b.Health(), Database: dbHealth{Path: st.Path()}, Time: time.Now().UTC()}
-		if v, err := st.SchemaVersion(); err != nil {
-			rep.Database.Error = err.Error()
-			rep.Problems = append(rep.Problems, "database unreadable")
-		} else {
-			rep.Database.OK, rep.Database.Schema = true, v
-		}
-		if !rep.Gateway.Connected {
-			rep.Problems = append(rep.Problems, "gateway disconnected")
-		}
-		if !rep.Gateway.CommandsRegistered {
-			rep.Problems = append(rep.Problems, "slash commands not registered")
-		}
-		code := http.StatusOK
-		if len(rep.Problems) > 0 {
-			rep.Status, code = "unavailable", http.StatusServiceUnavailable
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(rep)
-	})
-	return mux
+	return err
 }
 
 // envInt reads a whole number from the environment.

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"conductor/commands"
+	"conductor/present"
 )
 
 // Handler answers requests: commands.Service in production.
@@ -314,22 +315,9 @@ func (b *Bot) refuse(i *discordgo.Interaction, req *commands.Request) {
 	if req.Type == commands.AutocompleteRequest {
 		err = r.Choices(nil)
 	} else {
-		err = r.Reply(commands.Message{Ephemeral: true, Content: restarting(req.Locale)})
+		err = r.Reply(commands.Message{Ephemeral: true, Content: present.T(req.Locale, "bot.restarting")})
 	}
 	if err != nil {
 		b.log.Debug("refusing an interaction while stopping", "err", err)
 	}
-}
-
-// restarting is the note for interactions that arrive during shutdown.
-func restarting(locale string) string {
-	switch strings.SplitN(strings.ToLower(locale), "-", 2)[0] {
-	case "fr":
-		return "🔄 Conductor redémarre. Réessayez dans un instant."
-	case "it":
-		return "🔄 Conductor si sta riavviando. Riprova tra un momento."
-	case "de":
-		return "🔄 Conductor startet neu. Versuche es gleich noch einmal."
-	}
-	return "🔄 Conductor is restarting. Try again in a moment."
 }

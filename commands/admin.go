@@ -3,16 +3,18 @@ package commands
 import (
 	"fmt"
 	"strings"
+
+	"conductor/present"
 )
 
 // help lists the commands.
 func (s *Service) help(req *Request) Message {
 	loc := req.Locale
-	lines := []string{T(loc, "help.intro")}
+	lines := []string{present.T(loc, "help.intro")}
 	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "end", "rules", "stats"} {
-		lines = append(lines, T(loc, "help."+k))
+		lines = append(lines, present.T(loc, "help."+k))
 	}
-	return Message{Ephemeral: true, Embeds: []Embed{{Title: T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}
+	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}
 }
 
 // RuleTopics are the topics of /ttr rules.
@@ -30,10 +32,10 @@ func (s *Service) rules(req *Request) Message {
 		known = known || t == topic
 	}
 	if !known {
-		return note(T(loc, "rules.unknown", "topics", strings.Join(RuleTopics, ", ")))
+		return note(present.T(loc, "rules.unknown", "topics", strings.Join(RuleTopics, ", ")))
 	}
-	return Message{Ephemeral: true, Embeds: []Embed{{Title: T(loc, "rules.title."+topic), Description: T(loc, "rules."+topic), Color: 0x2f855a,
-		Footer: T(loc, "rules.footer", "topics", strings.Join(RuleTopics, ", "))}}}
+	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "rules.title."+topic), Description: present.T(loc, "rules."+topic), Color: 0x2f855a,
+		Footer: present.T(loc, "rules.footer", "topics", strings.Join(RuleTopics, ", "))}}}
 }
 
 // stats shows the server's record, or one member's.
@@ -45,33 +47,33 @@ func (s *Service) stats(req *Request, resp Responder) error {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
 	if st.Games == 0 && st.Abandoned == 0 {
-		return resp.Reply(note(T(loc, "stats.none")))
+		return resp.Reply(note(present.T(loc, "stats.none")))
 	}
-	e := Embed{Title: T(loc, "stats.title"), Color: 0xd69e2e}
-	e.Description = T(loc, "stats.summary", "games", st.Games, "players", st.Players, "moves", st.Moves, "best", st.BestScore, "by", st.BestScoreBy)
+	e := Embed{Title: present.T(loc, "stats.title"), Color: 0xd69e2e}
+	e.Description = present.T(loc, "stats.summary", "games", st.Games, "players", st.Players, "moves", st.Moves, "best", st.BestScore, "by", st.BestScoreBy)
 	var top []string
 	for i, m := range st.Members {
 		if i == 10 {
 			break
 		}
-		top = append(top, T(loc, "stats.member", "rank", i+1, "player", m.Name, "wins", m.Wins, "games", m.Games, "avg", fmt.Sprintf("%.1f", m.AverageScore)))
+		top = append(top, present.T(loc, "stats.member", "rank", i+1, "player", m.Name, "wins", m.Wins, "games", m.Games, "avg", fmt.Sprintf("%.1f", m.AverageScore)))
 	}
 	if len(top) > 0 {
-		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.members"), Value: strings.Join(top, "\n")})
+		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.members"), Value: strings.Join(top, "\n")})
 	}
 	var routes []string
 	for _, r := range st.FavouriteRoutes {
 		routes = append(routes, fmt.Sprintf("%s ×%d", r.Route, r.Count))
 	}
 	if len(routes) > 0 {
-		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.routes"), Value: strings.Join(routes, "\n")})
+		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.routes"), Value: strings.Join(routes, "\n")})
 	}
 	if u := st.User; u != nil {
 		var fav []string
 		for _, r := range u.FavouriteRoutes {
 			fav = append(fav, r.Route)
 		}
-		e.Fields = append(e.Fields, Field{Name: T(loc, "stats.user", "player", u.Name), Value: T(loc, "stats.user_line",
+		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.user", "player", u.Name), Value: present.T(loc, "stats.user_line",
 			"wins", u.Wins, "games", u.Games, "avg", fmt.Sprintf("%.1f", u.AverageScore), "best", u.BestScore, "routes", strings.Join(fav, ", "))})
 	}
 	return resp.Reply(Message{Embeds: []Embed{e}})
@@ -80,10 +82,10 @@ func (s *Service) stats(req *Request, resp Responder) error {
 // forget deletes every game and statistic of the server (admins only).
 func (s *Service) forget(req *Request, resp Responder) error {
 	if !req.CanManage {
-		return resp.Reply(note(T(req.Locale, "forget.not_allowed")))
+		return resp.Reply(note(present.T(req.Locale, "forget.not_allowed")))
 	}
 	if req.Opt("confirm") != "true" {
-		return resp.Reply(note(T(req.Locale, "forget.confirm")))
+		return resp.Reply(note(present.T(req.Locale, "forget.confirm")))
 	}
 	live, archived, err := s.cfg.Store.ForgetGuild(req.Guild)
 	if err != nil {
@@ -99,5 +101,5 @@ func (s *Service) forget(req *Request, resp Responder) error {
 		t.mu.Unlock()
 	}
 	s.mu.Unlock()
-	return resp.Reply(note(T(req.Locale, "forget.done", "live", live, "archived", archived)))
+	return resp.Reply(note(present.T(req.Locale, "forget.done", "live", live, "archived", archived)))
 }

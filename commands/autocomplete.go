@@ -7,6 +7,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 const maxChoices = 25
@@ -27,7 +28,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		switch req.Focused {
 		case "topic":
 			for _, t := range RuleTopics {
-				add(T(req.Locale, "rules.title."+t), t)
+				add(present.T(req.Locale, "rules.title."+t), t)
 			}
 		case "map":
 			for _, id := range s.cfg.Catalog.IDs() {
@@ -77,14 +78,14 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			if li != lj {
 				return li > lj
 			}
-			return routeLabel(b, tracks[i]) < routeLabel(b, tracks[j])
+			return present.RouteName(b, tracks[i]) < present.RouteName(b, tracks[j])
 		})
 		for _, id := range tracks {
-			add(localRouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
+			add(present.RouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
 		}
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {
-			label := cardName(req.Locale, engine.ColorCard(c))
+			label := present.CardName(req.Locale, engine.ColorCard(c))
 			if seat >= 0 {
 				label += " (" + strconv.Itoa(g.Player(seat).Hand[engine.ColorCard(c)]) + ")"
 			}
@@ -115,20 +116,20 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			trips := g.BestTrips(seat, from)
 			for i := len(trips) - 1; i >= 0; i-- {
 				p := pathLabel(b, from, trips[i].Path)
-				add(T(req.Locale, "passenger.choice", "path", p, "points", trips[i].Points, "cards", trips[i].Cost), strings.ReplaceAll(p, " → ", " > "))
+				add(present.T(req.Locale, "passenger.choice", "path", p, "points", trips[i].Points, "cards", trips[i].Cost), strings.ReplaceAll(p, " → ", " > "))
 			}
 		}
 	case "draw/card":
-		add(T(req.Locale, "word.deck"), "deck")
+		add(present.T(req.Locale, "word.deck"), "deck")
 		for i, c := range g.FaceUp() {
 			if c != engine.NoCard {
-				add(strconv.Itoa(i+1)+": "+cardName(req.Locale, c), strconv.Itoa(i+1))
+				add(strconv.Itoa(i+1)+": "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
 			}
 		}
 	case "tickets/long":
 		if mix, n := g.NeedsMix(seat); mix {
 			for l := 0; l <= n; l++ {
-				add(T(req.Locale, "button.mix", "long", l, "short", n-l), strconv.Itoa(l))
+				add(present.T(req.Locale, "button.mix", "long", l, "short", n-l), strconv.Itoa(l))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 // claimCommand: /claim route [color] [locomotives] [passenger].
@@ -14,7 +15,7 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		b := t.game.Board()
 		tr, ok := findTrack(b, req.Opt("route"))
 		if !ok {
-			return resp.Reply(note(T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
+			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
 		}
 		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
 		if msg != "" {
@@ -24,7 +25,7 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		if p := req.Opt("passenger"); p != "" {
 			c, ok := b.FindCity(p)
 			if !ok {
-				return resp.Reply(note(T(req.Locale, "error.bad_city", "city", p)))
+				return resp.Reply(note(present.T(req.Locale, "error.bad_city", "city", p)))
 			}
 			a.Passenger, a.City = true, c
 		}
@@ -38,7 +39,7 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 		b := t.game.Board()
 		c, ok := b.FindCity(req.Opt("city"))
 		if !ok {
-			return resp.Reply(note(T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+			return resp.Reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
 		}
 		cost := t.game.StationCost(seat)
 		if cost == 0 {
@@ -71,7 +72,7 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 	if v := strings.TrimSpace(req.Opt("color")); v != "" {
 		pc, ok := parseColorName(v, req.Locale)
 		if !ok {
-			return a, T(req.Locale, "error.bad_color", "color", v)
+			return a, present.T(req.Locale, "error.bad_color", "color", v)
 		}
 		c = pc
 	} else if c == data.Gray {
@@ -86,7 +87,7 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 	if v := strings.TrimSpace(req.Opt("locomotives")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > length {
-			return a, T(req.Locale, "error.bad_locos", "max", length)
+			return a, present.T(req.Locale, "error.bad_locos", "max", length)
 		}
 		a.Locos = n
 		colored = length - n
@@ -116,7 +117,7 @@ func parseColorName(v, loc string) (data.Color, bool) {
 		return c, true
 	}
 	for _, c := range data.CardColors {
-		if data.Fold(T(loc, "card."+c.String())) == data.Fold(v) {
+		if data.Fold(present.T(loc, "card."+c.String())) == data.Fold(v) {
 			return c, true
 		}
 	}
@@ -135,11 +136,11 @@ func findTrack(b *data.Board, s string) (data.TrackID, bool) {
 		return id, true
 	}
 	for i := range b.Tracks {
-		if data.Fold(routeLabel(b, data.TrackID(i))) == data.Fold(s) {
+		if data.Fold(present.RouteName(b, data.TrackID(i))) == data.Fold(s) {
 			return data.TrackID(i), true
 		}
-		for _, l := range Languages {
-			if data.Fold(localRouteLabel(l, b, data.TrackID(i))) == data.Fold(s) {
+		for _, l := range present.Languages {
+			if data.Fold(present.RouteLabel(l, b, data.TrackID(i))) == data.Fold(s) {
 				return data.TrackID(i), true
 			}
 		}
@@ -200,10 +201,10 @@ func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int,
 		return resp.Reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	text := T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))
+	text := present.T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))
 	return resp.Reply(Message{Ephemeral: true, Content: text, Components: []Row{{
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "yes"), Label: T(req.Locale, "button.confirm"), Style: Success},
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "no"), Label: T(req.Locale, "button.cancel"), Style: Secondary},
+		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "yes"), Label: present.T(req.Locale, "button.confirm"), Style: Success},
+		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "no"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
 	}}})
 }
 
@@ -212,10 +213,10 @@ func (s *Service) confirmButton(req *Request, resp Responder, id customID) error
 		p, ok := t.pending[req.User]
 		delete(t.pending, req.User)
 		if !ok || p.turn != t.game.Turn() {
-			return resp.Reply(note(T(req.Locale, "stale.turn")))
+			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		if id.arg != "yes" {
-			return resp.Update(note(T(req.Locale, "confirm.cancelled")))
+			return resp.Update(note(present.T(req.Locale, "confirm.cancelled")))
 		}
 		return s.act(req, resp, t, seat, p.action, true)
 	})
@@ -242,7 +243,7 @@ func describeAction(loc string, g *engine.Game, a engine.Action) string {
 		cards = append(cards, engine.Locomotive4)
 	}
 	if a.Kind == engine.ActStation {
-		return T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", cardsLabel(loc, cards))
+		return present.T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", present.CardsLabel(loc, cards))
 	}
-	return T(loc, "confirm.claim", "route", localRouteLabel(loc, b, a.Track), "cards", cardsLabel(loc, cards))
+	return present.T(loc, "confirm.claim", "route", present.RouteLabel(loc, b, a.Track), "cards", present.CardsLabel(loc, cards))
 }

@@ -1,5 +1,7 @@
 package commands
 
+import "conductor/present"
+
 // OptionType is the kind of value a command option takes.
 type OptionType uint8
 
@@ -112,15 +114,15 @@ func withRange(o OptionDef, lo, hi *float64) OptionDef { o.MinValue, o.MaxValue 
 // and are not repeated.
 func localized(key string) (desc string, names, descs map[string]string) {
 	names, descs = map[string]string{}, map[string]string{}
-	desc = T("en", key+".desc")
-	for _, l := range Languages {
+	desc = present.T("en", key+".desc")
+	for _, l := range present.Languages {
 		if l == "en" {
 			continue
 		}
-		if n, ok := catalogs[l][key+".name"]; ok {
+		if n, ok := present.Lookup(l, key+".name"); ok {
 			names[l] = n
 		}
-		if d, ok := catalogs[l][key+".desc"]; ok && d != desc {
+		if d, ok := present.Lookup(l, key+".desc"); ok && d != desc {
 			descs[l] = d
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"conductor/engine"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -282,7 +283,7 @@ func TestPublicMessagesCarryNoSecrets(t *testing.T) {
 		for _, x := range ev {
 			if x.Private {
 				for _, id := range x.Tickets {
-					secrets[ticketLabel(g.Board(), id)] = true
+					secrets[present.TicketLabel(g.Board(), id)] = true
 				}
 			}
 		}
@@ -346,19 +347,12 @@ func TestLobbyErrorsSayWhatWorks(t *testing.T) {
 func TestLocalisedReplies(t *testing.T) {
 	w := newWorld(t)
 	a := w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "fr"})
-	if a.msg.Content == T("en", "game.none") || a.msg.Content != T("fr", "game.none") {
+	if a.msg.Content == present.T("en", "game.none") || a.msg.Content != present.T("fr", "game.none") {
 		t.Fatalf("French reply: %q", a.msg.Content)
 	}
 	a = w.do(&Request{Type: CommandRequest, User: "u1", Name: "draw", Locale: "de"})
-	if a.msg.Content != T("de", "game.none") {
+	if a.msg.Content != present.T("de", "game.none") {
 		t.Fatalf("German reply: %q", a.msg.Content)
-	}
-}
-
-func TestPictureTextHasNoEmoji(t *testing.T) {
-	got := stripMarkdown("🂠 **Bot 2** drew a card ♻️ from the deck – Zürich → 🟥 red")
-	if got != "Bot 2 drew a card from the deck – Zürich → red" {
-		t.Fatalf("got %q", got)
 	}
 }
 

@@ -2,13 +2,12 @@ package commands
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 
 	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -22,17 +21,17 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	rec := t.rec
 	switch {
 	case rec == nil:
-		return resp.Reply(note(T(req.Locale, "lobby.none")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
 	case game != "" && game != rec.ID:
-		return resp.Reply(note(T(req.Locale, "stale.game")))
+		return resp.Reply(note(present.T(req.Locale, "stale.game")))
 	case rec.Status != store.StatusLobby:
-		return resp.Reply(note(T(req.Locale, "lobby.started")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.started")))
 	case len(rec.Seats) < 2:
-		return resp.Reply(note(T(req.Locale, "lobby.too_few")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.too_few")))
 	}
 	hostSeated := seatOf(rec, rec.Host) >= 0
 	if req.User != rec.Host && !req.CanManage && (hostSeated || seatOf(rec, req.User) < 0) {
-		return resp.Reply(note(T(req.Locale, "lobby.host_only")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))
 	}
 	rec.Rules = engine.LatestRevision
 	g, err := s.newGame(rec)
@@ -48,7 +47,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	t.game, t.turnLog, t.history = g, nil, nil
 	s.botsSetup(t)
 	m := s.boardMessage(t)
-	m.Content = T(t.locale(), "game.started", "board", g.Board().Name) + "\n" + m.Content
+	m.Content = present.T(t.locale(), "game.started", "board", g.Board().Name) + "\n" + m.Content
 	if game != "" {
 		// Close the lobby message, then post the game as a new message.
 		lobby := s.lobbyMessage(rec, t.locale())
@@ -76,22 +75,20 @@ func (s *Service) finish(t *table) {
 	var msgs []Message
 	intro := strings.Join(t.turnLog, "\n")
 	t.turnLog = t.turnLog[:0]
-	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n🏁 " + T(loc, "final.title"))})
+	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n🏁 " + present.T(loc, "final.title"))})
 	for i, ps := range fs.Players {
 		msgs = append(msgs, Message{Embeds: []Embed{s.finalEmbed(loc, b, rec, i, &ps)}})
 	}
 	// The winner and the score sheet.
 	win := fs.Ranking[0]
-	var ranking []string
-	for r, i := range fs.Ranking {
-		ranking = append(ranking, fmt.Sprintf("%d. %s %s — %d", r+1, colorDot(i), seatName(rec, i), fs.Players[i].Total))
-	}
-	last := Message{Content: T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
+	ranking := present.Ranking(fs, seatNames(rec))
+	last := Message{Content: present.T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
 	if png, err := s.finalPNG(t); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {
 		s.log.Error("render final", "err", err)
 	}
+	last.Components = []Row{{{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"}}}
 	for _, st := range rec.Seats {
 		if st.Bot == "" && st.UserID != "" {
 			last.Mentions = append(last.Mentions, st.UserID)
@@ -111,72 +108,14 @@ func (s *Service) finish(t *table) {
 
 // finalEmbed is one player's score breakdown.
 func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
-	var won, lost []string
-	for _, tk := range ps.Tickets {
-		line := fmt.Sprintf("%s – %s (%d)", b.Cities[tk.A].Name, b.Cities[tk.B].Name, tk.Points)
-		if tk.Completed {
-			won = append(won, "✅ "+line)
-		} else {
-			lost = append(lost, "❌ "+line)
-		}
-	}
-	lines := []string{T(loc, "final.routes", "points", ps.RoutePoints)}
-	lines = append(lines, T(loc, "final.tickets", "points", signed(ps.TicketPoints), "done", ps.CompletedTickets, "n", len(ps.Tickets)))
-	lines = append(lines, won...)
-	lines = append(lines, lost...)
-	if ps.LongestBonus {
-		lines = append(lines, T(loc, "final.longest", "n", ps.LongestPath, "points", ps.BonusPoints))
-	} else if b.Rules.LongestPathBonus > 0 {
-		lines = append(lines, T(loc, "final.longest_none", "n", ps.LongestPath))
-	}
-	if ps.TicketsBonus {
-		lines = append(lines, T(loc, "final.most_tickets", "points", ps.BonusPoints))
-	}
-	if b.Rules.Stations > 0 {
-		lines = append(lines, T(loc, "final.stations", "points", ps.StationPoints, "built", ps.StationsBuilt))
-		for _, t := range ps.Borrowed {
-			lines = append(lines, "   🚉 "+localRouteLabel(loc, b, t))
-		}
-	}
-	if b.Rules.Passengers > 0 {
-		lines = append(lines, T(loc, "final.goods", "points", ps.GoodsPoints))
-	}
-	return Embed{Title: fmt.Sprintf("%s %s — %d", colorDot(seat), seatName(rec, seat), ps.Total), Description: truncate(strings.Join(lines, "\n"), 4000)}
-}
-
-func signed(n int) string {
-	if n > 0 {
-		return fmt.Sprintf("+%d", n)
-	}
-	return fmt.Sprint(n)
+	title, lines := present.PlayerSheet(loc, b, seat, seatName(rec, seat), ps)
+	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
 // finalPNG draws the final score sheet.
 func (s *Service) finalPNG(t *table) ([]byte, error) {
-	g, rec := t.game, t.rec
-	b := g.Board()
-	fs := g.Final()
-	v := g.Public()
-	sc := &imaging.FinalScene{Board: b, Owners: v.Owners}
-	for i, ps := range fs.Players {
-		fl := imaging.FinalLine{Name: seatName(rec, i), Color: i, RoutePoints: ps.RoutePoints, StationPoints: ps.StationPoints,
-			GoodsPoints: ps.GoodsPoints, Total: ps.Total, Winner: fs.Ranking[0] == i, LongestPath: ps.LongestTracks}
-		for _, tk := range ps.Tickets {
-			line := imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: tk.Completed, Cities: []data.CityID{tk.A, tk.B}}
-			if tk.Completed {
-				fl.TicketsWon = append(fl.TicketsWon, line)
-			} else {
-				fl.TicketsLost = append(fl.TicketsLost, line)
-			}
-		}
-		if ps.LongestBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(t.locale(), longestBonusKey(b)), Points: ps.BonusPoints})
-		}
-		if ps.TicketsBonus {
-			fl.Bonuses = append(fl.Bonuses, imaging.Bonus{Name: T(t.locale(), "bonus.tickets"), Points: ps.BonusPoints})
-		}
-		sc.Players = append(sc.Players, fl)
-	}
+	g := t.game
+	sc := present.FinalScene(t.locale(), g.Board(), g.Final(), g.Public().Owners, seatNames(t.rec))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
@@ -215,10 +154,10 @@ func (s *Service) end(req *Request, resp Responder) error {
 	}
 	defer t.mu.Unlock()
 	if t.rec == nil {
-		return resp.Reply(note(T(req.Locale, "game.none")))
+		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
 	if req.User != t.rec.Host && !req.CanManage {
-		return resp.Reply(note(T(req.Locale, "end.not_allowed")))
+		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))
 	}
 	s.disarmBot(t)
 	if t.rec.Status == store.StatusLobby || t.game == nil {
@@ -235,16 +174,5 @@ func (s *Service) end(req *Request, resp Responder) error {
 		}
 	}
 	t.rec, t.game = nil, nil
-	return resp.Reply(Message{Content: T(req.GuildLocale, "end.done", "player", req.UserName)})
-}
-
-// longestBonusKey names the longest-path bonus as the edition prints it: the
-// European Express in Europe, the longest path elsewhere.
-func longestBonusKey(b *data.Board) string {
-	for _, tb := range b.Rules.TieBreaks {
-		if tb == "express" {
-			return "bonus.express"
-		}
-	}
-	return "bonus.longest"
+	return resp.Reply(Message{Content: present.T(req.GuildLocale, "end.done", "player", req.UserName)})
 }

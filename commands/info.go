@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
+	"conductor/present"
 )
 
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
@@ -20,14 +19,14 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 			msg.Ephemeral = false
 			err := s.cfg.Poster.DM(req.User, msg)
 			if err == nil {
-				return resp.Reply(note(T(req.Locale, "hand.sent_dm")))
+				return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
 			}
 			msg.Ephemeral = true
 			if errors.Is(err, ErrDMClosed) {
-				msg.Content = T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
+				msg.Content = present.T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
 			} else {
 				s.log.Warn("dm failed", "err", err)
-				msg.Content = T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+				msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
 			}
 			return resp.Reply(msg)
 		}
@@ -44,7 +43,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 	var cards []string
 	for c := engine.Card(1); c < engine.NumCards; c++ {
 		if n := v.Hand[c]; n > 0 {
-			cards = append(cards, fmt.Sprintf("%s %d× %s", cardEmoji(c), n, cardName(loc, c)))
+			cards = append(cards, fmt.Sprintf("%s %d× %s", present.CardEmoji(c), n, present.CardName(loc, c)))
 		}
 	}
 	if len(cards) == 0 {
@@ -61,32 +60,23 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		} else {
 			pts -= b.Tickets[ts.Ticket].Points
 		}
-		tickets = append(tickets, mark+" "+ticketLabel(b, ts.Ticket))
+		tickets = append(tickets, mark+" "+present.TicketLabel(b, ts.Ticket))
 	}
 	if len(tickets) == 0 {
 		tickets = []string{"—"}
 	}
 	if len(v.Pending) > 0 {
-		tickets = append(tickets, T(loc, "hand.pending", "tickets", ticketList(b, v.Pending)))
+		tickets = append(tickets, present.T(loc, "hand.pending", "tickets", present.TicketList(b, v.Pending)))
 	}
 	me := v.Players[seat]
-	e := Embed{Title: T(loc, "hand.title", "player", seatName(t.rec, seat)), Color: 0x805ad5,
+	e := Embed{Title: present.T(loc, "hand.title", "player", seatName(t.rec, seat)), Color: 0x805ad5,
 		Fields: []Field{
-			{Name: T(loc, "hand.cards", "n", v.Hand.Total()), Value: strings.Join(cards, "\n"), Inline: true},
-			{Name: T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
+			{Name: present.T(loc, "hand.cards", "n", v.Hand.Total()), Value: strings.Join(cards, "\n"), Inline: true},
+			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
 		},
-		Footer: T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
+		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
-	hs := &imaging.HandScene{Board: b, Player: seatName(t.rec, seat), Color: seat, Cards: v.Hand, Trains: me.Trains, Stations: me.Stations}
-	for tr, o := range v.Owners {
-		if int(o) == seat {
-			hs.Owned = append(hs.Owned, data.TrackID(tr))
-		}
-	}
-	for _, ts := range v.Tickets {
-		tk := &b.Tickets[ts.Ticket]
-		hs.Tickets = append(hs.Tickets, imaging.TicketLine{From: b.Cities[tk.A].Name, To: b.Cities[tk.B].Name, Points: tk.Points, Completed: ts.Completed, Cities: []data.CityID{tk.A, tk.B}})
-	}
+	hs := present.HandScene(&v, seatName(t.rec, seat))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
 		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
@@ -116,20 +106,20 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 		v := t.game.Public()
 		var lines []string
 		for i, p := range v.Players {
-			line := T(loc, "score.line", "color", colorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
 			if v.Board.Rules.Stations > 0 {
-				line += " · " + T(loc, "score.stations", "n", p.Stations)
+				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 			}
 			if v.Board.Rules.Passengers > 0 {
-				line += " · " + T(loc, "score.passengers", "n", p.PassengersLeft)
+				line += " · " + present.T(loc, "score.passengers", "n", p.PassengersLeft)
 			}
 			if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
 				line = "▶ " + line
 			}
 			lines = append(lines, line)
 		}
-		e := Embed{Title: T(loc, "score.title"), Description: strings.Join(lines, "\n"),
-			Footer: T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
+			Footer: present.T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
 		return resp.Reply(Message{Embeds: []Embed{e}})
 	})
 }
@@ -142,7 +132,7 @@ func (s *Service) logCommand(req *Request, resp Responder) error {
 			h = h[len(h)-15:]
 		}
 		if len(h) == 0 {
-			return resp.Reply(note(T(req.Locale, "log.empty")))
+			return resp.Reply(note(present.T(req.Locale, "log.empty")))
 		}
 		return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
 	})
@@ -157,7 +147,7 @@ func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error
 	}
 	defer t.mu.Unlock()
 	if t.rec == nil || t.game == nil {
-		return resp.Reply(note(T(req.Locale, "game.none")))
+		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
 	return fn(t)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -32,7 +33,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	}
 	defer t.mu.Unlock()
 	if t.rec != nil {
-		return resp.Reply(note(T(req.Locale, "lobby.exists")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
 	}
 	mapID := req.Opt("map")
 	if mapID == "" {
@@ -40,7 +41,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	}
 	b, err := s.cfg.Catalog.Board(mapID)
 	if err != nil {
-		return resp.Reply(note(T(req.Locale, "lobby.bad_map", "map", mapID, "maps", strings.Join(s.cfg.Catalog.IDs(), ", "))))
+		return resp.Reply(note(present.T(req.Locale, "lobby.bad_map", "map", mapID, "maps", strings.Join(s.cfg.Catalog.IDs(), ", "))))
 	}
 	variant := req.Opt("variant")
 	if variant == "" {
@@ -51,12 +52,12 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 		for _, v := range b.Variants {
 			ids = append(ids, v.ID)
 		}
-		return resp.Reply(note(T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))))
+		return resp.Reply(note(present.T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))))
 	}
 	opts := map[string]string{"locale": req.GuildLocale}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
-			return resp.Reply(note(T(req.Locale, "lobby.no_bonus_tickets", "map", b.Name)))
+			return resp.Reply(note(present.T(req.Locale, "lobby.no_bonus_tickets", "map", b.Name)))
 		}
 		opts["bonus_tickets"] = "on"
 	}
@@ -66,7 +67,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if v := req.Opt("turn_timer"); v != "" && v != "0" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 24*60 {
-			return resp.Reply(note(T(req.Locale, "lobby.bad_timer")))
+			return resp.Reply(note(present.T(req.Locale, "lobby.bad_timer")))
 		}
 		opts["turn_timer"] = strconv.Itoa(n)
 	}
@@ -88,35 +89,35 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	for i, st := range rec.Seats {
 		who := mention(st)
 		if st.Bot != "" {
-			who = T(loc, "lobby.bot", "name", st.Name, "level", st.Bot)
+			who = present.T(loc, "lobby.bot", "name", st.Name, "level", st.Bot)
 		}
-		seats = append(seats, fmt.Sprintf("%s %s — %s", colorDot(i), T(loc, "color."+seatColors[i]), who))
+		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
 	var opts []string
 	if rec.Options["bonus_tickets"] == "on" {
-		opts = append(opts, T(loc, "lobby.opt.bonus"))
+		opts = append(opts, present.T(loc, "lobby.opt.bonus"))
 	}
 	if m := rec.Options["turn_timer"]; m != "" {
-		opts = append(opts, T(loc, "lobby.opt.timer", "minutes", m))
+		opts = append(opts, present.T(loc, "lobby.opt.timer", "minutes", m))
 	}
 	if rec.Options["confirm"] == "on" {
-		opts = append(opts, T(loc, "lobby.opt.confirm"))
+		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
 	}
-	desc := T(loc, "lobby.desc", "board", b.Name, "variant", v.Name, "players", len(rec.Seats))
+	desc := present.T(loc, "lobby.desc", "board", b.Name, "variant", v.Name, "players", len(rec.Seats))
 	if len(opts) > 0 {
 		desc += "\n" + strings.Join(opts, " · ")
 	}
 	if b.TicketsSubstitute {
-		desc += "\n" + T(loc, "lobby.substitute")
+		desc += "\n" + present.T(loc, "lobby.substitute")
 	}
-	e := Embed{Title: T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
-		Fields: []Field{{Name: T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
-		Footer: T(loc, "lobby.footer")}
+	e := Embed{Title: present.T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
+		Fields: []Field{{Name: present.T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
+		Footer: present.T(loc, "lobby.footer")}
 	full := len(rec.Seats) >= maxPlayers
 	return Message{Embeds: []Embed{e}, Components: []Row{{
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "join"), Label: T(loc, "button.join"), Style: Success, Disabled: full},
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "leave"), Label: T(loc, "button.leave"), Style: Secondary},
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "start"), Label: T(loc, "button.start"), Style: Primary, Disabled: len(rec.Seats) < 2},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "join"), Label: present.T(loc, "button.join"), Style: Success, Disabled: full},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "leave"), Label: present.T(loc, "button.leave"), Style: Secondary},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "start"), Label: present.T(loc, "button.start"), Style: Primary, Disabled: len(rec.Seats) < 2},
 	}}}
 }
 
@@ -125,11 +126,6 @@ func mention(st store.Seat) string {
 		return st.Name
 	}
 	return "<@" + st.UserID + ">"
-}
-
-// colorDot is the coloured circle emoji of a seat.
-func colorDot(seat int) string {
-	return [...]string{"🔴", "🔵", "🟢", "🟡", "⚫"}[seat%5]
 }
 
 func seatOf(rec *store.GameRecord, user string) int {
@@ -146,10 +142,10 @@ func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
 	return s.inLobby(req, resp, game, func(t *table) string {
 		rec := t.rec
 		if seatOf(rec, req.User) >= 0 {
-			return T(req.Locale, "lobby.already_in")
+			return present.T(req.Locale, "lobby.already_in")
 		}
 		if len(rec.Seats) >= maxPlayers {
-			return T(req.Locale, "lobby.full")
+			return present.T(req.Locale, "lobby.full")
 		}
 		rec.Seats = append(rec.Seats, store.Seat{UserID: req.User, Name: req.UserName})
 		return ""
@@ -160,7 +156,7 @@ func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
 	return s.inLobby(req, resp, game, func(t *table) string {
 		i := seatOf(t.rec, req.User)
 		if i < 0 {
-			return T(req.Locale, "lobby.not_in")
+			return present.T(req.Locale, "lobby.not_in")
 		}
 		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
 		return ""
@@ -169,18 +165,18 @@ func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
 
 func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 	if s.cfg.Bots == nil {
-		return resp.Reply(note(T(req.Locale, "lobby.no_bots")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.no_bots")))
 	}
 	level := req.Opt("level")
 	if level == "" && len(s.cfg.BotLevels) > 0 {
 		level = s.cfg.BotLevels[len(s.cfg.BotLevels)/2]
 	}
 	if _, err := s.cfg.Bots(level, 0); err != nil {
-		return resp.Reply(note(T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
+		return resp.Reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
 	}
 	return s.inLobby(req, resp, "", func(t *table) string {
 		if len(t.rec.Seats) >= maxPlayers {
-			return T(req.Locale, "lobby.full")
+			return present.T(req.Locale, "lobby.full")
 		}
 		n := 1
 		for _, st := range t.rec.Seats {
@@ -197,7 +193,7 @@ func (s *Service) lobbyKick(req *Request, resp Responder) error {
 	target := req.Opt("player")
 	return s.inLobby(req, resp, "", func(t *table) string {
 		if req.User != t.rec.Host && !req.CanManage {
-			return T(req.Locale, "lobby.host_only")
+			return present.T(req.Locale, "lobby.host_only")
 		}
 		for i, st := range t.rec.Seats {
 			if st.UserID == target || (st.Bot != "" && strings.EqualFold(st.Name, target)) {
@@ -205,7 +201,7 @@ func (s *Service) lobbyKick(req *Request, resp Responder) error {
 				return ""
 			}
 		}
-		return T(req.Locale, "lobby.no_such_player")
+		return present.T(req.Locale, "lobby.no_such_player")
 	})
 }
 
@@ -219,13 +215,13 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 	}
 	defer t.mu.Unlock()
 	if t.rec == nil {
-		return resp.Reply(note(T(req.Locale, "lobby.none")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
 	}
 	if t.rec.Status != store.StatusLobby {
-		return resp.Reply(note(T(req.Locale, "lobby.started")))
+		return resp.Reply(note(present.T(req.Locale, "lobby.started")))
 	}
 	if fromButton && game != t.rec.ID {
-		return resp.Reply(note(T(req.Locale, "stale.game")))
+		return resp.Reply(note(present.T(req.Locale, "stale.game")))
 	}
 	prev := append([]store.Seat(nil), t.rec.Seats...)
 	if msg := change(t); msg != "" {
@@ -241,9 +237,9 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 		}
 		t.rec = nil
 		if fromButton {
-			return resp.Update(Message{Content: T(req.GuildLocale, "lobby.closed")})
+			return resp.Update(Message{Content: present.T(req.GuildLocale, "lobby.closed")})
 		}
-		return resp.Reply(Message{Content: T(req.GuildLocale, "lobby.closed")})
+		return resp.Reply(Message{Content: present.T(req.GuildLocale, "lobby.closed")})
 	}
 	if err := s.cfg.Store.Put(t.rec); err != nil {
 		t.rec.Seats = prev

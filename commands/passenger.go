@@ -6,6 +6,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 // passengerCommand: /passenger from [path]. Without a path it offers the
@@ -16,11 +17,11 @@ func (s *Service) passengerCommand(req *Request, resp Responder) error {
 		g := t.game
 		b := g.Board()
 		if b.Rules.Passengers == 0 {
-			return resp.Reply(note(T(req.Locale, "passenger.none_here")))
+			return resp.Reply(note(present.T(req.Locale, "passenger.none_here")))
 		}
 		from, ok := b.FindCity(req.Opt("from"))
 		if !ok || g.PassengerAt(from) != seat {
-			return resp.Reply(note(T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
+			return resp.Reply(note(present.T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
 		}
 		if p := strings.TrimSpace(req.Opt("path")); p != "" {
 			path, msg := s.parsePath(req, t, seat, from, p)
@@ -31,7 +32,7 @@ func (s *Service) passengerCommand(req *Request, resp Responder) error {
 		}
 		trips := g.BestTrips(seat, from)
 		if len(trips) == 0 {
-			return resp.Reply(note(T(req.Locale, "passenger.no_trip")))
+			return resp.Reply(note(present.T(req.Locale, "passenger.no_trip")))
 		}
 		if len(trips) > 5 {
 			trips = trips[len(trips)-5:]
@@ -40,10 +41,10 @@ func (s *Service) passengerCommand(req *Request, resp Responder) error {
 		var lines []string
 		var row Row
 		for i, tr := range trips {
-			lines = append(lines, T(req.Locale, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
-			row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: T(req.Locale, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
+			lines = append(lines, present.T(req.Locale, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
+			row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: present.T(req.Locale, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
 		}
-		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
+		return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
 	})
 }
 
@@ -52,7 +53,7 @@ func (s *Service) tripButton(req *Request, resp Responder, id customID) error {
 		p, ok := t.pending[req.User]
 		k, err := strconv.Atoi(id.arg)
 		if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
-			return resp.Reply(note(T(req.Locale, "stale.turn")))
+			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		delete(t.pending, req.User)
 		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
@@ -89,7 +90,7 @@ func (s *Service) parsePath(req *Request, t *table, seat int, from data.CityID, 
 	for i, n := range names {
 		c, ok := b.FindCity(strings.TrimSpace(n))
 		if !ok {
-			return nil, T(req.Locale, "error.bad_city", "city", strings.TrimSpace(n))
+			return nil, present.T(req.Locale, "error.bad_city", "city", strings.TrimSpace(n))
 		}
 		if i == 0 && c == from {
 			continue
@@ -104,13 +105,13 @@ func (s *Service) parsePath(req *Request, t *table, seat int, from data.CityID, 
 			}
 		}
 		if best < 0 {
-			return nil, T(req.Locale, "passenger.no_route", "from", b.Cities[at].Name, "to", b.Cities[c].Name)
+			return nil, present.T(req.Locale, "passenger.no_route", "from", b.Cities[at].Name, "to", b.Cities[c].Name)
 		}
 		path = append(path, best)
 		at = c
 	}
 	if len(path) == 0 {
-		return nil, T(req.Locale, "passenger.no_trip")
+		return nil, present.T(req.Locale, "passenger.no_trip")
 	}
 	return path, ""
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -37,7 +37,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 		return outcome{}, err
 	}
 	t.rec.Log = append(t.rec.Log, entry)
-	t.narrate(s, t.rec, g, ev)
+	t.narrate(t.rec, g, ev)
 	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
 	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 	return o, nil
@@ -60,10 +60,10 @@ func (s *Service) after(t *table, o outcome) {
 func (s *Service) refusal(req *Request, t *table, err error) Message {
 	var ee *engine.Error
 	if errors.As(err, &ee) {
-		return note("⛔ " + localizeEngineError(req.Locale, ee, t.game.Board(), func(seat int) string { return seatName(t.rec, seat) }))
+		return note("⛔ " + present.Refusal(req.Locale, ee, t.game.Board(), seatNamer(t.rec)))
 	}
 	if errors.Is(err, store.ErrDuplicate) {
-		return note(T(req.Locale, "error.duplicate"))
+		return note(present.T(req.Locale, "error.duplicate"))
 	}
 	s.log.Error("action failed", "channel", req.Channel, "err", err)
 	return s.oops(req, err.Error())
@@ -79,50 +79,30 @@ func seatName(rec *store.GameRecord, seat int) string {
 
 // scene builds the public board picture of a game.
 func (s *Service) scene(t *table, loc string) *imaging.Scene {
-	g, rec := t.game, t.rec
-	v := g.Public()
-	sc := &imaging.Scene{Board: v.Board, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
-		FaceUp: v.FaceUp, DeckSize: v.Deck, DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1]}
-	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
-		sc.Current = -1
-	}
-	for i, p := range v.Players {
-		sc.Players = append(sc.Players, imaging.PlayerPanel{Name: seatName(rec, i), Color: i, Score: p.Score, Trains: p.Trains,
-			Stations: p.Stations, Cards: p.Cards, Tickets: p.Tickets, PassengersLeft: p.PassengersLeft, Bot: rec.Seats[i].Bot != ""})
-	}
-	for c, o := range v.Passengers {
-		if o >= 0 {
-			sc.Passengers = append(sc.Passengers, imaging.PassengerMark{City: dataCity(c), Seat: int(o)})
-		}
-	}
-	sc.LastMove = imaging.Highlight{Tracks: v.LastMoveTracks, Cities: v.LastMoveCities}
+	v := t.game.Public()
+	last := ""
 	if len(t.history) > 0 {
-		sc.LastMove.Text = stripMarkdown(t.history[len(t.history)-1])
+		last = t.history[len(t.history)-1]
 	}
-	switch {
-	case v.Phase == engine.PhaseSetup:
-		sc.Status = T(loc, "status.setup")
-	case v.Phase == engine.PhaseOver:
-		sc.Status = T(loc, "status.over")
-	case v.LastRound:
-		sc.Status = T(loc, "status.last_round", "player", seatName(rec, v.Current))
-	default:
-		sc.Status = T(loc, "status.turn", "player", seatName(rec, v.Current))
-	}
-	return sc
+	return present.BoardScene(loc, &v, seatPlayers(t.rec), last)
 }
 
-// stripMarkdown turns a narration line into plain text for the picture:
-// no markdown and no emoji (the board's font has no glyphs for them).
-func stripMarkdown(s string) string {
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || unicode.Is(unicode.Mn, r) || (r >= 0xFE00 && r <= 0xFE0F) || r == 0x200D {
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+// seatPlayers are a game's seats as the presentation shows them.
+func seatPlayers(rec *store.GameRecord) []present.Player {
+	out := make([]present.Player, len(rec.Seats))
+	for i, st := range rec.Seats {
+		out[i] = present.Player{Name: st.Name, Bot: st.Bot != ""}
+	}
+	return out
+}
+
+// seatNames are the names of a game's seats, in seat order.
+func seatNames(rec *store.GameRecord) []string {
+	out := make([]string, len(rec.Seats))
+	for i := range rec.Seats {
+		out[i] = seatName(rec, i)
+	}
+	return out
 }
 
 // boardPNG renders the public board.
@@ -148,8 +128,8 @@ func (s *Service) boardMessage(t *table) Message {
 	m := Message{}
 	switch g.Phase() {
 	case engine.PhaseSetup:
-		sb.WriteString(T(loc, "setup.choose"))
-		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
+		sb.WriteString(present.T(loc, "setup.choose"))
+		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: present.T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" {
 				m.Mentions = append(m.Mentions, st.UserID)
@@ -159,10 +139,10 @@ func (s *Service) boardMessage(t *table) Message {
 		cur := g.Current()
 		st := rec.Seats[cur]
 		if last, n := g.LastRound(); last {
-			sb.WriteString(T(loc, "turn.last_round", "turns", n))
+			sb.WriteString(present.T(loc, "turn.last_round", "turns", n))
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(T(loc, "turn.next", "player", mention(st), "color", colorDot(cur)))
+		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", present.ColorDot(cur)))
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
@@ -200,12 +180,12 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
 			continue
 		}
-		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: cardName(loc, c), Emoji: cardEmoji(c), Style: Secondary})
+		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🎴", Disabled: g.DeckSize()+g.DiscardSize() == 0},
-		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
-		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🎴", Disabled: g.DeckSize()+g.DiscardSize() == 0},
+		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
+		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
 	return []Row{cards, actions}
 }

@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 	"strings"
+
+	"conductor/present"
 )
 
 // command dispatches a slash command.
@@ -54,14 +56,14 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 	case "log":
 		return s.logCommand(req, resp)
 	}
-	return resp.Reply(note(T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
+	return resp.Reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
 }
 
 // component dispatches a button click or a menu choice.
 func (s *Service) component(ctx context.Context, req *Request, resp Responder) error {
 	id, ok := parseCID(req.CustomID)
 	if !ok {
-		return resp.Reply(note(T(req.Locale, "stale.unknown")))
+		return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 	}
 	switch id.kind {
 	case "lobby":
@@ -93,6 +95,8 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.handCommand(req, resp, false)
 	case "undo":
 		return s.undoVote(req, resp, id)
+	case "replay":
+		return s.replayButton(req, resp, id)
 	}
-	return resp.Reply(note(T(req.Locale, "stale.unknown")))
+	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 }

@@ -11,6 +11,7 @@ import (
 	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -50,6 +51,7 @@ type Service struct {
 	mu       sync.Mutex
 	channels map[string]*table
 	recent   recentIDs
+	replays  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -170,18 +172,23 @@ func (s *Service) load(t *table, channel string) error {
 	if err != nil {
 		return err
 	}
-	moves := make([]engine.NotatedMove, len(rec.Log))
-	for i, e := range rec.Log {
-		moves[i] = engine.NotatedMove{Seat: e.Seat, Action: e.Action}
-	}
-	g, err := engine.ReplayNotation(cfg, moves, func(g *engine.Game, _ engine.Move, ev []engine.Event) {
-		t.narrate(s, rec, g, ev)
+	g, err := engine.ReplayNotation(cfg, logMoves(rec), func(g *engine.Game, _ engine.Move, ev []engine.Event) {
+		t.narrate(rec, g, ev)
 	})
 	if err != nil {
 		return fmt.Errorf("game %s %w", rec.ID, err)
 	}
 	t.game = g
 	return nil
+}
+
+// logMoves are a record's moves as the engine replays them.
+func logMoves(rec *store.GameRecord) []engine.NotatedMove {
+	moves := make([]engine.NotatedMove, len(rec.Log))
+	for i, e := range rec.Log {
+		moves[i] = engine.NotatedMove{Seat: e.Seat, Action: e.Action}
+	}
+	return moves
 }
 
 // newGame sets up the engine game a record describes.
@@ -262,7 +269,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 
 // oops is the ephemeral reply to an unexpected failure.
 func (s *Service) oops(req *Request, what string) Message {
-	return Message{Ephemeral: true, Content: T(req.Locale, "error.internal", "what", what)}
+	return Message{Ephemeral: true, Content: present.T(req.Locale, "error.internal", "what", what)}
 }
 
 // note is an ephemeral one-liner.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"conductor/engine"
+	"conductor/present"
 )
 
 // Run checks turn timers until ctx ends: a reminder at half time, then the
@@ -70,7 +71,7 @@ func (s *Service) checkTimer(t *table) {
 				if !ok {
 					break
 				}
-				t.turnLog = append(t.turnLog, T(loc, "timer.auto_setup", "player", seatName(t.rec, seat)))
+				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", seatName(t.rec, seat)))
 				if o.turnDone {
 					s.after(t, o)
 				}
@@ -83,14 +84,14 @@ func (s *Service) checkTimer(t *table) {
 		return
 	}
 	if waited >= limit {
-		t.turnLog = append(t.turnLog, "⏰ "+T(loc, "timer.auto", "player", seatName(t.rec, seat)))
+		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", seatName(t.rec, seat)))
 		s.playTurnFor(t, seat)
 		return
 	}
 	if waited >= limit/2 && t.reminded != g.Turn() {
 		t.reminded = g.Turn()
 		st := t.rec.Seats[seat]
-		m := Message{Content: T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
+		m := Message{Content: present.T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
 		if st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}

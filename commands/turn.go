@@ -1,12 +1,11 @@
 package commands
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -21,7 +20,7 @@ func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
 	}
 	fail := func(key string, kv ...any) (*table, int, *Message) {
 		t.mu.Unlock()
-		m := note(T(req.Locale, key, kv...))
+		m := note(present.T(req.Locale, key, kv...))
 		return nil, 0, &m
 	}
 	switch {
@@ -48,16 +47,16 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 	g := t.game
 	switch {
 	case g.Phase() == engine.PhaseOver:
-		m := note(T(req.Locale, "game.over"))
+		m := note(present.T(req.Locale, "game.over"))
 		return &m
 	case g.Phase() == engine.PhaseSetup:
-		m := note(T(req.Locale, "game.setup_first"))
+		m := note(present.T(req.Locale, "game.setup_first"))
 		return &m
 	case id != nil && id.turn != g.Turn():
-		m := note(T(req.Locale, "stale.turn"))
+		m := note(present.T(req.Locale, "stale.turn"))
 		return &m
 	case g.Current() != seat:
-		m := note(T(req.Locale, "game.not_your_turn", "player", seatName(t.rec, g.Current())))
+		m := note(present.T(req.Locale, "game.not_your_turn", "player", seatName(t.rec, g.Current())))
 		return &m
 	}
 	return nil
@@ -88,50 +87,29 @@ func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine
 func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Message {
 	loc := req.Locale
 	g := t.game
-	var lines []string
-	for _, e := range o.events {
-		if e.Seat != seat {
-			continue
-		}
-		switch e.Kind {
-		case engine.EvDrawnCard:
-			lines = append(lines, T(loc, "you.drew", "card", cardLabel(loc, e.Card)))
-		case engine.EvDrawFaceUp:
-			lines = append(lines, T(loc, "you.took", "card", cardLabel(loc, e.Card)))
-		case engine.EvClaim:
-			lines = append(lines, T(loc, "you.claimed", "route", localRouteLabel(loc, g.Board(), e.Track), "points", e.Points))
-		case engine.EvTunnelReveal:
-			lines = append(lines, T(loc, "you.tunnel", "cards", cardsLabel(loc, e.Cards), "n", e.Count))
-		case engine.EvStation:
-			lines = append(lines, T(loc, "you.station", "city", g.Board().Cities[e.City].Name))
-		case engine.EvTicketsChosen:
-			lines = append(lines, T(loc, "you.kept", "tickets", ticketList(g.Board(), e.Tickets)))
-		case engine.EvPassengerMoved:
-			lines = append(lines, T(loc, "you.moved", "points", e.Points))
-		}
-	}
+	lines := present.NarrateOwn(loc, g.Board(), seat, o.events)
 	m := Message{Ephemeral: true}
 	if g.Phase() != engine.PhaseOver && (g.Current() == seat || g.Phase() == engine.PhaseSetup) {
 		switch g.Phase() {
 		case engine.PhaseSecondDraw:
-			lines = append(lines, T(loc, "you.second"))
+			lines = append(lines, present.T(loc, "you.second"))
 			m.Components = s.drawRows(t, loc, true)
 		case engine.PhaseKeepTickets:
-			lines = append(lines, T(loc, "you.keep"))
+			lines = append(lines, present.T(loc, "you.keep"))
 			m.Components = s.keepRows(t, seat, loc)
 		case engine.PhaseTunnel:
-			lines = append(lines, T(loc, "you.tunnel_pay"))
+			lines = append(lines, present.T(loc, "you.tunnel_pay"))
 			m.Components = s.tunnelRows(t, seat, loc)
 		case engine.PhaseSetup:
 			if !g.SetupDone(seat) {
 				if mix, _ := g.NeedsMix(seat); mix {
 					m.Components = s.mixRows(t, seat, loc)
 				} else {
-					lines = append(lines, T(loc, "you.keep"))
+					lines = append(lines, present.T(loc, "you.keep"))
 					m.Components = s.keepRows(t, seat, loc)
 				}
 			} else {
-				lines = append(lines, T(loc, "you.wait_setup"))
+				lines = append(lines, present.T(loc, "you.wait_setup"))
 			}
 		}
 	}
@@ -142,22 +120,6 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 	return m
 }
 
-func ticketList(b *data.Board, ts []data.TicketID) string {
-	var parts []string
-	for _, id := range ts {
-		parts = append(parts, ticketLabel(b, id))
-	}
-	if len(parts) == 0 {
-		return "—"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func ticketLabel(b *data.Board, id data.TicketID) string {
-	tk := &b.Tickets[id]
-	return fmt.Sprintf("%s – %s (%d)", b.Cities[tk.A].Name, b.Cities[tk.B].Name, tk.Points)
-}
-
 // drawRows are the draw buttons: face-up slots and the deck.
 func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 	g, rec := t.game, t.rec
@@ -166,11 +128,11 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 		dis := c == engine.NoCard || (second && c == engine.Locomotive)
 		label := "—"
 		if c != engine.NoCard {
-			label = cardName(loc, c)
+			label = present.CardName(loc, c)
 		}
-		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: cardEmoji(c), Style: Secondary, Disabled: dis})
+		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
 	}
-	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
+	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
 	return []Row{row, deck}
 }
 
@@ -183,14 +145,14 @@ func (s *Service) keepRows(t *table, seat int, loc string) []Row {
 		tk := &b.Tickets[id]
 		desc := ""
 		if tk.Long {
-			desc = T(loc, "ticket.long")
+			desc = present.T(loc, "ticket.long")
 		}
-		opts = append(opts, SelectOption{Label: ticketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
+		opts = append(opts, SelectOption{Label: present.TicketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
 	}
 	if len(opts) == 0 {
 		return nil
 	}
-	ph := T(loc, "keep.placeholder", "min", v.KeepMin, "max", v.KeepMax)
+	ph := present.T(loc, "keep.placeholder", "min", v.KeepMin, "max", v.KeepMax)
 	min := v.KeepMin
 	turn := t.game.Turn()
 	if t.game.Phase() == engine.PhaseSetup {
@@ -199,7 +161,7 @@ func (s *Service) keepRows(t *table, seat int, loc string) []Row {
 	rows := []Row{{{Kind: Select, ID: cid("keep", t.rec.ID, turn, ""), Placeholder: ph, Options: opts, Min: min, Max: v.KeepMax}}}
 	if min == 0 {
 		// A select menu cannot submit nothing: offer a button for keeping none.
-		rows = append(rows, Row{{Kind: Button, ID: cid("keep", t.rec.ID, turn, "none"), Label: T(loc, "button.keep_none"), Style: Secondary}})
+		rows = append(rows, Row{{Kind: Button, ID: cid("keep", t.rec.ID, turn, "none"), Label: present.T(loc, "button.keep_none"), Style: Secondary}})
 	}
 	return rows
 }
@@ -214,7 +176,7 @@ func (s *Service) mixRows(t *table, seat int, loc string) []Row {
 	var row Row
 	for l := 0; l <= n && len(row) < 5; l++ {
 		row = append(row, Component{Kind: Button, ID: cid("mix", t.rec.ID, turn, strconv.Itoa(l)),
-			Label: T(loc, "button.mix", "long", l, "short", n-l), Style: Secondary})
+			Label: present.T(loc, "button.mix", "long", l, "short", n-l), Style: Secondary})
 	}
 	return []Row{row}
 }
@@ -229,9 +191,9 @@ func (s *Service) tunnelRows(t *table, seat int, loc string) []Row {
 			break
 		}
 		row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "pay"+strconv.Itoa(l)),
-			Label: T(loc, "button.tunnel_pay", "colored", extra-l, "locos", l), Style: Success})
+			Label: present.T(loc, "button.tunnel_pay", "colored", extra-l, "locos", l), Style: Success})
 	}
-	row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "cancel"), Label: T(loc, "button.tunnel_cancel"), Style: Danger})
+	row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "cancel"), Label: present.T(loc, "button.tunnel_cancel"), Style: Danger})
 	return []Row{row}
 }
 
@@ -241,11 +203,11 @@ func (s *Service) drawCommand(req *Request, resp Responder) error {
 		card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
 		if card == "" {
 			second := t.game.Phase() == engine.PhaseSecondDraw
-			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
+			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
 		}
 		slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
 		if !ok {
-			return resp.Reply(note(T(req.Locale, "draw.bad_card", "card", card)))
+			return resp.Reply(note(present.T(req.Locale, "draw.bad_card", "card", card)))
 		}
 		return s.act(req, resp, t, seat, engine.Draw(slot), false)
 	})
@@ -253,7 +215,7 @@ func (s *Service) drawCommand(req *Request, resp Responder) error {
 
 // parseSlot reads "deck", "1".."5" or a face-up card's colour name.
 func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
-	if s == "deck" || s == "d" || s == "0" || strings.EqualFold(s, T(loc, "word.deck")) {
+	if s == "deck" || s == "d" || s == "0" || strings.EqualFold(s, present.T(loc, "word.deck")) {
 		return engine.DeckSlot, true
 	}
 	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(faceUp) {
@@ -261,7 +223,7 @@ func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
 	}
 	c, err := engine.ParseCard(s)
 	for i, f := range faceUp {
-		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(cardName(loc, f), s)) {
+		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(present.CardName(loc, f), s)) {
 			return i, true
 		}
 	}
@@ -275,7 +237,7 @@ func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
 		if id.arg != "deck" {
 			n, err := strconv.Atoi(id.arg)
 			if err != nil {
-				return resp.Reply(note(T(req.Locale, "stale.unknown")))
+				return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 			}
 			slot = n - 1
 		}
@@ -299,11 +261,11 @@ func (s *Service) ticketsButton(req *Request, resp Responder, id customID) error
 func (s *Service) drawTickets(req *Request, resp Responder, t *table, seat int, long string) error {
 	if mix, _ := t.game.NeedsMix(seat); mix {
 		if long == "" {
-			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
+			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
 		}
 		n, err := strconv.Atoi(long)
 		if err != nil {
-			return resp.Reply(note(T(req.Locale, "tickets.bad_mix")))
+			return resp.Reply(note(present.T(req.Locale, "tickets.bad_mix")))
 		}
 		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
 	}
@@ -315,11 +277,11 @@ func (s *Service) mixButton(req *Request, resp Responder, id customID) error {
 	return s.atTable(req, resp, &id, func(t *table, seat int) error {
 		n, err := strconv.Atoi(id.arg)
 		if err != nil {
-			return resp.Reply(note(T(req.Locale, "stale.unknown")))
+			return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 		}
 		if t.game.Phase() == engine.PhaseSetup {
 			if id.turn != -1 {
-				return resp.Reply(note(T(req.Locale, "stale.turn")))
+				return resp.Reply(note(present.T(req.Locale, "stale.turn")))
 			}
 		} else if m := s.myTurn(req, t, seat, &id); m != nil {
 			return resp.Reply(*m)
@@ -334,7 +296,7 @@ func (s *Service) keepMenu(req *Request, resp Responder, id customID) error {
 		g := t.game
 		if g.Phase() == engine.PhaseSetup {
 			if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
-				return resp.Reply(note(T(req.Locale, "stale.turn")))
+				return resp.Reply(note(present.T(req.Locale, "stale.turn")))
 			}
 		} else if m := s.myTurn(req, t, seat, &id); m != nil {
 			return resp.Reply(*m)
@@ -344,7 +306,7 @@ func (s *Service) keepMenu(req *Request, resp Responder, id customID) error {
 			for _, v := range req.Values {
 				n, err := strconv.Atoi(v)
 				if err != nil {
-					return resp.Reply(note(T(req.Locale, "stale.unknown")))
+					return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 				}
 				idx = append(idx, n)
 			}
@@ -358,13 +320,13 @@ func (s *Service) setupTickets(req *Request, resp Responder, id customID) error 
 	return s.atTable(req, resp, &id, func(t *table, seat int) error {
 		g := t.game
 		if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
-			return resp.Reply(note(T(req.Locale, "setup.done")))
+			return resp.Reply(note(present.T(req.Locale, "setup.done")))
 		}
 		if mix, n := g.NeedsMix(seat); mix {
-			return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
+			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
 		}
 		v := g.View(seat)
-		return resp.Reply(Message{Ephemeral: true, Content: T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+		return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
 	})
 }
 
@@ -376,7 +338,7 @@ func (s *Service) tunnelButton(req *Request, resp Responder, id customID) error 
 		}
 		n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
 		if err != nil {
-			return resp.Reply(note(T(req.Locale, "stale.unknown")))
+			return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 		}
 		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
 	})

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"conductor/engine"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -12,7 +13,7 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 		g := t.game
 		n := len(t.rec.Log)
 		if n == 0 || g.Phase() == engine.PhaseSetup {
-			return resp.Reply(note(T(req.Locale, "undo.nothing")))
+			return resp.Reply(note(present.T(req.Locale, "undo.nothing")))
 		}
 		// Go back to the start of the last seat's run of moves.
 		last := t.rec.Log[n-1].Seat
@@ -21,16 +22,16 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 			k--
 		}
 		if last != seat {
-			return resp.Reply(note(T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
+			return resp.Reply(note(present.T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
 		}
 		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
 		if s.undoReady(t) {
 			return s.undoApply(req, resp, t, false)
 		}
 		loc := t.locale()
-		return resp.Reply(Message{Content: T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
-			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: T(loc, "button.agree"), Style: Success},
-			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: T(loc, "button.refuse"), Style: Danger},
+		return resp.Reply(Message{Content: present.T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
+			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
+			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
 		}}})
 	})
 }
@@ -48,18 +49,18 @@ func (s *Service) undoReady(t *table) bool {
 func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
 	return s.atTable(req, resp, &id, func(t *table, seat int) error {
 		if t.undo == nil || id.turn != len(t.rec.Log) {
-			return resp.Reply(note(T(req.Locale, "stale.turn")))
+			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		if req.User == t.undo.by {
-			return resp.Reply(note(T(req.Locale, "undo.own_vote")))
+			return resp.Reply(note(present.T(req.Locale, "undo.own_vote")))
 		}
 		if id.arg != "yes" {
 			t.undo = nil
-			return resp.Update(Message{Content: T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
+			return resp.Update(Message{Content: present.T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
 		}
 		t.undo.agreed[req.User] = true
 		if !s.undoReady(t) {
-			return resp.Reply(note(T(req.Locale, "undo.counted")))
+			return resp.Reply(note(present.T(req.Locale, "undo.counted")))
 		}
 		return s.undoApply(req, resp, t, true)
 	})
@@ -79,10 +80,10 @@ func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool)
 	if err := s.load(t, t.rec.Channel); err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	t.turnLog = append(t.turnLog[:0], T(t.locale(), "undo.done"))
+	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
 	m := s.boardMessage(t)
 	if update {
-		err = resp.Update(Message{Content: T(t.locale(), "undo.done")})
+		err = resp.Update(Message{Content: present.T(t.locale(), "undo.done")})
 		if _, perr := s.cfg.Poster.Post(t.rec.Channel, m); perr != nil {
 			s.log.Error("post after undo", "err", perr)
 		}

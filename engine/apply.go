@@ -35,26 +35,26 @@ func cloneAction(a Action) Action {
 // check validates an action without changing anything.
 func (g *Game) check(seat int, a Action) error {
 	if seat < 0 || seat >= len(g.players) {
-		return g.refuse(ErrBadAction, "seat.none", "there is no seat {seat}", "seat", seat+1)
+		return g.refuse(ErrBadAction, "seat.none", "seat", seat+1)
 	}
 	switch g.phase {
 	case PhaseOver:
-		return g.refuse(ErrGameOver, "game.over", "the game is over")
+		return g.refuse(ErrGameOver, "game.over")
 	case PhaseSetup:
 		return g.checkSetup(seat, a)
 	}
 	if seat != g.current {
-		return g.refuse(ErrNotYourTurn, "turn.other", "it is not your turn: {player} is playing", "player", Seat(g.current))
+		return g.refuse(ErrNotYourTurn, "turn.other", "player", Seat(g.current))
 	}
 	switch g.phase {
 	case PhaseSecondDraw:
 		if a.Kind != ActDraw {
-			return g.refuse(ErrWrongPhase, "draw.second", "you drew one card: draw a second one (a face-up card that is not a locomotive, or from the deck)")
+			return g.refuse(ErrWrongPhase, "draw.second")
 		}
 		return g.checkDraw(seat, a)
 	case PhaseKeepTickets:
 		if a.Kind != ActKeep {
-			return g.refuse(ErrWrongPhase, "tickets.keep_first", "choose which of the tickets you drew to keep first")
+			return g.refuse(ErrWrongPhase, "tickets.keep_first")
 		}
 		return g.checkKeep(seat, a)
 	case PhaseTunnel:
@@ -64,7 +64,7 @@ func (g *Game) check(seat int, a Action) error {
 		case ActTunnelCancel:
 			return nil
 		}
-		return g.refuse(ErrWrongPhase, "tunnel.pending", "the tunnel asks for more cards ({extra}): pay them or give up", "extra", g.tunnel.extra)
+		return g.refuse(ErrWrongPhase, "tunnel.pending", "extra", g.tunnel.extra)
 	}
 	switch a.Kind {
 	case ActDraw:
@@ -80,15 +80,15 @@ func (g *Game) check(seat int, a Action) error {
 		return err
 	case ActPass:
 		if g.canAct(seat) {
-			return g.refuse(ErrNotAllowed, "pass.can_play", "you can still play: pass only when you can neither draw, claim, draw tickets, build nor move")
+			return g.refuse(ErrNotAllowed, "pass.can_play")
 		}
 		return nil
 	case ActKeep:
-		return g.refuse(ErrWrongPhase, "tickets.none_pending", "you have no tickets to choose from: draw tickets first")
+		return g.refuse(ErrWrongPhase, "tickets.none_pending")
 	case ActTunnelPay, ActTunnelCancel:
-		return g.refuse(ErrWrongPhase, "tunnel.none", "no tunnel is waiting for payment")
+		return g.refuse(ErrWrongPhase, "tunnel.none")
 	}
-	return g.refuse(ErrBadAction, "action.unknown", "unknown action")
+	return g.refuse(ErrBadAction, "action.unknown")
 }
 
 // perform applies a checked action.

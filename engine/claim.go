@@ -19,17 +19,17 @@ func (g *Game) claimFree(seat int, t data.TrackID) bool {
 // parallel tracks, or returns nil.
 func (g *Game) claimBlocked(seat int, t data.TrackID) *Error {
 	if o := g.owner[t]; o >= 0 {
-		return g.refuse(ErrNotAvailable, "claim.taken", "{route} is already claimed by {player}", "route", t, "player", Seat(o))
+		return g.refuse(ErrNotAvailable, "claim.taken", "route", t, "player", Seat(o))
 	}
 	for _, o := range g.board.Parallel(t) {
 		if o == t || g.owner[o] < 0 {
 			continue
 		}
 		if int(g.owner[o]) == seat {
-			return g.refuse(ErrNotAllowed, "claim.double_own", "you already hold {route}: one player never takes two tracks between the same cities", "route", o)
+			return g.refuse(ErrNotAllowed, "claim.double_own", "route", o)
 		}
 		if len(g.players) <= 3 {
-			return g.refuse(ErrNotAllowed, "claim.double_few", "with 2 or 3 players only one track between the same cities can be used, and {route} is taken", "route", o)
+			return g.refuse(ErrNotAllowed, "claim.double_few", "route", o)
 		}
 	}
 	return nil
@@ -44,39 +44,38 @@ func (g *Game) checkPayment(seat int, what any, length int, need data.Color, c d
 	p := &g.players[seat]
 	r := &g.board.Rules
 	if locos < 0 || locos4 < 0 {
-		return 0, g.refuse(ErrBadAction, "pay.negative", "card counts cannot be negative")
+		return 0, g.refuse(ErrBadAction, "pay.negative")
 	}
 	colored := length - locos - locos4
 	if colored < 0 {
-		return 0, g.refuse(ErrBadAction, "pay.too_many_wild", "too many wild cards ({wild}): {what} costs only {length}",
+		return 0, g.refuse(ErrBadAction, "pay.too_many_wild",
 			"what", what, "length", length, "wild", locos+locos4)
 	}
 	if locos4 > 0 {
 		if r.Cards.Locomotives4 == 0 {
-			return 0, g.refuse(ErrBadAction, "pay.no_locos4", "there are no Locomotive +4 cards in this edition")
+			return 0, g.refuse(ErrBadAction, "pay.no_locos4")
 		}
 		if length < r.Locomotive4MinLength {
 			return 0, g.refuse(ErrNotAllowed, "pay.locos4_short",
-				"Locomotive +4 cards only pay for routes of {min} or more spaces; {what} has {length}: use locomotives or {colour} cards",
 				"min", r.Locomotive4MinLength, "what", what, "length", length, "colour", need)
 		}
 	}
 	if colored > 0 {
 		if c == data.Gray || c > data.Red {
-			return 0, g.refuse(ErrBadAction, "pay.which_colour", "say which colour of cards pays for {what}", "what", what)
+			return 0, g.refuse(ErrBadAction, "pay.which_colour", "what", what)
 		}
 		if need != data.Gray && c != need {
-			return 0, g.refuse(ErrNotAllowed, "pay.wrong_colour", "{what} is {need}: pay with {need} cards and locomotives, not {colour}",
+			return 0, g.refuse(ErrNotAllowed, "pay.wrong_colour",
 				"what", what, "need", need, "colour", c)
 		}
 	}
 	if locos < ferry {
-		return 0, g.refuse(ErrNotAllowed, "pay.ferry", "{what} is a ferry: it needs {locos} among the cards",
+		return 0, g.refuse(ErrNotAllowed, "pay.ferry",
 			"what", what, "locos", CardsNeeded{Locos: ferry})
 	}
 	short := (colored > 0 && p.Hand[c] < colored) || p.Hand[Locomotive] < locos || p.Hand[Locomotive4] < locos4
 	if short {
-		return 0, g.refuse(ErrCannotAfford, "pay.short", "{what} needs {need}; you have {held}",
+		return 0, g.refuse(ErrCannotAfford, "pay.short",
 			"what", what, "need", CardsNeeded{Locos: ferry, Count: length - ferry, Color: need}, "held", g.cardsHeld(seat, need, length))
 	}
 	return colored, nil
@@ -102,7 +101,7 @@ func (g *Game) cardsHeld(seat int, need data.Color, length int) CardsHeld {
 func (g *Game) checkClaim(seat int, a Action) error {
 	b := g.board
 	if a.Track < 0 || int(a.Track) >= len(b.Tracks) {
-		return g.refuse(ErrBadAction, "claim.no_route", "there is no such route")
+		return g.refuse(ErrBadAction, "claim.no_route")
 	}
 	if err := g.claimBlocked(seat, a.Track); err != nil {
 		return err
@@ -110,7 +109,7 @@ func (g *Game) checkClaim(seat int, a Action) error {
 	t := &b.Tracks[a.Track]
 	p := &g.players[seat]
 	if p.Trains < t.Length {
-		return g.refuse(ErrNotAllowed, "claim.trains", "{route} needs {trains} trains; you have {left} left",
+		return g.refuse(ErrNotAllowed, "claim.trains",
 			"route", a.Track, "trains", t.Length, "left", p.Trains)
 	}
 	if _, err := g.checkPayment(seat, a.Track, t.Length, t.Color, a.Color, a.Locos, a.Locos4, t.Locomotives); err != nil {
@@ -127,15 +126,15 @@ func (g *Game) checkPlacePassenger(seat int, a Action) error {
 	t := &b.Tracks[a.Track]
 	switch {
 	case b.Rules.Passengers == 0:
-		return g.refuse(ErrBadAction, "passenger.none_edition", "there are no passengers in this edition")
+		return g.refuse(ErrBadAction, "passenger.none_edition")
 	case g.players[seat].PassengersLeft == 0:
-		return g.refuse(ErrNotAvailable, "claim.passengers_gone", "all your passengers are on the board or gone: claim without placing one")
+		return g.refuse(ErrNotAvailable, "claim.passengers_gone")
 	case a.City != t.A && a.City != t.B:
-		return g.refuse(ErrBadAction, "claim.passenger_end", "a passenger goes on one end of the route: {a} or {b}", "a", t.A, "b", t.B)
+		return g.refuse(ErrBadAction, "claim.passenger_end", "a", t.A, "b", t.B)
 	case b.Cities[a.City].Country:
-		return g.refuse(ErrNotAllowed, "claim.passenger_country", "a passenger cannot stand in a country: choose {city}", "city", t.Other(a.City))
+		return g.refuse(ErrNotAllowed, "claim.passenger_country", "city", t.Other(a.City))
 	case g.passenger[a.City] >= 0:
-		return g.refuse(ErrNotAvailable, "claim.passenger_taken", "a passenger already stands in {city}: only one passenger per city", "city", a.City)
+		return g.refuse(ErrNotAvailable, "claim.passenger_taken", "city", a.City)
 	}
 	return nil
 }

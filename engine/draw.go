@@ -3,19 +3,19 @@ package engine
 func (g *Game) checkDraw(seat int, a Action) error {
 	if a.Slot == DeckSlot {
 		if g.cardsLeft() == 0 {
-			return g.refuse(ErrNotAvailable, "draw.empty", "the deck and the discards are empty: take a face-up card or do something else")
+			return g.refuse(ErrNotAvailable, "draw.empty")
 		}
 		return nil
 	}
 	if a.Slot < 0 || a.Slot >= len(g.faceUp) {
-		return g.refuse(ErrBadAction, "draw.no_slot", "there is no face-up slot {slot}: choose 1 to {slots} or the deck", "slot", a.Slot+1, "slots", len(g.faceUp))
+		return g.refuse(ErrBadAction, "draw.no_slot", "slot", a.Slot+1, "slots", len(g.faceUp))
 	}
 	c := g.faceUp[a.Slot]
 	if c == NoCard {
-		return g.refuse(ErrNotAvailable, "draw.slot_empty", "face-up slot {slot} is empty: choose another card or the deck", "slot", a.Slot+1)
+		return g.refuse(ErrNotAvailable, "draw.slot_empty", "slot", a.Slot+1)
 	}
 	if c == Locomotive && g.phase == PhaseSecondDraw {
-		return g.refuse(ErrNotAllowed, "draw.loco_second", "a face-up locomotive can only be taken as your first card: take another card or draw from the deck")
+		return g.refuse(ErrNotAllowed, "draw.loco_second")
 	}
 	return nil
 }

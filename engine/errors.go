@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"conductor/data"
@@ -22,18 +21,31 @@ const (
 	ErrNotAvailable // nothing to draw, track taken, no station left…
 )
 
-// Error is a refused action. Msg says in English what is wrong and what
-// would work; Key and Args say the same for translation: Key names the
-// message ("claim.taken") and Args are the values it shows, each named as
-// the {name} placeholder it fills.
+// Error is a refused action: Code classifies it, Key names the message
+// that explains it ("claim.taken") and Args are the values that message
+// shows, each named as the {name} placeholder it fills. The engine writes
+// no sentence for people: the texts, in every language, are the
+// presentation's (present.Refusal).
 type Error struct {
 	Code ErrorCode
 	Key  string
 	Args []Arg
-	Msg  string
 }
 
-func (e *Error) Error() string { return e.Msg }
+// Error is a short technical form for logs and tests:
+// "refused claim.taken: route=12 player=0".
+func (e *Error) Error() string {
+	var sb strings.Builder
+	sb.WriteString("refused ")
+	sb.WriteString(e.Key)
+	for i, a := range e.Args {
+		if i == 0 {
+			sb.WriteByte(':')
+		}
+		fmt.Fprintf(&sb, " %s=%v", a.Name, a.Value)
+	}
+	return sb.String()
+}
 
 // Arg is one value a refusal shows. Value is one of: int, Seat,
 // data.TrackID, data.CityID, []data.CityID, data.Color (data.Gray: cards of
@@ -45,7 +57,7 @@ type Arg struct {
 }
 
 // Seat is a player's seat (0-based) in a refusal; callers show the
-// player's name, the engine "player N".
+// player's name.
 type Seat int
 
 // CardsNeeded is what a payment asks for: Locos locomotives, then Count
@@ -76,9 +88,9 @@ type StationSite struct {
 	Number int
 }
 
-// refuse builds a refusal: english is the message with {name}
-// placeholders, kv the name/value pairs filling them (see Arg).
-func (g *Game) refuse(code ErrorCode, key, english string, kv ...any) *Error {
+// refuse builds a refusal: kv are the name/value pairs of its
+// arguments (see Arg).
+func (g *Game) refuse(code ErrorCode, key string, kv ...any) *Error {
 	e := &Error{Code: code, Key: key}
 	if len(kv) > 0 {
 		e.Args = make([]Arg, 0, len(kv)/2)
@@ -86,129 +98,5 @@ func (g *Game) refuse(code ErrorCode, key, english string, kv ...any) *Error {
 			e.Args = append(e.Args, Arg{Name: kv[i].(string), Value: kv[i+1]})
 		}
 	}
-	e.Msg = FillMessage(english, e.Args, g.englishArg)
 	return e
-}
-
-// FillMessage replaces each {name} placeholder of template with the named
-// argument as render shows it; unknown placeholders stay as they are.
-func FillMessage(template string, args []Arg, render func(any) string) string {
-	var sb strings.Builder
-	for {
-		open := strings.IndexByte(template, '{')
-		if open < 0 {
-			break
-		}
-		end := strings.IndexByte(template[open:], '}')
-		if end < 0 {
-			break
-		}
-		end += open
-		sb.WriteString(template[:open])
-		name := template[open+1 : end]
-		found := false
-		for _, a := range args {
-			if a.Name == name {
-				sb.WriteString(render(a.Value))
-				found = true
-				break
-			}
-		}
-		if !found {
-			sb.WriteString(template[open : end+1])
-		}
-		template = template[end+1:]
-	}
-	sb.WriteString(template)
-	return sb.String()
-}
-
-// englishArg shows a refusal's value in English.
-func (g *Game) englishArg(v any) string {
-	switch v := v.(type) {
-	case int:
-		return strconv.Itoa(v)
-	case Seat:
-		return "player " + strconv.Itoa(int(v)+1)
-	case data.TrackID:
-		return g.TrackLabel(v)
-	case data.CityID:
-		return g.board.Cities[v].Name
-	case []data.CityID:
-		names := make([]string, len(v))
-		for i, c := range v {
-			names[i] = g.board.Cities[c].Name
-		}
-		return strings.Join(names, ", ")
-	case data.Color:
-		return colorWord(v)
-	case CardsNeeded:
-		return v.English()
-	case CardsHeld:
-		return v.English()
-	case StationSite:
-		return fmt.Sprintf("a station in %s (your station number %d)", g.board.Cities[v.City].Name, v.Number)
-	}
-	return fmt.Sprint(v)
-}
-
-// TrackLabel is "Paris – Frankfurt (white, 3)", how errors name a track.
-func (g *Game) TrackLabel(t data.TrackID) string {
-	tr := &g.board.Tracks[t]
-	kind := ""
-	switch {
-	case tr.Tunnel:
-		kind = ", tunnel"
-	case tr.Locomotives > 0:
-		kind = fmt.Sprintf(", ferry with %d locomotive%s", tr.Locomotives, plural(tr.Locomotives))
-	}
-	return fmt.Sprintf("%s (%s, %d%s)", g.board.TrackName(t), tr.Color, tr.Length, kind)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func colorWord(c data.Color) string {
-	if c == data.Gray {
-		return "same-colour"
-	}
-	return c.String()
-}
-
-// English is "3 white cards", "3 cards of one colour" or "2 locomotives
-// and 4 cards of one colour".
-func (n CardsNeeded) English() string {
-	var parts []string
-	if n.Locos > 0 {
-		parts = append(parts, fmt.Sprintf("%d locomotive%s", n.Locos, plural(n.Locos)))
-	}
-	if n.Count > 0 {
-		if n.Color == data.Gray {
-			parts = append(parts, fmt.Sprintf("%d card%s of one colour", n.Count, plural(n.Count)))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d %s card%s", n.Count, n.Color, plural(n.Count)))
-		}
-	}
-	return strings.Join(parts, " and ")
-}
-
-// English is "1 white and 1 locomotive" or "at most 2 of one colour (red)
-// and 0 locomotives and 1 locomotive+4".
-func (h CardsHeld) English() string {
-	var parts []string
-	switch {
-	case h.Best:
-		parts = append(parts, fmt.Sprintf("at most %d of one colour (%s)", h.Count, h.Color))
-	case h.Color != data.Gray:
-		parts = append(parts, fmt.Sprintf("%d %s", h.Count, h.Color))
-	}
-	parts = append(parts, fmt.Sprintf("%d locomotive%s", h.Locos, plural(h.Locos)))
-	if h.ShowLocos4 {
-		parts = append(parts, fmt.Sprintf("%d locomotive+4", h.Locos4))
-	}
-	return strings.Join(parts, " and ")
 }

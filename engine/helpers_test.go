@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"conductor/internal/testkit"
@@ -111,4 +112,22 @@ func hasEvent(ev []Event, k EventKind) *Event {
 		}
 	}
 	return nil
+}
+
+// wantRefusal checks a refusal's key and arguments.
+func wantRefusal(t testing.TB, e *Error, key string, args ...Arg) {
+	t.Helper()
+	if e.Key != key || !reflect.DeepEqual(e.Args, args) {
+		t.Fatalf("refusal %q %#v, want %q %#v", e.Key, e.Args, key, args)
+	}
+}
+
+// argValue is the value of a refusal's argument name.
+func argValue(e *Error, name string) (any, bool) {
+	for _, a := range e.Args {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return nil, false
 }

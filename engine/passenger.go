@@ -17,38 +17,38 @@ func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
 	var trip passengerTrip
 	b := g.board
 	if b.Rules.Passengers == 0 {
-		return trip, g.refuse(ErrBadAction, "passenger.none_edition", "there are no passengers in this edition")
+		return trip, g.refuse(ErrBadAction, "passenger.none_edition")
 	}
 	if a.City < 0 || int(a.City) >= len(b.Cities) || int(g.passenger[a.City]) != seat {
 		if cities := g.passengerCities(seat); len(cities) > 0 {
-			return trip, g.refuse(ErrBadAction, "passenger.not_there", "you have no passenger there: your passengers stand in {cities}", "cities", cities)
+			return trip, g.refuse(ErrBadAction, "passenger.not_there", "cities", cities)
 		}
-		return trip, g.refuse(ErrBadAction, "passenger.none_placed", "you have no passenger on the board: place one when you claim a route")
+		return trip, g.refuse(ErrBadAction, "passenger.none_placed")
 	}
 	if len(a.Path) == 0 {
-		return trip, g.refuse(ErrBadAction, "passenger.no_path", "give the routes the passenger travels along")
+		return trip, g.refuse(ErrBadAction, "passenger.no_path")
 	}
 	at := a.City
 	var used [4]uint64 // bitset of tracks used; boards have < 256 tracks
 	taken := make([]int8, len(b.Cities))
 	for i, t := range a.Path {
 		if t < 0 || int(t) >= len(b.Tracks) || int(t) >= 256 {
-			return trip, g.refuse(ErrBadAction, "passenger.bad_step", "step {step} is not a route", "step", i+1)
+			return trip, g.refuse(ErrBadAction, "passenger.bad_step", "step", i+1)
 		}
 		tr := &b.Tracks[t]
 		if tr.A != at && tr.B != at {
-			return trip, g.refuse(ErrBadAction, "passenger.step_off", "step {step}, {route}, does not leave {city}", "step", i+1, "route", t, "city", at)
+			return trip, g.refuse(ErrBadAction, "passenger.step_off", "step", i+1, "route", t, "city", at)
 		}
 		if g.owner[t] < 0 {
-			return trip, g.refuse(ErrNotAllowed, "passenger.unclaimed", "{route} is not claimed: passengers only travel on claimed routes", "route", t)
+			return trip, g.refuse(ErrNotAllowed, "passenger.unclaimed", "route", t)
 		}
 		if used[t/64]&(1<<(t%64)) != 0 {
-			return trip, g.refuse(ErrNotAllowed, "passenger.twice", "the passenger cannot take {route} twice", "route", t)
+			return trip, g.refuse(ErrNotAllowed, "passenger.twice", "route", t)
 		}
 		used[t/64] |= 1 << (t % 64)
 		next := tr.Other(at)
 		if b.Cities[next].Country {
-			return trip, g.refuse(ErrNotAllowed, "passenger.country", "a passenger cannot go into {city}: countries are dead ends", "city", next)
+			return trip, g.refuse(ErrNotAllowed, "passenger.country", "city", next)
 		}
 		if int(g.owner[t]) != seat {
 			trip.cost++
@@ -65,7 +65,7 @@ func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
 		}
 	}
 	if have := g.players[seat].Hand[Passenger]; trip.cost > have {
-		return trip, g.refuse(ErrCannotAfford, "passenger.cannot_afford", "this trip needs one Passenger card per opponent's route, {cost} in all; you have {have}", "cost", trip.cost, "have", have)
+		return trip, g.refuse(ErrCannotAfford, "passenger.cannot_afford", "cost", trip.cost, "have", have)
 	}
 	return trip, nil
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"conductor/data"
@@ -73,9 +72,7 @@ func TestFaceUpLocomotiveNotAsSecondCard(t *testing.T) {
 	topDeck(g, Locomotive) // the replacement is a locomotive too
 	mustPlay(t, g, 0, Draw(0))
 	e := refused(t, g, 0, Draw(1), ErrNotAllowed)
-	if !strings.Contains(e.Msg, "first card") {
-		t.Errorf("message %q should say a locomotive is only a first card", e.Msg)
-	}
+	wantRefusal(t, e, "draw.loco_second")    // a locomotive is only a first card
 	refused(t, g, 0, Draw(0), ErrNotAllowed) // the replacement locomotive
 	mustPlay(t, g, 0, Draw(2))
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"conductor/data"
@@ -63,10 +62,8 @@ func TestClaimErrorSaysWhatWouldWork(t *testing.T) {
 	tr := testkit.Track(t, g.board, "Paris", "Frankfurt", data.White)
 	hand(g, 0, map[Card]int{ColorCard(data.White): 1, Locomotive: 1})
 	e := refused(t, g, 0, Claim(tr, data.White, 1), ErrCannotAfford)
-	want := "Frankfurt – Paris (white, 3) needs 3 white cards; you have 1 white and 1 locomotive"
-	if e.Msg != want {
-		t.Fatalf("message\n%q\nwant\n%q", e.Msg, want)
-	}
+	wantRefusal(t, e, "pay.short", Arg{"what", tr}, Arg{"need", CardsNeeded{Count: 3, Color: data.White}},
+		Arg{"held", CardsHeld{Color: data.White, Count: 1, Locos: 1}})
 }
 
 func TestClaimScoresByTheRouteTable(t *testing.T) {
@@ -92,8 +89,8 @@ func TestClaimNeedsEnoughTrains(t *testing.T) {
 	g.players[0].Trains = 5
 	hand(g, 0, map[Card]int{Locomotive: 6})
 	e := refused(t, g, 0, Claim(tr, data.Gray, 6), ErrNotAllowed)
-	if !strings.Contains(e.Msg, "5 left") {
-		t.Errorf("message %q", e.Msg)
+	if left, ok := argValue(e, "left"); !ok || left != 5 {
+		t.Errorf("refusal %v: want 5 trains left", e)
 	}
 }
 
@@ -115,9 +112,7 @@ func TestDoubleRoutesTwoOrThreePlayers(t *testing.T) {
 		hand(g, 1, map[Card]int{Locomotive: 10})
 		mustPlay(t, g, 0, Claim(a, data.Gray, g.board.Tracks[a].Length))
 		e := refused(t, g, 1, Claim(bb, data.Gray, g.board.Tracks[bb].Length), ErrNotAllowed)
-		if !strings.Contains(e.Msg, "2 or 3 players") {
-			t.Errorf("message %q", e.Msg)
-		}
+		wantRefusal(t, e, "claim.double_few", Arg{"route", a})
 	}
 }
 

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"conductor/data"
@@ -36,9 +35,7 @@ func TestStationCostTable(t *testing.T) {
 	}
 	hand(g, 0, map[Card]int{Locomotive: 5})
 	e := refused(t, g, 0, Action{Kind: ActStation, City: testkit.City(t, b, "Roma"), Locos: 3}, ErrNotAvailable)
-	if !strings.Contains(e.Msg, "all 3") {
-		t.Errorf("message %q", e.Msg)
-	}
+	wantRefusal(t, e, "station.all_built", Arg{"stations", 3})
 }
 
 func TestStationOnlyOnCityWithoutOne(t *testing.T) {
@@ -154,9 +151,7 @@ func TestFerrySmyrnaPalermo(t *testing.T) {
 	tr := testkit.Track(t, g.board, "Palermo", "Smyrna", data.Gray)
 	hand(g, 0, map[Card]int{ColorCard(data.Blue): 5, Locomotive: 1})
 	e := refused(t, g, 0, Claim(tr, data.Blue, 1), ErrNotAllowed)
-	if !strings.Contains(e.Msg, "2 locomotives") {
-		t.Errorf("message %q", e.Msg)
-	}
+	wantRefusal(t, e, "pay.ferry", Arg{"what", tr}, Arg{"locos", CardsNeeded{Locos: 2}})
 	hand(g, 0, map[Card]int{ColorCard(data.Blue): 4, Locomotive: 2})
 	mustPlay(t, g, 0, Claim(tr, data.Blue, 2))
 	if g.Owner(tr) != 0 || g.players[0].Score != 15 {

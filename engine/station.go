@@ -17,13 +17,13 @@ func (g *Game) checkStation(seat int, a Action) error {
 	p := &g.players[seat]
 	switch {
 	case b.Rules.Stations == 0:
-		return g.refuse(ErrBadAction, "station.none_edition", "there are no stations in this edition")
+		return g.refuse(ErrBadAction, "station.none_edition")
 	case p.Stations == 0:
-		return g.refuse(ErrNotAvailable, "station.all_built", "you have built all {stations} of your stations", "stations", b.Rules.Stations)
+		return g.refuse(ErrNotAvailable, "station.all_built", "stations", b.Rules.Stations)
 	case a.City < 0 || int(a.City) >= len(b.Cities) || b.Cities[a.City].Country:
-		return g.refuse(ErrBadAction, "station.no_city", "there is no such city")
+		return g.refuse(ErrBadAction, "station.no_city")
 	case g.station[a.City] >= 0:
-		return g.refuse(ErrNotAvailable, "station.taken", "{city} already has a station ({player}'s): choose a city without one", "city", a.City, "player", Seat(g.station[a.City]))
+		return g.refuse(ErrNotAvailable, "station.taken", "city", a.City, "player", Seat(g.station[a.City]))
 	}
 	cost := g.StationCost(seat)
 	what := StationSite{City: a.City, Number: b.Rules.Stations - p.Stations + 1}
@@ -31,7 +31,7 @@ func (g *Game) checkStation(seat int, a Action) error {
 		return err
 	}
 	if a.Locos4 > 0 {
-		return g.refuse(ErrNotAllowed, "station.no_locos4", "stations are paid with colour cards and locomotives")
+		return g.refuse(ErrNotAllowed, "station.no_locos4")
 	}
 	return nil
 }

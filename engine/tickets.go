@@ -86,16 +86,16 @@ func (g *Game) KeepRange(seat int) (lo, hi int) {
 func (g *Game) checkSetup(seat int, a Action) error {
 	p := &g.players[seat]
 	if g.SetupDone(seat) {
-		return g.refuse(ErrWrongPhase, "setup.done", "you have chosen your tickets: the game starts when everyone has")
+		return g.refuse(ErrWrongPhase, "setup.done")
 	}
 	if p.setupNeedMx {
 		if a.Kind != ActDrawTickets {
-			return g.refuse(ErrWrongPhase, "setup.mix_first", "first say how many of your {tickets} tickets come from the long deck", "tickets", g.variant.Setup[p.setupStep].Mix)
+			return g.refuse(ErrWrongPhase, "setup.mix_first", "tickets", g.variant.Setup[p.setupStep].Mix)
 		}
 		return g.checkMix(a.Long, g.variant.Setup[p.setupStep].Mix)
 	}
 	if a.Kind != ActKeep {
-		return g.refuse(ErrWrongPhase, "setup.keep_first", "choose which of your first tickets to keep before the game starts")
+		return g.refuse(ErrWrongPhase, "setup.keep_first")
 	}
 	return g.checkKeep(seat, a)
 }
@@ -105,16 +105,16 @@ func (g *Game) checkSetup(seat int, a Action) error {
 func (g *Game) checkMix(long, n int) error {
 	availL, availS := len(g.tickets[1]), len(g.tickets[0])
 	if availL+availS == 0 {
-		return g.refuse(ErrNotAvailable, "tickets.decks_empty", "both ticket decks are empty")
+		return g.refuse(ErrNotAvailable, "tickets.decks_empty")
 	}
 	n = min(n, availL+availS)
 	switch {
 	case long < 0 || long > n:
-		return g.refuse(ErrBadAction, "tickets.mix_range", "choose between 0 and {max} long tickets", "max", n)
+		return g.refuse(ErrBadAction, "tickets.mix_range", "max", n)
 	case long > availL:
-		return g.refuse(ErrNotAvailable, "tickets.few_long", "only {left} long tickets are left: take at most {left}", "left", availL)
+		return g.refuse(ErrNotAvailable, "tickets.few_long", "left", availL)
 	case n-long > availS:
-		return g.refuse(ErrNotAvailable, "tickets.few_short", "only {left} short tickets are left: take at least {long} long ones", "left", availS, "long", n-availS)
+		return g.refuse(ErrNotAvailable, "tickets.few_short", "left", availS, "long", n-availS)
 	}
 	return nil
 }
@@ -123,17 +123,17 @@ func (g *Game) checkKeep(seat int, a Action) error {
 	p := &g.players[seat]
 	n := len(p.Pending)
 	if n < 64 && a.Keep>>uint(n) != 0 {
-		return g.refuse(ErrBadAction, "tickets.keep_index", "you have {tickets} tickets to choose from: pick among 1 to {tickets}", "tickets", n)
+		return g.refuse(ErrBadAction, "tickets.keep_index", "tickets", n)
 	}
 	k := bits.OnesCount64(a.Keep)
 	lo, hi := g.KeepRange(seat)
 	switch {
 	case k < lo && g.phase == PhaseSetup && lo > g.variant.Setup[p.setupStep].KeepMin:
-		return g.refuse(ErrNotAllowed, "tickets.keep_min_setup", "keep at least {min} of these tickets (you need {total} tickets in all at the start)", "min", lo, "total", g.variant.Setup[p.setupStep].TotalKeepMin)
+		return g.refuse(ErrNotAllowed, "tickets.keep_min_setup", "min", lo, "total", g.variant.Setup[p.setupStep].TotalKeepMin)
 	case k < lo:
-		return g.refuse(ErrNotAllowed, "tickets.keep_min", "keep at least {min} of these tickets", "min", lo)
+		return g.refuse(ErrNotAllowed, "tickets.keep_min", "min", lo)
 	case k > hi:
-		return g.refuse(ErrNotAllowed, "tickets.keep_max", "keep at most {max} of these tickets", "max", hi)
+		return g.refuse(ErrNotAllowed, "tickets.keep_max", "max", hi)
 	}
 	return nil
 }
@@ -212,10 +212,10 @@ func (g *Game) checkDrawTickets(seat int, a Action) error {
 		return g.checkMix(a.Long, g.variant.Draw)
 	}
 	if a.Long != 0 {
-		return g.refuse(ErrBadAction, "tickets.single_deck", "tickets are drawn from a single deck in this game")
+		return g.refuse(ErrBadAction, "tickets.single_deck")
 	}
 	if len(g.tickets[0]) == 0 {
-		return g.refuse(ErrNotAvailable, "tickets.deck_empty", "the ticket deck is empty: draw cards, claim a route or build instead")
+		return g.refuse(ErrNotAvailable, "tickets.deck_empty")
 	}
 	return nil
 }

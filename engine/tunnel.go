@@ -47,10 +47,10 @@ func (g *Game) checkTunnelPay(seat int, a Action) error {
 	baseColored := t.Length - ts.claim.Locos - ts.claim.Locos4
 	extraColored := ts.extra - a.Locos
 	if a.Locos < 0 || extraColored < 0 {
-		return g.refuse(ErrBadAction, "tunnel.bad_locos", "offer between 0 and {extra} locomotives for the tunnel's extra cards", "extra", ts.extra)
+		return g.refuse(ErrBadAction, "tunnel.bad_locos", "extra", ts.extra)
 	}
 	if ts.claim.Color == data.Gray && extraColored > 0 {
-		return g.refuse(ErrNotAllowed, "tunnel.locos_only", "you paid with locomotives only, so the tunnel's extra cards ({extra}) must be locomotives too", "extra", ts.extra)
+		return g.refuse(ErrNotAllowed, "tunnel.locos_only", "extra", ts.extra)
 	}
 	haveColored := 0
 	if ts.claim.Color != data.Gray {
@@ -60,10 +60,10 @@ func (g *Game) checkTunnelPay(seat int, a Action) error {
 	if extraColored > haveColored || a.Locos > haveLocos {
 		held := CardsHeld{Color: ts.claim.Color, Count: max(haveColored, 0), Locos: max(haveLocos, 0)}
 		if ts.claim.Color == data.Gray {
-			return g.refuse(ErrCannotAfford, "tunnel.short_locos", "the tunnel asks for more locomotives ({extra}); beside the cards played you have {held}: give up instead",
+			return g.refuse(ErrCannotAfford, "tunnel.short_locos",
 				"extra", ts.extra, "held", held)
 		}
-		return g.refuse(ErrCannotAfford, "tunnel.short", "the tunnel asks for more cards ({extra}), each {colour} or a locomotive; beside the cards played you have {held}: give up instead",
+		return g.refuse(ErrCannotAfford, "tunnel.short",
 			"extra", ts.extra, "colour", ts.claim.Color, "held", held)
 	}
 	return nil

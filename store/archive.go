@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -150,6 +151,38 @@ func (s *Store) eachArchived(guild string, fn func(*ArchiveEntry) error) error {
 		}
 		return nil
 	})
+}
+
+// ArchivedByID returns the archive summary of guild's game id (the game's
+// GameRecord.ID); its Key opens the full record with ArchivedGame. It reads
+// only the guild's keys, which end with the game id.
+func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	prefix := guildPrefix(guild)
+	suffix := append([]byte{0}, id...)
+	var entry *ArchiveEntry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketArchive).Cursor()
+		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+			if id == "" || !bytes.HasSuffix(k, suffix) {
+				continue
+			}
+			var e ArchiveEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("%w: archive entry %q: %v", errCorrupt, k, err)
+			}
+			e.Key = string(k)
+			entry = &e
+			return nil
+		}
+		return fmt.Errorf("%w: no game %q in the archive", ErrNotFound, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return entry, nil
 }
 
 // ArchivedGame returns the full record of an archived game, for replays.

@@ -108,3 +108,32 @@ func TestArchivedIsChronologicalAndPerGuild(t *testing.T) {
 		t.Fatalf("Archived(g10) = %+v", other)
 	}
 }
+
+// An archived game is found by its id within its guild only; ids that end
+// another id do not match.
+func TestArchivedByID(t *testing.T) {
+	s, _ := openTemp(t)
+	for _, g := range []struct{ channel, guild, id string }{
+		{"c1", "g1", "abc"}, {"c2", "g1", "xabc"}, {"c3", "g10", "zzz"},
+	} {
+		rec := sampleGame(g.channel, g.guild, 3)
+		rec.ID = g.id
+		mustPut(t, s, rec)
+		if _, err := s.Archive(g.channel, ArchiveResult{Finished: base.Add(time.Hour), Players: []PlayerResult{{Name: "Ada", Score: 42}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := s.ArchivedByID("g1", "abc")
+	if err != nil || e.GameID != "abc" || e.Channel != "c1" || e.Players[0].Score != 42 {
+		t.Fatalf("ArchivedByID(g1, abc) = %+v, %v", e, err)
+	}
+	full, err := s.ArchivedGame(e.Key)
+	if err != nil || full.ID != "abc" || len(full.Log) != 3 {
+		t.Fatalf("its record: %+v, %v", full, err)
+	}
+	for _, c := range []struct{ guild, id string }{{"g1", "zzz"}, {"g10", "abc"}, {"g1", "bc"}, {"g1", ""}, {"g", "abc"}} {
+		if _, err := s.ArchivedByID(c.guild, c.id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("ArchivedByID(%q, %q): %v, want ErrNotFound", c.guild, c.id, err)
+		}
+	}
+}

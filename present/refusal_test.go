@@ -1,4 +1,4 @@
-package commands
+package present
 
 import (
 	"go/ast"
@@ -14,17 +14,19 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 )
 
-// engineRefusals reads the engine's source for its refusals: key -> English
-// message, from each g.refuse(code, key, message, …) call.
-func engineRefusals(t *testing.T) map[string]string {
+// engineRefusals reads the engine's source for its refusals: key -> the
+// names of the arguments each g.refuse(code, key, name, value, …) call
+// gives.
+func engineRefusals(t *testing.T) map[string][]string {
 	t.Helper()
 	files, err := filepath.Glob("../engine/*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
+	out := map[string][]string{}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -39,16 +41,25 @@ func engineRefusals(t *testing.T) map[string]string {
 			if !ok {
 				return true
 			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "refuse" || len(call.Args) < 3 {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "refuse" || len(call.Args) < 2 {
 				return true
 			}
-			key, err1 := stringLiteral(call.Args[1])
-			msg, err2 := stringLiteral(call.Args[2])
-			if err1 != nil || err2 != nil {
-				t.Errorf("%s: refuse without a literal key and message", fset.Position(call.Pos()))
+			key, err := stringLiteral(call.Args[1])
+			if err != nil {
+				t.Errorf("%s: refuse without a literal key", fset.Position(call.Pos()))
 				return true
 			}
-			out[key] = msg
+			names := []string{}
+			for i := 2; i < len(call.Args); i += 2 {
+				name, err := stringLiteral(call.Args[i])
+				if err != nil {
+					t.Errorf("%s: refuse with an argument name that is not a literal", fset.Position(call.Pos()))
+					return true
+				}
+				names = append(names, "{"+name+"}")
+			}
+			slices.Sort(names)
+			out[key] = names
 			return true
 		})
 	}
@@ -79,25 +90,29 @@ func placeholderSet(s string) []string {
 }
 
 // TestEveryRefusalHasAMessage: each engine refusal has an "engine.<key>"
-// message in English (and so, by the i18n tests, in every language) with
-// the placeholders the engine fills; the catalog has no engine.* message
-// nothing uses.
+// message in English (and so, by the catalogue tests, in every language)
+// using exactly the arguments the engine gives; the catalogue has no
+// engine.* message nothing uses.
 func TestEveryRefusalHasAMessage(t *testing.T) {
 	en := readCatalog(t, "en")
 	refusals := engineRefusals(t)
-	for key, english := range refusals {
+	for key, names := range refusals {
 		msg, ok := en["engine."+key]
 		if !ok {
-			t.Errorf("en.json has no %q for the engine's %q", "engine."+key, english)
+			t.Errorf("en.json has no %q for the engine's refusal", "engine."+key)
 			continue
 		}
-		if w, g := placeholderSet(english), placeholderSet(msg); !slices.Equal(w, g) {
-			t.Errorf("en.json %q: placeholders %v, the engine fills %v", "engine."+key, g, w)
+		if got := placeholderSet(msg); !slices.Equal(got, names) {
+			t.Errorf("en.json %q: placeholders %v, the engine gives %v", "engine."+key, got, names)
 		}
 	}
-	src, err := os.ReadFile("errors.go")
-	if err != nil {
-		t.Fatal(err)
+	var src []byte
+	for _, name := range []string{"refusal.go", "labels.go"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	for key := range en {
 		rest, ok := strings.CutPrefix(key, "engine.")
@@ -106,7 +121,7 @@ func TestEveryRefusalHasAMessage(t *testing.T) {
 		}
 		if strings.HasPrefix(rest, "part.") {
 			if !strings.Contains(string(src), strconv.Quote(key)) {
-				t.Errorf("en.json %q: errors.go does not use it", key)
+				t.Errorf("en.json %q: neither refusal.go nor labels.go uses it", key)
 			}
 			continue
 		}
@@ -123,32 +138,10 @@ func seatNames(seat int) string { return []string{"Alice", "Bruno", "Chiara"}[se
 // should show.
 var englishLeftovers = regexp.MustCompile(`\b(needs|you have|player|claimed|already|cards|station|white|locomotives|one colour|is|the)\b`)
 
-func europeBoard(t *testing.T) *data.Board {
-	t.Helper()
-	b, err := data.Embedded().Board("europe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func trackBetween3(t *testing.T, b *data.Board, a, c string, col data.Color) data.TrackID {
-	t.Helper()
-	ia, _ := b.City(a)
-	ic, _ := b.City(c)
-	for _, id := range b.Adj[ia] {
-		if tr := &b.Tracks[id]; tr.Other(ia) == ic && tr.Color == col {
-			return id
-		}
-	}
-	t.Fatalf("no %s track %s – %s", col, a, c)
-	return 0
-}
-
 // newEuropeGame is a 3-player Europe game past the ticket choice.
 func newEuropeGame(t *testing.T) *engine.Game {
 	t.Helper()
-	g, err := engine.New(engine.Config{Board: europeBoard(t), Players: 3, Seed: 7})
+	g, err := engine.New(engine.Config{Board: testkit.Board(t, "europe"), Players: 3, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +195,7 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 		t.Fatal("seat 0 can claim nothing with its first hand; pick another seed")
 	}
 	tr := &b.Tracks[claimed]
-	long := trackBetween3(t, b, "Kyiv", "Smolensk", data.Red) // 3 red cards: more than a first hand
+	long := testkit.Track(t, b, "Kyiv", "Smolensk", data.Red) // 3 red cards: more than a first hand
 	if g.Player(1).Hand[engine.ColorCard(data.Red)] >= 3 {
 		t.Fatal("seat 1 holds 3 red cards; pick another seed")
 	}
@@ -223,11 +216,11 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 	}
 	for _, c := range cases {
 		if c.err.Key != c.key {
-			t.Errorf("%s: key %q (%s), want %q", c.name, c.err.Key, c.err.Msg, c.key)
+			t.Errorf("%s: refusal %v, want key %q", c.name, c.err, c.key)
 			continue
 		}
 		for lang, wants := range c.wants {
-			got := localizeEngineError(lang, c.err, b, seatNames)
+			got := Refusal(lang, c.err, b, seatNames)
 			for _, w := range wants {
 				if !strings.Contains(got, w) {
 					t.Errorf("%s in %s: %q lacks %q", c.name, lang, got, w)
@@ -248,11 +241,10 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 // TestRefusalValuesRendered shows each kind of value a refusal carries, in
 // French, exactly.
 func TestRefusalValuesRendered(t *testing.T) {
-	b := europeBoard(t)
-	roma, _ := b.City("Roma")
-	wien, _ := b.City("Wien")
-	ferry := trackBetween3(t, b, "Palermo", "Smyrna", data.Gray)
-	tunnel := trackBetween3(t, b, "Marseille", "Zurich", data.Pink)
+	b := testkit.Board(t, "europe")
+	roma, wien := testkit.City(t, b, "Roma"), testkit.City(t, b, "Wien")
+	ferry := testkit.Track(t, b, "Palermo", "Smyrna", data.Gray)
+	tunnel := testkit.Track(t, b, "Marseille", "Zurich", data.Pink)
 	for _, c := range []struct {
 		err  engine.Error
 		want string
@@ -284,64 +276,39 @@ func TestRefusalValuesRendered(t *testing.T) {
 			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 0, Locos: 1, Locos4: 2, ShowLocos4: true}}}},
 			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet ; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚂 locomotive +4."},
 	} {
-		if got := localizeEngineError("fr", &c.err, b, seatNames); got != c.want {
+		if got := Refusal("fr", &c.err, b, seatNames); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.err.Key, got, c.want)
 		}
 	}
 }
 
-func TestRefusalWithoutMessageFallsBackToEnglish(t *testing.T) {
-	b := europeBoard(t)
-	e := &engine.Error{Code: engine.ErrNotAllowed, Key: "no.such_key", Msg: "the engine's English"}
-	if got := localizeEngineError("en", e, b, seatNames); got != e.Msg {
-		t.Errorf("en: %q", got)
-	}
-	if got, want := localizeEngineError("fr", e, b, seatNames), T("fr", "refused.allowed")+"\n"+e.Msg; got != want {
-		t.Errorf("fr: %q, want %q", got, want)
+func TestRefusalWithoutMessageGivesItsKind(t *testing.T) {
+	b := testkit.Board(t, "europe")
+	e := &engine.Error{Code: engine.ErrNotAllowed, Key: "no.such_key"}
+	for _, lang := range Languages {
+		if got, want := Refusal(lang, e, b, seatNames), T(lang, "refused.allowed"); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
 	}
 }
 
-// TestRefusalReachesThePlayer goes through the service: a German player
-// claiming a route taken by the other player reads it in German, with the
-// other player's name.
-func TestRefusalReachesThePlayer(t *testing.T) {
-	w := newWorld(t)
-	gid := startedGame(t, w, nil)
-	g, _ := w.game("c1")
-	b := g.Board()
-	// Draw until u1 can claim something, the other player drawing too.
-	for turn := 0; ; turn++ {
-		if turn > 40 {
-			t.Fatal("no route became affordable")
+func TestFill(t *testing.T) {
+	args := []engine.Arg{{Name: "a", Value: 1}, {Name: "b", Value: "two"}}
+	show := func(v any) string {
+		if n, ok := v.(int); ok {
+			return strconv.Itoa(n * 10)
 		}
-		seat := g.Current()
-		user := "u" + strconv.Itoa(seat+1)
-		var claim *engine.Action
-		if seat == 0 {
-			for id := range b.Tracks {
-				for _, c := range data.CardColors {
-					a := engine.Claim(data.TrackID(id), c, 0)
-					if claim == nil && g.Clone().Play(0, a) == nil {
-						claim = &a
-					}
-				}
-			}
+		return strings.ToUpper(v.(string))
+	}
+	for template, want := range map[string]string{
+		"{a} and {b}, {a} again": "10 and TWO, 10 again",
+		"no placeholders":        "no placeholders",
+		"{unknown} stays, {b}":   "{unknown} stays, TWO",
+		"unclosed {a":            "unclosed {a",
+		"{a}{b}":                 "10TWO",
+	} {
+		if got := fill(template, args, show); got != want {
+			t.Errorf("fill(%q) = %q, want %q", template, got, want)
 		}
-		if claim == nil {
-			w.playRequest(g, gid, user, engine.Draw(engine.DeckSlot))
-			w.playRequest(g, gid, user, engine.Draw(engine.DeckSlot))
-			continue
-		}
-		w.playRequest(g, gid, user, *claim)
-		if g.Owner(claim.Track) != 0 {
-			t.Fatalf("u1's claim of %s did not go through", b.TrackName(claim.Track))
-		}
-		a := w.do(&Request{Type: CommandRequest, User: "u2", Name: "claim", Locale: "de",
-			Options: map[string]string{"route": engine.TrackRef(b, claim.Track), "color": claim.Color.String(), "locomotives": "0"}})
-		want := "⛔ " + localRouteLabel("de", b, claim.Track) + " ist schon von name-u1 gebaut."
-		if a.msg.Content != want || !a.msg.Ephemeral {
-			t.Fatalf("German refusal: %q (ephemeral %v), want %q", a.msg.Content, a.msg.Ephemeral, want)
-		}
-		return
 	}
 }

@@ -1,4 +1,4 @@
-package commands
+package present
 
 import (
 	"encoding/json"
@@ -281,29 +281,5 @@ func TestI18nTranslateUsesCatalog(t *testing.T) {
 		if got := T(lang+"-XX", key); got != cat[key] {
 			t.Errorf("T(%q, %q) = %q, want %q", lang+"-XX", key, got, cat[key])
 		}
-	}
-}
-
-func TestI18nDefinitionsAreLocalised(t *testing.T) {
-	var walk func(path string, names, descs map[string]string, opts []OptionDef)
-	walk = func(path string, names, descs map[string]string, opts []OptionDef) {
-		for _, lang := range translatedLanguages {
-			if names[lang] == "" {
-				t.Errorf("%s: no %s name", path, lang)
-			}
-			if descs[lang] == "" {
-				t.Errorf("%s: no %s description (missing, or still English)", path, lang)
-			}
-		}
-		for _, o := range opts {
-			walk(path+" "+o.Name, o.Names, o.Descriptions, o.Options)
-		}
-	}
-	defs := Definitions([]string{"usa", "europe", "marklin"})
-	if len(defs) == 0 {
-		t.Fatal("no command definitions")
-	}
-	for _, d := range defs {
-		walk("/"+d.Name, d.Names, d.Descriptions, d.Options)
 	}
 }

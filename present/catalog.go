@@ -1,4 +1,4 @@
-package commands
+package present
 
 import (
 	"embed"
@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"strings"
 )
+
+// The message catalogues: one JSON object of key -> text per language,
+// English the source. This file is the whole catalogue API (Languages, T,
+// Lookup, Lang), so that a change of format touches nothing else.
 
 //go:embed locales/*.json
 var localeFiles embed.FS
@@ -32,8 +36,8 @@ func loadCatalogs() map[string]map[string]string {
 	return out
 }
 
-// lang reduces a Discord locale ("fr", "en-US", "de") to a language we speak.
-func lang(locale string) string {
+// Lang reduces a Discord locale ("fr", "en-US", "de") to a language we speak.
+func Lang(locale string) string {
 	l, _, _ := strings.Cut(strings.ToLower(locale), "-")
 	if _, ok := catalogs[l]; ok {
 		return l
@@ -41,10 +45,18 @@ func lang(locale string) string {
 	return "en"
 }
 
+// Lookup is a key's text in exactly the language of locale, without
+// falling back to English (slash command names exist only where
+// translated).
+func Lookup(locale, key string) (string, bool) {
+	s, ok := catalogs[Lang(locale)][key]
+	return s, ok
+}
+
 // T translates a message key into a locale, filling {name} placeholders
 // from key/value pairs: T("fr", "turn", "player", "Alice").
 func T(locale, key string, kv ...any) string {
-	m := catalogs[lang(locale)]
+	m := catalogs[Lang(locale)]
 	s, ok := m[key]
 	if !ok {
 		if s, ok = catalogs["en"][key]; !ok {

@@ -1,0 +1,233 @@
+// Package arena plays bot-only games to measure the bots (`conductor
+// selfplay`). It lives beside package ai, not in it: the arena builds and
+// plays whole games, which the bots themselves must never touch.
+package arena
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"conductor/ai"
+	"conductor/data"
+	"conductor/engine"
+)
+
+// Config is a run of bot-only games: each entry of Levels
+// plays every game, the seats rotating from game to game so that no bot
+// always starts. A run is deterministic for its Seed, whatever Workers.
+type Config struct {
+	Board   *data.Board
+	Variant string
+	Levels  []string // one bot level (or baseline) per seat, 2 to engine.MaxPlayers
+	Seed    uint64   // the first game's seed
+	Games   int
+	Workers int // games played at once
+}
+
+// Report sums a run up, as `conductor selfplay` prints it.
+type Report struct {
+	Map            string   `json:"map"`
+	Variant        string   `json:"variant"`
+	Seed           uint64   `json:"seed"`
+	Games          int      `json:"games"`
+	GamesPerSecond float64  `json:"games_per_second"`
+	MeanTurns      float64  `json:"mean_turns"`
+	Players        []Result `json:"players"`
+}
+
+// Result sums up one entry of Levels over all games.
+type Result struct {
+	Bot                  string  `json:"bot"`
+	Wins                 float64 `json:"wins"` // a tie for first shares the win
+	WinRate              float64 `json:"win_rate"`
+	MeanScore            float64 `json:"mean_score"`
+	MeanTicketsCompleted float64 `json:"mean_tickets_completed"`
+	MeanTicketsFailed    float64 `json:"mean_tickets_failed"`
+	Decisions            int     `json:"decisions"`
+	DecisionMsP50        float64 `json:"decision_ms_p50"`
+	DecisionMsP99        float64 `json:"decision_ms_p99"`
+	DecisionMsMax        float64 `json:"decision_ms_max"`
+}
+
+// arenaGame is one game's outcome, by entry of Levels.
+type arenaGame struct {
+	err       error
+	turns     int
+	win       []float64
+	score     []int
+	completed []int
+	failed    []int
+	decisions [][]time.Duration
+}
+
+// maxArenaActions bounds a game: bots that never end one are a bug to report.
+const maxArenaActions = 20000
+
+// Run plays the games and sums them up.
+func Run(a Config) (Report, error) {
+	for _, level := range a.Levels {
+		if _, err := ai.New(level, 0); err != nil {
+			return Report{}, err
+		}
+	}
+	if n := len(a.Levels); n < 2 || n > engine.MaxPlayers {
+		return Report{}, fmt.Errorf("give 2 to %d bots, not %d", engine.MaxPlayers, n)
+	}
+	if a.Games < 1 || a.Workers < 1 {
+		return Report{}, fmt.Errorf("%d games on %d workers: both must be at least 1", a.Games, a.Workers)
+	}
+	start := time.Now()
+	results := make([]arenaGame, a.Games)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(a.Workers, a.Games) {
+		wg.Go(func() {
+			for i := range jobs {
+				results[i] = a.play(i)
+			}
+		})
+	}
+	for i := range a.Games {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	for i, r := range results {
+		if r.err != nil {
+			return Report{}, fmt.Errorf("game %d (seed %d): %w", i, a.Seed, r.err)
+		}
+	}
+	out := summarize(results, a.Levels)
+	out.Map, out.Variant, out.Seed = a.Board.ID, a.Variant, a.Seed
+	out.GamesPerSecond = round3(float64(a.Games) / elapsed.Seconds())
+	return out, nil
+}
+
+// gameSeed derives game i's seed from the run's seed (splitmix64), so that
+// games differ and a run replays exactly.
+func gameSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// play plays game i. Seats rotate: entry k of Levels sits at seat
+// arenaSeat(k, i, n).
+func (a Config) play(i int) arenaGame {
+	n := len(a.Levels)
+	gs := gameSeed(a.Seed, i)
+	res := arenaGame{win: make([]float64, n), score: make([]int, n), completed: make([]int, n),
+		failed: make([]int, n), decisions: make([][]time.Duration, n)}
+	g, err := engine.New(engine.Config{Board: a.Board, Variant: a.Variant, Players: n, Seed: gs})
+	if err != nil {
+		res.err = err
+		return res
+	}
+	entryAt := make([]int, n) // seat -> entry of Levels
+	bots := make([]ai.Bot, n)
+	for k := range a.Levels {
+		seat := arenaSeat(k, i, n)
+		entryAt[seat] = k
+		bots[seat], _ = ai.New(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
+	}
+	var legal []engine.Action
+	for steps := 0; g.Phase() != engine.PhaseOver; steps++ {
+		if steps >= maxArenaActions {
+			res.err = fmt.Errorf("no end after %d actions", steps)
+			return res
+		}
+		seat := g.Current()
+		if g.Phase() == engine.PhaseSetup {
+			for s := range n {
+				if !g.SetupDone(s) {
+					seat = s
+					break
+				}
+			}
+		}
+		legal = g.LegalActions(seat, legal[:0])
+		view := g.View(seat)
+		t0 := time.Now()
+		act := bots[seat].Choose(view, legal)
+		res.decisions[entryAt[seat]] = append(res.decisions[entryAt[seat]], time.Since(t0))
+		if err := g.Play(seat, act); err != nil {
+			res.err = fmt.Errorf("%s (seat %d) chose %s: %v", a.Levels[entryAt[seat]], seat+1, engine.FormatAction(a.Board, act), err)
+			return res
+		}
+	}
+	final := g.Final()
+	res.turns = g.Turn()
+	winners := final.Winners()
+	for seat, ps := range final.Players {
+		k := entryAt[seat]
+		res.score[k] = ps.Total
+		res.completed[k] = ps.CompletedTickets
+		res.failed[k] = len(ps.Tickets) - ps.CompletedTickets
+		if slices.Contains(winners, seat) {
+			res.win[k] = 1 / float64(len(winners))
+		}
+	}
+	return res
+}
+
+// arenaSeat is the seat entry k of Levels takes in game i of n seats: the
+// seats rotate so that every bot starts as often as the others.
+func arenaSeat(k, i, n int) int { return (k + i) % n }
+
+// summarize adds up the games, in game order.
+func summarize(results []arenaGame, levels []string) Report {
+	out := Report{Games: len(results)}
+	n := float64(len(results))
+	turns := 0
+	for k, level := range levels {
+		p := Result{Bot: level}
+		var times []time.Duration
+		score, completed, failed := 0, 0, 0
+		for _, r := range results {
+			if r.err != nil {
+				continue
+			}
+			p.Wins += r.win[k]
+			score += r.score[k]
+			completed += r.completed[k]
+			failed += r.failed[k]
+			times = append(times, r.decisions[k]...)
+		}
+		p.WinRate = round3(p.Wins / n)
+		p.MeanScore = round3(float64(score) / n)
+		p.MeanTicketsCompleted = round3(float64(completed) / n)
+		p.MeanTicketsFailed = round3(float64(failed) / n)
+		p.Decisions = len(times)
+		slices.Sort(times)
+		p.DecisionMsP50 = percentileMs(times, 0.50)
+		p.DecisionMsP99 = percentileMs(times, 0.99)
+		if len(times) > 0 {
+			p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
+		}
+		out.Players = append(out.Players, p)
+	}
+	for _, r := range results {
+		turns += r.turns
+	}
+	out.MeanTurns = round3(float64(turns) / n)
+	return out
+}
+
+// percentileMs is the q-quantile (nearest rank) of sorted durations, in ms.
+func percentileMs(sorted []time.Duration, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	i = min(max(i, 0), len(sorted)-1)
+	return round3(float64(sorted[i]) / float64(time.Millisecond))
+}
+
+func round3(x float64) float64 {
+	return float64(int64(x*1000+0.5)) / 1000
+}

@@ -1,0 +1,147 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"conductor/commands"
+	"conductor/store"
+)
+
+// Setup says which game a terminal plays: the saved game of that name, or
+// a new one with these seats.
+type Setup struct {
+	// Fresh abandons the saved game of that name and starts a new one.
+	Fresh bool
+	// Seats holds a name for each person at the keyboard and a bot level
+	// for each bot, in seat order.
+	Seats        []string
+	Map, Variant string
+	// Levels are the bot levels a seat may name.
+	Levels []string
+}
+
+// SetupError is a problem with the seats or the board asked for: the
+// player fixes it by asking differently.
+type SetupError struct{ msg string }
+
+func (e *SetupError) Error() string { return e.msg }
+
+func badSetup(format string, args ...any) error {
+	return &SetupError{fmt.Sprintf(format, args...)}
+}
+
+// Open resumes the terminal's saved game (t.Channel in st), or, when there
+// is none or s.Fresh, ends it and starts a new one with s's seats. The
+// terminal's Service must be set.
+func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
+	info, saved := t.Service.Turn(t.Channel)
+	if saved && (s.Fresh || info.Lobby) {
+		t.endSaved(ctx)
+		saved = false
+	}
+	if !saved {
+		return t.newGame(ctx, s)
+	}
+	rec, err := st.Get(t.Channel)
+	if err != nil {
+		return err
+	}
+	for _, seat := range rec.Seats {
+		if seat.Bot == "" {
+			t.Names[seat.UserID] = seat.Name
+			t.Humans = append(t.Humans, seat.UserID)
+		}
+	}
+	fmt.Fprintf(t.out, "Resuming the saved game %q on the %s board.\n", strings.TrimPrefix(t.Channel, "local:"), rec.Map)
+	return nil
+}
+
+// endSaved ends the saved game of the terminal's channel, as its host.
+func (t *Terminal) endSaved(ctx context.Context) {
+	t.Names["local:host"] = "host"
+	req := &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: t.Channel,
+		Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}
+	t.Service.Handle(ctx, req, &capture{})
+}
+
+// newGame opens a table, seats the players and bots, and starts.
+func (t *Terminal) newGame(ctx context.Context, s Setup) error {
+	seats := s.Seats
+	if len(seats) < 2 || len(seats) > 5 {
+		return badSetup("--players needs 2 to 5 seats, e.g. --players alice,bob or --players you,hard")
+	}
+	var humans []string
+	for _, seat := range seats {
+		seat = strings.TrimSpace(seat)
+		if seat == "" {
+			return badSetup("--players has an empty seat")
+		}
+		if !slices.Contains(s.Levels, seat) {
+			id := "local:" + seat
+			if t.Names[id] != "" {
+				return badSetup("two players are called %q", seat)
+			}
+			t.Names[id] = seat
+			humans = append(humans, id)
+		}
+	}
+	if len(humans) == 0 {
+		return badSetup("--players needs at least one person (a name); for bots only, use conductor selfplay")
+	}
+	t.Humans = humans
+	n := 0
+	send := func(user, sub string, opts map[string]string) (commands.Message, error) {
+		n++
+		c := &capture{}
+		t.Service.Handle(ctx, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
+			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Name: "ttr", Sub: sub, Options: opts}, c)
+		if c.m.Ephemeral {
+			return c.m, errors.New(c.m.Content)
+		}
+		return c.m, nil
+	}
+	opts := map[string]string{"map": s.Map}
+	if s.Variant != "" {
+		opts["variant"] = s.Variant
+	}
+	if _, err := send(humans[0], "new", opts); err != nil {
+		return badSetup("%v", err)
+	}
+	hi := 1
+	for _, seat := range seats {
+		seat = strings.TrimSpace(seat)
+		var err error
+		switch {
+		case slices.Contains(s.Levels, seat):
+			_, err = send(humans[0], "addbot", map[string]string{"level": seat})
+		case "local:"+seat == humans[0]:
+			continue
+		default:
+			_, err = send(humans[hi], "join", nil)
+			hi++
+		}
+		if err != nil {
+			return badSetup("%v", err)
+		}
+	}
+	m, err := send(humans[0], "start", nil)
+	if err != nil {
+		return badSetup("%v", err)
+	}
+	_, _ = t.Post(t.Channel, m)
+	return nil
+}
+
+// capture keeps the reply to a setup request.
+type capture struct{ m commands.Message }
+
+func (c *capture) Reply(m commands.Message) error  { c.m = m; return nil }
+func (c *capture) Update(m commands.Message) error { c.m = m; return nil }
+func (c *capture) Ack() error                      { return nil }
+func (c *capture) Choices([]commands.Choice) error { return nil }
+func (c *capture) FollowUp(commands.Message) error { return nil }

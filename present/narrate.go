@@ -1,0 +1,89 @@
+package present
+
+import (
+	"strconv"
+	"strings"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// Narrate turns the public events of an action into lines for the channel,
+// in the language of loc; name gives a seat's player name. Private events
+// are skipped: they go only to their player (see NarrateOwn).
+func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.Event) []string {
+	var lines []string
+	for _, e := range ev {
+		if e.Private {
+			continue
+		}
+		who := "**" + name(e.Seat) + "**"
+		var line string
+		switch e.Kind {
+		case engine.EvDrawFaceUp:
+			line = T(loc, "ev.draw_faceup", "player", who, "card", CardLabel(loc, e.Card))
+		case engine.EvDrawBlind:
+			line = T(loc, "ev.draw_blind", "player", who)
+		case engine.EvFlush:
+			line = T(loc, "ev.flush")
+		case engine.EvReshuffle:
+			line = T(loc, "ev.reshuffle", "n", e.Count)
+		case engine.EvClaim:
+			line = T(loc, "ev.claim", "player", who, "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "points", e.Points)
+		case engine.EvTunnelReveal:
+			line = T(loc, "ev.tunnel", "player", who, "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "n", e.Count)
+		case engine.EvTunnelGiveUp:
+			line = T(loc, "ev.tunnel_giveup", "player", who)
+		case engine.EvTicketsDrawn:
+			line = T(loc, "ev.tickets_drawn", "player", who, "n", e.Count)
+		case engine.EvTicketsKept:
+			line = T(loc, "ev.tickets_kept", "player", who, "n", e.Count)
+		case engine.EvStation:
+			line = T(loc, "ev.station", "player", who, "city", b.Cities[e.City].Name, "cards", CardsLabel(loc, e.Cards))
+		case engine.EvPassengerPlaced:
+			line = T(loc, "ev.passenger_placed", "player", who, "city", b.Cities[e.City].Name)
+		case engine.EvPassengerMoved:
+			goods := make([]string, len(e.Goods))
+			for i, v := range e.Goods {
+				goods[i] = strconv.Itoa(v)
+			}
+			line = T(loc, "ev.passenger_moved", "player", who, "city", b.Cities[e.City].Name, "n", len(e.Tracks), "goods", strings.Join(goods, "+"), "points", e.Points)
+		case engine.EvPass:
+			line = T(loc, "ev.pass", "player", who)
+		case engine.EvLastRound:
+			line = "🚨 " + T(loc, "ev.last_round", "player", who, "n", e.Count)
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// NarrateOwn tells the player at seat what their own action did, including
+// what only they may know (the card drawn, the tickets kept).
+func NarrateOwn(loc string, b *data.Board, seat int, ev []engine.Event) []string {
+	var lines []string
+	for _, e := range ev {
+		if e.Seat != seat {
+			continue
+		}
+		switch e.Kind {
+		case engine.EvDrawnCard:
+			lines = append(lines, T(loc, "you.drew", "card", CardLabel(loc, e.Card)))
+		case engine.EvDrawFaceUp:
+			lines = append(lines, T(loc, "you.took", "card", CardLabel(loc, e.Card)))
+		case engine.EvClaim:
+			lines = append(lines, T(loc, "you.claimed", "route", RouteLabel(loc, b, e.Track), "points", e.Points))
+		case engine.EvTunnelReveal:
+			lines = append(lines, T(loc, "you.tunnel", "cards", CardsLabel(loc, e.Cards), "n", e.Count))
+		case engine.EvStation:
+			lines = append(lines, T(loc, "you.station", "city", b.Cities[e.City].Name))
+		case engine.EvTicketsChosen:
+			lines = append(lines, T(loc, "you.kept", "tickets", TicketList(b, e.Tickets)))
+		case engine.EvPassengerMoved:
+			lines = append(lines, T(loc, "you.moved", "points", e.Points))
+		}
+	}
+	return lines
+}
