@@ -12,7 +12,10 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/conductor /usr/local/bin/conductor
 # The database lives on a volume mounted at /data (see fly.toml).
 ENV CONDUCTOR_DB=/data/conductor.db CONDUCTOR_HTTP=:8080
-USER nonroot:nonroot
+# distroless's nonroot user, by number: fly's init mounts the volume for the
+# image's user, and a numeric USER needs no lookup in /etc/passwd. The bot
+# says at start which uid cannot write the database directory, if any.
+USER 65532:65532
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/conductor"]
 CMD ["run"]

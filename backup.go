@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"conductor/ops"
@@ -18,7 +19,12 @@ func runBackup(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	db := fs.String("db", envOr("CONDUCTOR_DB", "conductor.db"), "the database `FILE` to copy")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conductor backup [--db FILE] BACKUP_FILE\n\nCopies the database while the bot keeps running.")
+		fmt.Fprintln(stderr, `usage: conductor backup [--db FILE] BACKUP_FILE
+
+Copies the database, also while the bot keeps running: then the bot holds
+the file, and backup asks it for a hot copy at CONDUCTOR_HTTP (this
+machine), presenting CONDUCTOR_BACKUP_TOKEN, the bot's secret. The copy is
+written readable by its owner only (0600): it holds every hand and ticket.`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -36,9 +42,10 @@ func runBackup(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		// The bot is running and holds the file: ask it for the copy.
 		addr := os.Getenv("CONDUCTOR_HTTP")
 		if addr == "" {
-			return fmt.Errorf("%s is in use by a running conductor; set CONDUCTOR_HTTP to its health address (e.g. :8080) so that backup can ask it for a hot copy", *db)
+			return fmt.Errorf("%s is in use by a running conductor; set CONDUCTOR_HTTP to its health address (e.g. :8080) "+
+				"and CONDUCTOR_BACKUP_TOKEN to its backup secret so that backup can ask it for a hot copy", *db)
 		}
-		if err := ops.FetchBackup(addr, out); err != nil {
+		if err := ops.FetchBackup(addr, strings.TrimSpace(os.Getenv("CONDUCTOR_BACKUP_TOKEN")), out); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "backed up the running conductor's database to %s\n", out)

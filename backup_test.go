@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,6 +29,9 @@ func TestBackupCopiesTheDatabase(t *testing.T) {
 	var o, e bytes.Buffer
 	if code := realMain([]string{"backup", "--db", db, out}, nil, &o, &e); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("copy mode %v %v, want 0600", fi.Mode().Perm(), err)
 	}
 	copyStore, err := store.Open(out, nil)
 	if err != nil {
@@ -60,14 +64,33 @@ func TestBackupAsksTheRunningBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: ops.Handler(b, st)}
+	const token = "a-long-enough-backup-secret"
+	srv := &http.Server{Handler: ops.Handler(b, st, token)}
 	go srv.Serve(ln)
 	defer srv.Close()
 	t.Setenv("CONDUCTOR_HTTP", ln.Addr().String())
 	out := filepath.Join(dir, "hot.db")
 	var o, e bytes.Buffer
+	// Without the bot's secret, no copy.
+	t.Setenv("CONDUCTOR_BACKUP_TOKEN", "")
+	if code := realMain([]string{"backup", "--db", db, out}, nil, &o, &e); code == 0 || !strings.Contains(e.String(), "CONDUCTOR_BACKUP_TOKEN is not set") {
+		t.Fatalf("no token: exit %d: %s", code, e.String())
+	}
+	t.Setenv("CONDUCTOR_BACKUP_TOKEN", "another-secret-of-some-length")
+	e.Reset()
+	if code := realMain([]string{"backup", "--db", db, out}, nil, &o, &e); code == 0 || !strings.Contains(e.String(), "401") {
+		t.Fatalf("wrong token: exit %d: %s", code, e.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a refused backup left a file")
+	}
+	t.Setenv("CONDUCTOR_BACKUP_TOKEN", token)
+	e.Reset()
 	if code := realMain([]string{"backup", "--db", db, out}, nil, &o, &e); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("hot copy mode %v %v, want 0600", fi.Mode().Perm(), err)
 	}
 	hot, err := store.Open(out, nil)
 	if err != nil {

@@ -1,5 +1,6 @@
 // Command conductor runs Ticket to Ride games in Discord channels, and offers
-// a few offline tools: maps, score, render, play, selfplay, backup.
+// a few offline tools: maps, score, render, play, selfplay, backup, migrate,
+// reshard, hold.
 package main
 
 import (
@@ -36,6 +37,8 @@ func subcommands() []command {
 		{"play", "play a game in the terminal: hot-seat players and bots, saved and resumable", runPlay},
 		{"backup", "take a hot copy of the database (also while the bot runs)", runBackup},
 		{"migrate", "upgrade the database schema, after a backup", runMigrate},
+		{"reshard", "move servers' games to their shard's database after the shard count changes", runReshard},
+		{"hold", "keep the machine up without serving or opening the database (maintenance)", runHold},
 	}
 }
 

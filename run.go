@@ -28,6 +28,9 @@ type runConfig struct {
 	APIBase  string // DISCORD_API_URL: Discord's address (tests use a fake)
 	DBPath   string // CONDUCTOR_DB
 	HTTPAddr string // CONDUCTOR_HTTP: address of GET /healthz; "" for none
+	// BackupToken (CONDUCTOR_BACKUP_TOKEN) is the secret conductor backup
+	// presents to get a hot copy over HTTP; "" turns /backup off.
+	BackupToken string
 	// ShardID, ShardCount: CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT.
 	ShardID, ShardCount int
 	LogLevel            slog.Level
@@ -52,6 +55,8 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 		DBPath:   getenv("CONDUCTOR_DB"),
 		HTTPAddr: getenv("CONDUCTOR_HTTP"),
 		Decks:    decks,
+
+		BackupToken: strings.TrimSpace(getenv("CONDUCTOR_BACKUP_TOKEN")),
 	}
 	if cfg.Token == "" {
 		return cfg, errNoToken
@@ -68,6 +73,9 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	}
 	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 		return cfg, badInput("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
+	}
+	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
+		return cfg, usageError{err}
 	}
 	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
 	case "", "info":
@@ -103,6 +111,13 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A volume mounted for another user is the usual cause: say so
+	// before bbolt's bare "permission denied".
+	if warning, err := ops.CheckDatabaseWritable(cfg.DBPath); err != nil {
+		return err
+	} else if warning != "" {
+		log.Warn(warning)
+	}
 	st, err := store.Open(cfg.DBPath, nil)
 	if err != nil {
 		return err // the store says what to do about a locked file
@@ -112,6 +127,16 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	// Games of servers this shard does not serve would wait forever:
+	// say so loudly (and refuse a file a reshard left half done).
+	shard, err := ops.CheckShard(st, store.ShardIdentity{ID: cfg.ShardID, Count: cfg.ShardCount})
+	if err != nil {
+		return err
+	}
+	if problem := shard.Problem(); problem != "" {
+		log.Error(problem, "foreign_servers", shard.ForeignServers, "foreign_live_games", shard.ForeignLive,
+			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
+	}
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
 		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, Logger: log})
 	if err != nil {
@@ -132,7 +157,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			return fmt.Errorf("CONDUCTOR_HTTP: %w", err)
 		}
 		healthAddr = ln.Addr().String()
-		health = &http.Server{Handler: ops.Handler(b, st), ReadHeaderTimeout: 5 * time.Second}
+		health = &http.Server{Handler: ops.Handler(b, st, cfg.BackupToken), ReadHeaderTimeout: 5 * time.Second}
 		servers.Go(func() error {
 			if err := health.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("health server", "err", err)
@@ -140,6 +165,11 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			return nil
 		})
 		log.Info("health check listening", "url", "http://"+healthAddr+"/healthz")
+		if cfg.BackupToken == "" {
+			log.Info("hot backups over HTTP are off: set CONDUCTOR_BACKUP_TOKEN to turn them on (docs/configuration.md)")
+		} else {
+			log.Info("hot backups served to this machine with CONDUCTOR_BACKUP_TOKEN", "url", "http://"+healthAddr+ops.BackupPath)
+		}
 	}
 
 	// stop closes in order: no new interactions, then the moves in flight

@@ -28,10 +28,11 @@ type DatabaseHealth struct {
 
 // Handler answers GET /healthz: 200 when the gateway is connected and the
 // database readable, else 503. It also serves hot copies of the database
-// to `conductor backup` on this machine (BackupPath).
-func Handler(b *bot.Bot, st *store.Store) http.Handler {
+// to `conductor backup` on this machine when it presents backupToken
+// (BackupPath; off when backupToken is "").
+func Handler(b *bot.Bot, st *store.Store, backupToken string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET "+BackupPath, backupHandler(st))
+	mux.Handle("GET "+BackupPath, backupHandler(st, backupToken))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		rep := HealthReport{Status: "ok", Gateway: b.Health(), Database: DatabaseHealth{Path: st.Path()}, Time: time.Now().UTC()}
 		if v, err := st.SchemaVersion(); err != nil {

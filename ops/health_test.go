@@ -23,7 +23,7 @@ func TestHealthIsUnavailableWithoutGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	Handler(b, st).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	Handler(b, st, "").ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
 	var rep HealthReport
 	if err := json.NewDecoder(rec.Body).Decode(&rep); err != nil {
 		t.Fatal(err)

@@ -13,8 +13,18 @@ import (
 // Backup writes a consistent copy of the whole database to w while other
 // goroutines keep reading and writing (it holds a read transaction).
 func (s *Store) Backup(w io.Writer) (int64, error) {
+	return s.BackupSized(w, nil)
+}
+
+// BackupSized is Backup that first tells size (when not nil) how many bytes
+// the copy will have, e.g. for a Content-Length that lets the receiver tell
+// a complete copy from one cut short.
+func (s *Store) BackupSized(w io.Writer, size func(int64)) (int64, error) {
 	var n int64
 	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		if size != nil {
+			size(tx.Size())
+		}
 		n, err = tx.WriteTo(w)
 		return err
 	})
@@ -23,6 +33,8 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 
 // BackupFile writes a copy to path through a temporary file in the same
 // directory, synced and then renamed, so path never holds a partial copy.
+// The copy is readable by its owner only (0600, as os.CreateTemp makes it):
+// it holds every hand and ticket.
 func (s *Store) BackupFile(path string) error {
 	if same, err := sameFile(path, s.path); err != nil {
 		return err

@@ -26,7 +26,22 @@ var migrations = []migration{
 // (bucketless) file the current layout.
 func prepareSchema(db *bolt.DB) (int, error) {
 	var version int
-	err := db.Update(func(tx *bolt.Tx) error {
+	fresh := false
+	// Opening an existing file writes nothing.
+	err := db.View(func(tx *bolt.Tx) error {
+		fresh = true
+		tx.ForEach(func([]byte, *bolt.Bucket) error { fresh = false; return nil })
+		if fresh {
+			return nil
+		}
+		v, err := readVersion(tx)
+		version = v
+		return err
+	})
+	if err != nil || !fresh {
+		return version, err
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
 		empty := true
 		tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
 		if empty {

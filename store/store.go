@@ -34,6 +34,11 @@ type Options struct {
 	// Migrate upgrades it, and every other method returns ErrOutdatedSchema
 	// until then. Used by `conductor migrate` to back up before upgrading.
 	ManualMigrate bool
+	// ReadOnly opens an existing file for reading only: nothing is
+	// written, not even a schema upgrade (as with ManualMigrate). Other
+	// readers may share the file; a writer (a running bot) still excludes
+	// it. Used by conductor reshard --dry-run.
+	ReadOnly bool
 	// NoSync skips fsync on commit: a crash may lose or corrupt recent
 	// commits. Only for tests and benchmarks.
 	NoSync bool
@@ -58,7 +63,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync, ReadOnly: opts.ReadOnly})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w: could not lock %s within %v; another conductor is probably "+
 			"running with the same database file: stop it, or give this one its own file with "+
@@ -68,14 +73,22 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, now: time.Now}
-	version, err := prepareSchema(db)
+	var version int
+	if opts.ReadOnly {
+		err = db.View(func(tx *bolt.Tx) (err error) {
+			version, err = readVersion(tx)
+			return err
+		})
+	} else {
+		version, err = prepareSchema(db)
+	}
 	if err == nil && version > CurrentSchema {
 		err = fmt.Errorf("%w: %s has schema version %d but this build of conductor knows "+
 			"versions up to %d; run a newer conductor, or restore a backup made by this version",
 			ErrSchemaTooNew, path, version, CurrentSchema)
 	}
 	if err == nil && version < CurrentSchema {
-		if opts.ManualMigrate {
+		if opts.ManualMigrate || opts.ReadOnly {
 			s.outdated.Store(true)
 		} else {
 			_, _, err = s.Migrate()
