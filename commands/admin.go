@@ -50,13 +50,13 @@ func (s *Service) stats(req *Request, resp Responder) error {
 		return resp.Reply(note(present.T(loc, "stats.none")))
 	}
 	e := Embed{Title: present.T(loc, "stats.title"), Color: 0xd69e2e}
-	e.Description = present.T(loc, "stats.summary", "games", st.Games, "players", st.Players, "moves", st.Moves, "best", st.BestScore, "by", st.BestScoreBy)
+	e.Description = present.T(loc, "stats.summary", "games", st.Games, "players", st.Players, "moves", st.Moves, "best", st.BestScore, "by", present.EscapeMarkdown(st.BestScoreBy))
 	var top []string
 	for i, m := range st.Members {
 		if i == 10 {
 			break
 		}
-		top = append(top, present.T(loc, "stats.member", "rank", i+1, "player", m.Name, "wins", m.Wins, "games", m.Games, "avg", fmt.Sprintf("%.1f", m.AverageScore)))
+		top = append(top, present.T(loc, "stats.member", "rank", i+1, "player", present.EscapeMarkdown(m.Name), "wins", m.Wins, "games", m.Games, "avg", fmt.Sprintf("%.1f", m.AverageScore)))
 	}
 	if len(top) > 0 {
 		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.members"), Value: strings.Join(top, "\n")})
@@ -73,7 +73,7 @@ func (s *Service) stats(req *Request, resp Responder) error {
 		for _, r := range u.FavouriteRoutes {
 			fav = append(fav, r.Route)
 		}
-		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.user", "player", u.Name), Value: present.T(loc, "stats.user_line",
+		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.user", "player", present.EscapeMarkdown(u.Name)), Value: present.T(loc, "stats.user_line",
 			"wins", u.Wins, "games", u.Games, "avg", fmt.Sprintf("%.1f", u.AverageScore), "best", u.BestScore, "routes", strings.Join(fav, ", "))})
 	}
 	return resp.Reply(Message{Embeds: []Embed{e}})

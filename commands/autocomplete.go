@@ -33,7 +33,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		case "map":
 			for _, id := range s.cfg.Catalog.IDs() {
 				b, _ := s.cfg.Catalog.Board(id)
-				add(b.Name, id)
+				add(present.EditionName(req.Locale, b, ""), id)
 			}
 		case "level":
 			for _, l := range s.cfg.BotLevels {

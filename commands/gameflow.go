@@ -47,7 +47,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	t.game, t.turnLog, t.history = g, nil, nil
 	s.botsSetup(t)
 	m := s.boardMessage(t)
-	m.Content = present.T(t.locale(), "game.started", "board", g.Board().Name) + "\n" + m.Content
+	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	if game != "" {
 		// Close the lobby message, then post the game as a new message.
 		lobby := s.lobbyMessage(rec, t.locale())
@@ -174,5 +174,5 @@ func (s *Service) end(req *Request, resp Responder) error {
 		}
 	}
 	t.rec, t.game = nil, nil
-	return resp.Reply(Message{Content: present.T(req.GuildLocale, "end.done", "player", req.UserName)})
+	return resp.Reply(Message{Content: present.T(req.GuildLocale, "end.done", "player", present.EscapeMarkdown(req.UserName))})
 }

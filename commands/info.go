@@ -69,7 +69,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		tickets = append(tickets, present.T(loc, "hand.pending", "tickets", present.TicketList(b, v.Pending)))
 	}
 	me := v.Players[seat]
-	e := Embed{Title: present.T(loc, "hand.title", "player", seatName(t.rec, seat)), Color: 0x805ad5,
+	e := Embed{Title: present.T(loc, "hand.title", "player", present.EscapeMarkdown(seatName(t.rec, seat))), Color: 0x805ad5,
 		Fields: []Field{
 			{Name: present.T(loc, "hand.cards", "n", v.Hand.Total()), Value: strings.Join(cards, "\n"), Inline: true},
 			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
@@ -106,7 +106,7 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 		v := t.game.Public()
 		var lines []string
 		for i, p := range v.Players {
-			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", seatName(t.rec, i), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", present.EscapeMarkdown(seatName(t.rec, i)), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
 			if v.Board.Rules.Stations > 0 {
 				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 			}
@@ -119,7 +119,7 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 			lines = append(lines, line)
 		}
 		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
-			Footer: present.T(loc, "score.footer", "deck", v.Deck, "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+			Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
 		return resp.Reply(Message{Embeds: []Embed{e}})
 	})
 }

@@ -57,7 +57,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	opts := map[string]string{"locale": req.GuildLocale}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
-			return resp.Reply(note(present.T(req.Locale, "lobby.no_bonus_tickets", "map", b.Name)))
+			return resp.Reply(note(present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))))
 		}
 		opts["bonus_tickets"] = "on"
 	}
@@ -84,12 +84,11 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
 func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	b, _ := s.cfg.Catalog.Board(rec.Map)
-	v, _ := b.Variant(rec.Variant)
 	var seats []string
 	for i, st := range rec.Seats {
 		who := mention(st)
 		if st.Bot != "" {
-			who = present.T(loc, "lobby.bot", "name", st.Name, "level", st.Bot)
+			who = present.T(loc, "lobby.bot", "name", present.EscapeMarkdown(st.Name), "level", st.Bot)
 		}
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
@@ -103,7 +102,7 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	if rec.Options["confirm"] == "on" {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
 	}
-	desc := present.T(loc, "lobby.desc", "board", b.Name, "variant", v.Name, "players", len(rec.Seats))
+	desc := present.T(loc, "lobby.desc", "board", present.EditionName(loc, b, ""), "variant", present.VariantName(loc, b, rec.Variant), "players", len(rec.Seats))
 	if len(opts) > 0 {
 		desc += "\n" + strings.Join(opts, " · ")
 	}
@@ -121,9 +120,11 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	}}}
 }
 
+// mention is how a message names a seat: a Discord mention for a member,
+// the escaped name for a bot or a local player.
 func mention(st store.Seat) string {
 	if st.UserID == "" || st.Bot != "" || strings.HasPrefix(st.UserID, "local:") {
-		return st.Name
+		return present.EscapeMarkdown(st.Name)
 	}
 	return "<@" + st.UserID + ">"
 }

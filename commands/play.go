@@ -69,7 +69,9 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 	return s.oops(req, err.Error())
 }
 
-// seatName is a seat's display name.
+// seatName is a seat's display name as typed: present escapes it in the
+// texts it builds; a name put into a message here goes through
+// present.EscapeMarkdown.
 func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"
@@ -174,6 +176,7 @@ func truncate(s string, n int) string {
 func (s *Service) boardButtons(t *table, loc string) []Row {
 	g, rec := t.game, t.rec
 	turn := g.Turn()
+	v := g.Public()
 	var cards Row
 	for i, c := range g.FaceUp() {
 		if c == engine.NoCard {
@@ -183,7 +186,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Emoji: "🎴", Disabled: g.DeckSize()+g.DiscardSize() == 0},
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}

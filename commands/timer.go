@@ -71,7 +71,7 @@ func (s *Service) checkTimer(t *table) {
 				if !ok {
 					break
 				}
-				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", seatName(t.rec, seat)))
+				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 				if o.turnDone {
 					s.after(t, o)
 				}
@@ -84,7 +84,7 @@ func (s *Service) checkTimer(t *table) {
 		return
 	}
 	if waited >= limit {
-		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", seatName(t.rec, seat)))
+		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 		s.playTurnFor(t, seat)
 		return
 	}

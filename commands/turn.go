@@ -56,7 +56,7 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 		m := note(present.T(req.Locale, "stale.turn"))
 		return &m
 	case g.Current() != seat:
-		m := note(present.T(req.Locale, "game.not_your_turn", "player", seatName(t.rec, g.Current())))
+		m := note(present.T(req.Locale, "game.not_your_turn", "player", present.EscapeMarkdown(seatName(t.rec, g.Current()))))
 		return &m
 	}
 	return nil
@@ -132,7 +132,8 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 		}
 		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
 	}
-	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", g.DeckSize()+g.DiscardSize()), Style: Primary, Disabled: g.DeckSize()+g.DiscardSize() == 0}}
+	v := g.Public()
+	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Disabled: v.Deck+v.Discards == 0}}
 	return []Row{row, deck}
 }
 

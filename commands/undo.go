@@ -22,7 +22,7 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 			k--
 		}
 		if last != seat {
-			return resp.Reply(note(present.T(req.Locale, "undo.only_own", "player", seatName(t.rec, last))))
+			return resp.Reply(note(present.T(req.Locale, "undo.only_own", "player", present.EscapeMarkdown(seatName(t.rec, last)))))
 		}
 		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
 		if s.undoReady(t) {
@@ -56,7 +56,7 @@ func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
 		}
 		if id.arg != "yes" {
 			t.undo = nil
-			return resp.Update(Message{Content: present.T(t.locale(), "undo.refused", "player", seatName(t.rec, seat))})
+			return resp.Update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
 		}
 		t.undo.agreed[req.User] = true
 		if !s.undoReady(t) {

@@ -286,3 +286,29 @@ func TestBoardToleratesOddScenes(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestPanelTitleIsTheScenes: the panel's top line is the scene's title
+// (the edition in the table's language), the board's name without one.
+func TestPanelTitleIsTheScenes(t *testing.T) {
+	r := shared()
+	b := testkit.Board(t, "europe")
+	s := emptyScene(b, 2)
+	_, plain := renderBoard(t, r, s)
+	s.Title = "Zug um Zug — Europa · Mega-Europa"
+	_, titled := renderBoard(t, r, s)
+	header, elsewhere := 0, 0
+	for y := 0; y < plain.Bounds().Dy(); y++ {
+		for x := panelX; x < imageWidth; x++ {
+			if rgbaAt(plain, x, y) != rgbaAt(titled, x, y) {
+				if y < 32 {
+					header++
+				} else {
+					elsewhere++
+				}
+			}
+		}
+	}
+	if header == 0 || elsewhere != 0 {
+		t.Errorf("a title changes %d pixels of the title line and %d elsewhere; want some and none", header, elsewhere)
+	}
+}

@@ -29,8 +29,8 @@ type finalColumn struct {
 func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 	cols := []finalColumn{
 		{"Routes", 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
-		{"Tickets +", 0, func(p *FinalLine) string { return "+" + strconv.Itoa(sumPoints(p.TicketsWon)) }},
-		{"Tickets −", 0, func(p *FinalLine) string { return "−" + strconv.Itoa(sumPoints(p.TicketsLost)) }},
+		{"Tickets +", 0, func(p *FinalLine) string { return signed(sumPoints(p.TicketsWon)) }},
+		{"Tickets −", 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
 		{"Bonuses", 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
 	}
 	if a.b.Rules.Stations > 0 {
@@ -51,6 +51,18 @@ func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 		cols[i].x = 480 + float64(i)*130
 	}
 	return cols
+}
+
+// signed writes points gained or lost, "+12" or "−7"; zero is "0", with
+// no sign (the text score sheet writes them the same way).
+func signed(n int) string {
+	switch {
+	case n > 0:
+		return "+" + strconv.Itoa(n)
+	case n < 0:
+		return "−" + strconv.Itoa(-n)
+	}
+	return "0"
 }
 
 func sumPoints(ts []TicketLine) int {
@@ -96,7 +108,7 @@ func finalNotes(c *canvas, p *FinalLine) []finalNote {
 	add("Failed:  ", tickets(p.TicketsLost), false)
 	var bonuses []string
 	for _, b := range p.Bonuses {
-		bonuses = append(bonuses, b.Name+" +"+strconv.Itoa(b.Points))
+		bonuses = append(bonuses, b.Name+" "+signed(b.Points))
 	}
 	add("Bonuses:  ", bonuses, true)
 	return out
@@ -151,7 +163,7 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
-	c.text(c.f.body, a.b.Name, panelX+16, 20, 0, 0.5, panelSub)
+	c.text(c.f.body, fit(c, c.f.body, a.title(fs.Title), panelWidth-32), panelX+16, 20, 0, 0.5, panelSub)
 	c.text(c.f.title, "Final scores", panelX+16, 44, 0, 0.5, paper)
 	order := make([]int, len(fs.Players))
 	for i := range order {

@@ -80,3 +80,28 @@ func maxTotal(fs *FinalScene) int {
 	}
 	return m
 }
+
+// TestFinalNumbersNeverSignZero: a player without tickets shows "0" in
+// both ticket columns, not "+0" and "−0"; other numbers keep their sign.
+func TestFinalNumbersNeverSignZero(t *testing.T) {
+	b := testkit.Board(t, "europe")
+	a := shared().art(b)
+	fs := &FinalScene{Board: b, Players: []FinalLine{{Name: "A"}, {Name: "B",
+		TicketsWon: []TicketLine{{Points: 8}}, TicketsLost: []TicketLine{{Points: 5}, {Points: 6}}}}}
+	want := map[string][2]string{"Tickets +": {"0", "+8"}, "Tickets −": {"0", "−11"}}
+	for _, col := range a.finalColumns(fs) {
+		w, ok := want[col.title]
+		if !ok {
+			continue
+		}
+		delete(want, col.title)
+		for i := range fs.Players {
+			if got := col.value(&fs.Players[i]); got != w[i] {
+				t.Errorf("%s for %s: %q, want %q", col.title, fs.Players[i].Name, got, w[i])
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the sheet lacks the columns %v", want)
+	}
+}

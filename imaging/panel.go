@@ -28,7 +28,6 @@ func (a *boardArt) drawPanelStatic(c *canvas) {
 	c.rect(image.Rect(panelX, 0, imageWidth, a.h), panelBG)
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
-	c.text(c.f.body, a.b.Name, panelX+16, 20, 0, 0.5, panelSub)
 	c.text(c.f.bodyBold, "Face-up cards", panelX+16, cardsTop+8, 0, 0.5, muted)
 	c.text(c.f.bodyBold, "Last move", panelX+16, lastTop+8, 0, 0.5, muted)
 	// The key to the letters printed on cards and tracks.
@@ -45,6 +44,7 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 	if status == "" && s.Current >= 0 && s.Current < len(s.Players) {
 		status = s.Players[s.Current].Name + "'s turn"
 	}
+	c.text(c.f.body, fit(c, c.f.body, a.title(s.Title), panelWidth-32), panelX+16, 20, 0, 0.5, panelSub)
 	c.text(c.f.title, fit(c, c.f.title, status, panelWidth-32), panelX+16, 44, 0, 0.5, paper)
 
 	for i, p := range s.Players {
@@ -74,6 +74,14 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 			c.text(c.f.body, l, panelX+30, float64(lastTop+34+i*19), 0, 0.5, ink)
 		}
 	}
+}
+
+// title is the name at the top of the panel: the scene's, or the board's.
+func (a *boardArt) title(t string) string {
+	if t == "" {
+		return a.b.Name
+	}
+	return t
 }
 
 func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool) {

@@ -25,8 +25,11 @@ type Scene struct {
 	FaceUp                                []engine.Card
 	DeckSize, DiscardSize, TicketDeckSize int
 	LastMove                              Highlight
-	// Status is one line above the players, e.g. "Alice's turn" or "Last round!".
+	// Status is one line above the players, e.g. "Alice to play" or "Last round!".
 	Status string
+	// Title names the game at the top of the panel: the edition as the
+	// table's language prints it, with its variant. Empty: the board's name.
+	Title string
 }
 
 // PlayerPanel is one player's public summary: counts, never contents.
@@ -82,6 +85,8 @@ type FinalScene struct {
 	Board   *data.Board
 	Players []FinalLine // in seat order; the image ranks them by Total
 	Owners  []int8      // per TrackID: seat or -1
+	// Title names the game above the ranking, as Scene.Title does.
+	Title string
 }
 
 // FinalLine is one player's score breakdown.

@@ -21,7 +21,7 @@ func TestSceneCarriesOnlyPublicFields(t *testing.T) {
 		"PlayerPanel.Score", "PlayerPanel.Stations", "PlayerPanel.Tickets", "PlayerPanel.Trains",
 		"Scene.Board", "Scene.Current", "Scene.DeckSize", "Scene.DiscardSize", "Scene.FaceUp", "Scene.Goods",
 		"Scene.LastMove", "Scene.Owners", "Scene.Passengers", "Scene.Players", "Scene.Stations", "Scene.Status",
-		"Scene.TicketDeckSize",
+		"Scene.TicketDeckSize", "Scene.Title",
 	}
 	var got []string
 	seen := map[reflect.Type]bool{}

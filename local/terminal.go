@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"conductor/commands"
+	"conductor/present"
 )
 
 // Terminal is the transport of a local game: it posts to the screen and
@@ -85,19 +86,19 @@ func (t *Terminal) show(m commands.Message, prefix string) {
 		}
 		return "@" + id
 	})
-	text = strings.ReplaceAll(text, "**", "")
+	text = present.StripMarkdown(text)
 	if text != "" {
 		fmt.Fprintln(t.out, prefix+text)
 	}
 	for _, e := range m.Embeds {
 		if e.Title != "" {
-			fmt.Fprintln(t.out, prefix+"== "+strings.ReplaceAll(e.Title, "**", "")+" ==")
+			fmt.Fprintln(t.out, prefix+"== "+present.StripMarkdown(e.Title)+" ==")
 		}
 		if e.Description != "" {
-			fmt.Fprintln(t.out, strings.ReplaceAll(e.Description, "**", ""))
+			fmt.Fprintln(t.out, present.StripMarkdown(e.Description))
 		}
 		for _, f := range e.Fields {
-			fmt.Fprintf(t.out, "-- %s --\n%s\n", f.Name, strings.ReplaceAll(f.Value, "**", ""))
+			fmt.Fprintf(t.out, "-- %s --\n%s\n", present.StripMarkdown(f.Name), present.StripMarkdown(f.Value))
 		}
 		if e.Footer != "" {
 			fmt.Fprintln(t.out, e.Footer)

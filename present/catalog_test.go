@@ -1,7 +1,6 @@
 package present
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -29,52 +28,75 @@ var sameAsEnglish = map[string]map[string]string{
 		"opt.claim.route.name":         "French rules: « prendre une Route »",
 		"opt.claim.locomotives.name":   "same French word",
 		"opt.station.locomotives.name": "same French word",
+		"bonus.express":                "French rules: « la carte bonus European Express »",
+		"variant.europe.1912":          "French rules: « Europe 1912 »",
+		"variant.europe.mega":          "French rules: « Mega Europe »",
+		"variant.europe.bigcities":     "French rules: « Big Cities of Europe »",
+		"variant.usa.base":             "a place name",
+		"variant.usa.1910":             "the expansion's name",
+		"variant.marklin.standard":     "a brand name",
 	},
 	"it": {
-		"cmd.ttr.name": "the Italian edition is sold as Ticket to Ride",
+		"cmd.ttr.name":             "the Italian edition is sold as Ticket to Ride",
+		"edition.usa":              "the Italian edition is sold as Ticket to Ride",
+		"edition.marklin":          "the Italian edition is sold as Ticket to Ride",
+		"bonus.express":            "Italian rules: « carta bonus European Express »",
+		"variant.usa.base":         "a place name",
+		"variant.usa.1910":         "the expansion's name",
+		"variant.marklin.standard": "a brand name",
 	},
 	"de": {
-		"card.orange":   "German colour name is orange",
-		"cmd.hand.name": "German word for a hand of cards is Hand",
+		"card.orange":              "German colour name is orange",
+		"cmd.hand.name":            "German word for a hand of cards is Hand",
+		"variant.usa.base":         "a place name",
+		"variant.usa.1910":         "the expansion's name",
+		"variant.marklin.standard": "a brand name",
 	},
 }
 
 var (
-	placeholderPattern = regexp.MustCompile(`\{[a-z_]+\}`)
+	placeholderPattern = placeholderRE
 	// discordNamePattern is Discord's rule for command and option names.
 	discordNamePattern = regexp.MustCompile(`^[-_\p{L}\p{N}]{1,32}$`)
 )
 
-// readCatalog parses locales/<lang>.json strictly: an object of string
-// values with no key given twice (encoding/json would keep the last one
-// silently).
-func readCatalog(t *testing.T, lang string) map[string]string {
+// readCatalog parses locales/<lang>.json as the program does (strictly:
+// no key given twice, every value a string or plural forms).
+func readCatalog(t *testing.T, lang string) map[string]*message {
 	t.Helper()
 	src, err := os.ReadFile("locales/" + lang + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(src)))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("%s.json: want an object, got %v (%v)", lang, tok, err)
+	msgs, err := parseCatalog(src)
+	if err != nil {
+		t.Fatalf("%s.json: %v", lang, err)
 	}
+	return msgs
+}
+
+// readTexts is a catalogue's plain messages, key -> text; it fails the
+// test for a key that ought to be plain (command names and descriptions)
+// but has plural forms.
+func readTexts(t *testing.T, lang string) map[string]string {
+	t.Helper()
 	out := map[string]string{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatalf("%s.json: %v", lang, err)
+	for key, m := range readCatalog(t, lang) {
+		if len(m.counts) > 0 {
+			if strings.HasPrefix(key, "cmd.") || strings.HasPrefix(key, "opt.") {
+				t.Errorf("%s.json %q: slash command texts cannot have plural forms", lang, key)
+			}
+			continue
 		}
-		key := tok.(string)
-		var value string
-		if err := dec.Decode(&value); err != nil {
-			t.Fatalf("%s.json: %q: %v", lang, key, err)
-		}
-		if _, dup := out[key]; dup {
-			t.Errorf("%s.json: key %q appears twice", lang, key)
-		}
-		out[key] = value
+		out[key] = m.text
 	}
 	return out
+}
+
+// rendered is a message with every placeholder set to value: what a
+// reader sees, whatever its forms.
+func rendered(lang string, m *message, value any) string {
+	return m.render(catalogs[lang].tag, func(string) (any, bool) { return value, true }, nil)
 }
 
 // isCommandText reports whether a key is a slash command or option field.
@@ -116,13 +138,6 @@ func TestI18nKeysMatchEnglish(t *testing.T) {
 	}
 }
 
-// sortedMatches lists a pattern's matches in order, to compare as multisets.
-func sortedMatches(re *regexp.Regexp, s string) []string {
-	m := re.FindAllString(s, -1)
-	sort.Strings(m)
-	return m
-}
-
 // symbols lists a text's emoji and other pictographs (Unicode So), sorted.
 func symbols(s string) []string {
 	var out []string
@@ -139,19 +154,22 @@ func TestI18nPlaceholdersMarkdownAndEmoji(t *testing.T) {
 	en := readCatalog(t, "en")
 	for _, lang := range translatedLanguages {
 		cat := readCatalog(t, lang)
-		for key, want := range en {
-			got, ok := cat[key]
+		for key, source := range en {
+			m, ok := cat[key]
 			if !ok {
 				continue // reported by TestI18nKeysMatchEnglish
 			}
-			if w, g := sortedMatches(placeholderPattern, want), sortedMatches(placeholderPattern, got); fmt.Sprint(w) != fmt.Sprint(g) {
+			if w, g := source.placeholders(), m.placeholders(); fmt.Sprint(w) != fmt.Sprint(g) {
 				t.Errorf("%s.json %q: placeholders %v, English has %v", lang, key, g, w)
 			}
-			if w, g := strings.Count(want, "**"), strings.Count(got, "**"); w != g {
-				t.Errorf("%s.json %q: %d bold markers, English has %d", lang, key, g, w)
-			}
-			if w, g := symbols(want), symbols(got); fmt.Sprint(w) != fmt.Sprint(g) {
-				t.Errorf("%s.json %q: emoji %v, English has %v", lang, key, g, w)
+			for _, n := range []int{1, 5} {
+				want, got := rendered("en", source, n), rendered(lang, m, n)
+				if w, g := strings.Count(want, "**"), strings.Count(got, "**"); w != g {
+					t.Errorf("%s.json %q: %d bold markers, English has %d", lang, key, g, w)
+				}
+				if w, g := symbols(want), symbols(got); fmt.Sprint(w) != fmt.Sprint(g) {
+					t.Errorf("%s.json %q: emoji %v, English has %v", lang, key, g, w)
+				}
 			}
 		}
 	}
@@ -166,7 +184,7 @@ func nameParent(key string) string {
 }
 
 func TestI18nCommandNames(t *testing.T) {
-	en := readCatalog(t, "en")
+	en := readTexts(t, "en")
 	// The English names are the last part of each key; check them too.
 	canonical := map[string]string{}
 	for key := range en {
@@ -194,7 +212,7 @@ func TestI18nCommandNames(t *testing.T) {
 	}
 	for _, lang := range translatedLanguages {
 		names := map[string]string{}
-		for key, value := range readCatalog(t, lang) {
+		for key, value := range readTexts(t, lang) {
 			if isCommandText(key, "name") {
 				names[key] = value
 			}
@@ -219,7 +237,7 @@ func TestI18nNameParents(t *testing.T) {
 
 func TestI18nDescriptionLengths(t *testing.T) {
 	for _, lang := range append([]string{"en"}, translatedLanguages...) {
-		for key, desc := range readCatalog(t, lang) {
+		for key, desc := range readTexts(t, lang) {
 			if !isCommandText(key, "desc") {
 				continue
 			}
@@ -242,8 +260,13 @@ func TestI18nTranslated(t *testing.T) {
 	for _, lang := range translatedLanguages {
 		cat := readCatalog(t, lang)
 		allowed := sameAsEnglish[lang]
-		for key, value := range cat {
-			english, ok := en[key]
+		for key, m := range cat {
+			value := rendered(lang, m, 5)
+			source, ok := en[key]
+			english := ""
+			if ok {
+				english = rendered("en", source, 5)
+			}
 			if isCommandText(key, "name") {
 				path := strings.TrimSuffix(key, ".name")
 				english, ok = path[strings.LastIndex(path, ".")+1:], true
@@ -270,16 +293,15 @@ func TestI18nTranslated(t *testing.T) {
 
 func TestI18nTranslateUsesCatalog(t *testing.T) {
 	for _, lang := range translatedLanguages {
-		cat := readCatalog(t, lang)
-		for key, value := range cat {
+		for key, value := range readTexts(t, lang) {
 			if got := T(lang, key); got != value {
 				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, value)
 			}
 		}
 		// Discord sends regional locales such as "fr" but also "de-DE".
 		key := "game.over"
-		if got := T(lang+"-XX", key); got != cat[key] {
-			t.Errorf("T(%q, %q) = %q, want %q", lang+"-XX", key, got, cat[key])
+		if got, want := T(lang+"-XX", key), T(lang, key); got != want {
+			t.Errorf("T(%q, %q) = %q, want %q", lang+"-XX", key, got, want)
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // Narrate turns the public events of an action into lines for the channel,
-// in the language of loc; name gives a seat's player name. Private events
+// in the language of loc; name gives a seat's player name as typed (it is
+// escaped here, so that a name never reads as markdown). Private events
 // are skipped: they go only to their player (see NarrateOwn).
 func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.Event) []string {
 	var lines []string
@@ -17,7 +18,7 @@ func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.
 		if e.Private {
 			continue
 		}
-		who := "**" + name(e.Seat) + "**"
+		who := "**" + EscapeMarkdown(name(e.Seat)) + "**"
 		var line string
 		switch e.Kind {
 		case engine.EvDrawFaceUp:
@@ -47,7 +48,7 @@ func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.
 			for i, v := range e.Goods {
 				goods[i] = strconv.Itoa(v)
 			}
-			line = T(loc, "ev.passenger_moved", "player", who, "city", b.Cities[e.City].Name, "n", len(e.Tracks), "goods", strings.Join(goods, "+"), "points", e.Points)
+			line = T(loc, "ev.passenger_moved", "player", who, "city", b.Cities[e.City].Name, "n", len(e.Tracks), "goods", strings.Join(goods, "+"), "points", Signed(e.Points))
 		case engine.EvPass:
 			line = T(loc, "ev.pass", "player", who)
 		case engine.EvLastRound:

@@ -22,8 +22,17 @@ func Refusal(loc string, e *engine.Error, b *data.Board, name func(seat int) str
 	if _, ok := Lookup("en", key); !ok || e.Key == "" || b == nil {
 		return T(loc, "refused."+errorKind(e.Code))
 	}
+	c, m := find(loc, key)
 	r := refusalArgs{loc: loc, board: b, name: name}
-	return capitalize(fill(T(loc, key), e.Args, r.show))
+	arg := func(name string) (any, bool) {
+		for _, a := range e.Args {
+			if a.Name == name {
+				return a.Value, true
+			}
+		}
+		return nil, false
+	}
+	return capitalize(m.render(c.tag, arg, r.show))
 }
 
 // refusalArgs shows the values of a refusal in a locale.
@@ -39,7 +48,7 @@ func (r refusalArgs) show(v any) string {
 	case int:
 		return strconv.Itoa(v)
 	case engine.Seat:
-		return r.name(int(v))
+		return EscapeMarkdown(r.name(int(v)))
 	case data.TrackID:
 		return RouteLabel(loc, b, v)
 	case data.CityID:
@@ -85,39 +94,6 @@ func (r refusalArgs) show(v any) string {
 		return T(loc, "engine.part.station", "city", b.Cities[v.City].Name, "n", v.Number)
 	}
 	return fmt.Sprint(v)
-}
-
-// fill replaces each {name} placeholder of template with the named
-// argument as show writes it; unknown placeholders stay as they are.
-func fill(template string, args []engine.Arg, show func(any) string) string {
-	var sb strings.Builder
-	for {
-		open := strings.IndexByte(template, '{')
-		if open < 0 {
-			break
-		}
-		end := strings.IndexByte(template[open:], '}')
-		if end < 0 {
-			break
-		}
-		end += open
-		sb.WriteString(template[:open])
-		name := template[open+1 : end]
-		found := false
-		for _, a := range args {
-			if a.Name == name {
-				sb.WriteString(show(a.Value))
-				found = true
-				break
-			}
-		}
-		if !found {
-			sb.WriteString(template[open : end+1])
-		}
-		template = template[end+1:]
-	}
-	sb.WriteString(template)
-	return sb.String()
 }
 
 // capitalize starts a message with a capital: messages may open with a

@@ -77,18 +77,6 @@ func stringLiteral(e ast.Expr) (string, error) {
 	return strconv.Unquote(lit.Value)
 }
 
-// placeholderSet is the distinct {names} of a message, sorted.
-func placeholderSet(s string) []string {
-	var out []string
-	for _, m := range placeholderPattern.FindAllString(s, -1) {
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestEveryRefusalHasAMessage: each engine refusal has an "engine.<key>"
 // message in English (and so, by the catalogue tests, in every language)
 // using exactly the arguments the engine gives; the catalogue has no
@@ -102,7 +90,7 @@ func TestEveryRefusalHasAMessage(t *testing.T) {
 			t.Errorf("en.json has no %q for the engine's refusal", "engine."+key)
 			continue
 		}
-		if got := placeholderSet(msg); !slices.Equal(got, names) {
+		if got := msg.placeholders(); !slices.Equal(got, names) {
 			t.Errorf("en.json %q: placeholders %v, the engine gives %v", "engine."+key, got, names)
 		}
 	}
@@ -207,7 +195,7 @@ func TestRefusalsInEveryLanguage(t *testing.T) {
 	}{
 		{"taken", refusalOf(t, g, 1, engine.Claim(claimed, tr.Color, 0)), "claim.taken", map[string][]string{
 			"en": {"Alice", b.TrackName(claimed)}, "fr": {"Alice", "déjà prise", T("fr", "card."+tr.Color.String())},
-			"it": {"Alice", "già presa"}, "de": {"Alice", "gebaut"}}},
+			"it": {"Alice", "già controllata"}, "de": {"Alice", "gebaut"}}},
 		{"turn", refusalOf(t, g, 0, engine.Draw(engine.DeckSlot)), "turn.other", map[string][]string{
 			"en": {"Bruno"}, "fr": {"Bruno"}, "it": {"Bruno"}, "de": {"Bruno"}}},
 		{"short", refusalOf(t, g, 1, engine.Claim(long, data.Red, 0)), "pay.short", map[string][]string{
@@ -269,7 +257,7 @@ func TestRefusalValuesRendered(t *testing.T) {
 		{engine.Error{Key: "passenger.not_there", Args: []engine.Arg{{Name: "cities", Value: []data.CityID{wien, roma}}}},
 			"Vous n'avez pas de passager là : vos passagers se trouvent à Wien, Roma."},
 		{engine.Error{Key: "station.taken", Args: []engine.Arg{{Name: "city", Value: wien}, {Name: "player", Value: engine.Seat(2)}}},
-			"Wien a déjà une Gare (celle de Chiara) : choisissez une ville sans Gare."},
+			"Wien a déjà une Gare, construite par Chiara : choisissez une ville sans Gare."},
 		{engine.Error{Key: "pay.short", Args: []engine.Arg{
 			{Name: "what", Value: tunnel},
 			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Pink}},
@@ -293,12 +281,14 @@ func TestRefusalWithoutMessageGivesItsKind(t *testing.T) {
 }
 
 func TestFill(t *testing.T) {
-	args := []engine.Arg{{Name: "a", Value: 1}, {Name: "b", Value: "two"}}
-	show := func(v any) string {
-		if n, ok := v.(int); ok {
-			return strconv.Itoa(n * 10)
+	value := func(name string) (string, bool) {
+		switch name {
+		case "a":
+			return "10", true
+		case "b":
+			return "TWO", true
 		}
-		return strings.ToUpper(v.(string))
+		return "", false
 	}
 	for template, want := range map[string]string{
 		"{a} and {b}, {a} again": "10 and TWO, 10 again",
@@ -307,7 +297,7 @@ func TestFill(t *testing.T) {
 		"unclosed {a":            "unclosed {a",
 		"{a}{b}":                 "10TWO",
 	} {
-		if got := fill(template, args, show); got != want {
+		if got := fill(template, value); got != want {
 			t.Errorf("fill(%q) = %q, want %q", template, got, want)
 		}
 	}

@@ -21,7 +21,8 @@ type Player struct {
 // "" for none).
 func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine string) *imaging.Scene {
 	sc := &imaging.Scene{Board: v.Board, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
-		FaceUp: v.FaceUp, DeckSize: v.Deck, DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1]}
+		FaceUp: v.FaceUp, DeckSize: DeckCount(v), DiscardSize: v.Discards, TicketDeckSize: v.TicketDecks[0] + v.TicketDecks[1],
+		Title: EditionName(loc, v.Board, v.Variant)}
 	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
 		sc.Current = -1
 	}
@@ -57,12 +58,19 @@ func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine str
 	return sc
 }
 
+// DeckCount is the number every screen shows as the deck: the cards of the
+// draw pile, face down. The discards are counted apart (they become the
+// new deck only when the draw pile runs out), so the deck button, the
+// board picture and /score all show this one number, labelled "Deck",
+// beside the discards where there is room.
+func DeckCount(v *engine.PublicView) int { return v.Deck }
+
 // plainText turns a narration line into plain text for the picture:
 // no markdown and no emoji (the board's font has no glyphs for them).
 func plainText(s string) string {
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	s = StripMarkdown(s)
 	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || unicode.Is(unicode.Mn, r) || (r >= 0xFE00 && r <= 0xFE0F) || r == 0x200D {
+		if unicode.Is(unicode.So, r) || (unicode.Is(unicode.Sk, r) && r > unicode.MaxASCII) || unicode.Is(unicode.Mn, r) || (r >= 0xFE00 && r <= 0xFE0F) || r == 0x200D {
 			return -1
 		}
 		return r
