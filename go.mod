@@ -5,7 +5,9 @@ go 1.26.8
 require (
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/fogleman/gg v1.3.0
+	github.com/forPelevin/gomoji v1.2.0
 	github.com/gorilla/websocket v1.4.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sync v0.24.0
@@ -14,6 +16,7 @@ require (
 
 require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/rivo/uniseg v0.4.3 // indirect
 	golang.org/x/crypto v0.0.0-20210421170649-83a5a9bb288b // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

@@ -29,6 +29,7 @@ type command struct {
 func subcommands() []command {
 	return []command{
 		{"run", "run the Discord bot (the default)", runBot},
+		{"doctor", "check the token, the commands and a channel's permissions before inviting players", runDoctor},
 		{"maps", "print the boards as JSON", runMaps},
 		{"score", "score an end-of-game position given as JSON", runScore},
 		{"selfplay", "play bot-only games and print each bot's results as JSON", runSelfplay},

@@ -29,8 +29,8 @@ type Config struct {
 	// GuildID, when set, registers the commands on that server only (they
 	// appear at once); otherwise they are global.
 	GuildID string
-	// APIBase is Discord's address; default DefaultAPIBase. Tests point it
-	// at a fake.
+	// APIBase is Discord's address (DISCORD_API_URL); default
+	// DefaultAPIBase. Tests point it at a fake.
 	APIBase string
 	// Commands are registered on every READY.
 	Commands []commands.CommandDef
@@ -77,8 +77,8 @@ type Bot struct {
 	deferrals atomic.Int64
 }
 
-// New makes a Bot; nothing is sent before Start. It points discordgo at
-// cfg.APIBase (a process-wide setting).
+// New makes a Bot; nothing is sent before Start. Its REST requests go to
+// cfg.APIBase.
 func New(cfg Config) (*Bot, error) {
 	if strings.TrimSpace(cfg.Token) == "" {
 		return nil, errors.New("bot: no token")
@@ -99,7 +99,10 @@ func New(cfg Config) (*Bot, error) {
 	if !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
 	}
-	UseAPI(cfg.APIBase, APIVersion)
+	transport, err := newAPITransport(cfg.APIBase, nil)
+	if err != nil {
+		return nil, err
+	}
 	routeDiscordgoLogs(cfg.Logger)
 	s, err := discordgo.New(token)
 	if err != nil {
@@ -112,7 +115,7 @@ func New(cfg Config) (*Bot, error) {
 		}
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	s.Client = &http.Client{Timeout: cfg.HTTPTimeout}
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: transport}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning

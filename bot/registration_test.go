@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
@@ -26,7 +28,14 @@ func TestServerScopedRegistration(t *testing.T) {
 	if id.Intents != 1 {
 		t.Errorf("intents %d, want 1 (guilds only, nothing privileged)", id.Intents)
 	}
-	if id.Query.Get("v") != bot.APIVersion {
+	// REST speaks the version of Discord's OpenAPI description; the gateway
+	// the one discordgo asks for (its interaction events are the same).
+	for _, r := range e.srv.Requests() {
+		if r.APIVersion != bot.APIVersion {
+			t.Errorf("%s %s used API version %q", r.Method, r.Path, r.APIVersion)
+		}
+	}
+	if id.Query.Get("v") != discordgo.APIVersion {
 		t.Errorf("gateway version %q", id.Query.Get("v"))
 	}
 	// The gateway address came from GET /gateway/bot.

@@ -17,7 +17,7 @@ func TestWireMessageForDiscord(t *testing.T) {
 		Embeds:    []commands.Embed{{Title: "Hand", Image: "hand.png", Footer: "f", Fields: []commands.Field{{Name: "", Value: ""}}}},
 		Files:     []commands.File{{Name: "hand.png", ContentType: "image/png", Data: []byte("png")}},
 		Components: []commands.Row{
-			{{Kind: commands.Button, ID: "draw:g:1:deck", Label: "Deck", Emoji: "🂠"}},
+			{{Kind: commands.Button, ID: "draw:g:1:deck", Label: "Deck", Emoji: "🎴"}},
 			{{Kind: commands.Select, ID: "keep:g:1:", Min: 0, Max: 9, Options: []commands.SelectOption{{Label: "A – B (5)", Value: "0"}, {Label: "C – D (7)", Value: "1"}}}},
 			{},
 		},

@@ -186,7 +186,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🂠", Disabled: v.Deck+v.Discards == 0},
+		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -182,7 +183,7 @@ func (s *Server) webhookMessageLocked(c *call, it *interactionState) (*Message, 
 	id, ok := c.params["message_id"]
 	if !ok {
 		id = it.originalID
-	} else if id != it.originalID && !containsString(it.followups, id) {
+	} else if id != it.originalID && !slices.Contains(it.followups, id) {
 		id = ""
 	}
 	m := s.messages[id]

@@ -4,31 +4,28 @@
 //
 // # Pointing the bot at it
 //
-// Start one per test and point discordgo at it before opening the session:
+// Start one per test and send discordgo's requests to it with an http.RoundTripper on the
+// session's client; discordgo itself is untouched. The bot does it with DISCORD_API_URL =
+// srv.BaseURL() ("http://127.0.0.1:PORT/"); a bare session with srv.HTTPClient(), which turns
+// https://discord.com/api/v9/X into srv.APIURL()+X (".../api/v10/X"):
 //
-//	srv := fakediscord.New(t) // stopped when the test ends
-//	// DISCORD_API_URL=srv.BaseURL() ("http://127.0.0.1:PORT/"); the bot's own SetAPIBase
-//	// must then set discordgo.APIVersion = "10", EndpointDiscord = base,
-//	// EndpointAPI = base+"api/v10/" and rebuild every string endpoint derived from
-//	// EndpointAPI in discordgo's endpoints.go (EndpointGuilds, EndpointChannels,
-//	// EndpointUsers, EndpointGateway, EndpointGatewayBot, EndpointWebhooks,
-//	// EndpointApplications, ...); the function endpoints read those variables at call time.
+//	srv := fakediscord.New(t)           // stopped when the test ends
 //	dg, _ := discordgo.New(srv.Token()) // "Bot fake-bot-token"
-//	dg.Open()                             // GET /api/v10/gateway, then the websocket
+//	dg.Client = srv.HTTPClient()
+//	dg.Open() // GET /api/v10/gateway, then the websocket
 //	srv.WaitReady(0)
 //
 // When the test ends, close the session before the fake stops (New registers the fake's
 // clean-up first, so a later t.Cleanup runs before it), and set ShouldReconnectOnError to
 // false under the session's lock first: discordgo's heartbeat goroutine can otherwise start a
-// reconnect loop after Close that outlives the test and reads the endpoint variables the next
-// test rewrites (a data race under -race).
+// reconnect loop after Close that outlives the test.
 //
-// The fake serves REST under /api/v10/ (and /api/v9/, discordgo's default), the gateway
-// at srv.GatewayURL() (ws://127.0.0.1:PORT/ws, returned by GET /gateway and /gateway/bot)
-// and uploaded files under /attachments/. Routes are named by the OpenAPI path templates of
-// Discord's own description, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests
-// and Fault use those names. Requests for routes the fake does not implement are answered 404
-// and listed by UnhandledRequests.
+// The fake serves REST under /api/v10/, the gateway at srv.GatewayURL() (ws://127.0.0.1:PORT/ws,
+// returned by GET /gateway and /gateway/bot) and uploaded files under /attachments/. Every
+// operation of Discord's description is a net/http route pattern, named by its OpenAPI path
+// template, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests and Fault use
+// those names. Requests for routes the fake does not implement are answered 404 and listed by
+// UnhandledRequests.
 //
 // # Playing users
 //
@@ -55,14 +52,17 @@
 // # What is recorded and checked
 //
 // Every request is recorded (method, path, headers, raw body, JSON document, uploaded files)
-// and every body is validated against Discord's OpenAPI description
-// (../shared/discord-openapi.json beside the module root, or $DISCORD_OPENAPI_SPEC), plus
-// rules the description cannot express (unique custom ids, a select alone in its row, at
-// most five action rows, link buttons, 6000 characters of embeds). srv.CheckClean(t) fails
-// the test on any violation or unimplemented route. Messages are kept per channel with
-// embeds, components, attachments (with bytes), the ephemeral flag and who may see them;
-// PublicHistory keeps every public version, and PublicLeaks(secrets...) finds hidden
-// information that reached a public message.
+// and checked as Discord checks it: against Discord's OpenAPI description (a compressed copy
+// in testdata/, embedded, validated with a JSON Schema 2020-12 library) and against the limits
+// Discord documents beyond it (limits.go; docs/discord-limits.md lists them): real Unicode
+// emoji, five action rows, unique custom ids, 2000 characters of content, 6000 of embeds,
+// command naming, 10 MiB per file and more. A request that breaks one is refused the way
+// Discord refuses it: 400 {"code": 50035, "message": "Invalid Form Body", "errors": {...}}
+// with Discord's error code under the field's path (413/40005 for a file too large), and
+// recorded; srv.CheckClean(t) fails the test on any such request or unimplemented route.
+// Messages are kept per channel with embeds, components, attachments (with bytes), the
+// ephemeral flag and who may see them; PublicHistory keeps every public version, and
+// PublicLeaks(secrets...) finds hidden information that reached a public message.
 //
 // # Faults and the gateway
 //

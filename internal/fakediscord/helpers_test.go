@@ -5,51 +5,21 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"net/http"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// pointDiscordgoAt does what the bot's SetAPIBase must do: discordgo builds its string
-// endpoints once from EndpointAPI, so each has to be rebuilt; the function endpoints read
-// them at call time.
-func pointDiscordgoAt(base string) {
-	discordgo.APIVersion = "10"
-	discordgo.EndpointDiscord = base
-	api := base + "api/v" + discordgo.APIVersion + "/"
-	discordgo.EndpointAPI = api
-	discordgo.EndpointGuilds = api + "guilds/"
-	discordgo.EndpointChannels = api + "channels/"
-	discordgo.EndpointUsers = api + "users/"
-	discordgo.EndpointGateway = api + "gateway"
-	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
-	discordgo.EndpointWebhooks = api + "webhooks/"
-	discordgo.EndpointStickers = api + "stickers/"
-	discordgo.EndpointStageInstances = api + "stage-instances"
-	discordgo.EndpointSKUs = api + "skus"
-	discordgo.EndpointVoice = api + "/voice/"
-	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
-	discordgo.EndpointNitroStickersPacks = api + "/sticker-packs"
-	discordgo.EndpointGuildCreate = api + "guilds"
-	discordgo.EndpointApplications = api + "applications"
-	discordgo.EndpointOAuth2 = api + "oauth2/"
-	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
-	discordgo.EndpointOauth2 = discordgo.EndpointOAuth2
-	discordgo.EndpointOauth2Applications = discordgo.EndpointOAuth2Applications
-}
-
 // newSession makes a discordgo session for the fake without opening it.
 func newSession(t *testing.T, srv *Server, shardID, shardCount int) *discordgo.Session {
 	t.Helper()
-	pointDiscordgoAt(srv.BaseURL())
 	dg, err := discordgo.New(srv.Token())
 	if err != nil {
 		t.Fatal(err)
 	}
 	dg.ShardID, dg.ShardCount = shardID, shardCount
-	dg.Client = &http.Client{Timeout: 10 * time.Second}
+	dg.Client = srv.HTTPClient()
 	dg.LogLevel = -1 // the fake's failures are asserted, not logged
 	return dg
 }
@@ -64,8 +34,8 @@ func open(t *testing.T, srv *Server, dg *discordgo.Session) {
 	t.Cleanup(func() {
 		// discordgo's heartbeat goroutine can still call reconnect after Close (it races
 		// with Close when a tick falls inside Close's one-second wait); that reconnect
-		// would outlive the test and read the endpoint globals the next test rewrites.
-		// Turning reconnection off under the session's lock orders it before any such call.
+		// would outlive the test. Turning reconnection off under the session's lock
+		// orders it before any such call.
 		dg.Lock()
 		dg.ShouldReconnectOnError = false
 		dg.Unlock()

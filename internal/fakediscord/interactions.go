@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -482,7 +483,7 @@ func (s *Server) dispatchInteraction(it *interactionState, data map[string]any, 
 	payload := map[string]any{
 		"id": it.id, "application_id": s.bot.ID, "type": it.kind, "data": data, "token": it.token,
 		"version": 1, "channel_id": ch.ID, "channel": s.channelJSONLocked(ch), "locale": user.Locale,
-		"app_permissions": everyonePermissions, "entitlements": []any{}, "attachment_size_limit": 10 << 20,
+		"app_permissions": strconv.FormatInt(EveryonePermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
 	}
 	if ch.GuildID != "" {
 		g := s.guilds[ch.GuildID]

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Message flags the fake gives meaning to.
@@ -254,7 +256,7 @@ func collectStrings(raw json.RawMessage, where string, add func(string, string))
 	if len(raw) == 0 {
 		return
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return
 	}

@@ -2,29 +2,31 @@ package fakediscord
 
 import (
 	"bytes"
+	"compress/gzip"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/url"
-	"os"
-	"path/filepath"
-	"runtime"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
-)
 
-// SpecEnv names an environment variable that, when set, gives the path of Discord's OpenAPI
-// description instead of the default ../shared/discord-openapi.json beside the module root.
-const SpecEnv = "DISCORD_OPENAPI_SPEC"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
 
 // Spec is Discord's OpenAPI description, compiled for request validation and routing.
 type Spec struct {
-	ops     []*Operation
-	schemas *schemaCompiler
+	ops   []*Operation
+	byKey map[string]*Operation // "METHOD /template"
+
+	mu       sync.Mutex // the compiler is not safe for concurrent use
+	compiler *jsonschema.Compiler
 }
 
 // Operation is one method + path template of the API.
@@ -33,226 +35,150 @@ type Operation struct {
 	Method   string // upper case
 	Template string // path template without the /api/v10 prefix, like "/channels/{channel_id}/messages"
 
-	segments     []string
-	pathParams   map[string]*schemaNode
-	bodies       map[string]*schemaNode // by media type
+	pathParams   map[string]*jsonschema.Schema
+	bodies       map[string]*jsonschema.Schema // by media type
 	bodyRequired bool
 	botTokenOnly bool // the Authorization header is required (no anonymous security alternative)
 }
 
-// DefaultSpecPath finds discord-openapi.json: $DISCORD_OPENAPI_SPEC, else shared/ beside the
-// module root (the directory holding go.mod), found upward from the working directory and
-// then from this source file.
-func DefaultSpecPath() (string, error) {
-	if p := os.Getenv(SpecEnv); p != "" {
-		return p, nil
-	}
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		starts = append(starts, filepath.Dir(file))
-	}
-	for _, start := range starts {
-		for dir := start; ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				p := filepath.Join(filepath.Dir(dir), "shared", "discord-openapi.json")
-				if _, err := os.Stat(p); err == nil {
-					return p, nil
-				}
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	return "", fmt.Errorf("discord-openapi.json not found in ../shared beside the module root; set %s", SpecEnv)
-}
+// Pattern is the operation as a net/http route pattern under /api/v10.
+func (op *Operation) Pattern() string { return op.Method + " /api/v10" + op.Template }
 
-var specCache struct {
-	sync.Mutex
-	byPath map[string]*Spec
-}
+// specGzip is Discord's OpenAPI description (MIT, see testdata/discord-openapi.LICENSE),
+// compressed, so that the fake needs nothing beside the repository.
+//
+//go:embed testdata/discord-openapi.json.gz
+var specGzip []byte
 
-// LoadSpec reads and compiles the OpenAPI description at path; results are cached per path
-// because the file is large and immutable.
-func LoadSpec(path string) (*Spec, error) {
-	specCache.Lock()
-	defer specCache.Unlock()
-	if s, ok := specCache.byPath[path]; ok {
-		return s, nil
-	}
-	data, err := os.ReadFile(path)
+// DiscordSpec is Discord's OpenAPI description, compiled once: it is large and immutable.
+var DiscordSpec = sync.OnceValues(func() (*Spec, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(specGzip))
 	if err != nil {
 		return nil, err
 	}
-	s, err := parseSpec(data)
+	data, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	if specCache.byPath == nil {
-		specCache.byPath = map[string]*Spec{}
-	}
-	specCache.byPath[path] = s
-	return s, nil
-}
+	return parseSpec(data)
+})
 
 var httpMethods = []string{"get", "put", "post", "delete", "patch", "head", "options"}
 
+// specURL names the description for the JSON Schema compiler; schemas are compiled by JSON
+// pointer into it, so that their $refs to #/components/schemas/... resolve.
+const specURL = "https://discord.com/openapi.json"
+
 func parseSpec(data []byte) (*Spec, error) {
-	doc, err := decodeJSON(data)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
 	root, _ := doc.(map[string]any)
-	comps, _ := root["components"].(map[string]any)
-	schemas, _ := comps["schemas"].(map[string]any)
 	paths, _ := root["paths"].(map[string]any)
-	if schemas == nil || paths == nil {
+	if comps, _ := root["components"].(map[string]any); comps["schemas"] == nil || paths == nil {
 		return nil, errors.New("no components.schemas or paths: not Discord's OpenAPI description")
 	}
-	s := &Spec{schemas: newSchemaCompiler(schemas)}
-	// Compile every component up front: an unsupported keyword fails here, not mid-test.
-	names := make([]string, 0, len(schemas))
-	for name := range schemas {
-		names = append(names, name)
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020) // OpenAPI 3.1 schemas are JSON Schema 2020-12
+	c.AssertFormat()
+	for _, f := range discordFormats {
+		c.RegisterFormat(f)
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		if _, err := s.schemas.component(name); err != nil {
-			return nil, err
+	if err := c.AddResource(specURL, doc); err != nil {
+		return nil, err
+	}
+	compile := func(ptr ...string) (*jsonschema.Schema, error) {
+		for i, tok := range ptr {
+			ptr[i] = url.PathEscape(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
 		}
+		return c.Compile(specURL + "#/" + strings.Join(ptr, "/"))
 	}
-	templates := make([]string, 0, len(paths))
-	for t := range paths {
-		templates = append(templates, t)
-	}
-	sort.Strings(templates)
-	for _, tmpl := range templates {
+	s := &Spec{byKey: map[string]*Operation{}, compiler: c}
+	for _, tmpl := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := paths[tmpl].(map[string]any)
-		common, err := s.pathParameters(item["parameters"], tmpl)
-		if err != nil {
-			return nil, err
-		}
 		for _, m := range httpMethods {
 			raw, ok := item[m].(map[string]any)
 			if !ok {
 				continue
 			}
-			op, err := s.operation(strings.ToUpper(m), tmpl, raw, common)
-			if err != nil {
-				return nil, err
+			op := &Operation{Method: strings.ToUpper(m), Template: tmpl, pathParams: map[string]*jsonschema.Schema{}, bodies: map[string]*jsonschema.Schema{}}
+			op.ID, _ = raw["operationId"].(string)
+			for _, where := range [][]string{{"paths", tmpl, "parameters"}, {"paths", tmpl, m, "parameters"}} {
+				list, _ := lookup(root, where...).([]any)
+				for i, p := range list {
+					if pm, _ := p.(map[string]any); pm["in"] == "path" {
+						name, _ := pm["name"].(string)
+						if op.pathParams[name], err = compile(append(where, strconv.Itoa(i), "schema")...); err != nil {
+							return nil, err
+						}
+					}
+				}
 			}
+			if rb, ok := raw["requestBody"].(map[string]any); ok {
+				op.bodyRequired, _ = rb["required"].(bool)
+				content, _ := rb["content"].(map[string]any)
+				for mt := range content {
+					if op.bodies[mt], err = compile("paths", tmpl, m, "requestBody", "content", mt, "schema"); err != nil {
+						return nil, err
+					}
+				}
+			}
+			// Anonymous access is an empty security requirement among the alternatives.
+			sec, ok := raw["security"].([]any)
+			op.botTokenOnly = ok && !slices.ContainsFunc(sec, func(alt any) bool {
+				m, ok := alt.(map[string]any)
+				return ok && len(m) == 0
+			})
 			s.ops = append(s.ops, op)
+			s.byKey[op.Method+" "+op.Template] = op
 		}
 	}
 	return s, nil
 }
 
-func (s *Spec) pathParameters(raw any, at string) (map[string]*schemaNode, error) {
-	out := map[string]*schemaNode{}
-	list, _ := raw.([]any)
-	for _, p := range list {
-		pm, _ := p.(map[string]any)
-		if pm["in"] != "path" {
-			continue
-		}
-		name, _ := pm["name"].(string)
-		n, err := s.schemas.compile(pm["schema"], at+" parameter "+name)
-		if err != nil {
-			return nil, err
-		}
-		out[name] = n
+// lookup follows keys down nested JSON objects.
+func lookup(v any, keys ...string) any {
+	for _, k := range keys {
+		m, _ := v.(map[string]any)
+		v = m[k]
 	}
-	return out, nil
+	return v
 }
 
-func (s *Spec) operation(method, tmpl string, raw map[string]any, common map[string]*schemaNode) (*Operation, error) {
-	op := &Operation{Method: method, Template: tmpl, pathParams: map[string]*schemaNode{}, bodies: map[string]*schemaNode{}}
-	op.ID, _ = raw["operationId"].(string)
-	op.segments = strings.Split(strings.Trim(tmpl, "/"), "/")
-	for k, v := range common {
-		op.pathParams[k] = v
-	}
-	own, err := s.pathParameters(raw["parameters"], tmpl)
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range own {
-		op.pathParams[k] = v
-	}
-	if rb, ok := raw["requestBody"].(map[string]any); ok {
-		op.bodyRequired, _ = rb["required"].(bool)
-		content, _ := rb["content"].(map[string]any)
-		for mt, c := range content {
-			cm, _ := c.(map[string]any)
-			n, err := s.schemas.compile(cm["schema"], method+" "+tmpl+" "+mt)
-			if err != nil {
-				return nil, err
-			}
-			op.bodies[mt] = n
-		}
-	}
-	op.botTokenOnly = true
-	if sec, ok := raw["security"].([]any); ok {
-		for _, alt := range sec {
-			if m, ok := alt.(map[string]any); ok && len(m) == 0 {
-				op.botTokenOnly = false
+// discordFormats are the formats of Discord's description that JSON Schema does not define.
+var discordFormats = []*jsonschema.Format{
+	{Name: "snowflake", Validate: func(v any) error {
+		if s, ok := v.(string); ok {
+			if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+				return errors.New("not a snowflake (an unsigned 64-bit integer in a string)")
 			}
 		}
-	} else {
-		op.botTokenOnly = false
-	}
-	return op, nil
+		return nil
+	}},
+	{Name: "int32", Validate: intFormat(32)},
+	{Name: "int64", Validate: intFormat(64)},
 }
 
-// Match finds the operation for a method and a path without the /api/vN prefix. Literal
-// segments win over parameters, so /users/@me is not /users/{user_id}. It returns the path
-// parameters by name.
-func (s *Spec) Match(method, path string) (*Operation, map[string]string) {
-	segs := splitPath(path)
-	var best *Operation
-	var bestParams map[string]string
-	bestShape := ""
-	for _, op := range s.ops {
-		if op.Method != method || len(op.segments) != len(segs) {
-			continue
-		}
-		params := map[string]string{}
-		shape := make([]byte, len(segs))
-		ok := true
-		for i, want := range op.segments {
-			if strings.HasPrefix(want, "{") && strings.HasSuffix(want, "}") {
-				params[want[1:len(want)-1]] = segs[i]
-				shape[i] = '0'
-			} else if want == segs[i] {
-				shape[i] = '1'
-			} else {
-				ok = false
-				break
+func intFormat(bits int) func(any) error {
+	return func(v any) error {
+		if n, ok := v.(json.Number); ok {
+			if _, err := strconv.ParseInt(n.String(), 10, bits); err != nil {
+				return fmt.Errorf("does not fit a signed %d-bit integer", bits)
 			}
 		}
-		// '1' (literal) > '0' (parameter): the greatest shape has the earliest literal segments.
-		if ok && (best == nil || string(shape) > bestShape) {
-			best, bestParams, bestShape = op, params, string(shape)
-		}
+		return nil
 	}
-	return best, bestParams
 }
 
-func splitPath(path string) []string {
-	raw := strings.Split(strings.Trim(path, "/"), "/")
-	out := make([]string, len(raw))
-	for i, r := range raw {
-		if u, err := url.PathUnescape(r); err == nil {
-			out[i] = u
-		} else {
-			out[i] = r
-		}
-	}
-	return out
+// Operations lists every operation of the description.
+func (s *Spec) Operations() []*Operation { return s.ops }
+
+// Operation finds an operation by method and path template, like
+// ("POST", "/channels/{channel_id}/messages").
+func (s *Spec) Operation(method, template string) (*Operation, bool) {
+	op, ok := s.byKey[method+" "+template]
+	return op, ok
 }
 
 // Body is a request body taken apart: the JSON document (the whole body, or the payload_json
@@ -321,7 +247,7 @@ func ParseBody(contentType string, body []byte) (*Body, error) {
 		return nil, fmt.Errorf("unsupported Content-Type %q", mt)
 	}
 	if b.JSON != nil {
-		if b.Value, err = decodeJSON(b.JSON); err != nil {
+		if b.Value, err = jsonschema.UnmarshalJSON(bytes.NewReader(b.JSON)); err != nil {
 			return nil, fmt.Errorf("invalid JSON: %w", err)
 		}
 	}
@@ -331,17 +257,10 @@ func ParseBody(contentType string, body []byte) (*Body, error) {
 // ValidateParams checks path parameters (snowflake ids and the like) against their schemas.
 func (op *Operation) ValidateParams(params map[string]string) []SchemaError {
 	var errs []SchemaError
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		if sch, ok := op.pathParams[name]; ok {
-			var pe []SchemaError
-			sch.validate(params[name], "", "", &pe)
-			for _, e := range pe {
-				errs = append(errs, SchemaError{Pointer: "{" + name + "}", Message: e.Message})
+			for _, e := range schemaErrors(sch.Validate(params[name])) {
+				errs = append(errs, SchemaError{Pointer: "{" + name + "}", Code: e.Code, Message: e.Message})
 			}
 		}
 	}
@@ -353,7 +272,7 @@ func (op *Operation) ValidateParams(params map[string]string) []SchemaError {
 func (op *Operation) ValidateBody(b *Body) []SchemaError {
 	if b == nil || (b.JSON == nil && len(b.Files) == 0) {
 		if op.bodyRequired {
-			return []SchemaError{{Message: "request body is required"}}
+			return []SchemaError{{Code: "BASE_TYPE_REQUIRED", Message: "request body is required"}}
 		}
 		return nil
 	}
@@ -362,51 +281,27 @@ func (op *Operation) ValidateBody(b *Body) []SchemaError {
 	}
 	sch, ok := op.bodies[b.MediaType]
 	if !ok {
-		var allowed []string
-		for mt := range op.bodies {
-			allowed = append(allowed, mt)
-		}
-		sort.Strings(allowed)
-		return []SchemaError{{Message: fmt.Sprintf("media type %s not accepted; want %s", b.MediaType, strings.Join(allowed, ", "))}}
+		return []SchemaError{{Code: "CONTENT_TYPE_INVALID", Message: fmt.Sprintf("media type %s not accepted; want %s",
+			b.MediaType, strings.Join(slices.Sorted(maps.Keys(op.bodies)), ", "))}}
 	}
-	if b.JSON == nil {
-		// Files alone: the JSON part is an empty object.
-		var errs []SchemaError
-		sch.validate(map[string]any{}, "", "", &errs)
-		return errs
+	var v any = map[string]any{} // files alone: the JSON part is an empty object
+	if b.JSON != nil {
+		v = b.Value
 	}
-	var errs []SchemaError
-	sch.validate(b.Value, "", "", &errs)
-	return errs
+	return schemaErrors(sch.Validate(v))
 }
 
-// Validate locates the operation for method and path (without /api/vN) and checks its
-// parameters and body. It errs when the spec has no such operation or the body is unreadable.
-func (s *Spec) Validate(method, path, contentType string, body []byte) (*Operation, []SchemaError, error) {
-	op, params := s.Match(method, path)
-	if op == nil {
-		return nil, nil, fmt.Errorf("no operation %s %s in Discord's OpenAPI description", method, path)
-	}
-	b, err := ParseBody(contentType, body)
-	if err != nil {
-		return op, nil, err
-	}
-	errs := op.ValidateParams(params)
-	errs = append(errs, op.ValidateBody(b)...)
-	return op, errs, nil
-}
-
-// Schema validates a document against #/components/schemas/<name>.
+// Schema validates a JSON document against #/components/schemas/<name>.
 func (s *Spec) Schema(name string, doc []byte) ([]SchemaError, error) {
-	sch, ok := s.schemas.compiled[name]
-	if !ok {
-		return nil, fmt.Errorf("no schema %s", name)
-	}
-	v, err := decodeJSON(doc)
+	s.mu.Lock()
+	sch, err := s.compiler.Compile(specURL + "#/components/schemas/" + url.PathEscape(name))
+	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	var errs []SchemaError
-	sch.validate(v, "", "", &errs)
-	return errs, nil
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	return schemaErrors(sch.Validate(v)), nil
 }

@@ -31,6 +31,7 @@ func init() {
 	route("GET /gateway", handleGateway)
 	route("GET /gateway/bot", handleGatewayBot)
 	route("GET /users/@me", handleMe)
+	route("GET /oauth2/applications/@me", handleMyApplication)
 	route("GET /users/{user_id}", handleUser)
 	route("POST /users/@me/channels", handleCreateDM)
 	route("GET /channels/{channel_id}", handleGetChannel)
@@ -44,61 +45,102 @@ func init() {
 	route("GET /guilds/{guild_id}/members/{user_id}", handleGuildMember)
 }
 
-// ServeHTTP answers REST calls under /api/v9 and /api/v10, the gateway websocket at /ws and
-// attachment downloads under /attachments.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.URL.Path == "/ws" || r.URL.Path == "/ws/":
-		s.serveGateway(w, r)
-		return
-	case strings.HasPrefix(r.URL.Path, "/attachments/"):
-		s.serveAttachment(w, r)
-		return
+// newMux routes the gateway websocket (/ws), attachment downloads and every operation of
+// Discord's description under /api/v10, by net/http patterns: a literal segment wins over a
+// wildcard, so /users/@me is not /users/{user_id}. Anything else is answered 404 and listed
+// by UnhandledRequests.
+//
+// A few of Discord's templates overlap without one being more specific (.../messages/pins/{id}
+// and .../messages/{id}/reactions), which one ServeMux refuses: such an operation goes to a
+// further ServeMux, tried when the ones before match nothing.
+func (s *Server) newMux() http.Handler {
+	muxes := []*http.ServeMux{http.NewServeMux()}
+	muxes[0].HandleFunc("GET /ws", s.serveGateway)
+	muxes[0].HandleFunc("GET /ws/{$}", s.serveGateway)
+	muxes[0].HandleFunc("GET /attachments/{channel_id}/{attachment_id}/{filename}", s.serveAttachment)
+	for _, op := range s.spec.Operations() {
+		h := func(w http.ResponseWriter, r *http.Request) { s.serveOperation(op, w, r) }
+		for i := 0; !register(muxes[i], op.Pattern(), h); i++ {
+			if i == len(muxes)-1 {
+				muxes = append(muxes, http.NewServeMux())
+			}
+		}
 	}
+	for i, mux := range muxes[:len(muxes)-1] {
+		mux.Handle("/", muxes[i+1])
+	}
+	muxes[len(muxes)-1].HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		c := s.newCall(w, r)
+		defer s.finish(c)
+		c.rec.Unhandled = true
+		c.fail(http.StatusNotFound, 0, "404: Not Found")
+	})
+	return muxes[0]
+}
+
+// register adds a pattern to mux unless it conflicts with one already there.
+func register(mux *http.ServeMux, pattern string, h http.HandlerFunc) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	mux.HandleFunc(pattern, h)
+	return true
+}
+
+// newCall records a request as it arrives.
+func (s *Server) newCall(w http.ResponseWriter, r *http.Request) *call {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	rec := &RecordedRequest{
 		Time: time.Now(), Method: r.Method, Query: r.URL.Query(), Header: r.Header.Clone(),
-		ContentType: r.Header.Get("Content-Type"), Body: body,
+		ContentType: r.Header.Get("Content-Type"), Body: body, Path: r.URL.Path,
 	}
-	c := &call{w: &responseRecorder{ResponseWriter: w}, r: r, rec: rec}
-	defer s.finish(c)
+	if version, rest, ok := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/"); ok && strings.HasPrefix(r.URL.Path, "/api/v") {
+		rec.APIVersion, rec.Path = version, "/"+rest
+	}
+	return &call{w: &responseRecorder{ResponseWriter: w}, r: r, rec: rec}
+}
 
-	version, path, ok := splitAPIPath(r.URL.EscapedPath())
-	rec.APIVersion, rec.Path = version, path
-	if !ok {
-		rec.Path = r.URL.Path
-		rec.Unhandled = true
-		c.fail(http.StatusNotFound, 0, "404: Not Found")
+// serveOperation checks a REST call against its operation (path parameters, body, Discord's
+// limits, token) and answers it with an injected fault or the fake's implementation.
+func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Request) {
+	c := s.newCall(w, r)
+	defer s.finish(c)
+	rec := c.rec
+	rec.Route, rec.OperationID = op.Template, op.ID
+	c.params = map[string]string{}
+	for name := range op.pathParams {
+		c.params[name] = r.PathValue(name)
+	}
+	rec.Params = c.params
+	parsed, err := ParseBody(rec.ContentType, rec.Body)
+	if err == nil {
+		c.body = parsed
+		rec.JSON, rec.Files = parsed.JSON, parsed.Files
+	}
+	// Discord authenticates first, then reads the body.
+	if !s.authorized(op, r.Header.Get("Authorization")) {
+		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
 		return
 	}
-	op, params := s.spec.Match(r.Method, path)
-	if op == nil {
-		rec.Unhandled = true
-		c.fail(http.StatusNotFound, 0, "404: Not Found")
-		return
-	}
-	rec.Route, rec.OperationID, rec.Params = op.Template, op.ID, params
-	c.params = params
-	parsed, err := ParseBody(rec.ContentType, body)
 	if err != nil {
 		c.invalid = append(c.invalid, SchemaError{Message: err.Error()})
 		c.fail(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
 		return
 	}
-	c.body = parsed
-	rec.JSON, rec.Files = parsed.JSON, parsed.Files
-	c.invalid = append(c.invalid, op.ValidateParams(params)...)
+	c.invalid = append(c.invalid, op.ValidateParams(c.params)...)
 	c.invalid = append(c.invalid, op.ValidateBody(parsed)...)
 	c.invalid = append(c.invalid, checkDiscordRules(op, parsed)...)
-	if len(c.invalid) > 0 && s.opts.RejectInvalidBodies {
+	if len(c.invalid) > 0 {
 		c.invalidFormBody(c.invalid)
 		return
 	}
-	if !s.authorized(op, r.Header.Get("Authorization")) {
-		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
+	if e := tooLarge(parsed.Files); e != nil {
+		c.failWith(e)
 		return
 	}
-	if s.injectFault(c, op.Template, path) {
+	if s.injectFault(c, op.Template, rec.Path) {
 		return
 	}
 	h, ok := routes[op.Method+" "+op.Template]
@@ -119,19 +161,6 @@ func (s *Server) finish(c *call) {
 	s.recordLocked(c.rec)
 	s.recordInvalidLocked(c.rec, c.invalid)
 	s.changedLocked()
-}
-
-// splitAPIPath takes "/api/v10/channels/1" apart into "10" and "/channels/1".
-func splitAPIPath(p string) (version, rest string, ok bool) {
-	after, found := strings.CutPrefix(p, "/api/v")
-	if !found {
-		return "", p, false
-	}
-	version, rest, _ = strings.Cut(after, "/")
-	if version != "9" && version != "10" {
-		return version, "/" + rest, false
-	}
-	return version, "/" + rest, true
 }
 
 func (s *Server) authorized(op *Operation, header string) bool {
@@ -162,7 +191,14 @@ func (c *call) fail(status, code int, message string) {
 // invalidFormBody answers 400/50035 with Discord's nested "errors" object.
 func (c *call) invalidFormBody(errs []SchemaError) {
 	tree := map[string]any{}
+	seen := map[SchemaError]bool{}
 	for _, e := range errs {
+		// A limit the description and Discord's rules both state is reported once.
+		key := SchemaError{Pointer: e.Pointer, Code: e.Code}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		node := tree
 		for _, tok := range strings.Split(strings.TrimPrefix(e.Pointer, "/"), "/") {
 			if tok == "" {
@@ -176,7 +212,11 @@ func (c *call) invalidFormBody(errs []SchemaError) {
 			node = next
 		}
 		list, _ := node["_errors"].([]any)
-		node["_errors"] = append(list, map[string]any{"code": "INVALID", "message": e.Message})
+		code := e.Code
+		if code == "" {
+			code = "INVALID"
+		}
+		node["_errors"] = append(list, map[string]any{"code": code, "message": e.Message})
 	}
 	c.json(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body", "errors": tree})
 }
@@ -217,6 +257,16 @@ func handleMe(s *Server, c *call) {
 	c.json(http.StatusOK, out)
 }
 
+func handleMyApplication(s *Server, c *call) {
+	s.mu.Lock()
+	bot := userJSON(&s.bot)
+	s.mu.Unlock()
+	c.json(http.StatusOK, map[string]any{
+		"id": s.bot.ID, "name": s.opts.BotName, "icon": nil, "description": "", "type": nil,
+		"bot": bot, "bot_public": true, "bot_require_code_grant": false, "verify_key": "0", "flags": 0,
+	})
+}
+
 func handleUser(s *Server, c *call) {
 	s.mu.Lock()
 	u, ok := s.users[c.params["user_id"]]
@@ -251,17 +301,16 @@ func handleCreateDM(s *Server, c *call) {
 
 func handleGetChannel(s *Server, c *call) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	ch, ok := s.channels[c.params["channel_id"]]
-	var out map[string]any
-	if ok {
-		out = s.channelJSONLocked(ch)
-	}
-	s.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok:
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-		return
+	case ch.GuildID != "" && s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0:
+		c.fail(http.StatusForbidden, 50001, "Missing Access")
+	default:
+		c.json(http.StatusOK, s.channelJSONLocked(ch))
 	}
-	c.json(http.StatusOK, out)
 }
 
 func handleListMessages(s *Server, c *call) {
@@ -303,6 +352,10 @@ func handleCreateMessage(s *Server, c *call) {
 	if ch.Type == ChannelTypeDM && s.dmFailures[ch.RecipientID] {
 		s.mu.Unlock()
 		c.fail(http.StatusForbidden, 50007, "Cannot send messages to this user")
+		return
+	}
+	if !s.canPostLocked(c, ch, len(c.files()) > 0) {
+		s.mu.Unlock()
 		return
 	}
 	now := time.Now()
@@ -471,18 +524,14 @@ func handleGuildMember(s *Server, c *call) {
 
 // serveAttachment returns an uploaded file's bytes: /attachments/{channel}/{id}/{name}.
 func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/attachments/"), "/")
-	if len(parts) < 2 {
-		http.NotFound(w, r)
-		return
-	}
+	channelID, attachmentID := r.PathValue("channel_id"), r.PathValue("attachment_id")
 	s.mu.Lock()
 	var found bool
 	var data []byte
 	var ctype string
-	for _, id := range s.channelMsgs[parts[0]] {
+	for _, id := range s.channelMsgs[channelID] {
 		for _, a := range s.messages[id].Attachments {
-			if a.ID == parts[1] {
+			if a.ID == attachmentID {
 				found, data, ctype = true, a.Data, a.ContentType
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,11 +21,6 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// RecommendedShards is the "shards" answer of GET /gateway/bot. Default 1.
 	RecommendedShards int
-	// SpecPath is Discord's OpenAPI description. Default: DefaultSpecPath().
-	SpecPath string
-	// RejectInvalidBodies answers a body that breaks the OpenAPI description with Discord's
-	// 400 "Invalid Form Body" (code 50035) instead of accepting it. Failures are recorded either way.
-	RejectInvalidBodies bool
 	// CallbackDeadline, when positive, refuses interaction callbacks that come later than this
 	// after the interaction was dispatched, as Discord does after 3 seconds (10062 Unknown
 	// interaction). Zero accepts late callbacks; Callback.Latency records the delay anyway.
@@ -65,12 +62,15 @@ type Server struct {
 	closed  bool
 
 	bot          User
+	owner        User // owns every guild, so that the bot's permissions come from its roles
 	users        map[string]*User
 	guilds       map[string]*Guild
 	guildOrder   []string
 	channels     map[string]*Channel
 	dmByUser     map[string]string // recipient user id -> DM channel id
 	members      map[string]map[string]bool
+	roles        map[string][]*Role  // guild id -> roles, @everyone first
+	memberRoles  map[string][]string // guild id + "/" + user id -> role ids
 	messages     map[string]*Message // by id
 	channelMsgs  map[string][]string // channel id -> message ids in posting order
 	publicLog    []Message           // every public version of every message
@@ -94,14 +94,7 @@ type Server struct {
 // Start runs a fake Discord on 127.0.0.1 with a random port.
 func Start(opts Options) (*Server, error) {
 	opts.setDefaults()
-	if opts.SpecPath == "" {
-		p, err := DefaultSpecPath()
-		if err != nil {
-			return nil, err
-		}
-		opts.SpecPath = p
-	}
-	spec, err := LoadSpec(opts.SpecPath)
+	spec, err := DiscordSpec()
 	if err != nil {
 		return nil, fmt.Errorf("fakediscord: %w", err)
 	}
@@ -120,6 +113,8 @@ func Start(opts Options) (*Server, error) {
 		channels:     map[string]*Channel{},
 		dmByUser:     map[string]string{},
 		members:      map[string]map[string]bool{},
+		roles:        map[string][]*Role{},
+		memberRoles:  map[string][]string{},
 		messages:     map[string]*Message{},
 		channelMsgs:  map[string][]string{},
 		commands:     map[string][]Command{},
@@ -133,7 +128,9 @@ func Start(opts Options) (*Server, error) {
 	s.ids.init()
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.owner = User{ID: s.ids.next(), Username: "owner", GlobalName: "owner", Locale: "en-US"}
+	s.users[s.owner.ID] = &s.owner
+	s.http = &http.Server{Handler: s.newMux(), ReadHeaderTimeout: 10 * time.Second}
 	go s.http.Serve(ln)
 	return s, nil
 }
@@ -174,15 +171,36 @@ func (s *Server) Close() {
 	s.http.Close()
 }
 
-// BaseURL is what discordgo.EndpointDiscord should become: "http://127.0.0.1:PORT/".
-// The REST API is under BaseURL+"api/v10/" (v9, discordgo's default, is served too).
+// BaseURL is the fake's address, what DISCORD_API_URL should be: "http://127.0.0.1:PORT/".
+// The REST API is under BaseURL+"api/v10/".
 func (s *Server) BaseURL() string { return s.base + "/" }
 
-// APIURL is the REST root, what discordgo.EndpointAPI should become: BaseURL + "api/v10/".
+// APIURL is the REST root: BaseURL + "api/v10/".
 func (s *Server) APIURL() string { return s.base + "/api/v10/" }
 
 // GatewayURL is the websocket address that GET /gateway returns.
 func (s *Server) GatewayURL() string { return "ws" + s.base[len("http"):] + "/ws" }
+
+// HTTPClient is a client for discordgo (Session.Client) that sends its requests for
+// Discord's API (https://discord.com/api/v9/...) to the fake's /api/v10/, as the bot's
+// transport does with DISCORD_API_URL.
+func (s *Server) HTTPClient() *http.Client {
+	return &http.Client{Timeout: 10 * time.Second, Transport: toFake{s}}
+}
+
+type toFake struct{ srv *Server }
+
+func (t toFake) RoundTrip(r *http.Request) (*http.Response, error) {
+	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/")
+	u, err := url.Parse(t.srv.APIURL() + rest)
+	if err != nil {
+		return nil, err
+	}
+	u.RawQuery = r.URL.RawQuery
+	out := r.Clone(r.Context()) // a RoundTripper must not change the caller's request
+	out.URL, out.Host = u, ""
+	return http.DefaultTransport.RoundTrip(out)
+}
 
 // Token is the bot token to give discordgo: "Bot " + Options.Token.
 func (s *Server) Token() string { return "Bot " + s.opts.Token }

@@ -2,13 +2,15 @@ package fakediscord
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
 // Channel types used by the fake (Discord's numbering).
 const (
-	ChannelTypeGuildText = 0
-	ChannelTypeDM        = 1
+	ChannelTypeGuildText    = 0
+	ChannelTypeDM           = 1
+	ChannelTypePublicThread = 11
 )
 
 // User is a Discord user: the bot or a person created with CreateUser.
@@ -23,19 +25,23 @@ type User struct {
 
 // Guild is a server the bot is in.
 type Guild struct {
-	ID   string
-	Name string
+	ID      string
+	Name    string
+	OwnerID string // one user owns every guild of the fake; the bot is not the owner
 	// Locale is the guild's preferred locale, sent as "guild_locale". Default "en-US".
 	Locale string
 }
 
-// Channel is a guild text channel or a DM channel between the bot and one user.
+// Channel is a guild text channel, a public thread in one, or a DM channel between the bot
+// and one user.
 type Channel struct {
 	ID          string
 	GuildID     string // empty for DMs
+	ParentID    string // the text channel of a thread
 	Name        string
 	Type        int
 	RecipientID string // the user of a DM channel
+	Overwrites  []Overwrite
 }
 
 // CreateUser adds a person who can interact with the bot.
@@ -59,8 +65,9 @@ func (s *Server) SetUserLocale(userID, locale string) {
 // shard it receives GUILD_CREATE, as when a bot is invited to a server.
 func (s *Server) CreateGuild(name string) Guild {
 	s.mu.Lock()
-	g := &Guild{ID: s.ids.next(), Name: name, Locale: "en-US"}
+	g := &Guild{ID: s.ids.next(), Name: name, OwnerID: s.owner.ID, Locale: "en-US"}
 	s.guilds[g.ID] = g
+	s.roles[g.ID] = []*Role{{ID: g.ID, Name: "@everyone", Permissions: EveryonePermissions}}
 	s.guildOrder = append(s.guildOrder, g.ID)
 	s.members[g.ID] = map[string]bool{s.bot.ID: true}
 	payload := s.guildCreateJSONLocked(g)
@@ -87,6 +94,22 @@ func (s *Server) CreateTextChannel(guildID, name string) Channel {
 	s.changedLocked()
 	s.mu.Unlock()
 	s.dispatchGuildEvent(guildID, "CHANNEL_CREATE", payload, intentGuilds)
+	return *c
+}
+
+// CreateThread adds a public thread to a text channel (CHANNEL_CREATE goes to its shard).
+func (s *Server) CreateThread(parentID, name string) Channel {
+	s.mu.Lock()
+	parent, ok := s.channels[parentID]
+	if !ok || parent.GuildID == "" {
+		panic("fakediscord: no text channel " + parentID)
+	}
+	c := &Channel{ID: s.ids.next(), GuildID: parent.GuildID, ParentID: parentID, Name: name, Type: ChannelTypePublicThread}
+	s.channels[c.ID] = c
+	payload := s.channelJSONLocked(c)
+	s.changedLocked()
+	s.mu.Unlock()
+	s.dispatchGuildEvent(c.GuildID, "THREAD_CREATE", payload, intentGuilds)
 	return *c
 }
 
@@ -195,14 +218,11 @@ func userJSON(u *User) map[string]any {
 	return m
 }
 
-// everyonePermissions is what the fake grants every member: all text permissions.
-const everyonePermissions = "2248473465835073"
-
 func (s *Server) memberJSONLocked(guildID string, u *User) map[string]any {
 	return map[string]any{
-		"user": userJSON(u), "nick": nil, "avatar": nil, "roles": []any{},
+		"user": userJSON(u), "nick": nil, "avatar": nil, "roles": append([]string{}, s.memberRoles[guildID+"/"+u.ID]...),
 		"joined_at": timestamp(snowflakeTime(guildID)), "deaf": false, "mute": false,
-		"flags": 0, "pending": false, "permissions": everyonePermissions,
+		"flags": 0, "pending": false, "permissions": strconv.FormatInt(EveryonePermissions, 10),
 	}
 }
 
@@ -218,23 +238,26 @@ func (s *Server) channelJSONLocked(c *Channel) map[string]any {
 	m["guild_id"] = c.GuildID
 	m["name"] = c.Name
 	m["position"] = 0
-	m["permission_overwrites"] = []any{}
+	m["permission_overwrites"] = overwritesJSON(c.Overwrites)
 	m["nsfw"] = false
 	m["parent_id"] = nil
 	m["topic"] = nil
 	m["rate_limit_per_user"] = 0
+	if c.ParentID != "" {
+		m["parent_id"] = c.ParentID
+		m["owner_id"] = s.bot.ID
+		m["thread_metadata"] = map[string]any{"archived": false, "auto_archive_duration": 1440, "locked": false,
+			"archive_timestamp": timestamp(snowflakeTime(c.ID))}
+	}
 	return m
 }
 
 func (s *Server) guildJSONLocked(g *Guild) map[string]any {
 	return map[string]any{
 		"id": g.ID, "name": g.Name, "icon": nil, "splash": nil, "discovery_splash": nil,
-		"owner_id": s.bot.ID, "afk_channel_id": nil, "afk_timeout": 300,
+		"owner_id": g.OwnerID, "afk_channel_id": nil, "afk_timeout": 300,
 		"verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-		"roles": []any{map[string]any{
-			"id": g.ID, "name": "@everyone", "permissions": everyonePermissions, "position": 0,
-			"color": 0, "hoist": false, "managed": false, "mentionable": false, "flags": 0,
-		}},
+		"roles":  rolesJSON(s.roles[g.ID]),
 		"emojis": []any{}, "features": []any{}, "mfa_level": 0, "system_channel_id": nil,
 		"preferred_locale": g.Locale, "premium_tier": 0, "nsfw_level": 0, "stickers": []any{},
 	}
