@@ -201,11 +201,7 @@ func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int,
 		return resp.Reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	text := present.T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))
-	return resp.Reply(Message{Ephemeral: true, Content: text, Components: []Row{{
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "yes"), Label: present.T(req.Locale, "button.confirm"), Style: Success},
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "no"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
-	}}})
+	return resp.Reply(s.confirmPrompt(t, req.Locale, a))
 }
 
 func (s *Service) confirmButton(req *Request, resp Responder, id customID) error {

@@ -15,10 +15,16 @@ import (
 func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 	return s.atTable(req, resp, nil, func(t *table, seat int) error {
 		msg := s.handMessage(t, seat, req.Locale)
+		prompt, pending := s.pendingPrompt(t, seat, req.User, req.Locale)
 		if dm {
 			msg.Ephemeral = false
 			err := s.cfg.Poster.DM(req.User, msg)
 			if err == nil {
+				if pending {
+					// The choice's controls work only where the game is.
+					prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
+					return resp.Reply(prompt)
+				}
 				return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
 			}
 			msg.Ephemeral = true
@@ -28,7 +34,10 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 				s.log.Warn("dm failed", "err", err)
 				msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
 			}
-			return resp.Reply(msg)
+		}
+		if pending {
+			msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
+			msg.Components = prompt.Components
 		}
 		return resp.Reply(msg)
 	})

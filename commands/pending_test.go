@@ -1,0 +1,187 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"conductor/engine"
+)
+
+// TestDismissedTicketChoiceComesBackAfterARestart: the ticket menu was
+// dismissed (never answered) and the bot restarted; any turn command, the
+// Tickets button and /hand bring the menu back, and it works.
+func TestDismissedTicketChoiceComesBackAfterARestart(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	first := w.click("u1", "tickets:"+gid+":0:")
+	if findButton(first.msg, "keep:") == "" {
+		t.Fatalf("drawing tickets shows the menu: %+v", first.msg)
+	}
+	w.restart() // the ephemeral menu is gone with the client's reload
+
+	for name, a := range map[string]answer{
+		"/draw":          w.cmd("u1", "draw", "", map[string]string{"card": "deck"}),
+		"/claim":         w.cmd("u1", "claim", "", map[string]string{"route": "Atlanta Raleigh"}),
+		"/tickets":       w.cmd("u1", "tickets", "", nil),
+		"tickets button": w.click("u1", "tickets:"+gid+":0:"),
+		"/hand":          w.cmd("u1", "hand", "", nil),
+	} {
+		if !a.msg.Ephemeral || findButton(a.msg, "keep:") == "" || !strings.Contains(a.msg.Content, "still have tickets") {
+			t.Fatalf("%s while tickets are pending shows the menu again: %q %+v", name, a.msg.Content, a.msg.Components)
+		}
+	}
+	g, _ := w.game("c1")
+	if g.Phase() != engine.PhaseKeepTickets || len(g.Log()) != 3 {
+		t.Fatalf("asking again changed the game: phase %v, %d moves", g.Phase(), len(g.Log()))
+	}
+	menu := w.cmd("u1", "hand", "", nil)
+	if r := w.click("u1", findButton(menu.msg, "keep:"), "0"); !strings.Contains(r.msg.Content, "You kept") {
+		t.Fatalf("the recovered menu keeps tickets: %q", r.msg.Content)
+	}
+	if g.Current() != 1 {
+		t.Fatalf("the turn passes once the tickets are kept, current %d", g.Current())
+	}
+}
+
+// TestPendingTunnelComesBackAfterARestart: a tunnel asked for more cards,
+// the prompt was lost in a restart; a turn command shows the tunnel's
+// buttons again and giving up from them ends the turn.
+func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, map[string]string{"map": "europe"})
+	g, _ := w.game("c1")
+	claimed := false
+	for round := 0; round < 40 && !claimed; round++ {
+		for _, a := range g.LegalActions(0, nil) {
+			if a.Kind != engine.ActClaim || !g.Board().Tracks[a.Track].Tunnel {
+				continue
+			}
+			probe := g.Clone()
+			if probe.Play(0, a) != nil || probe.Phase() != engine.PhaseTunnel {
+				continue
+			}
+			opts := map[string]string{"route": engine.TrackRef(g.Board(), a.Track), "locomotives": fmt.Sprint(a.Locos)}
+			if a.Color != 0 {
+				opts["color"] = a.Color.String()
+			}
+			r := w.cmd("u1", "claim", "", opts)
+			if g.Phase() != engine.PhaseTunnel || findButton(r.msg, "tunnel:") == "" {
+				t.Fatalf("the tunnel asks to pay: phase %v, %q", g.Phase(), r.msg.Content)
+			}
+			claimed = true
+			break
+		}
+		if claimed {
+			break
+		}
+		turn := fmt.Sprint(g.Turn())
+		w.click("u1", "draw:"+gid+":"+turn+":deck")
+		w.click("u1", "draw:"+gid+":"+turn+":deck")
+		turn = fmt.Sprint(g.Turn())
+		w.click("u2", "draw:"+gid+":"+turn+":deck")
+		w.click("u2", "draw:"+gid+":"+turn+":deck")
+	}
+	if !claimed {
+		t.Fatal("no tunnel ever asked for more cards")
+	}
+	w.restart()
+	a := w.cmd("u1", "draw", "", nil)
+	cancel := findButton(a.msg, "tunnel:")
+	for _, row := range a.msg.Components {
+		for _, c := range row {
+			if strings.HasSuffix(c.ID, ":cancel") {
+				cancel = c.ID
+			}
+		}
+	}
+	if !a.msg.Ephemeral || !strings.HasSuffix(cancel, ":cancel") || !strings.Contains(a.msg.Content, "tunnel") {
+		t.Fatalf("a turn command shows the tunnel again: %q %+v", a.msg.Content, a.msg.Components)
+	}
+	w.click("u1", cancel)
+	g, _ = w.game("c1")
+	if g.Phase() != engine.PhaseTurn || g.Current() != 1 {
+		t.Fatalf("giving up from the recovered prompt ends the turn: phase %v, current %d", g.Phase(), g.Current())
+	}
+}
+
+// TestFirstTicketsComeBackFromAnyCommand: during setup a player who lost the
+// first ticket menu gets it from a turn command or /hand.
+func TestFirstTicketsComeBackFromAnyCommand(t *testing.T) {
+	w := newWorld(t)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
+	w.cmd("u2", "ttr", "join", nil)
+	w.cmd("u1", "ttr", "start", nil)
+	w.restart()
+	for _, a := range []answer{w.cmd("u2", "draw", "", nil), w.cmd("u2", "hand", "", nil)} {
+		if findButton(a.msg, "keep:") == "" || !strings.Contains(a.msg.Content, "first tickets") {
+			t.Fatalf("the first ticket choice comes back: %q", a.msg.Content)
+		}
+	}
+}
+
+// TestConfirmationComesBackInHand: a confirmation left unanswered is shown
+// again by /hand.
+func TestConfirmationComesBackInHand(t *testing.T) {
+	w := newWorld(t)
+	startedGame(t, w, map[string]string{"confirm": "true"})
+	g, _ := w.game("c1")
+	g.Player(0) // keep the reference live
+	w.svc.mu.Lock()
+	tb := w.svc.channels["c1"]
+	w.svc.mu.Unlock()
+	tb.mu.Lock()
+	tb.pending["u1"] = pendingAction{action: engine.Action{Kind: engine.ActClaim, Track: 0, Color: g.Board().Tracks[0].Color}, turn: g.Turn()}
+	tb.mu.Unlock()
+	a := w.cmd("u1", "hand", "", nil)
+	if findButton(a.msg, "confirm:") == "" || !strings.Contains(a.msg.Content, "Really") {
+		t.Fatalf("/hand shows the open confirmation: %q", a.msg.Content)
+	}
+}
+
+// TestFaceUpButtonGivesTheCardItShows: a board's face-up button clicked
+// after its slot was refilled with another card answers with the row as it
+// is now, and gives nothing.
+func TestFaceUpButtonGivesTheCardItShows(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	g, _ := w.game("c1")
+	board := w.poster.last("c1")
+	slot := -1
+	for i, c := range g.FaceUp() {
+		if c == engine.Locomotive {
+			continue
+		}
+		probe := g.Clone()
+		if probe.Play(0, engine.Draw(i)) == nil && probe.FaceUp()[i] != c && probe.FaceUp()[i] != engine.NoCard {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		// Only when every face-up card has the deck's top colour: vanishingly rare.
+		t.Fatalf("no face-up card differs from the next card in this deal: %v", g.FaceUp())
+	}
+	btn := ""
+	for _, row := range board.Components {
+		for _, c := range row {
+			if strings.HasPrefix(c.ID, fmt.Sprintf("draw:%s:0:%d.", gid, slot+1)) {
+				btn = c.ID
+			}
+		}
+	}
+	if btn == "" {
+		t.Fatalf("the board's face-up button names its card: %+v", board.Components)
+	}
+	w.click("u1", btn)
+	n := len(g.Log())
+	a := w.click("u1", btn)
+	if len(g.Log()) != n || !strings.Contains(a.msg.Content, "taken or replaced") || findButton(a.msg, "draw:") == "" {
+		t.Fatalf("a changed slot answers with the current row and plays nothing: %q (moves %d -> %d)", a.msg.Content, n, len(g.Log()))
+	}
+	// The current row's buttons work.
+	w.click("u1", findButton(a.msg, "draw:"+gid+":0:deck"))
+	if g.Current() != 1 {
+		t.Fatalf("the turn ends after the second card: current %d", g.Current())
+	}
+}
