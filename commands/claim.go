@@ -17,6 +17,7 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		if !ok {
 			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
 		}
+		tr = pickParallel(t.game, tr, req.Opt("color"), req.Locale)
 		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
 		if msg != "" {
 			return resp.Reply(note(msg))
@@ -187,6 +188,41 @@ func trackBetween(b *data.Board, x, y, color string) (data.TrackID, bool) {
 		}
 	}
 	return 0, false
+}
+
+// pickParallel chooses among a double (or triple) route's tracks when the
+// player named the route by its cities: the free track of the colour asked
+// for, else a free grey one, else any free one. A track already taken is
+// never chosen over a free sibling.
+func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.TrackID {
+	b := g.Board()
+	group := b.Groups[b.Tracks[tr].Group]
+	if len(group) < 2 {
+		return tr
+	}
+	want, wanted := data.Gray, false
+	if color = strings.TrimSpace(color); color != "" {
+		want, wanted = parseColorName(color, loc)
+	}
+	fits := func(id data.TrackID) int {
+		c := b.Tracks[id].Color
+		switch {
+		case g.Owner(id) >= 0:
+			return 0
+		case wanted && c == want:
+			return 3
+		case !wanted || c == data.Gray:
+			return 2
+		}
+		return 1
+	}
+	best := tr
+	for _, id := range group {
+		if fits(id) > fits(best) {
+			best = id
+		}
+	}
+	return best
 }
 
 // maybeConfirm applies a claim or station, or asks first when the table

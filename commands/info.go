@@ -84,6 +84,10 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
+	if b.Rules.Stations == 0 {
+		// USA and Märklin have no stations: say nothing of them.
+		e.Footer = present.T(loc, "hand.footer_trains", "trains", me.Trains, "score", me.Score)
+	}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
 	hs := present.HandScene(loc, &v, seatName(t.rec, seat))
 	var buf bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"conductor/data"
 	"conductor/engine"
 )
 
@@ -183,5 +184,73 @@ func TestFaceUpButtonGivesTheCardItShows(t *testing.T) {
 	w.click("u1", findButton(a.msg, "draw:"+gid+":0:deck"))
 	if g.Current() != 1 {
 		t.Fatalf("the turn ends after the second card: current %d", g.Current())
+	}
+}
+
+// TestParallelRouteChosenByColourOrBeingFree: a double route named by its
+// cities goes to the free track, and to the one of the colour asked for.
+func TestParallelRouteChosenByColourOrBeingFree(t *testing.T) {
+	b, err := data.Embedded().Board("usa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed < 200; seed++ {
+		g, err := engine.New(engine.Config{Board: b, Players: 4, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seat := range 4 {
+			lo, _ := g.KeepRange(seat)
+			var keep []int
+			for i := range lo {
+				keep = append(keep, i)
+			}
+			if err := g.Play(seat, engine.KeepTickets(keep...)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, a := range g.LegalActions(g.Current(), nil) {
+			if a.Kind != engine.ActClaim || len(b.Groups[b.Tracks[a.Track].Group]) != 2 {
+				continue
+			}
+			group := b.Groups[b.Tracks[a.Track].Group]
+			sibling := group[0]
+			if sibling == a.Track {
+				sibling = group[1]
+			}
+			if got := pickParallel(g, a.Track, b.Tracks[sibling].Color.String(), "en"); b.Tracks[sibling].Color != b.Tracks[a.Track].Color && got != sibling {
+				t.Fatalf("the colour asked for picks its track: got %d, want %d", got, sibling)
+			}
+			if err := g.Play(g.Current(), a); err != nil {
+				t.Fatal(err)
+			}
+			if got := pickParallel(g, a.Track, "", "en"); got != sibling {
+				t.Fatalf("a taken track gives way to its free sibling: got %d, want %d", got, sibling)
+			}
+			return
+		}
+	}
+	t.Fatal("no game offered a double route to claim at once")
+}
+
+// TestHandSaysStationsOnlyWhereTheEditionHasThem, and a zero bot delay is
+// no pause (the terminal's --bot-delay 0), not "unset".
+func TestHandSaysStationsOnlyWhereTheEditionHasThem(t *testing.T) {
+	for _, tc := range []struct {
+		board    string
+		stations bool
+	}{{"usa", false}, {"europe", true}} {
+		w := newWorld(t)
+		startedGame(t, w, map[string]string{"map": tc.board})
+		a := w.cmd("u1", "hand", "", nil)
+		if len(a.msg.Embeds) == 0 {
+			t.Fatalf("%s: no hand embed", tc.board)
+		}
+		if got := strings.Contains(a.msg.Embeds[0].Footer, "station"); got != tc.stations {
+			t.Errorf("%s: hand footer %q (stations shown: %v)", tc.board, a.msg.Embeds[0].Footer, got)
+		}
+	}
+	if d := New(Config{}).cfg.BotDelay; d != 0 {
+		t.Errorf("a zero bot delay became %v", d)
 	}
 }

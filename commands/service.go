@@ -36,7 +36,8 @@ type Config struct {
 	// Bots makes bot players; nil means /ttr addbot is unavailable.
 	Bots      BotMaker
 	BotLevels []string
-	// BotDelay is the pause before a bot moves, so people can follow.
+	// BotDelay is the pause before a bot moves, so people can follow; zero
+	// means no pause (the terminal's --bot-delay 0).
 	BotDelay time.Duration
 	// Now is the clock (tests inject one).
 	Now    func() time.Time
@@ -98,9 +99,6 @@ func New(cfg Config) *Service {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.BotDelay == 0 {
-		cfg.BotDelay = 1500 * time.Millisecond
 	}
 	return &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{})}
 }
