@@ -213,21 +213,26 @@ func TestUndoNeedsEveryoneElse(t *testing.T) {
 
 func TestTurnTimerRemindsThenPlays(t *testing.T) {
 	w := newWorld(t)
-	startedGame(t, w, map[string]string{"turn_timer": "10"})
+	startedGame(t, w, map[string]string{"turn_timer": "9"})
 	g, _ := w.game("c1")
 	posts := len(w.poster.all("c1"))
-	w.now = w.now.Add(6 * time.Minute)
-	w.svc.CheckTimers()
-	all := w.poster.all("c1")
-	if len(all) != posts+1 || !strings.Contains(all[len(all)-1].Content, "your turn") || len(all[len(all)-1].Mentions) != 1 {
-		t.Fatalf("no reminder at half time: %+v", all[len(all)-1])
+	remindedAt := func(after time.Duration, want int) {
+		t.Helper()
+		w.now = w.now.Add(after)
+		w.svc.CheckTimers()
+		w.svc.CheckTimers() // a second check sends nothing more
+		all := w.poster.all("c1")
+		if len(all) != posts+want {
+			t.Fatalf("%d reminders, want %d", len(all)-posts, want)
+		}
+		if last := all[len(all)-1]; !strings.Contains(last.Content, "your turn") || len(last.Mentions) != 1 {
+			t.Fatalf("a reminder mentions the player: %+v", last)
+		}
 	}
-	w.svc.CheckTimers()
-	if len(w.poster.all("c1")) != posts+1 {
-		t.Fatal("the reminder is sent once")
-	}
+	remindedAt(4*time.Minute, 1) // a third of 9 minutes
+	remindedAt(3*time.Minute, 2) // two thirds
 	n := len(g.Log())
-	w.now = w.now.Add(5 * time.Minute)
+	w.now = w.now.Add(3 * time.Minute)
 	w.svc.CheckTimers()
 	if g.Current() != 1 || len(g.Log()) <= n {
 		t.Fatalf("after the limit the turn is played: current %d, moves %d", g.Current(), len(g.Log()))

@@ -70,8 +70,9 @@ type table struct {
 	history []string
 	// pending holds per-user flows waiting for a button: confirmations, trips.
 	pending map[string]pendingAction
-	// reminded marks that the turn timer's reminder was sent for this turn.
-	reminded int
+	// reminded is the turn the timer's reminders count for; reminders is
+	// how many were sent then.
+	reminded, reminders int
 	// undo is an open undo vote.
 	undo *undoVote
 	// botTimer is armed while a bot is about to move.

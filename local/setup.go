@@ -102,7 +102,18 @@ func (t *Terminal) endSaved(ctx context.Context) {
 	t.Names["local:host"] = "host"
 	req := &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: t.Channel,
 		Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}
-	t.Service.Handle(ctx, req, &capture{})
+	c := &capture{}
+	t.Service.Handle(ctx, req, c)
+	// A running game asks how to end: --new stops it without a score.
+	for _, row := range c.m.Components {
+		for _, b := range row {
+			if strings.HasPrefix(b.ID, "end:") && strings.HasSuffix(b.ID, ":stop") {
+				click := &commands.Request{Type: commands.ComponentRequest, ID: fmt.Sprint("local-stop-", time.Now().UnixNano()), Channel: t.Channel,
+					Guild: "local", User: "local:host", CanManage: true, CustomID: b.ID}
+				t.Service.Handle(ctx, click, &capture{})
+			}
+		}
+	}
 }
 
 // newGame opens a table, seats the players and bots, and starts.
