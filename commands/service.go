@@ -90,7 +90,9 @@ type pendingAction struct {
 type undoVote struct {
 	logLen int // the log length to go back to
 	by     string
-	agreed map[string]bool
+	// voters are the humans whose moves would be taken back; agreed, who
+	// said yes.
+	voters, agreed map[string]bool
 }
 
 // New makes a Service.
