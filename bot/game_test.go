@@ -31,7 +31,7 @@ type table struct {
 
 // turnStats counts the kinds of turns played.
 type turnStats struct {
-	Claims, Tunnels, Draws, TicketDraws, Refused, BotTurns int
+	Claims, Tunnels, Draws, TicketDraws, Refused, BotTurns, PaymentChoices int
 }
 
 // newTable opens a lobby with /ttr new, lets the others join with the
@@ -173,6 +173,11 @@ func (tb *table) playTurn() bool {
 		a := tb.do(e.run(cur.ID, tb.ch.ID, "claim", fakediscord.StringOption("route", route)))
 		if !a.msg.Ephemeral() {
 			e.t.Fatalf("the answer to /claim is public: %q", a.msg.Content)
+		}
+		if pay := button(a.msg, "pay:", ""); pay != "" && !strings.HasSuffix(pay, ":cancel") {
+			// Several colours pay this grey route: the player chooses.
+			tb.stats.PaymentChoices++
+			a = tb.do(e.click(cur.ID, a.msg.ID, pay))
 		}
 		if tb.turnMoved(b) {
 			tb.stats.Claims++

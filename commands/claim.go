@@ -30,6 +30,11 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 			}
 			a.Passenger, a.City = true, c
 		}
+		if b.Tracks[tr].Color == data.Gray && req.Opt("color") == "" && req.Opt("locomotives") == "" {
+			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+				return s.askPayment(req, resp, t, a, opts)
+			}
+		}
 		return s.maybeConfirm(req, resp, t, seat, a)
 	})
 }
@@ -51,6 +56,11 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 			return resp.Reply(note(msg))
 		}
 		a.Kind, a.City = engine.ActStation, c
+		if req.Opt("color") == "" && req.Opt("locomotives") == "" {
+			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+				return s.askPayment(req, resp, t, a, opts)
+			}
+		}
 		return s.maybeConfirm(req, resp, t, seat, a)
 	})
 }
@@ -59,6 +69,11 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 // colour asked for or the one the player holds most of, then locomotives
 // (Locomotive +4 first where they are allowed) for what is missing.
 func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
+	return s.payWith(t, seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
+}
+
+// payWith is payment with the colour and locomotive count given as typed.
+func (s *Service) payWith(t *table, seat int, track data.TrackID, length int, color, locos, loc string) (engine.Action, string) {
 	b := t.game.Board()
 	hand := t.game.Player(seat).Hand
 	need, ferry := data.Gray, 0
@@ -70,10 +85,10 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 	}
 	var a engine.Action
 	c := need
-	if v := strings.TrimSpace(req.Opt("color")); v != "" {
-		pc, ok := parseColorName(v, req.Locale)
+	if v := strings.TrimSpace(color); v != "" {
+		pc, ok := parseColorName(v, loc)
 		if !ok {
-			return a, present.T(req.Locale, "error.bad_color", "color", v)
+			return a, present.T(loc, "error.bad_color", "color", v)
 		}
 		c = pc
 	} else if c == data.Gray {
@@ -85,10 +100,10 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 		}
 	}
 	colored := min(hand[engine.ColorCard(c)], length-ferry)
-	if v := strings.TrimSpace(req.Opt("locomotives")); v != "" {
+	if v := strings.TrimSpace(locos); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > length {
-			return a, present.T(req.Locale, "error.bad_locos", "max", length)
+			return a, present.T(loc, "error.bad_locos", "max", length)
 		}
 		a.Locos = n
 		colored = length - n
@@ -257,23 +272,7 @@ func (s *Service) confirmButton(req *Request, resp Responder, id customID) error
 // describeAction is a short localised description of a claim or station.
 func describeAction(loc string, g *engine.Game, a engine.Action) string {
 	b := g.Board()
-	var cards []engine.Card
-	n := 0
-	switch a.Kind {
-	case engine.ActClaim:
-		n = b.Tracks[a.Track].Length
-	case engine.ActStation:
-		n = g.StationCost(g.Current())
-	}
-	for range n - a.Locos - a.Locos4 {
-		cards = append(cards, engine.ColorCard(a.Color))
-	}
-	for range a.Locos {
-		cards = append(cards, engine.Locomotive)
-	}
-	for range a.Locos4 {
-		cards = append(cards, engine.Locomotive4)
-	}
+	cards := spentCards(g, a)
 	if a.Kind == engine.ActStation {
 		return present.T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", present.CardsLabel(loc, cards))
 	}

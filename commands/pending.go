@@ -22,6 +22,12 @@ func (s *Service) pendingPrompt(t *table, seat int, user, loc string) (m Message
 	}
 	g := t.game
 	if p, found := t.pending[user]; found && p.turn == g.Turn() && g.Current() == seat && p.trips == nil {
+		if p.pay {
+			if opts := s.payOptions(t, seat, p.action); len(opts) > 0 {
+				return s.paymentPrompt(t, loc, p.action, opts), true
+			}
+			return Message{}, false
+		}
 		return s.confirmPrompt(t, loc, p.action), true
 	}
 	return Message{}, false
@@ -83,7 +89,7 @@ func answersPending(id *customID) bool {
 		return false
 	}
 	switch id.kind {
-	case "keep", "mix", "tunnel", "confirm", "trip", "setup":
+	case "keep", "mix", "tunnel", "confirm", "trip", "setup", "pay":
 		return true
 	}
 	return false

@@ -254,3 +254,61 @@ func TestHandSaysStationsOnlyWhereTheEditionHasThem(t *testing.T) {
 		t.Errorf("a zero bot delay became %v", d)
 	}
 }
+
+// TestPlayerChoosesHowToPayAGreyRoute: when several colours pay a grey route
+// at the same cost, the player chooses; the reply names the cards spent.
+func TestPlayerChoosesHowToPayAGreyRoute(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, map[string]string{"turn_timer": "0"})
+	g, _ := w.game("c1")
+	w.svc.mu.Lock()
+	tb := w.svc.channels["c1"]
+	w.svc.mu.Unlock()
+	for round := 0; round < 60; round++ {
+		for _, a := range g.LegalActions(0, nil) {
+			if a.Kind != engine.ActClaim || g.Board().Tracks[a.Track].Color != data.Gray {
+				continue
+			}
+			tmpl := engine.Action{Kind: engine.ActClaim, Track: a.Track}
+			tb.mu.Lock()
+			opts := w.svc.payOptions(tb, 0, tmpl)
+			tb.mu.Unlock()
+			if len(opts) < 2 {
+				continue
+			}
+			n := len(g.Log())
+			r := w.cmd("u1", "claim", "", map[string]string{"route": engine.TrackRef(g.Board(), a.Track)})
+			var choices []string
+			for _, row := range r.msg.Components {
+				for _, c := range row {
+					if strings.HasPrefix(c.ID, "pay:") && !strings.HasSuffix(c.ID, ":cancel") {
+						choices = append(choices, c.ID)
+					}
+				}
+			}
+			if len(choices) < 2 || !strings.Contains(r.msg.Content, "How do you pay") || len(g.Log()) != n {
+				t.Fatalf("the player is asked how to pay: %q %v", r.msg.Content, choices)
+			}
+			// The question comes back with /hand until answered.
+			if h := w.cmd("u1", "hand", "", nil); findButton(h.msg, "pay:") == "" {
+				t.Fatalf("/hand shows the open payment question: %q", h.msg.Content)
+			}
+			want := opts[1].Color
+			held := g.Player(0).Hand[engine.ColorCard(want)]
+			done := w.click("u1", choices[1])
+			if g.Owner(a.Track) != 0 || g.Player(0).Hand[engine.ColorCard(want)] >= held {
+				t.Fatalf("the route is paid in the colour clicked (%v): owner %d", want, g.Owner(a.Track))
+			}
+			if !strings.Contains(done.msg.Content, "paying") {
+				t.Fatalf("the reply names the cards spent: %q", done.msg.Content)
+			}
+			return
+		}
+		for _, u := range []string{"u1", "u2"} {
+			turn := fmt.Sprint(g.Turn())
+			w.click(u, "draw:"+gid+":"+turn+":deck")
+			w.click(u, "draw:"+gid+":"+turn+":deck")
+		}
+	}
+	t.Fatal("u1 never held two colours for a grey route")
+}

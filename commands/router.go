@@ -99,6 +99,8 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.replayButton(req, resp, id)
 	case "end":
 		return s.endButton(req, resp, id)
+	case "pay":
+		return s.payButton(req, resp, id)
 	}
 	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 }

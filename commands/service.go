@@ -82,9 +82,11 @@ type table struct {
 
 type pendingAction struct {
 	action engine.Action
-	trips  []engine.Trip
-	from   data.CityID
-	turn   int
+	// pay: the move waits for the player to choose how to pay.
+	pay   bool
+	trips []engine.Trip
+	from  data.CityID
+	turn  int
 }
 
 type undoVote struct {
