@@ -192,9 +192,12 @@ func (s *Service) playTurnFor(t *table, seat int) {
 	s.after(t, last)
 }
 
-// Resume loads every live game so that bots and turn timers carry on after
-// a restart.
+// Resume delivers what was queued before a restart and loads every live
+// game so that bots and turn timers carry on.
 func (s *Service) Resume(ctx context.Context) error {
+	if err := s.Deliver(ctx); err != nil {
+		return err
+	}
 	recs, err := s.cfg.Store.List()
 	if err != nil {
 		return err

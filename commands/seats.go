@@ -33,9 +33,9 @@ func (s *Service) leave(req *Request, resp Responder) error {
 	})
 }
 
-// kick: /ttr kick seat:|player: — the host removes a seat, bots included
+// kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
-func (s *Service) kick(req *Request, resp Responder) error {
+func (s *Service) kickSeat(req *Request, resp Responder) error {
 	if !s.running(req.Channel) {
 		return s.lobbyKick(req, resp)
 	}
@@ -108,9 +108,7 @@ func (s *Service) handToBot(t *table, seat int) error {
 	delete(t.bots, seat)
 	if t.game.Phase() == engine.PhaseSetup {
 		s.botsSetup(t)
-		if t.game.Phase() != engine.PhaseSetup {
-			s.after(t, outcome{turnDone: true})
-		}
+		s.after(t, outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
 	s.scheduleBots(t)

@@ -51,8 +51,13 @@ type Service struct {
 
 	mu       sync.Mutex
 	channels map[string]*table
-	recent   recentIDs
-	replays  replayCache
+	// sending marks the channels whose sender runs; again, that more was
+	// queued since it last looked; idle is signalled when a sender stops.
+	// retrying, that it waits to retry a failed post.
+	sending, again, retrying map[string]bool
+	idle                     *sync.Cond
+	recent                   recentIDs
+	replays                  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -105,7 +110,10 @@ func New(cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{})}
+	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}}
+	s.idle = sync.NewCond(&s.mu)
+	return s
 }
 
 // Close stops bot moves and timers and waits for moves in flight.
@@ -122,6 +130,7 @@ func (s *Service) Close() {
 		t.mu.Unlock()
 	}
 	s.mu.Unlock()
+	s.idle.Broadcast()
 	s.wg.Wait()
 }
 
@@ -254,16 +263,25 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		s.log.Debug("repeated interaction ignored", "id", req.ID)
 		return
 	}
+	// Handlers decide and commit under the table's lock; their answers are
+	// sent after they return, when no lock is held.
+	held := &heldReplies{}
 	var err error
 	switch req.Type {
 	case CommandRequest:
-		err = s.command(ctx, req, resp)
+		err = s.command(ctx, req, held)
 	case ComponentRequest:
-		err = s.component(ctx, req, resp)
+		err = s.component(ctx, req, held)
 	case AutocompleteRequest:
-		err = s.autocomplete(req, resp)
+		err = s.autocomplete(req, held)
 	default:
-		err = resp.Reply(s.oops(req, "unknown request"))
+		err = held.Reply(s.oops(req, "unknown request"))
+	}
+	if serr := held.sendTo(resp); err == nil {
+		err = serr
+	}
+	if req.Type != AutocompleteRequest {
+		s.waitSent(req.Channel)
 	}
 	if err != nil {
 		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
