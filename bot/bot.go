@@ -292,6 +292,13 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	if !ok {
 		return
 	}
+	if age, old := tooOld(i.ID, time.Now()); old {
+		// Discord no longer takes an answer (a RESUME can replay such
+		// interactions): applying it would play a move the player is told
+		// failed, and may well make again.
+		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type)
+		return
+	}
 	b.mu.Lock()
 	if !b.accepting {
 		b.mu.Unlock()
@@ -306,6 +313,22 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	r.arm(b.cfg.DeferAfter)
 	defer r.disarm()
 	h.Handle(ctx, req, r)
+}
+
+// answerWindow is how long after its creation Discord accepts the first
+// answer to an interaction.
+const answerWindow = 3 * time.Second
+
+// tooOld reads an interaction id's snowflake time: one older than Discord's
+// answer window can no longer be answered. The check trusts the machine's
+// clock (NTP-synchronised on any host worth running on).
+func tooOld(id string, now time.Time) (time.Duration, bool) {
+	created, err := discordgo.SnowflakeTimestamp(id)
+	if err != nil {
+		return 0, false
+	}
+	age := now.Sub(created)
+	return age, age > answerWindow
 }
 
 // refuse answers an interaction that arrives while the bot shuts down.
