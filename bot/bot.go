@@ -75,6 +75,8 @@ type Bot struct {
 
 	health    health
 	deferrals atomic.Int64
+	// restFailures counts REST failures in a row (see counted).
+	restFailures atomic.Int64
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -270,8 +272,37 @@ func (b *Bot) register(appID string) error {
 		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
-	_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
-	return err
+	wait := registerRetry
+	for attempt := 1; ; attempt++ {
+		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		if err == nil || !retryable(err) || attempt == registerAttempts {
+			return err
+		}
+		// A hiccup of Discord's (5xx, a rate limit, the network) must not
+		// stop the bot: try again a few times before giving up.
+		b.log.Warn("registering slash commands failed; retrying", "attempt", attempt, "in", wait, "err", err)
+		time.Sleep(wait)
+		wait *= 2
+	}
+}
+
+// Registration is tried registerAttempts times, waiting registerRetry and
+// then twice as long each time (about half a minute in all).
+var (
+	registerAttempts = 5
+	registerRetry    = 2 * time.Second
+)
+
+// retryable: a failure that may pass (Discord's 5xx, a rate limit, the
+// network), not a refusal (a bad token, a refused body).
+func retryable(err error) bool {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		c := re.Response.StatusCode
+		return c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout
+	}
+	var rl *discordgo.RateLimitError
+	return errors.As(err, &rl) || !errors.As(err, &re)
 }
 
 func (b *Bot) onResumed(*discordgo.Session, *discordgo.Resumed) { b.health.up() }

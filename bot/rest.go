@@ -27,9 +27,21 @@ func (b *Bot) send(method, url, bucket string, body any, files []*discordgo.File
 		if err != nil {
 			return nil, err
 		}
-		return b.s.RequestRaw(method, url, ct, data, bucket, 0)
+		return b.counted(b.s.RequestRaw(method, url, ct, data, bucket, 0))
 	}
-	return b.s.RequestWithBucketID(method, url, body, bucket)
+	return b.counted(b.s.RequestWithBucketID(method, url, body, bucket))
+}
+
+// counted keeps the count of REST failures in a row for the health check:
+// Discord's failures (5xx, the network) count; its refusals (4xx) are
+// answers, not failures.
+func (b *Bot) counted(resp []byte, err error) ([]byte, error) {
+	if err != nil && retryable(err) {
+		b.restFailures.Add(1)
+	} else {
+		b.restFailures.Store(0)
+	}
+	return resp, err
 }
 
 // sendInteraction makes a request on an interaction's own route. Its URL
@@ -50,7 +62,7 @@ func (b *Bot) sendInteraction(method, url string, body any, files []*discordgo.F
 		return nil, err
 	}
 	bucket := discordgo.NewRatelimiter().LockBucket(url)
-	return b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0)
+	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0))
 }
 
 // callback answers an interaction (POST /interactions/{id}/{token}/callback).
