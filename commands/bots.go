@@ -165,7 +165,7 @@ func (s *Service) botTurn(channel, gameID string, turn int) {
 		s.log.Error("bot turn", "channel", channel, "err", err)
 		return
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
 		return
 	}
@@ -213,7 +213,7 @@ func (s *Service) Resume(ctx context.Context) error {
 		}
 		s.botsSetup(t)
 		s.scheduleBots(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 	return nil
 }

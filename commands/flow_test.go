@@ -12,7 +12,7 @@ import (
 )
 
 // startedGame opens a 2-player USA table and has both choose tickets.
-func startedGame(t *testing.T, w *world, opts map[string]string) (gid string) {
+func startedGame(t testing.TB, w *world, opts map[string]string) (gid string) {
 	t.Helper()
 	if opts == nil {
 		opts = map[string]string{}

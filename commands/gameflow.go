@@ -17,7 +17,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	rec := t.rec
 	switch {
 	case rec == nil:
@@ -164,7 +164,7 @@ func (s *Service) end(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil {
 		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
@@ -188,7 +188,7 @@ func (s *Service) endButton(req *Request, resp Responder, id customID) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	switch {
 	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
 		return resp.Update(note(present.T(req.Locale, "stale.game")))

@@ -43,7 +43,7 @@ func (s *Service) kickSeat(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil || t.game == nil {
 		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
@@ -70,7 +70,7 @@ func (s *Service) running(channel string) bool {
 	if err != nil {
 		return false
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	return t.rec != nil && t.rec.Status == store.StatusPlaying && t.game != nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/data"
@@ -83,6 +84,30 @@ type table struct {
 	// botTimer is armed while a bot is about to move.
 	botTimer *time.Timer
 	bots     map[int]Bot
+	// snap is what the table looked like when its lock was last released:
+	// autocomplete reads it and never waits for the lock.
+	snap atomic.Pointer[tableSnapshot]
+}
+
+// tableSnapshot is a table as it stood, for readers that must not wait.
+type tableSnapshot struct {
+	rec  store.GameRecord // Seats copied; Log left out
+	game *engine.Game     // a clone; nil in the lobby
+}
+
+// unlock publishes the table's state for autocomplete, then releases it.
+func (t *table) unlock() {
+	snap := &tableSnapshot{}
+	if t.rec != nil {
+		snap.rec = *t.rec
+		snap.rec.Seats = append([]store.Seat(nil), t.rec.Seats...)
+		snap.rec.Log = nil
+		if t.game != nil {
+			snap.game = t.game.Clone()
+		}
+	}
+	t.snap.Store(snap)
+	t.mu.Unlock()
 }
 
 type pendingAction struct {
@@ -127,7 +152,7 @@ func (s *Service) Close() {
 	for _, t := range s.channels {
 		t.mu.Lock()
 		s.disarmBot(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.Unlock()
 	s.idle.Broadcast()
@@ -156,7 +181,7 @@ func (s *Service) table(channel string) (*table, error) {
 	t.mu.Lock()
 	if !ok || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
 		if err := s.load(t, channel); err != nil {
-			t.mu.Unlock()
+			t.unlock()
 			s.mu.Lock()
 			delete(s.channels, channel)
 			s.mu.Unlock()

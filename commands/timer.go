@@ -41,7 +41,7 @@ func (s *Service) CheckTimers() {
 			continue
 		}
 		s.checkTimer(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 }
 
