@@ -58,7 +58,8 @@ func Definitions(mapIDs []string) []CommandDef {
 				withChoices(opt(StringOption, "ttr.new.variant", "variant", false), variants),
 				opt(BooleanOption, "ttr.new.bonus_tickets", "bonus_tickets", false),
 				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
-				opt(BooleanOption, "ttr.new.confirm", "confirm", false)),
+				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
+				withChoices(opt(StringOption, "ttr.new.language", "language", false), languageChoices())),
 			sub("join"), sub("leave"), sub("start"),
 			sub("addbot", auto(opt(StringOption, "ttr.addbot.level", "level", false))),
 			sub("kick", auto(opt(StringOption, "ttr.kick.seat", "seat", false)), opt(UserOption, "ttr.kick.player", "player", false)),
@@ -127,4 +128,15 @@ func localized(key string) (desc string, names, descs map[string]string) {
 		}
 	}
 	return desc, names, descs
+}
+
+// languageChoices are the languages a table can speak, each named in
+// itself.
+func languageChoices() []Choice {
+	names := map[string]string{"en": "English", "fr": "Français", "it": "Italiano", "de": "Deutsch"}
+	var out []Choice
+	for _, l := range present.Languages {
+		out = append(out, Choice{Name: names[l], Value: l})
+	}
+	return out
 }
