@@ -40,7 +40,9 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 			posts = append(posts, outboxEntry("", m))
 		}
 	case o.turnDone:
-		posts = append(posts, outboxEntry("board", s.boardMessage(t)))
+		// The picture is drawn by the sender, after the lock: the player's
+		// answer does not wait for it.
+		posts = append(posts, boardEntry(s.boardText(t), len(t.rec.Log)+1, t.locale()))
 		t.reminded = -1
 	}
 	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
@@ -132,9 +134,9 @@ func (s *Service) boardPNG(t *table, loc string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// boardMessage is the public message after a turn: narration, the board,
-// a mention of the next player and one-click buttons.
-func (s *Service) boardMessage(t *table) Message {
+// boardText is the public message after a turn without its picture:
+// narration, a mention of the next player and one-click buttons.
+func (s *Service) boardText(t *table) Message {
 	loc := t.locale()
 	g, rec := t.game, t.rec
 	var sb strings.Builder
@@ -167,10 +169,16 @@ func (s *Service) boardMessage(t *table) Message {
 		m.Components = s.boardButtons(t, loc)
 	}
 	m.Content = truncate(sb.String(), 1900)
-	if png, err := s.boardPNG(t, loc); err == nil {
+	return m
+}
+
+// boardMessage is boardText with the board's picture.
+func (s *Service) boardMessage(t *table) Message {
+	m := s.boardText(t)
+	if png, err := s.boardPNG(t, t.locale()); err == nil {
 		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
 	} else {
-		s.log.Error("render board", "channel", rec.Channel, "err", err)
+		s.log.Error("render board", "channel", t.rec.Channel, "err", err)
 	}
 	return m
 }

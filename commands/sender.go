@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
+	"conductor/engine"
 	"conductor/store"
 )
 
@@ -27,10 +29,60 @@ const (
 	lastRetry  = time.Minute
 )
 
+// outboxPayload is what an outbox entry holds: the message, and for a
+// board the position to draw when it is sent (a picture is not stored).
+type outboxPayload struct {
+	Message
+	Board *boardAt `json:",omitempty"`
+}
+
+// boardAt names the board picture after a game's first Moves moves, in a
+// language.
+type boardAt struct {
+	Moves  int
+	Locale string
+}
+
 // outboxEntry wraps a message for the store.
 func outboxEntry(kind string, m Message) store.OutboxEntry {
-	payload, _ := json.Marshal(m) // a Message always marshals
+	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
 	return store.OutboxEntry{Kind: kind, Payload: payload}
+}
+
+// boardEntry wraps a board whose picture is drawn at delivery from the
+// stored game after its first moves moves.
+func boardEntry(m Message, moves int, loc string) store.OutboxEntry {
+	payload, _ := json.Marshal(outboxPayload{Message: m, Board: &boardAt{Moves: moves, Locale: loc}})
+	return store.OutboxEntry{Kind: "board", Payload: payload}
+}
+
+// drawBoard draws a channel's board as it stood after the first moves
+// moves, from the stored game, outside any lock.
+func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
+	rec, err := s.cfg.Store.Get(channel)
+	if err != nil {
+		return File{}, err
+	}
+	if at.Moves > len(rec.Log) {
+		return File{}, fmt.Errorf("the board after move %d of a log of %d", at.Moves, len(rec.Log))
+	}
+	cfg, err := s.gameConfig(rec)
+	if err != nil {
+		return File{}, err
+	}
+	tmp := &table{rec: rec}
+	g, err := engine.ReplayNotation(cfg, logMoves(rec)[:at.Moves], func(g *engine.Game, _ engine.Move, ev []engine.Event) {
+		tmp.narrate(rec, g, ev)
+	})
+	if err != nil {
+		return File{}, err
+	}
+	tmp.game = g
+	png, err := s.boardPNG(tmp, at.Locale)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Name: "board.png", ContentType: "image/png", Data: png}, nil
 }
 
 // enqueue queues messages for a channel outside any move.
@@ -114,10 +166,20 @@ func (s *Service) deliver(channel string) {
 // send posts one entry and removes it from the outbox once confirmed (or
 // once it is clear it never can be).
 func (s *Service) send(channel string, e store.OutboxEntry) error {
-	var m Message
-	if err := json.Unmarshal(e.Payload, &m); err != nil {
+	var p outboxPayload
+	if err := json.Unmarshal(e.Payload, &p); err != nil {
 		s.log.Error("unreadable outbox entry dropped", "channel", channel, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
+	}
+	m := p.Message
+	if p.Board != nil {
+		if f, err := s.drawBoard(channel, p.Board); err == nil {
+			m.Files = append(m.Files, f)
+		} else {
+			// The game changed since (ended, taken back): the words go
+			// without the picture rather than not at all.
+			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
+		}
 	}
 	m.Nonce = e.Nonce
 	id, err := s.cfg.Poster.Post(channel, m)
