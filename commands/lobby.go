@@ -170,7 +170,9 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 	}
 	level := req.Opt("level")
 	if level == "" && len(s.cfg.BotLevels) > 0 {
-		level = s.cfg.BotLevels[len(s.cfg.BotLevels)/2]
+		// The middle level, or "normal" when offered (the levels run from
+		// easy to expert, and a table should not get the strongest unasked).
+		level = s.cfg.BotLevels[(len(s.cfg.BotLevels)-1)/2]
 	}
 	if _, err := s.cfg.Bots(level, 0); err != nil {
 		return resp.Reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
