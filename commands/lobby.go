@@ -64,6 +64,9 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if req.Opt("confirm") == "true" {
 		opts["confirm"] = "on"
 	}
+	if req.Opt("hints") == "false" {
+		opts["hints"] = "off"
+	}
 	if v := req.Opt("turn_timer"); v != "" && v != "0" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 24*60 {
@@ -101,6 +104,9 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	}
 	if rec.Options["confirm"] == "on" {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
+	}
+	if hintsOff(rec) {
+		opts = append(opts, present.T(loc, "lobby.opt.nohints"))
 	}
 	desc := present.T(loc, "lobby.desc", "board", present.EditionName(loc, b, ""), "variant", present.VariantName(loc, b, rec.Variant), "players", len(rec.Seats))
 	if len(opts) > 0 {
