@@ -31,7 +31,7 @@ type expert struct {
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond, margin: 0.15}
+	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond, margin: 0.25}
 }
 
 // maxCandidates bounds the moves searched.
@@ -137,9 +137,9 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 	return win + max(-0.3, min(0.3, m))
 }
 
-// candidates returns hard's move first, then a few alternatives of other
-// kinds: the longest claims, claims of the longest routes left, a blind
-// draw, each distinct face-up card, more tickets; or other ticket keeps.
+// candidates returns hard's move first, then a few alternatives: the
+// longest claims (cheapest payment) and, when hard draws, the blind draw
+// and the face-up cards; or, choosing tickets, keeping all or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
 	add := func(a engine.Action) {
@@ -191,18 +191,18 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 	}
 	sortBy(claims, func(a engine.Action) float64 { return -float64(v.Board.Tracks[a.Track].Length) })
 	for i, a := range claims {
-		if i >= 2 {
+		if i >= 3 {
 			break
 		}
 		add(a)
 	}
-	for _, a := range legal {
-		if a.Kind == engine.ActDraw && a.Slot == engine.DeckSlot {
-			add(a)
-		}
+	if base.Kind == engine.ActClaim {
+		// Self-play showed the playouts too eager to put a claim off: when
+		// hard claims, only other claims compete.
+		return out
 	}
 	for _, a := range legal {
-		if a.Kind == engine.ActDrawTickets {
+		if a.Kind == engine.ActDraw && a.Slot == engine.DeckSlot {
 			add(a)
 		}
 	}
