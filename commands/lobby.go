@@ -90,7 +90,9 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	var seats []string
 	for i, st := range rec.Seats {
 		who := mention(st)
-		if st.Bot != "" {
+		if st.Bot != "" && strings.HasSuffix(st.Name, " ("+st.Bot+")") {
+			who = "🤖 " + present.EscapeMarkdown(st.Name) // named with its level
+		} else if st.Bot != "" {
 			who = present.T(loc, "lobby.bot", "name", present.EscapeMarkdown(st.Name), "level", st.Bot)
 		}
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
@@ -187,13 +189,7 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 		if len(t.rec.Seats) >= maxPlayers {
 			return present.T(req.Locale, "lobby.full")
 		}
-		n := 1
-		for _, st := range t.rec.Seats {
-			if st.Bot != "" {
-				n++
-			}
-		}
-		t.rec.Seats = append(t.rec.Seats, store.Seat{Name: fmt.Sprintf("Bot %d", n), Bot: level})
+		t.rec.Seats = append(t.rec.Seats, store.Seat{Name: botName(t.rec.Seats, level), Bot: level})
 		return ""
 	})
 }
