@@ -51,7 +51,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer svc.Close()
 	term.Service = svc
 
-	setup := local.Setup{Fresh: *fresh, Seats: strings.Split(*players, ","), Map: *mapID, Variant: *variant, Levels: botLevels()}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	setup := local.Setup{Fresh: *fresh, Seats: strings.Split(*players, ","), Map: *mapID, Variant: *variant, Levels: botLevels(), Given: given}
 	if err := term.Open(context.Background(), st, setup); err != nil {
 		var bad *local.SetupError
 		if errors.As(err, &bad) {

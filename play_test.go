@@ -30,3 +30,31 @@ func TestPlayCommand(t *testing.T) {
 		t.Errorf("one seat: exit %d, %q", code, errb.String())
 	}
 }
+
+// A saved game is resumed only when it is the one asked for: other flags
+// are refused with a way out (--new or another --game), and --new replaces it.
+func TestPlayResumesOnlyTheGameAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--bot-delay", "0"}
+	run := func(extra ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := realMain(append(append([]string{}, base...), extra...), strings.NewReader("/quit\n"), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	if code, _, e := run("--players", "alice,hard"); code != 0 {
+		t.Fatalf("first game: exit %d %s", code, e)
+	}
+	code, _, e := run("--players", "alice,bob", "--map", "europe")
+	if code != exitUsage || !strings.Contains(e, "--new") || !strings.Contains(e, "usa") || !strings.Contains(e, "alice, hard") {
+		t.Fatalf("other flags than the saved game's: exit %d, %q", code, e)
+	}
+	if code, out, e := run(); code != 0 || !strings.Contains(out, "Resuming") {
+		t.Fatalf("no flags resume the saved game: exit %d %s %s", code, out, e)
+	}
+	if code, out, e := run("--players", "alice,hard", "--map", "usa"); code != 0 || !strings.Contains(out, "Resuming") {
+		t.Fatalf("the same flags resume it: exit %d %s %s", code, out, e)
+	}
+	if code, out, e := run("--players", "alice,bob", "--map", "europe", "--variant", "mega", "--new"); code != 0 || strings.Contains(out, "Resuming") || !strings.Contains(out, "Mega") {
+		t.Fatalf("--new starts the game asked for, its variant named: exit %d %s %s", code, out, e)
+	}
+}

@@ -145,7 +145,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	// Bots come from bots.go; without them /ttr addbot says bots are
 	// unavailable and the turn timer plays a safe move for absent players.
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
-		Bots: botMaker(), BotLevels: botLevels(), Logger: log})
+		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log})
 
 	// The health server answers until everything else has stopped.
 	var servers errgroup.Group

@@ -57,7 +57,7 @@ func TestApplicationCommands(t *testing.T) {
 				t.Error("the map option has no French name")
 			}
 		case "turn_timer":
-			if o.Type != discordgo.ApplicationCommandOptionInteger || o.MinValue == nil || *o.MinValue != 0 || o.MaxValue != 1440 {
+			if o.Type != discordgo.ApplicationCommandOptionInteger || o.MinValue == nil || *o.MinValue != 0 || o.MaxValue != 7*24*60 {
 				t.Errorf("turn_timer = %+v", o)
 			}
 		}

@@ -31,7 +31,9 @@ type table struct {
 
 // turnStats counts the kinds of turns played.
 type turnStats struct {
-	Claims, Tunnels, Draws, TicketDraws, Refused, BotTurns int
+	Claims, Tunnels, Draws, TicketDraws, Refused, BotTurns, PaymentChoices int
+	// Recovered counts private prompts dismissed and brought back.
+	Recovered int
 }
 
 // newTable opens a lobby with /ttr new, lets the others join with the
@@ -104,10 +106,19 @@ func (tb *table) setup() {
 	if setupID == "" {
 		e.t.Fatalf("the start board has no ticket button: %q", b.Content)
 	}
-	for _, p := range tb.players {
+	for i, p := range tb.players {
 		a := tb.do(e.click(p.ID, b.ID, setupID))
 		if !a.msg.Ephemeral() {
 			e.t.Fatalf("the ticket choice of %s is not ephemeral", p.Username)
+		}
+		if i == len(tb.players)-1 {
+			// The last player dismisses the prompt (the client never answers
+			// it) and gets it back from /hand, controls included.
+			a = tb.do(e.run(p.ID, tb.ch.ID, "hand"))
+			if _, menu := selectMenu(a.msg); !menu && button(a.msg, "mix:", "") == "" {
+				e.t.Fatalf("/hand does not bring back %s's dismissed ticket choice: %q", p.Username, a.msg.Content)
+			}
+			tb.stats.Recovered++
 		}
 		if mix := button(a.msg, "mix:", ""); mix != "" {
 			a = tb.do(e.click(p.ID, a.msg.ID, mix))
@@ -173,6 +184,11 @@ func (tb *table) playTurn() bool {
 		a := tb.do(e.run(cur.ID, tb.ch.ID, "claim", fakediscord.StringOption("route", route)))
 		if !a.msg.Ephemeral() {
 			e.t.Fatalf("the answer to /claim is public: %q", a.msg.Content)
+		}
+		if pay := button(a.msg, "pay:", ""); pay != "" && !strings.HasSuffix(pay, ":cancel") {
+			// Several colours pay this grey route: the player chooses.
+			tb.stats.PaymentChoices++
+			a = tb.do(e.click(cur.ID, a.msg.ID, pay))
 		}
 		if tb.turnMoved(b) {
 			tb.stats.Claims++

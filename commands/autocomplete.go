@@ -39,6 +39,11 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			for _, l := range s.cfg.BotLevels {
 				add(l, l)
 			}
+		case "seat":
+			// Read from the store: autocomplete never waits for a table.
+			if rec, err := s.cfg.Store.Get(req.Channel); err == nil {
+				seatChoices(rec, add)
+			}
 		}
 		return resp.Choices(choices)
 	}

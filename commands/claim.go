@@ -17,6 +17,7 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		if !ok {
 			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
 		}
+		tr = pickParallel(t.game, tr, req.Opt("color"), req.Locale)
 		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
 		if msg != "" {
 			return resp.Reply(note(msg))
@@ -28,6 +29,11 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 				return resp.Reply(note(present.T(req.Locale, "error.bad_city", "city", p)))
 			}
 			a.Passenger, a.City = true, c
+		}
+		if b.Tracks[tr].Color == data.Gray && req.Opt("color") == "" && req.Opt("locomotives") == "" {
+			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+				return s.askPayment(req, resp, t, a, opts)
+			}
 		}
 		return s.maybeConfirm(req, resp, t, seat, a)
 	})
@@ -50,6 +56,11 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 			return resp.Reply(note(msg))
 		}
 		a.Kind, a.City = engine.ActStation, c
+		if req.Opt("color") == "" && req.Opt("locomotives") == "" {
+			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+				return s.askPayment(req, resp, t, a, opts)
+			}
+		}
 		return s.maybeConfirm(req, resp, t, seat, a)
 	})
 }
@@ -58,6 +69,11 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 // colour asked for or the one the player holds most of, then locomotives
 // (Locomotive +4 first where they are allowed) for what is missing.
 func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
+	return s.payWith(t, seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
+}
+
+// payWith is payment with the colour and locomotive count given as typed.
+func (s *Service) payWith(t *table, seat int, track data.TrackID, length int, color, locos, loc string) (engine.Action, string) {
 	b := t.game.Board()
 	hand := t.game.Player(seat).Hand
 	need, ferry := data.Gray, 0
@@ -69,10 +85,10 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 	}
 	var a engine.Action
 	c := need
-	if v := strings.TrimSpace(req.Opt("color")); v != "" {
-		pc, ok := parseColorName(v, req.Locale)
+	if v := strings.TrimSpace(color); v != "" {
+		pc, ok := parseColorName(v, loc)
 		if !ok {
-			return a, present.T(req.Locale, "error.bad_color", "color", v)
+			return a, present.T(loc, "error.bad_color", "color", v)
 		}
 		c = pc
 	} else if c == data.Gray {
@@ -84,10 +100,10 @@ func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, 
 		}
 	}
 	colored := min(hand[engine.ColorCard(c)], length-ferry)
-	if v := strings.TrimSpace(req.Opt("locomotives")); v != "" {
+	if v := strings.TrimSpace(locos); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > length {
-			return a, present.T(req.Locale, "error.bad_locos", "max", length)
+			return a, present.T(loc, "error.bad_locos", "max", length)
 		}
 		a.Locos = n
 		colored = length - n
@@ -189,6 +205,41 @@ func trackBetween(b *data.Board, x, y, color string) (data.TrackID, bool) {
 	return 0, false
 }
 
+// pickParallel chooses among a double (or triple) route's tracks when the
+// player named the route by its cities: the free track of the colour asked
+// for, else a free grey one, else any free one. A track already taken is
+// never chosen over a free sibling.
+func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.TrackID {
+	b := g.Board()
+	group := b.Groups[b.Tracks[tr].Group]
+	if len(group) < 2 {
+		return tr
+	}
+	want, wanted := data.Gray, false
+	if color = strings.TrimSpace(color); color != "" {
+		want, wanted = parseColorName(color, loc)
+	}
+	fits := func(id data.TrackID) int {
+		c := b.Tracks[id].Color
+		switch {
+		case g.Owner(id) >= 0:
+			return 0
+		case wanted && c == want:
+			return 3
+		case !wanted || c == data.Gray:
+			return 2
+		}
+		return 1
+	}
+	best := tr
+	for _, id := range group {
+		if fits(id) > fits(best) {
+			best = id
+		}
+	}
+	return best
+}
+
 // maybeConfirm applies a claim or station, or asks first when the table
 // plays with confirmations.
 func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int, a engine.Action) error {
@@ -201,11 +252,7 @@ func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int,
 		return resp.Reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	text := present.T(req.Locale, "confirm.ask", "action", describeAction(req.Locale, t.game, a))
-	return resp.Reply(Message{Ephemeral: true, Content: text, Components: []Row{{
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "yes"), Label: present.T(req.Locale, "button.confirm"), Style: Success},
-		{Kind: Button, ID: cid("confirm", t.rec.ID, t.game.Turn(), "no"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
-	}}})
+	return resp.Reply(s.confirmPrompt(t, req.Locale, a))
 }
 
 func (s *Service) confirmButton(req *Request, resp Responder, id customID) error {
@@ -225,23 +272,7 @@ func (s *Service) confirmButton(req *Request, resp Responder, id customID) error
 // describeAction is a short localised description of a claim or station.
 func describeAction(loc string, g *engine.Game, a engine.Action) string {
 	b := g.Board()
-	var cards []engine.Card
-	n := 0
-	switch a.Kind {
-	case engine.ActClaim:
-		n = b.Tracks[a.Track].Length
-	case engine.ActStation:
-		n = g.StationCost(g.Current())
-	}
-	for range n - a.Locos - a.Locos4 {
-		cards = append(cards, engine.ColorCard(a.Color))
-	}
-	for range a.Locos {
-		cards = append(cards, engine.Locomotive)
-	}
-	for range a.Locos4 {
-		cards = append(cards, engine.Locomotive4)
-	}
+	cards := spentCards(g, a)
 	if a.Kind == engine.ActStation {
 		return present.T(loc, "confirm.station", "city", b.Cities[a.City].Name, "cards", present.CardsLabel(loc, cards))
 	}

@@ -47,7 +47,7 @@ func Definitions(mapIDs []string) []CommandDef {
 		maps = append(maps, Choice{Name: id, Value: id})
 	}
 	variants := []Choice{{"classic", "classic"}, {"1912", "1912"}, {"mega", "mega"}, {"bigcities", "bigcities"}, {"base", "base"}, {"1910", "1910"}, {"standard", "standard"}}
-	zero, day, five := 0.0, 1440.0, 5.0
+	zero, week, five := 0.0, float64(MaxTurnTimer), 5.0
 	sub := func(name string, opts ...OptionDef) OptionDef {
 		return opt(SubCommand, "ttr."+name, name, false, opts...)
 	}
@@ -57,12 +57,12 @@ func Definitions(mapIDs []string) []CommandDef {
 				withChoices(opt(StringOption, "ttr.new.map", "map", false), maps),
 				withChoices(opt(StringOption, "ttr.new.variant", "variant", false), variants),
 				opt(BooleanOption, "ttr.new.bonus_tickets", "bonus_tickets", false),
-				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &day),
+				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
 				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
 				opt(BooleanOption, "ttr.new.hints", "hints", false)),
 			sub("join"), sub("leave"), sub("start"),
 			sub("addbot", auto(opt(StringOption, "ttr.addbot.level", "level", false))),
-			sub("kick", opt(UserOption, "ttr.kick.player", "player", true)),
+			sub("kick", auto(opt(StringOption, "ttr.kick.seat", "seat", false)), opt(UserOption, "ttr.kick.player", "player", false)),
 			sub("end"), sub("help"),
 			sub("rules", auto(opt(StringOption, "ttr.rules.topic", "topic", false))),
 			sub("stats", opt(UserOption, "ttr.stats.player", "player", false)),

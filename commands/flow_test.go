@@ -186,48 +186,115 @@ func TestConfirmBeforeClaim(t *testing.T) {
 	}
 }
 
-func TestUndoNeedsEveryoneElse(t *testing.T) {
+func TestUndoRefusedOnceSomethingHiddenWasRevealed(t *testing.T) {
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	w.click("u1", "draw:"+gid+":0:deck")
 	w.click("u1", "draw:"+gid+":0:deck")
 	g, _ := w.game("c1")
 	n := len(g.Log())
-	if a := w.cmd("u2", "ttr", "undo", nil); !strings.Contains(a.msg.Content, "Only") {
-		t.Fatalf("only the last player may ask: %q", a.msg.Content)
+	a := w.cmd("u1", "ttr", "undo", nil)
+	if !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "can't be taken back") || len(g.Log()) != n {
+		t.Fatalf("drawn cards were seen: no undo: %q", a.msg.Content)
 	}
+}
+
+// claimFor is a legal claim of a route without a tunnel for seat, if any.
+func claimFor(g *engine.Game, seat int) *engine.Action {
+	for _, a := range g.LegalActions(seat, nil) {
+		if a.Kind == engine.ActClaim && !g.Board().Tracks[a.Track].Tunnel {
+			return &a
+		}
+	}
+	return nil
+}
+
+func claimOpts(g *engine.Game, a *engine.Action) map[string]string {
+	opts := map[string]string{"route": engine.TrackRef(g.Board(), a.Track), "locomotives": fmt.Sprint(a.Locos)}
+	if a.Color != 0 {
+		opts["color"] = a.Color.String()
+	}
+	return opts
+}
+
+func TestUndoTakesBackAClaimAndTheMovesSince(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, map[string]string{"turn_timer": "0"})
+	g, _ := w.game("c1")
+	// Draw until u1 can claim and u2 could claim right after.
+	for round := 0; ; round++ {
+		if round > 40 {
+			t.Fatal("never two claims in a row")
+		}
+		if c := claimFor(g, 0); c != nil {
+			probe := g.Clone()
+			if probe.Play(0, *c) == nil && claimFor(probe, 1) != nil {
+				break
+			}
+		}
+		for _, u := range []string{"u1", "u2"} {
+			turn := fmt.Sprint(g.Turn())
+			w.click(u, "draw:"+gid+":"+turn+":deck")
+			w.click(u, "draw:"+gid+":"+turn+":deck")
+		}
+	}
+	n, hand := len(g.Log()), g.Player(0).Hand
+	c1 := claimFor(g, 0)
+	w.cmd("u1", "claim", "", claimOpts(g, c1))
+	// Alone, the asker takes back their own claim at once.
+	if a := w.cmd("u1", "ttr", "undo", nil); !strings.Contains(a.msg.Content, "taken back") {
+		t.Fatalf("undo of a claim nobody answered: %q", a.msg.Content)
+	}
+	g, _ = w.game("c1")
+	if len(g.Log()) != n || g.Owner(c1.Track) != -1 || g.Player(0).Hand != hand || g.Current() != 0 {
+		t.Fatalf("after undo: %d moves (want %d), owner %d, current %d", len(g.Log()), n, g.Owner(c1.Track), g.Current())
+	}
+	// Claim again; u2 claims too; u1's undo now needs u2.
+	w.cmd("u1", "claim", "", claimOpts(g, c1))
+	c2 := claimFor(g, 1)
+	w.cmd("u2", "claim", "", claimOpts(g, c2))
+	if a := w.cmd("u2", "ttr", "undo", nil); !strings.Contains(a.msg.Content, "taken back") {
+		t.Fatalf("u2 takes back their own claim alone: %q", a.msg.Content)
+	}
+	g, _ = w.game("c1")
+	w.cmd("u2", "claim", "", claimOpts(g, c2))
 	a := w.cmd("u1", "ttr", "undo", nil)
 	yes := findButton(a.msg, "undo:")
 	if yes == "" || a.msg.Ephemeral {
-		t.Fatalf("undo vote: %+v", a.msg)
+		t.Fatalf("undo over another player's move asks them: %+v", a.msg)
 	}
 	if r := w.click("u1", yes); !strings.Contains(r.msg.Content, "others decide") {
 		t.Fatalf("the asker does not vote: %q", r.msg.Content)
 	}
 	w.click("u2", yes)
 	g, _ = w.game("c1")
-	if len(g.Log()) != n-2 || g.Current() != 0 {
-		t.Fatalf("undo: %d moves (was %d), current %d", len(g.Log()), n, g.Current())
+	if len(g.Log()) != n || g.Owner(c1.Track) != -1 || g.Owner(c2.Track) != -1 || g.Current() != 0 {
+		t.Fatalf("undo of two claims: %d moves (want %d), current %d", len(g.Log()), n, g.Current())
 	}
 }
 
 func TestTurnTimerRemindsThenPlays(t *testing.T) {
 	w := newWorld(t)
-	startedGame(t, w, map[string]string{"turn_timer": "10"})
+	startedGame(t, w, map[string]string{"turn_timer": "9"})
 	g, _ := w.game("c1")
 	posts := len(w.poster.all("c1"))
-	w.now = w.now.Add(6 * time.Minute)
-	w.svc.CheckTimers()
-	all := w.poster.all("c1")
-	if len(all) != posts+1 || !strings.Contains(all[len(all)-1].Content, "your turn") || len(all[len(all)-1].Mentions) != 1 {
-		t.Fatalf("no reminder at half time: %+v", all[len(all)-1])
+	remindedAt := func(after time.Duration, want int) {
+		t.Helper()
+		w.now = w.now.Add(after)
+		w.svc.CheckTimers()
+		w.svc.CheckTimers() // a second check sends nothing more
+		all := w.poster.all("c1")
+		if len(all) != posts+want {
+			t.Fatalf("%d reminders, want %d", len(all)-posts, want)
+		}
+		if last := all[len(all)-1]; !strings.Contains(last.Content, "your turn") || len(last.Mentions) != 1 {
+			t.Fatalf("a reminder mentions the player: %+v", last)
+		}
 	}
-	w.svc.CheckTimers()
-	if len(w.poster.all("c1")) != posts+1 {
-		t.Fatal("the reminder is sent once")
-	}
+	remindedAt(4*time.Minute, 1) // a third of 9 minutes
+	remindedAt(3*time.Minute, 2) // two thirds
 	n := len(g.Log())
-	w.now = w.now.Add(5 * time.Minute)
+	w.now = w.now.Add(3 * time.Minute)
 	w.svc.CheckTimers()
 	if g.Current() != 1 || len(g.Log()) <= n {
 		t.Fatalf("after the limit the turn is played: current %d, moves %d", g.Current(), len(g.Log()))

@@ -68,10 +68,15 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 
 // finish reveals the final scoring in stages and archives the game.
 func (s *Service) finish(t *table) {
+	s.finishWith(t, t.game.Final())
+}
+
+// finishWith reveals a final score (the game's, or the score as it stood
+// when the table ended it) and archives the game.
+func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
-	fs := g.Final()
 	var msgs []Message
 	intro := strings.Join(t.turnLog, "\n")
 	t.turnLog = t.turnLog[:0]
@@ -86,7 +91,7 @@ func (s *Service) finish(t *table) {
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
-	if png, err := s.finalPNG(t); err == nil {
+	if png, err := s.finalPNG(t, fs); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {
 		s.log.Error("render final", "err", err)
@@ -98,7 +103,7 @@ func (s *Service) finish(t *table) {
 		}
 	}
 	msgs = append(msgs, last)
-	if _, err := s.cfg.Store.Archive(rec.Channel, s.archiveResult(t)); err != nil {
+	if _, err := s.cfg.Store.Archive(rec.Channel, s.archiveResult(t, fs)); err != nil {
 		s.log.Error("archive", "channel", rec.Channel, "err", err)
 	}
 	t.rec, t.game = nil, nil
@@ -116,10 +121,10 @@ func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, s
 }
 
 // finalPNG draws the final score sheet.
-func (s *Service) finalPNG(t *table) ([]byte, error) {
+func (s *Service) finalPNG(t *table, fs *engine.FinalScore) ([]byte, error) {
 	g := t.game
 	v := g.Public()
-	sc := present.FinalScene(t.locale(), &v, g.Final(), seatNames(t.rec))
+	sc := present.FinalScene(t.locale(), &v, fs, seatNames(t.rec))
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
@@ -128,9 +133,8 @@ func (s *Service) finalPNG(t *table) ([]byte, error) {
 }
 
 // archiveResult summarises the game for /ttr stats.
-func (s *Service) archiveResult(t *table) store.ArchiveResult {
+func (s *Service) archiveResult(t *table, fs *engine.FinalScore) store.ArchiveResult {
 	g, rec := t.game, t.rec
-	fs := g.Final()
 	res := store.ArchiveResult{Finished: s.cfg.Now()}
 	rank := make([]int, len(fs.Players))
 	for r, i := range fs.Ranking {
@@ -150,7 +154,9 @@ func (s *Service) archiveResult(t *table) store.ArchiveResult {
 	return res
 }
 
-// end stops the channel's game (host or a member with Manage Channel).
+// end: /ttr end (host or a member with Manage Channel). A lobby closes at
+// once; a running game asks first: score it as it stands and archive it,
+// stop it without a score, or go on.
 func (s *Service) end(req *Request, resp Responder) error {
 	t, err := s.table(req.Channel)
 	if err != nil {
@@ -163,6 +169,49 @@ func (s *Service) end(req *Request, resp Responder) error {
 	if req.User != t.rec.Host && !req.CanManage {
 		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))
 	}
+	if t.rec.Status == store.StatusLobby || t.game == nil {
+		return s.stop(req, resp, t, false)
+	}
+	turn := len(t.rec.Log)
+	return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
+	}}})
+}
+
+// endButton answers /ttr end's question.
+func (s *Service) endButton(req *Request, resp Responder, id customID) error {
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	switch {
+	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
+		return resp.Update(note(present.T(req.Locale, "stale.game")))
+	case req.User != t.rec.Host && !req.CanManage:
+		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))
+	case id.arg == "cancel":
+		return resp.Update(note(present.T(req.Locale, "end.cancelled")))
+	case id.turn != len(t.rec.Log):
+		// Moves were played since the question: ask again.
+		return resp.Update(note(present.T(req.Locale, "stale.turn")))
+	case id.arg == "stop":
+		return s.stop(req, resp, t, true)
+	case id.arg == "score":
+		s.disarmBot(t)
+		fs := t.game.ScoreNow()
+		t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
+		err := resp.Update(note(present.T(req.Locale, "end.scoring")))
+		s.finishWith(t, &fs)
+		return err
+	}
+	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+}
+
+// stop throws a lobby away, or archives a running game without a score.
+func (s *Service) stop(req *Request, resp Responder, t *table, update bool) error {
 	s.disarmBot(t)
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
@@ -178,5 +227,15 @@ func (s *Service) end(req *Request, resp Responder) error {
 		}
 	}
 	t.rec, t.game = nil, nil
-	return resp.Reply(Message{Content: present.T(req.GuildLocale, "end.done", "player", present.EscapeMarkdown(req.UserName))})
+	done := Message{Content: present.T(req.GuildLocale, "end.done", "player", present.EscapeMarkdown(req.UserName))}
+	if update {
+		if err := resp.Update(note(present.T(req.Locale, "end.stopped"))); err != nil {
+			return err
+		}
+		if _, err := s.cfg.Poster.Post(req.Channel, done); err != nil {
+			s.log.Warn("post end", "channel", req.Channel, "err", err)
+		}
+		return nil
+	}
+	return resp.Reply(done)
 }

@@ -15,10 +15,16 @@ import (
 func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 	return s.atTable(req, resp, nil, func(t *table, seat int) error {
 		msg := s.handMessage(t, seat, req.Locale)
+		prompt, pending := s.pendingPrompt(t, seat, req.User, req.Locale)
 		if dm {
 			msg.Ephemeral = false
 			err := s.cfg.Poster.DM(req.User, msg)
 			if err == nil {
+				if pending {
+					// The choice's controls work only where the game is.
+					prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
+					return resp.Reply(prompt)
+				}
 				return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
 			}
 			msg.Ephemeral = true
@@ -28,7 +34,10 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 				s.log.Warn("dm failed", "err", err)
 				msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
 			}
-			return resp.Reply(msg)
+		}
+		if pending {
+			msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
+			msg.Components = prompt.Components
 		}
 		return resp.Reply(msg)
 	})
@@ -75,6 +84,10 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
+	if b.Rules.Stations == 0 {
+		// USA and Märklin have no stations: say nothing of them.
+		e.Footer = present.T(loc, "hand.footer_trains", "trains", me.Trains, "score", me.Score)
+	}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
 	hs := present.HandScene(loc, &v, seatName(t.rec, seat))
 	var buf bytes.Buffer

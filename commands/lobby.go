@@ -26,6 +26,13 @@ func newSeed() uint64 {
 }
 
 // ttrNew opens a lobby in the channel.
+// DefaultTurnTimer is a new table's turn timer in minutes: a day, with
+// reminders at 8 and 16 hours; MaxTurnTimer is a week.
+const (
+	DefaultTurnTimer = 24 * 60
+	MaxTurnTimer     = 7 * 24 * 60
+)
+
 func (s *Service) ttrNew(req *Request, resp Responder) error {
 	t, err := s.table(req.Channel)
 	if err != nil {
@@ -67,9 +74,13 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if req.Opt("hints") == "false" {
 		opts["hints"] = "off"
 	}
-	if v := req.Opt("turn_timer"); v != "" && v != "0" {
+	// Async tables are the common case: a turn timer is on unless turned off
+	// (0), so that an absent player never stalls the table for good.
+	if v := req.Opt("turn_timer"); v == "" {
+		opts["turn_timer"] = strconv.Itoa(DefaultTurnTimer)
+	} else if v != "0" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 24*60 {
+		if err != nil || n < 1 || n > MaxTurnTimer {
 			return resp.Reply(note(present.T(req.Locale, "lobby.bad_timer")))
 		}
 		opts["turn_timer"] = strconv.Itoa(n)
@@ -195,18 +206,19 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 }
 
 func (s *Service) lobbyKick(req *Request, resp Responder) error {
-	target := req.Opt("player")
 	return s.inLobby(req, resp, "", func(t *table) string {
 		if req.User != t.rec.Host && !req.CanManage {
 			return present.T(req.Locale, "lobby.host_only")
 		}
-		for i, st := range t.rec.Seats {
-			if st.UserID == target || (st.Bot != "" && strings.EqualFold(st.Name, target)) {
-				t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
-				return ""
-			}
+		if req.Opt("seat") == "" && req.Opt("player") == "" {
+			return present.T(req.Locale, "kick.whom")
 		}
-		return present.T(req.Locale, "lobby.no_such_player")
+		i := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
+		if i < 0 {
+			return present.T(req.Locale, "lobby.no_such_player")
+		}
+		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
+		return ""
 	})
 }
 

@@ -183,7 +183,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
 			continue
 		}
-		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
+		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, faceUpArg(i, c)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
 	}
 	actions := Row{
 		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},

@@ -17,13 +17,13 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "join":
 			return s.lobbyJoin(req, resp, "")
 		case "leave":
-			return s.lobbyLeave(req, resp, "")
+			return s.leave(req, resp)
 		case "start":
 			return s.start(req, resp, "")
 		case "addbot":
 			return s.lobbyAddBot(req, resp)
 		case "kick":
-			return s.lobbyKick(req, resp)
+			return s.kick(req, resp)
 		case "end":
 			return s.end(req, resp)
 		case "help":
@@ -99,6 +99,10 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.undoVote(req, resp, id)
 	case "replay":
 		return s.replayButton(req, resp, id)
+	case "end":
+		return s.endButton(req, resp, id)
+	case "pay":
+		return s.payButton(req, resp, id)
 	}
 	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 }

@@ -36,7 +36,8 @@ type Config struct {
 	// Bots makes bot players; nil means /ttr addbot is unavailable.
 	Bots      BotMaker
 	BotLevels []string
-	// BotDelay is the pause before a bot moves, so people can follow.
+	// BotDelay is the pause before a bot moves, so people can follow; zero
+	// means no pause (the terminal's --bot-delay 0).
 	BotDelay time.Duration
 	// Now is the clock (tests inject one).
 	Now    func() time.Time
@@ -69,8 +70,9 @@ type table struct {
 	history []string
 	// pending holds per-user flows waiting for a button: confirmations, trips.
 	pending map[string]pendingAction
-	// reminded marks that the turn timer's reminder was sent for this turn.
-	reminded int
+	// reminded is the turn the timer's reminders count for; reminders is
+	// how many were sent then.
+	reminded, reminders int
 	// undo is an open undo vote.
 	undo *undoVote
 	// botTimer is armed while a bot is about to move.
@@ -80,15 +82,19 @@ type table struct {
 
 type pendingAction struct {
 	action engine.Action
-	trips  []engine.Trip
-	from   data.CityID
-	turn   int
+	// pay: the move waits for the player to choose how to pay.
+	pay   bool
+	trips []engine.Trip
+	from  data.CityID
+	turn  int
 }
 
 type undoVote struct {
 	logLen int // the log length to go back to
 	by     string
-	agreed map[string]bool
+	// voters are the humans whose moves would be taken back; agreed, who
+	// said yes.
+	voters, agreed map[string]bool
 }
 
 // New makes a Service.
@@ -98,9 +104,6 @@ func New(cfg Config) *Service {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.BotDelay == 0 {
-		cfg.BotDelay = 1500 * time.Millisecond
 	}
 	return &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{})}
 }

@@ -9,8 +9,8 @@ import (
 	"conductor/present"
 )
 
-// Run checks turn timers until ctx ends: a reminder at half time, then the
-// absent player's turn is played safely (by a bot when bots exist).
+// Run checks turn timers until ctx ends: reminders at a third and two
+// thirds of the limit, then the absent player's turn is played by a bot.
 func (s *Service) Run(ctx context.Context, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -88,8 +88,19 @@ func (s *Service) checkTimer(t *table) {
 		s.playTurnFor(t, seat)
 		return
 	}
-	if waited >= limit/2 && t.reminded != g.Turn() {
-		t.reminded = g.Turn()
+	// Two reminders, at a third and at two thirds of the limit.
+	due := 0
+	switch {
+	case waited >= 2*limit/3:
+		due = 2
+	case waited >= limit/3:
+		due = 1
+	}
+	if t.reminded != g.Turn() {
+		t.reminded, t.reminders = g.Turn(), 0
+	}
+	if due > t.reminders {
+		t.reminders = due
 		st := t.rec.Seats[seat]
 		m := Message{Content: present.T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
 		if st.UserID != "" {

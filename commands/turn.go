@@ -130,7 +130,7 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 		if c != engine.NoCard {
 			label = present.CardName(loc, c)
 		}
-		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), strconv.Itoa(i+1)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
+		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), faceUpArg(i, c)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
 	}
 	v := g.Public()
 	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Disabled: v.Deck+v.Discards == 0}}
@@ -236,14 +236,48 @@ func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
 	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
 		slot := engine.DeckSlot
 		if id.arg != "deck" {
-			n, err := strconv.Atoi(id.arg)
-			if err != nil {
+			n, shown, ok := parseFaceUpArg(id.arg)
+			if !ok {
 				return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 			}
-			slot = n - 1
+			slot = n
+			if up := t.game.FaceUp(); shown != engine.NoCard && (slot >= len(up) || up[slot] != shown) {
+				// The button showed another card than the slot holds now
+				// (the row was refilled since): never give a card that was
+				// not shown; answer with the row as it is.
+				second := t.game.Phase() == engine.PhaseSecondDraw
+				return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.changed", "card", present.CardName(req.Locale, shown)),
+					Components: s.drawRows(t, req.Locale, second)})
+			}
 		}
 		return s.act(req, resp, t, seat, engine.Draw(slot), false)
 	})
+}
+
+// faceUpArg names a face-up button by its slot and the card it shows
+// ("3.red"), so that a click is checked against what the player saw.
+func faceUpArg(slot int, c engine.Card) string {
+	if c == engine.NoCard {
+		return strconv.Itoa(slot + 1)
+	}
+	return strconv.Itoa(slot+1) + "." + c.String()
+}
+
+// parseFaceUpArg reads faceUpArg's "3.red" (or an older "3": no card known).
+func parseFaceUpArg(arg string) (slot int, shown engine.Card, ok bool) {
+	num, card, hasCard := strings.Cut(arg, ".")
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return 0, engine.NoCard, false
+	}
+	if !hasCard {
+		return n - 1, engine.NoCard, true
+	}
+	c, err := engine.ParseCard(card)
+	if err != nil {
+		return 0, engine.NoCard, false
+	}
+	return n - 1, c, true
 }
 
 // ticketsCommand: /tickets [long] — draws destination tickets.
@@ -357,6 +391,13 @@ func setupKey(g *engine.Game, seat int) int {
 // otherwise it answers with the reason.
 func (s *Service) onTurn(req *Request, resp Responder, id *customID, fn func(t *table, seat int) error) error {
 	return s.atTable(req, resp, id, func(t *table, seat int) error {
+		if !answersPending(id) {
+			// A choice left open (a dismissed prompt, a restart) comes back
+			// instead of a refusal: the turn can always go on.
+			if m, ok := s.blockingPrompt(t, seat, req.Locale); ok {
+				return resp.Reply(m)
+			}
+		}
 		if m := s.myTurn(req, t, seat, id); m != nil {
 			return resp.Reply(*m)
 		}

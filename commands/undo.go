@@ -6,29 +6,50 @@ import (
 	"conductor/store"
 )
 
-// undoAsk opens a vote to take back the last turn; it happens when every
-// other (human) player agrees.
+// Undo takes back the asker's last turn and every move since, bots' moves
+// included, but only while none of those moves showed anything hidden (a
+// card from the deck, tickets, a tunnel's cards): replaying the game from
+// the same seed would otherwise let the player see what is coming and
+// choose again. The humans whose moves are taken back must agree; bots
+// agree, and so do players whose moves stay.
+
+// undoAsk opens a vote to take back the asker's last turn.
 func (s *Service) undoAsk(req *Request, resp Responder) error {
 	return s.atTable(req, resp, nil, func(t *table, seat int) error {
 		g := t.game
-		n := len(t.rec.Log)
-		if n == 0 || g.Phase() == engine.PhaseSetup {
+		log := t.rec.Log
+		if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver {
 			return resp.Reply(note(present.T(req.Locale, "undo.nothing")))
 		}
-		// Go back to the start of the last seat's run of moves.
-		last := t.rec.Log[n-1].Seat
-		k := n - 1
-		for k > 0 && t.rec.Log[k-1].Seat == last {
+		// The asker's last turn: their last run of moves.
+		end := len(log) - 1
+		for end >= 0 && log[end].Seat != seat {
+			end--
+		}
+		if end < 0 {
+			return resp.Reply(note(present.T(req.Locale, "undo.nothing")))
+		}
+		k := end
+		for k > 0 && log[k-1].Seat == seat {
 			k--
 		}
-		if last != seat {
-			return resp.Reply(note(present.T(req.Locale, "undo.only_own", "player", present.EscapeMarkdown(seatName(t.rec, last)))))
+		b := g.Board()
+		affected := map[string]bool{}
+		for _, e := range log[k:] {
+			a, err := engine.ParseAction(b, e.Action)
+			if err != nil || engine.RevealsHidden(b, a) {
+				return resp.Reply(note(present.T(req.Locale, "undo.revealed")))
+			}
+			if st := t.rec.Seats[e.Seat]; st.Bot == "" && st.UserID != req.User {
+				affected[st.UserID] = true
+			}
 		}
-		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}}
+		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}, voters: affected}
 		if s.undoReady(t) {
 			return s.undoApply(req, resp, t, false)
 		}
 		loc := t.locale()
+		n := len(log)
 		return resp.Reply(Message{Content: present.T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
@@ -38,8 +59,8 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 
 // undoReady: every human player other than the asker agreed.
 func (s *Service) undoReady(t *table) bool {
-	for _, st := range t.rec.Seats {
-		if st.Bot == "" && st.UserID != t.undo.by && !t.undo.agreed[st.UserID] {
+	for u := range t.undo.voters {
+		if !t.undo.agreed[u] {
 			return false
 		}
 	}
@@ -53,6 +74,9 @@ func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
 		}
 		if req.User == t.undo.by {
 			return resp.Reply(note(present.T(req.Locale, "undo.own_vote")))
+		}
+		if !t.undo.voters[req.User] {
+			return resp.Reply(note(present.T(req.Locale, "undo.not_affected")))
 		}
 		if id.arg != "yes" {
 			t.undo = nil
@@ -70,6 +94,7 @@ func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
 func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool) error {
 	k := t.undo.logLen
 	t.undo = nil
+	s.disarmBot(t)
 	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Log = r.Log[:k]
 		return nil

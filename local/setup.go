@@ -23,6 +23,9 @@ type Setup struct {
 	Map, Variant string
 	// Levels are the bot levels a seat may name.
 	Levels []string
+	// Given names the flags the player typed ("map", "variant", "players"):
+	// a saved game is resumed only when it is the game they asked for.
+	Given map[string]bool
 }
 
 // SetupError is a problem with the seats or the board asked for: the
@@ -51,6 +54,9 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 	if err != nil {
 		return err
 	}
+	if err := s.matches(rec, strings.TrimPrefix(t.Channel, "local:")); err != nil {
+		return err
+	}
 	for _, seat := range rec.Seats {
 		if seat.Bot == "" {
 			t.Names[seat.UserID] = seat.Name
@@ -61,12 +67,53 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 	return nil
 }
 
+// matches refuses to resume a saved game that differs from what the
+// player's flags ask for: silently playing another board or other seats
+// would surprise them; --new (or another --game) says what they mean.
+func (s Setup) matches(rec *store.GameRecord, name string) error {
+	var seats []string
+	for _, st := range rec.Seats {
+		if st.Bot != "" {
+			seats = append(seats, st.Bot)
+		} else {
+			seats = append(seats, st.Name)
+		}
+	}
+	var asked []string
+	for _, seat := range s.Seats {
+		asked = append(asked, strings.TrimSpace(seat))
+	}
+	differs := (s.Given["map"] && s.Map != rec.Map) ||
+		(s.Given["variant"] && s.Variant != "" && s.Variant != rec.Variant) ||
+		(s.Given["players"] && !slices.Equal(asked, seats))
+	if !differs {
+		return nil
+	}
+	what := rec.Map
+	if rec.Variant != "" {
+		what += " (" + rec.Variant + ")"
+	}
+	return badSetup("the saved game %q is a %s game with %s; add --new to replace it with the game you asked for, or --game OTHER_NAME to keep both",
+		name, what, strings.Join(seats, ", "))
+}
+
 // endSaved ends the saved game of the terminal's channel, as its host.
 func (t *Terminal) endSaved(ctx context.Context) {
 	t.Names["local:host"] = "host"
 	req := &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: t.Channel,
 		Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}
-	t.Service.Handle(ctx, req, &capture{})
+	c := &capture{}
+	t.Service.Handle(ctx, req, c)
+	// A running game asks how to end: --new stops it without a score.
+	for _, row := range c.m.Components {
+		for _, b := range row {
+			if strings.HasPrefix(b.ID, "end:") && strings.HasSuffix(b.ID, ":stop") {
+				click := &commands.Request{Type: commands.ComponentRequest, ID: fmt.Sprint("local-stop-", time.Now().UnixNano()), Channel: t.Channel,
+					Guild: "local", User: "local:host", CanManage: true, CustomID: b.ID}
+				t.Service.Handle(ctx, click, &capture{})
+			}
+		}
+	}
 }
 
 // newGame opens a table, seats the players and bots, and starts.

@@ -75,11 +75,11 @@ func NarrateOwn(loc string, b *data.Board, seat int, ev []engine.Event) []string
 		case engine.EvDrawFaceUp:
 			lines = append(lines, T(loc, "you.took", "card", CardLabel(loc, e.Card)))
 		case engine.EvClaim:
-			lines = append(lines, T(loc, "you.claimed", "route", RouteLabel(loc, b, e.Track), "points", e.Points))
+			lines = append(lines, T(loc, "you.claimed", "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "points", e.Points))
 		case engine.EvTunnelReveal:
 			lines = append(lines, T(loc, "you.tunnel", "cards", CardsLabel(loc, e.Cards), "n", e.Count))
 		case engine.EvStation:
-			lines = append(lines, T(loc, "you.station", "city", b.Cities[e.City].Name))
+			lines = append(lines, T(loc, "you.station", "city", b.Cities[e.City].Name, "cards", CardsLabel(loc, e.Cards)))
 		case engine.EvTicketsChosen:
 			lines = append(lines, T(loc, "you.kept", "tickets", TicketList(b, e.Tickets)))
 		case engine.EvPassengerMoved:

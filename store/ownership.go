@@ -36,6 +36,7 @@ var bucketKeying = map[string]keying{
 	string(bucketGames):         perChannel,
 	string(bucketArchive):       perGuild,
 	string(bucketArchivedGames): perGuild,
+	string(bucketOutbox):        perChannel,
 }
 
 // keyOwner returns the channel or guild id a key of a perChannel or perGuild

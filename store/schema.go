@@ -135,7 +135,7 @@ func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
 
 // createBuckets makes the top-level buckets of the current layout.
 func createBuckets(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames} {
+	for _, name := range [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames, bucketOutbox} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}

@@ -27,6 +27,11 @@ type Fault struct {
 	Status  int
 	Code    int
 	Message string
+
+	// AfterServe serves the request first (a message is created, say) and
+	// then answers with the failure: a gateway that fails after the work
+	// was done, as a 502 from Discord's edge can.
+	AfterServe bool
 }
 
 type faultRule struct {
@@ -93,8 +98,9 @@ func (s *Server) AllowDMsTo(userID string) {
 	delete(s.dmFailures, userID)
 }
 
-// injectFault answers the call with the first matching fault, if any.
-func (s *Server) injectFault(c *call, routeTemplate, path string) bool {
+// injectFault answers the call with the first matching fault, if any;
+// serve runs the request's handler first for an AfterServe fault.
+func (s *Server) injectFault(c *call, routeTemplate, path string, serve func(http.ResponseWriter)) bool {
 	s.mu.Lock()
 	var hit *Fault
 	for _, f := range s.faults {
@@ -114,6 +120,9 @@ func (s *Server) injectFault(c *call, routeTemplate, path string) bool {
 		return false
 	}
 	c.rec.Fault = hit.String()
+	if hit.AfterServe && serve != nil {
+		serve(discardWriter{header: http.Header{}})
+	}
 	if hit.RetryAfter > 0 {
 		writeRateLimit(c, *hit, routeTemplate)
 		return true
@@ -149,3 +158,10 @@ func writeRateLimit(c *call, f Fault, bucket string) {
 		"message": "You are being rate limited.", "retry_after": secs, "global": f.Global, "code": 0,
 	})
 }
+
+// discardWriter swallows the answer of a request served before its fault.
+type discardWriter struct{ header http.Header }
+
+func (d discardWriter) Header() http.Header         { return d.header }
+func (d discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d discardWriter) WriteHeader(int)             {}

@@ -63,6 +63,8 @@ type Message struct {
 	// RawEmbeds and RawComponents are the JSON the bot sent (attachment:// URLs resolved).
 	RawEmbeds     json.RawMessage
 	RawComponents json.RawMessage
+	// Nonce is the nonce the message was created with ("" for none).
+	Nonce string
 }
 
 // Ephemeral reports flag 64.
@@ -473,6 +475,9 @@ func (s *Server) messageJSONLocked(m *Message) map[string]any {
 	}
 	if m.Version > 0 {
 		out["edited_timestamp"] = timestamp(m.EditedAt)
+	}
+	if m.Nonce != "" {
+		out["nonce"] = m.Nonce
 	}
 	if m.GuildID != "" {
 		out["guild_id"] = m.GuildID

@@ -140,10 +140,18 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 		c.failWith(e)
 		return
 	}
-	if s.injectFault(c, op.Template, rec.Path) {
+	h, ok := routes[op.Method+" "+op.Template]
+	serve := func(w http.ResponseWriter) {
+		if ok {
+			real := c.w
+			c.w = &responseRecorder{ResponseWriter: w}
+			h(s, c)
+			c.w = real
+		}
+	}
+	if s.injectFault(c, op.Template, rec.Path, serve) {
 		return
 	}
-	h, ok := routes[op.Method+" "+op.Template]
 	if !ok {
 		rec.Unhandled = true
 		c.fail(http.StatusNotFound, 0, "404: Not Found (not implemented by fakediscord)")
@@ -359,7 +367,19 @@ func handleCreateMessage(s *Server, c *call) {
 		return
 	}
 	now := time.Now()
-	m := &Message{ID: s.ids.next(), ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, CreatedAt: now}
+	nonce, enforce := messageNonce(doc)
+	if enforce && nonce != "" {
+		// Discord: with enforce_nonce, a message with the same nonce from the
+		// same author in the channel in the last few minutes is returned
+		// instead of a new one being created.
+		if prev := s.messageByNonceLocked(ch.ID, nonce, now); prev != nil {
+			out := s.messageJSONLocked(prev)
+			s.mu.Unlock()
+			c.json(http.StatusOK, out)
+			return
+		}
+	}
+	m := &Message{ID: s.ids.next(), ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, CreatedAt: now, Nonce: nonce}
 	if err := s.applyPayloadLocked(m, doc, c.files(), false); err != nil {
 		s.mu.Unlock()
 		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
@@ -380,6 +400,42 @@ func handleCreateMessage(s *Server, c *call) {
 	s.mu.Unlock()
 	s.dispatchMessageEvent(guildID, "MESSAGE_CREATE", out)
 	c.json(http.StatusOK, out)
+}
+
+// nonceWindow is how long Discord remembers a nonce for enforce_nonce.
+const nonceWindow = 5 * time.Minute
+
+// messageNonce reads a create-message body's nonce (a string or an
+// integer) and enforce_nonce.
+func messageNonce(doc map[string]json.RawMessage) (string, bool) {
+	raw, ok := doc["nonce"]
+	if !ok {
+		return "", false
+	}
+	var nonce string
+	if json.Unmarshal(raw, &nonce) != nil {
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return "", false
+		}
+		nonce = n.String()
+	}
+	var enforce bool
+	if e, ok := doc["enforce_nonce"]; ok {
+		json.Unmarshal(e, &enforce)
+	}
+	return nonce, enforce
+}
+
+// messageByNonceLocked finds the bot's message created in the channel with
+// this nonce within Discord's window.
+func (s *Server) messageByNonceLocked(channel, nonce string, now time.Time) *Message {
+	for _, id := range s.channelMsgs[channel] {
+		if m := s.messages[id]; m != nil && !m.Deleted && m.Nonce == nonce && now.Sub(m.CreatedAt) < nonceWindow {
+			return m
+		}
+	}
+	return nil
 }
 
 // channelMessageLocked finds a live message of a channel or answers 404.

@@ -1,0 +1,120 @@
+package commands
+
+import (
+	"conductor/data"
+	"conductor/engine"
+	"conductor/present"
+)
+
+// A grey route or a station can often be paid in several colours. Picking
+// one for the player (the colour held most, say) spends cards they may be
+// saving; so when more than one colour pays at the least cost in
+// locomotives, the player chooses. A colour or a locomotive count typed in
+// the command is a choice already.
+
+// payOptions are the cheapest legal ways to pay a (a claim of a grey route
+// or a station, its payment not filled in), one per colour.
+func (s *Service) payOptions(t *table, seat int, a engine.Action) []engine.Action {
+	g := t.game
+	length, track := payLength(g, seat, a)
+	var best []engine.Action
+	cost := -1
+	for _, c := range data.CardColors {
+		if g.Player(seat).Hand[engine.ColorCard(c)] == 0 {
+			continue
+		}
+		pa, msg := s.payWith(t, seat, track, length, c.String(), "", "en")
+		if msg != "" || pa.Color == data.Gray {
+			continue
+		}
+		full := a
+		full.Color, full.Locos, full.Locos4 = pa.Color, pa.Locos, pa.Locos4
+		if g.Clone().Play(seat, full) != nil {
+			continue
+		}
+		switch n := full.Locos + full.Locos4; {
+		case cost < 0 || n < cost:
+			best, cost = []engine.Action{full}, n
+		case n == cost:
+			best = append(best, full)
+		}
+	}
+	return best
+}
+
+// payLength is the number of cards a claim or station costs, and its track
+// (-1 for a station).
+func payLength(g *engine.Game, seat int, a engine.Action) (int, data.TrackID) {
+	if a.Kind == engine.ActStation {
+		return max(g.StationCost(seat), 1), -1
+	}
+	return g.Board().Tracks[a.Track].Length, a.Track
+}
+
+// askPayment offers the ways to pay, one button each, and remembers the
+// move until one is clicked.
+func (s *Service) askPayment(req *Request, resp Responder, t *table, a engine.Action, opts []engine.Action) error {
+	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn(), pay: true}
+	return resp.Reply(s.paymentPrompt(t, req.Locale, a, opts))
+}
+
+// paymentPrompt is the question with its buttons (at most five colours).
+func (s *Service) paymentPrompt(t *table, loc string, a engine.Action, opts []engine.Action) Message {
+	g := t.game
+	var row Row
+	for _, o := range opts {
+		if len(row) == 4 {
+			break
+		}
+		row = append(row, Component{Kind: Button, ID: cid("pay", t.rec.ID, g.Turn(), o.Color.String()),
+			Label: present.CardsLabel(loc, spentCards(g, o)), Emoji: present.CardEmoji(engine.ColorCard(o.Color)), Style: Primary})
+	}
+	row = append(row, Component{Kind: Button, ID: cid("pay", t.rec.ID, g.Turn(), "cancel"), Label: present.T(loc, "button.cancel"), Style: Secondary})
+	return Message{Ephemeral: true, Content: present.T(loc, "pay.ask", "action", describeWhat(loc, g, a)), Components: []Row{row}}
+}
+
+// payButton plays the move with the way of paying clicked.
+func (s *Service) payButton(req *Request, resp Responder, id customID) error {
+	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+		p, ok := t.pending[req.User]
+		if !ok || !p.pay || p.turn != t.game.Turn() {
+			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+		}
+		if id.arg == "cancel" {
+			delete(t.pending, req.User)
+			return resp.Update(note(present.T(req.Locale, "confirm.cancelled")))
+		}
+		for _, o := range s.payOptions(t, seat, p.action) {
+			if o.Color.String() == id.arg {
+				delete(t.pending, req.User)
+				return s.act(req, resp, t, seat, o, true)
+			}
+		}
+		return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+	})
+}
+
+// spentCards are the cards a claim or station pays.
+func spentCards(g *engine.Game, a engine.Action) []engine.Card {
+	length, _ := payLength(g, g.Current(), a)
+	var cards []engine.Card
+	for range length - a.Locos - a.Locos4 {
+		cards = append(cards, engine.ColorCard(a.Color))
+	}
+	for range a.Locos {
+		cards = append(cards, engine.Locomotive)
+	}
+	for range a.Locos4 {
+		cards = append(cards, engine.Locomotive4)
+	}
+	return cards
+}
+
+// describeWhat names a claim's route or a station's city.
+func describeWhat(loc string, g *engine.Game, a engine.Action) string {
+	b := g.Board()
+	if a.Kind == engine.ActStation {
+		return present.T(loc, "pay.station", "city", b.Cities[a.City].Name)
+	}
+	return present.RouteLabel(loc, b, a.Track)
+}

@@ -1,0 +1,129 @@
+package commands
+
+import (
+	"strconv"
+	"strings"
+
+	"conductor/engine"
+	"conductor/present"
+	"conductor/store"
+)
+
+// takeoverLevel is the bot level that plays a seat whose player left or
+// was removed, and an absent player's turn when the timer runs out.
+const takeoverLevel = "normal"
+
+// A running game cannot lose a seat: the engine's turn order, the cards in
+// hand and the tickets would have nowhere to go, and the printed rules know
+// no player leaving. So a player who leaves, or whom the host removes,
+// hands the seat to a bot, told publicly; the table plays on.
+
+// leave: /ttr leave — out of the lobby, or out of a running game (a bot
+// takes the seat).
+func (s *Service) leave(req *Request, resp Responder) error {
+	if !s.running(req.Channel) {
+		return s.lobbyLeave(req, resp, "")
+	}
+	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+		if err := s.handToBot(t, seat); err != nil {
+			return resp.Reply(s.oops(req, err.Error()))
+		}
+		loc := t.locale()
+		return resp.Reply(Message{Content: present.T(loc, "seat.left", "player", present.EscapeMarkdown(seatName(t.rec, seat)), "level", takeoverLevel)})
+	})
+}
+
+// kick: /ttr kick seat:|player: — the host removes a seat, bots included
+// in the lobby; in a running game a person's seat goes to a bot.
+func (s *Service) kick(req *Request, resp Responder) error {
+	if !s.running(req.Channel) {
+		return s.lobbyKick(req, resp)
+	}
+	t, err := s.table(req.Channel)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	defer t.mu.Unlock()
+	if t.rec == nil || t.game == nil {
+		return resp.Reply(note(present.T(req.Locale, "game.none")))
+	}
+	if req.User != t.rec.Host && !req.CanManage {
+		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))
+	}
+	seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
+	if seat < 0 {
+		return resp.Reply(note(present.T(req.Locale, "lobby.no_such_player")))
+	}
+	name := present.EscapeMarkdown(seatName(t.rec, seat))
+	if isBot(t.rec, seat) {
+		return resp.Reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
+	}
+	if err := s.handToBot(t, seat); err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	return resp.Reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", takeoverLevel)})
+}
+
+// running reports whether a channel's game has started.
+func (s *Service) running(channel string) bool {
+	t, err := s.table(channel)
+	if err != nil {
+		return false
+	}
+	defer t.mu.Unlock()
+	return t.rec != nil && t.rec.Status == store.StatusPlaying && t.game != nil
+}
+
+// findSeat resolves a seat named by number ("2"), by name, or by a member's
+// id; -1 when none matches.
+func findSeat(rec *store.GameRecord, seat, user string) int {
+	seat = strings.TrimSpace(seat)
+	if n, err := strconv.Atoi(seat); err == nil && n >= 1 && n <= len(rec.Seats) {
+		return n - 1
+	}
+	for i, st := range rec.Seats {
+		switch {
+		case seat != "" && (strings.EqualFold(st.Name, seat) || st.UserID == seat):
+			return i
+		case seat == "" && user != "" && st.UserID == user:
+			return i
+		}
+	}
+	return -1
+}
+
+// handToBot gives a person's seat to a bot, in the store first, then plays
+// on if the seat owes a move.
+func (s *Service) handToBot(t *table, seat int) error {
+	user := t.rec.Seats[seat].UserID
+	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+		r.Seats[seat].Bot, r.Seats[seat].UserID = takeoverLevel, ""
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	t.rec.Seats[seat].Bot, t.rec.Seats[seat].UserID = takeoverLevel, ""
+	delete(t.pending, user)
+	delete(t.bots, seat)
+	if t.game.Phase() == engine.PhaseSetup {
+		s.botsSetup(t)
+		if t.game.Phase() != engine.PhaseSetup {
+			s.after(t, outcome{turnDone: true})
+		}
+		return nil
+	}
+	s.scheduleBots(t)
+	return nil
+}
+
+// seatChoices suggests the seats of the channel's table for /ttr kick.
+func seatChoices(rec *store.GameRecord, add func(name, value string)) {
+	for i, st := range rec.Seats {
+		name := strconv.Itoa(i+1) + " · " + st.Name
+		if st.Bot != "" {
+			name += " (" + st.Bot + ")"
+		}
+		add(name, strconv.Itoa(i+1))
+	}
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The outbox keeps what a table must see after a move (the narration, the
+// board, the next player's mention, the final reveal) until Discord has
+// confirmed each post. Posts are written in the transaction that commits
+// the move, so a move is never committed without its announcement, and a
+// crash or a failing Discord only delays the post: a sender delivers the
+// outbox in order and removes an entry once it is confirmed.
+//
+// Layout: outbox/<channel>/<8-byte sequence> → OutboxEntry (JSON).
+
+var bucketOutbox = []byte("outbox")
+
+// OutboxEntry is one post waiting for delivery.
+type OutboxEntry struct {
+	// Seq orders a channel's entries (set by the store).
+	Seq uint64 `json:"-"`
+	// Nonce is unique per entry: sent with enforce_nonce, it makes a
+	// retried post return the message already created instead of a second.
+	Nonce string `json:"nonce"`
+	// Kind says what the post is to the table ("board": its id is kept).
+	Kind string `json:"kind,omitempty"`
+	// Payload is the message, in the shape its writer chose.
+	Payload json.RawMessage `json:"payload"`
+	Created time.Time       `json:"created"`
+}
+
+// AppendActionWithPosts appends a move to a game's log and queues the posts
+// it causes, in one transaction.
+func (s *Store) AppendActionWithPosts(channel string, entry LogEntry, posts []OutboxEntry) (int, error) {
+	if err := s.ready(); err != nil {
+		return 0, err
+	}
+	if entry.At.IsZero() {
+		entry.At = s.stamp()
+	}
+	var n int
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		gb, err := gameBucket(tx, channel)
+		if err != nil {
+			return err
+		}
+		lb, ib := gb.Bucket(bucketLog), gb.Bucket(bucketInteractions)
+		if lb == nil || ib == nil {
+			return fmt.Errorf("%w: game %s without log buckets", errCorrupt, channel)
+		}
+		n = logLen(lb)
+		if err := putEntry(lb, ib, n, entry, true); err != nil {
+			return err
+		}
+		rec, err := readHeader(gb)
+		if err != nil {
+			return err
+		}
+		rec.Updated = s.stamp()
+		if err := writeHeader(gb, rec); err != nil {
+			return err
+		}
+		return s.enqueueTx(tx, channel, posts)
+	})
+	return n, err
+}
+
+// Enqueue queues posts for a channel on their own.
+func (s *Store) Enqueue(channel string, posts ...OutboxEntry) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error { return s.enqueueTx(tx, channel, posts) })
+}
+
+func (s *Store) enqueueTx(tx *bolt.Tx, channel string, posts []OutboxEntry) error {
+	if len(posts) == 0 {
+		return nil
+	}
+	root, err := tx.CreateBucketIfNotExists(bucketOutbox)
+	if err != nil {
+		return err
+	}
+	cb, err := root.CreateBucketIfNotExists([]byte(channel))
+	if err != nil {
+		return err
+	}
+	for _, p := range posts {
+		seq, err := root.NextSequence()
+		if err != nil {
+			return err
+		}
+		p.Nonce = "cd" + strconv.FormatUint(seq, 36)
+		if p.Created.IsZero() {
+			p.Created = s.stamp()
+		}
+		v, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		if err := cb.Put(binary.BigEndian.AppendUint64(nil, seq), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Outbox lists a channel's waiting posts, oldest first.
+func (s *Store) Outbox(channel string) ([]OutboxEntry, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	var out []OutboxEntry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketOutbox)
+		if root == nil {
+			return nil
+		}
+		cb := root.Bucket([]byte(channel))
+		if cb == nil {
+			return nil
+		}
+		return cb.ForEach(func(k, v []byte) error {
+			var e OutboxEntry
+			if len(k) != 8 || json.Unmarshal(v, &e) != nil {
+				return fmt.Errorf("%w: outbox entry %x of channel %s", errCorrupt, k, channel)
+			}
+			e.Seq = binary.BigEndian.Uint64(k)
+			out = append(out, e)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Delivered removes a post Discord confirmed (or that can never be
+// delivered); a channel without posts left loses its bucket.
+func (s *Store) Delivered(channel string, seq uint64) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketOutbox)
+		if root == nil {
+			return nil
+		}
+		cb := root.Bucket([]byte(channel))
+		if cb == nil {
+			return nil
+		}
+		if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
+			return err
+		}
+		if k, _ := cb.Cursor().First(); k == nil {
+			return root.DeleteBucket([]byte(channel))
+		}
+		return nil
+	})
+}
+
+// OutboxChannels lists the channels with posts waiting.
+func (s *Store) OutboxChannels() ([]string, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	var out []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketOutbox)
+		if root == nil {
+			return nil
+		}
+		return root.ForEachBucket(func(k []byte) error {
+			out = append(out, string(k))
+			return nil
+		})
+	})
+	return out, err
+}
+
+// OutboxDepth counts the waiting posts and gives the oldest one's time.
+func (s *Store) OutboxDepth() (n int, oldest time.Time, err error) {
+	if err := s.ready(); err != nil {
+		return 0, time.Time{}, err
+	}
+	err = s.db.View(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketOutbox)
+		if root == nil {
+			return nil
+		}
+		return root.ForEachBucket(func(ch []byte) error {
+			return root.Bucket(ch).ForEach(func(_, v []byte) error {
+				var e OutboxEntry
+				if json.Unmarshal(v, &e) == nil && (oldest.IsZero() || e.Created.Before(oldest)) {
+					oldest = e.Created
+				}
+				n++
+				return nil
+			})
+		})
+	})
+	return n, oldest, err
+}
