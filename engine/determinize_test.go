@@ -100,3 +100,29 @@ func TestDeterminizeReadsOnlyTheView(t *testing.T) {
 		}
 	}
 }
+
+// CloneInto gives the same game as Clone, and reusing the copy for another
+// game leaves earlier copies (and the original) as they were.
+func TestCloneIntoIsAnIndependentCopy(t *testing.T) {
+	a := midGame(t, "europe", "", 3, 25)
+	b := midGame(t, "usa", "", 2, 12)
+	want := FormatState(a)
+	var dst Game
+	a.CloneInto(&dst)
+	if got := FormatState(&dst); got != want {
+		t.Fatal("CloneInto differs from the game")
+	}
+	kept := dst.Clone()
+	var buf []Action
+	for range 10 {
+		buf = dst.LegalActions(dst.Current(), buf[:0])
+		mustPlay(t, &dst, dst.Current(), buf[0])
+	}
+	b.CloneInto(&dst)
+	if FormatState(a) != want || FormatState(kept) != want || len(kept.Log()) != len(a.Log()) {
+		t.Fatal("reusing a copy changed the original or an earlier copy")
+	}
+	if FormatState(&dst) != FormatState(b) {
+		t.Fatal("CloneInto into a used game differs from the game")
+	}
+}

@@ -92,6 +92,9 @@ type Game struct {
 	final  *FinalScore
 
 	log []Move
+	// logBuf is storage CloneInto owns for the log of a game it copies
+	// into, so that a search's playouts append to it without allocating.
+	logBuf []Move
 
 	// events collects what Apply narrates; nil when not narrating.
 	events   []Event
@@ -338,17 +341,22 @@ func (g *Game) Clone() *Game {
 	c.tunnel.revealed = append([]Card(nil), g.tunnel.revealed...)
 	c.setupReturned = append([]data.TicketID(nil), g.setupReturned...)
 	c.log = g.log[:len(g.log):len(g.log)]
+	if g.logBuf != nil {
+		// g's log lives in storage a later CloneInto overwrites: copy it.
+		c.log = append([]Move(nil), g.log...)
+	}
+	c.logBuf = nil
 	c.events, c.narrate = nil, false
 	return &c
 }
 
 // CloneInto makes dst an independent copy of g, reusing dst's storage: a
 // search cloning thousands of games a second allocates nothing once dst
-// has grown. dst does not narrate and shares the (immutable) log prefix.
+// has grown. dst does not narrate; its log is a copy in storage it owns.
 func (g *Game) CloneInto(dst *Game) {
 	players, deck, discard, faceUp := dst.players, dst.deck, dst.discard, dst.faceUp
 	t0, t1, owner, station, passenger, goods := dst.tickets[0], dst.tickets[1], dst.owner, dst.station, dst.passenger, dst.goods
-	revealed, returned := dst.tunnel.revealed, dst.setupReturned
+	revealed, returned, logBuf := dst.tunnel.revealed, dst.setupReturned, dst.logBuf
 	*dst = *g
 	if cap(players) < len(g.players) {
 		players = make([]Player, len(g.players))
@@ -374,7 +382,11 @@ func (g *Game) CloneInto(dst *Game) {
 	dst.goods = append(goods[:0], g.goods...)
 	dst.tunnel.revealed = append(revealed[:0], g.tunnel.revealed...)
 	dst.setupReturned = append(returned[:0], g.setupReturned...)
-	dst.log = g.log[:len(g.log):len(g.log)]
+	if cap(logBuf) < len(g.log)+256 {
+		logBuf = make([]Move, 0, 2*len(g.log)+512)
+	}
+	dst.log = append(logBuf[:0], g.log...)
+	dst.logBuf = dst.log[:0]
 	dst.events, dst.narrate = nil, false
 	dst.final = nil
 	if g.final != nil {
