@@ -75,6 +75,8 @@ type Bot struct {
 
 	health    health
 	deferrals atomic.Int64
+	// restFailures counts REST failures in a row (see counted).
+	restFailures atomic.Int64
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -270,8 +272,37 @@ func (b *Bot) register(appID string) error {
 		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
-	_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
-	return err
+	wait := registerRetry
+	for attempt := 1; ; attempt++ {
+		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		if err == nil || !retryable(err) || attempt == registerAttempts {
+			return err
+		}
+		// A hiccup of Discord's (5xx, a rate limit, the network) must not
+		// stop the bot: try again a few times before giving up.
+		b.log.Warn("registering slash commands failed; retrying", "attempt", attempt, "in", wait, "err", err)
+		time.Sleep(wait)
+		wait *= 2
+	}
+}
+
+// Registration is tried registerAttempts times, waiting registerRetry and
+// then twice as long each time (about half a minute in all).
+var (
+	registerAttempts = 5
+	registerRetry    = 2 * time.Second
+)
+
+// retryable: a failure that may pass (Discord's 5xx, a rate limit, the
+// network), not a refusal (a bad token, a refused body).
+func retryable(err error) bool {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		c := re.Response.StatusCode
+		return c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout
+	}
+	var rl *discordgo.RateLimitError
+	return errors.As(err, &rl) || !errors.As(err, &re)
 }
 
 func (b *Bot) onResumed(*discordgo.Session, *discordgo.Resumed) { b.health.up() }
@@ -292,6 +323,13 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	if !ok {
 		return
 	}
+	if age, old := tooOld(i.ID, time.Now()); old {
+		// Discord no longer takes an answer (a RESUME can replay such
+		// interactions): applying it would play a move the player is told
+		// failed, and may well make again.
+		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type)
+		return
+	}
 	b.mu.Lock()
 	if !b.accepting {
 		b.mu.Unlock()
@@ -306,6 +344,22 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	r.arm(b.cfg.DeferAfter)
 	defer r.disarm()
 	h.Handle(ctx, req, r)
+}
+
+// answerWindow is how long after its creation Discord accepts the first
+// answer to an interaction.
+const answerWindow = 3 * time.Second
+
+// tooOld reads an interaction id's snowflake time: one older than Discord's
+// answer window can no longer be answered. The check trusts the machine's
+// clock (NTP-synchronised on any host worth running on).
+func tooOld(id string, now time.Time) (time.Duration, bool) {
+	created, err := discordgo.SnowflakeTimestamp(id)
+	if err != nil {
+		return 0, false
+	}
+	age := now.Sub(created)
+	return age, age > answerWindow
 }
 
 // refuse answers an interaction that arrives while the bot shuts down.

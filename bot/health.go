@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"strconv"
 	"sync"
 	"time"
 )
@@ -18,6 +19,35 @@ type Health struct {
 	RegistrationError  string `json:"registration_error,omitempty"`
 	// Deferred counts interactions answered late through a deferral.
 	Deferred int64 `json:"deferred"`
+	// RESTFailures counts the REST requests that failed in a row (reset by
+	// any success); refusals such as a missing permission do not count.
+	RESTFailures int64 `json:"rest_failures"`
+}
+
+// Discord asks for a heartbeat every 41.25 s (the HELLO interval, the same
+// for every bot); two missed acknowledgements mean a silent connection.
+const (
+	HeartbeatInterval = 41250 * time.Millisecond
+	SilentAfter       = 2 * HeartbeatInterval
+	// FailingAfter REST failures in a row mean Discord's API is failing us.
+	FailingAfter = 5
+)
+
+// Problems says what is wrong with the connection at now, in words.
+func (h Health) Problems(now time.Time) []string {
+	var out []string
+	if !h.Connected {
+		out = append(out, "gateway disconnected")
+	} else if !h.LastHeartbeatAck.IsZero() && now.Sub(h.LastHeartbeatAck) > SilentAfter {
+		out = append(out, "gateway silent: no heartbeat acknowledged for "+now.Sub(h.LastHeartbeatAck).Round(time.Second).String())
+	}
+	if !h.CommandsRegistered {
+		out = append(out, "slash commands not registered")
+	}
+	if h.RESTFailures >= FailingAfter {
+		out = append(out, "Discord's API failing: "+strconv.FormatInt(h.RESTFailures, 10)+" requests in a row")
+	}
+	return out
 }
 
 // health follows connection events. discordgo delivers events in separate
@@ -68,7 +98,7 @@ func (b *Bot) Health() Health {
 	connected := b.s.DataReady
 	ack := b.s.LastHeartbeatAck
 	b.s.RUnlock()
-	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load()}
+	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load()}
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
 	if connected {

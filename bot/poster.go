@@ -1,7 +1,11 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
 
 	"conductor/commands"
 )
@@ -13,7 +17,26 @@ var _ commands.Poster = (*Bot)(nil)
 func (b *Bot) Post(channel string, m commands.Message) (string, error) {
 	m.Ephemeral = false
 	w, files := toWire(m)
-	return b.createMessage(channel, w, files)
+	if m.Nonce != "" {
+		w.Nonce, w.EnforceNonce = m.Nonce, true
+	}
+	id, err := b.createMessage(channel, w, files)
+	if permanent(err) {
+		return "", fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+	}
+	return id, err
+}
+
+// permanent tells a refusal that no retry can change (a 4xx other than a
+// rate limit or a timeout: the channel is gone, access was removed, the
+// body is refused) from a failure worth retrying.
+func permanent(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response == nil {
+		return false
+	}
+	c := re.Response.StatusCode
+	return c >= 400 && c < 500 && c != http.StatusTooManyRequests && c != http.StatusRequestTimeout
 }
 
 // DM sends a private message, opening the DM channel on first use. It

@@ -102,3 +102,26 @@ func TestBadTokenFailsAtStart(t *testing.T) {
 type nopHandler struct{}
 
 func (nopHandler) Handle(context.Context, *commands.Request, commands.Responder) {}
+
+// A 5xx while registering the commands is retried: the bot starts.
+func TestRegistrationRetriesDiscordsFailures(t *testing.T) {
+	defer bot.FastRegistrationRetries()()
+	srv := fakediscord.New(t)
+	srv.CreateGuild("Rail Club")
+	srv.InjectFault(fakediscord.Fault{Method: "PUT", Route: "/applications/{application_id}/commands", Times: 2, Status: 500})
+	defs := commands.Definitions(data.Embedded().IDs())
+	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: defs, Logger: logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(context.Background(), nopHandler{}); err != nil {
+		t.Fatalf("two failures of Discord stopped the start: %v", err)
+	}
+	defer func() {
+		b.Stop(context.Background())
+		b.Close()
+	}()
+	if hits := srv.FaultHits(); hits[0] != 2 || len(srv.Commands("")) != len(defs) {
+		t.Fatalf("faults hit %v, %d commands registered", hits, len(srv.Commands("")))
+	}
+}

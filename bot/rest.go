@@ -1,9 +1,8 @@
 package bot
 
 import (
+	"encoding/json"
 	"errors"
-	"hash/fnv"
-	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -18,20 +17,6 @@ const (
 	errCodeCannotSendToDMs = 50007
 )
 
-// interactionBuckets is how many rate-limit buckets interaction requests
-// share. discordgo keys a bucket by URL and never forgets one; interaction
-// URLs carry a token that is new each time, so keying by URL would grow a
-// bucket per interaction forever. A fixed set keeps memory bounded while
-// letting that many requests run at once (a bucket is held for the length
-// of its request).
-const interactionBuckets = 64
-
-func interactionBucket(route, interactionID string) string {
-	h := fnv.New32a()
-	h.Write([]byte(interactionID))
-	return "conductor/" + route + "/" + strconv.Itoa(int(h.Sum32()%interactionBuckets))
-}
-
 // send makes one REST request through discordgo (authorisation, rate
 // limits, retries on 429 and 502), as JSON or, with files, as multipart
 // with the JSON in payload_json. A multipart body is built once into bytes,
@@ -42,9 +27,42 @@ func (b *Bot) send(method, url, bucket string, body any, files []*discordgo.File
 		if err != nil {
 			return nil, err
 		}
-		return b.s.RequestRaw(method, url, ct, data, bucket, 0)
+		return b.counted(b.s.RequestRaw(method, url, ct, data, bucket, 0))
 	}
-	return b.s.RequestWithBucketID(method, url, body, bucket)
+	return b.counted(b.s.RequestWithBucketID(method, url, body, bucket))
+}
+
+// counted keeps the count of REST failures in a row for the health check:
+// Discord's failures (5xx, the network) count; its refusals (4xx) are
+// answers, not failures.
+func (b *Bot) counted(resp []byte, err error) ([]byte, error) {
+	if err != nil && retryable(err) {
+		b.restFailures.Add(1)
+	} else {
+		b.restFailures.Store(0)
+	}
+	return resp, err
+}
+
+// sendInteraction makes a request on an interaction's own route. Its URL
+// carries the interaction's token, so Discord limits it apart from every
+// other request; a bucket of its own, outside the session's limiter (which
+// keeps every key it ever saw), means a slow or rate-limited answer never
+// delays another interaction's. The global limit still applies.
+func (b *Bot) sendInteraction(method, url string, body any, files []*discordgo.File) ([]byte, error) {
+	ct, data := "application/json", []byte(nil)
+	var err error
+	switch {
+	case len(files) > 0:
+		ct, data, err = discordgo.MultipartBodyWithJSON(body, files)
+	case body != nil:
+		data, err = json.Marshal(body)
+	}
+	if err != nil {
+		return nil, err
+	}
+	bucket := discordgo.NewRatelimiter().LockBucket(url)
+	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0))
 }
 
 // callback answers an interaction (POST /interactions/{id}/{token}/callback).
@@ -53,26 +71,26 @@ func (b *Bot) callback(i *discordgo.Interaction, typ int, data any, files []*dis
 		Type int `json:"type"`
 		Data any `json:"data,omitempty"`
 	}{typ, data}
-	_, err := b.send("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token), interactionBucket("callback", i.ID), body, files)
+	_, err := b.sendInteraction("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token), body, files)
 	return err
 }
 
 // followUp sends a follow-up message (POST /webhooks/{app}/{token}).
 func (b *Bot) followUp(i *discordgo.Interaction, w wireMessage, files []*discordgo.File) error {
-	_, err := b.send("POST", discordgo.EndpointFollowupMessage(i.AppID, i.Token), interactionBucket("webhook", i.ID), w, files)
+	_, err := b.sendInteraction("POST", discordgo.EndpointFollowupMessage(i.AppID, i.Token), w, files)
 	return err
 }
 
 // editOriginal replaces the interaction's original message
 // (PATCH /webhooks/{app}/{token}/messages/@original).
 func (b *Bot) editOriginal(i *discordgo.Interaction, w wireReplacement, files []*discordgo.File) error {
-	_, err := b.send("PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), interactionBucket("webhook", i.ID), w, files)
+	_, err := b.sendInteraction("PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), w, files)
 	return err
 }
 
 // deleteOriginal removes the interaction's original message.
 func (b *Bot) deleteOriginal(i *discordgo.Interaction) error {
-	_, err := b.send("DELETE", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), interactionBucket("webhook", i.ID), nil, nil)
+	_, err := b.sendInteraction("DELETE", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), nil, nil)
 	return err
 }
 

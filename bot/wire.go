@@ -19,6 +19,10 @@ type wireMessage struct {
 	AllowedMentions *wireMentions    `json:"allowed_mentions,omitempty"`
 	Attachments     []wireAttachment `json:"attachments,omitempty"`
 	Flags           int              `json:"flags,omitempty"`
+	// Nonce with EnforceNonce: Discord answers a repeated post with the
+	// message it created the first time.
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 }
 
 // wireReplacement is a message that replaces another one entirely: the

@@ -98,7 +98,7 @@ func (s *Service) forget(req *Request, resp Responder) error {
 			s.disarmBot(t)
 			delete(s.channels, ch)
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.Unlock()
 	return resp.Reply(note(present.T(req.Locale, "forget.done", "live", live, "archived", archived)))

@@ -4,16 +4,84 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"conductor/data"
 	"conductor/engine"
 	"conductor/present"
 )
 
-const maxChoices = 25
+const (
+	maxChoices   = 25
+	maxChoiceLen = 100
+)
+
+// cutRunes keeps the first n characters of s.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// routeLabel is a track's label in one language, folded for matching, and
+// its notation.
+type routeLabel struct{ label, folded, ref string }
+
+// routeLabelCache holds the labels of every track per board and language:
+// they never change, and folding them on every keystroke would cost more
+// than everything else autocomplete does.
+var routeLabelCache sync.Map // "board/locale" → []routeLabel
+
+func routeLabels(b *data.Board, loc string) []routeLabel {
+	key := b.ID + "/" + loc
+	if v, ok := routeLabelCache.Load(key); ok {
+		return v.([]routeLabel)
+	}
+	out := make([]routeLabel, len(b.Tracks))
+	for i := range b.Tracks {
+		id := data.TrackID(i)
+		l := present.RouteLabel(loc, b, id)
+		if len(l) > maxChoiceLen {
+			l = cutRunes(l, maxChoiceLen)
+		}
+		out[i] = routeLabel{label: l, folded: data.Fold(l), ref: engine.TrackRef(b, id)}
+	}
+	routeLabelCache.Store(key, out)
+	return out
+}
+
+// snapshot is the channel's table as it last stood, loading it on first
+// use; nil when there is none.
+func (s *Service) snapshot(channel string) *tableSnapshot {
+	s.mu.Lock()
+	t, ok := s.channels[channel]
+	s.mu.Unlock()
+	if !ok {
+		// Not loaded yet: load it once (the only wait autocomplete makes).
+		lt, err := s.table(channel)
+		if err != nil {
+			return nil
+		}
+		lt.unlock()
+		t = lt
+	}
+	return t.snap.Load()
+}
 
 // autocomplete suggests values for the option being typed.
 func (s *Service) autocomplete(req *Request, resp Responder) error {
+	// Anyone in the server can type anything: what is typed is cut to the
+	// 100 characters a choice can have, so that no input costs much.
+	for k, v := range req.Options {
+		req.Options[k] = cutRunes(v, maxChoiceLen)
+	}
 	typed := data.Fold(req.Opt(req.Focused))
 	var choices []Choice
 	add := func(name, value string) {
@@ -47,17 +115,13 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		}
 		return resp.Choices(choices)
 	}
-	t, err := s.table(req.Channel)
-	if err != nil {
+	snap := s.snapshot(req.Channel)
+	if snap == nil || snap.game == nil {
 		return resp.Choices(nil)
 	}
-	defer t.mu.Unlock()
-	if t.game == nil {
-		return resp.Choices(nil)
-	}
-	g := t.game
+	g := snap.game
 	b := g.Board()
-	seat := seatOf(t.rec, req.User)
+	seat := seatOf(&snap.rec, req.User)
 	switch req.Name + "/" + req.Focused {
 	case "claim/route":
 		var tracks []data.TrackID
@@ -78,15 +142,21 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 				}
 			}
 		}
+		labels := routeLabels(b, req.Locale)
 		sort.Slice(tracks, func(i, j int) bool {
 			li, lj := b.Tracks[tracks[i]].Length, b.Tracks[tracks[j]].Length
 			if li != lj {
 				return li > lj
 			}
-			return present.RouteName(b, tracks[i]) < present.RouteName(b, tracks[j])
+			return labels[tracks[i]].label < labels[tracks[j]].label
 		})
 		for _, id := range tracks {
-			add(present.RouteLabel(req.Locale, b, id), engine.TrackRef(b, id))
+			if len(choices) == maxChoices {
+				break
+			}
+			if l := &labels[id]; typed == "" || strings.Contains(l.folded, typed) {
+				choices = append(choices, Choice{Name: l.label, Value: l.ref})
+			}
 		}
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {
@@ -97,7 +167,8 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			add(label, c.String())
 		}
 	case "claim/passenger":
-		if tr, ok := findTrack(b, req.Opt("route")); ok {
+		// The route as autocomplete itself gave it: nothing else is searched.
+		if tr, err := engine.ParseTrackRef(b, req.Opt("route")); err == nil {
 			for _, c := range []data.CityID{b.Tracks[tr].A, b.Tracks[tr].B} {
 				if !b.Cities[c].Country && g.PassengerAt(c) < 0 {
 					add(b.Cities[c].Name, b.Cities[c].Name)

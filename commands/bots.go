@@ -165,7 +165,7 @@ func (s *Service) botTurn(channel, gameID string, turn int) {
 		s.log.Error("bot turn", "channel", channel, "err", err)
 		return
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
 		return
 	}
@@ -192,9 +192,12 @@ func (s *Service) playTurnFor(t *table, seat int) {
 	s.after(t, last)
 }
 
-// Resume loads every live game so that bots and turn timers carry on after
-// a restart.
+// Resume delivers what was queued before a restart and loads every live
+// game so that bots and turn timers carry on.
 func (s *Service) Resume(ctx context.Context) error {
+	if err := s.Deliver(ctx); err != nil {
+		return err
+	}
 	recs, err := s.cfg.Store.List()
 	if err != nil {
 		return err
@@ -210,7 +213,7 @@ func (s *Service) Resume(ctx context.Context) error {
 		}
 		s.botsSetup(t)
 		s.scheduleBots(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 	return nil
 }

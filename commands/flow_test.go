@@ -12,7 +12,7 @@ import (
 )
 
 // startedGame opens a 2-player USA table and has both choose tickets.
-func startedGame(t *testing.T, w *world, opts map[string]string) (gid string) {
+func startedGame(t testing.TB, w *world, opts map[string]string) (gid string) {
 	t.Helper()
 	if opts == nil {
 		opts = map[string]string{}
@@ -283,6 +283,7 @@ func TestTurnTimerRemindsThenPlays(t *testing.T) {
 		w.now = w.now.Add(after)
 		w.svc.CheckTimers()
 		w.svc.CheckTimers() // a second check sends nothing more
+		w.svc.Quiet()
 		all := w.poster.all("c1")
 		if len(all) != posts+want {
 			t.Fatalf("%d reminders, want %d", len(all)-posts, want)
@@ -296,6 +297,7 @@ func TestTurnTimerRemindsThenPlays(t *testing.T) {
 	n := len(g.Log())
 	w.now = w.now.Add(3 * time.Minute)
 	w.svc.CheckTimers()
+	w.svc.Quiet()
 	if g.Current() != 1 || len(g.Log()) <= n {
 		t.Fatalf("after the limit the turn is played: current %d, moves %d", g.Current(), len(g.Log()))
 	}

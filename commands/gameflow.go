@@ -17,7 +17,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	rec := t.rec
 	switch {
 	case rec == nil:
@@ -53,11 +53,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 		lobby := s.lobbyMessage(rec, t.locale())
 		lobby.Components = nil
 		err := resp.Update(lobby)
-		if id, perr := s.cfg.Poster.Post(rec.Channel, m); perr == nil {
-			s.remember(t, "board", id)
-		} else {
-			s.log.Error("post start", "err", perr)
-		}
+		s.post(t, "board", m)
 		s.scheduleBots(t)
 		return err
 	}
@@ -66,14 +62,32 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	return err
 }
 
-// finish reveals the final scoring in stages and archives the game.
+// finish archives a game that ended with a move; its final reveal was
+// queued with that move.
 func (s *Service) finish(t *table) {
-	s.finishWith(t, t.game.Final())
+	if _, err := s.cfg.Store.Archive(t.rec.Channel, s.archiveResult(t, t.game.Final())); err != nil {
+		s.log.Error("archive", "channel", t.rec.Channel, "err", err)
+	}
+	t.rec, t.game = nil, nil
 }
 
-// finishWith reveals a final score (the game's, or the score as it stood
-// when the table ended it) and archives the game.
+// finishWith reveals a score the table asked for (the game as it stood
+// when the host ended it) and archives the game.
 func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
+	ch := t.rec.Channel
+	if err := s.enqueue(ch, s.finalMessages(t, fs)...); err != nil {
+		s.log.Error("queue the final reveal", "channel", ch, "err", err)
+	}
+	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs)); err != nil {
+		s.log.Error("archive", "channel", ch, "err", err)
+	}
+	t.rec, t.game = nil, nil
+	s.kick(ch)
+}
+
+// finalMessages reveal a final score in stages: the last narration, each
+// player's sheet, then the winner with the picture and a Replay button.
+func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
@@ -102,16 +116,7 @@ func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 			last.Mentions = append(last.Mentions, st.UserID)
 		}
 	}
-	msgs = append(msgs, last)
-	if _, err := s.cfg.Store.Archive(rec.Channel, s.archiveResult(t, fs)); err != nil {
-		s.log.Error("archive", "channel", rec.Channel, "err", err)
-	}
-	t.rec, t.game = nil, nil
-	for _, m := range msgs {
-		if _, err := s.cfg.Poster.Post(rec.Channel, m); err != nil {
-			s.log.Error("post final", "channel", rec.Channel, "err", err)
-		}
-	}
+	return append(msgs, last)
 }
 
 // finalEmbed is one player's score breakdown.
@@ -162,7 +167,7 @@ func (s *Service) end(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil {
 		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
@@ -186,7 +191,7 @@ func (s *Service) endButton(req *Request, resp Responder, id customID) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	switch {
 	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
 		return resp.Update(note(present.T(req.Locale, "stale.game")))
@@ -232,9 +237,10 @@ func (s *Service) stop(req *Request, resp Responder, t *table, update bool) erro
 		if err := resp.Update(note(present.T(req.Locale, "end.stopped"))); err != nil {
 			return err
 		}
-		if _, err := s.cfg.Poster.Post(req.Channel, done); err != nil {
-			s.log.Warn("post end", "channel", req.Channel, "err", err)
+		if err := s.enqueue(req.Channel, done); err != nil {
+			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
+		s.kick(req.Channel)
 		return nil
 	}
 	return resp.Reply(done)

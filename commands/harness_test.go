@@ -143,6 +143,7 @@ func (w *world) do(req *Request) answer {
 	}
 	r := &fakeResponder{}
 	w.svc.Handle(context.Background(), req, r)
+	w.svc.Quiet() // posts are sent by the channel's sender
 	return r.a
 }
 

@@ -158,7 +158,7 @@ func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil || t.game == nil {
 		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}

@@ -38,7 +38,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec != nil {
 		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
 	}
@@ -230,7 +230,7 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil {
 		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
 	}

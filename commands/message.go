@@ -14,6 +14,9 @@ type Message struct {
 	Ephemeral bool
 	// Mentions lists the user ids a message may ping; others are not pinged.
 	Mentions []string
+	// Nonce, on a post, is sent with enforce_nonce: Discord then answers a
+	// repeated post with the message it already created.
+	Nonce string `json:",omitempty"`
 }
 
 // Embed is a rich block under the content.

@@ -19,8 +19,10 @@ type outcome struct {
 	over     bool
 }
 
-// apply plays an action, commits it to the store and narrates it. On any
-// error the game is as it was.
+// apply plays an action, narrates it and commits it to the store together
+// with what the table must see because of it (the board after a finished
+// turn, the final reveal after the last move), so that no move is ever
+// committed without its announcement. On any error the game is as it was.
 func (s *Service) apply(t *table, seat int, a engine.Action, interaction string) (outcome, error) {
 	g := t.game
 	turn, phase := g.Turn(), g.Phase()
@@ -28,8 +30,21 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	if err != nil {
 		return outcome{}, err
 	}
+	t.narrate(t.rec, g, ev)
+	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
+	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
+	var posts []store.OutboxEntry
+	switch {
+	case o.over:
+		for _, m := range s.finalMessages(t, g.Final()) {
+			posts = append(posts, outboxEntry("", m))
+		}
+	case o.turnDone:
+		posts = append(posts, outboxEntry("board", s.boardMessage(t)))
+		t.reminded = -1
+	}
 	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
-	if _, err := s.cfg.Store.AppendAction(t.rec.Channel, entry); err != nil {
+	if _, err := s.cfg.Store.AppendActionWithPosts(t.rec.Channel, entry, posts); err != nil {
 		// The store is the truth: forget the move by reloading.
 		if lerr := s.load(t, t.rec.Channel); lerr != nil {
 			s.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
@@ -37,22 +52,23 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 		return outcome{}, err
 	}
 	t.rec.Log = append(t.rec.Log, entry)
-	t.narrate(t.rec, g, ev)
-	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
-	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 	return o, nil
 }
 
-// after posts what follows an action: the board after a completed turn, the
-// final scoring at the end, and schedules bots.
+// after follows an applied action: a finished game is archived, the
+// queued posts are sent (outside the table's lock, by the channel's
+// sender), and bots are scheduled.
 func (s *Service) after(t *table, o outcome) {
-	if o.over {
-		s.finish(t)
+	if t.rec == nil {
 		return
 	}
-	if o.turnDone {
-		s.postBoard(t)
+	ch := t.rec.Channel
+	if o.over {
+		s.finish(t)
+		s.kick(ch)
+		return
 	}
+	s.kick(ch)
 	s.scheduleBots(t)
 }
 
@@ -193,31 +209,19 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 	return []Row{cards, actions}
 }
 
-// postBoard posts the board after a turn and remembers its message id.
+// postBoard queues the board (after an undo, a restart…) outside a move.
 func (s *Service) postBoard(t *table) {
-	m := s.boardMessage(t)
-	id, err := s.cfg.Poster.Post(t.rec.Channel, m)
-	if err != nil {
-		s.log.Error("post board", "channel", t.rec.Channel, "err", err)
-		return
-	}
+	s.post(t, "board", s.boardMessage(t))
 	t.reminded = -1
-	s.remember(t, "board", id)
 }
 
-// remember stores a message id with the game (best effort).
-func (s *Service) remember(t *table, key, id string) {
-	if t.rec.Messages == nil {
-		t.rec.Messages = map[string]string{}
+// post queues a public message for the table's channel and has it sent.
+func (s *Service) post(t *table, kind string, m Message) {
+	if err := s.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
+		s.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
+		return
 	}
-	t.rec.Messages[key] = id
-	_ = s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
-		if r.Messages == nil {
-			r.Messages = map[string]string{}
-		}
-		r.Messages[key] = id
-		return nil
-	})
+	s.kick(t.rec.Channel)
 }
 
 // locale is the language of a table's public messages.

@@ -23,7 +23,7 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "addbot":
 			return s.lobbyAddBot(req, resp)
 		case "kick":
-			return s.kick(req, resp)
+			return s.kickSeat(req, resp)
 		case "end":
 			return s.end(req, resp)
 		case "help":

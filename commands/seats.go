@@ -33,9 +33,9 @@ func (s *Service) leave(req *Request, resp Responder) error {
 	})
 }
 
-// kick: /ttr kick seat:|player: — the host removes a seat, bots included
+// kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
-func (s *Service) kick(req *Request, resp Responder) error {
+func (s *Service) kickSeat(req *Request, resp Responder) error {
 	if !s.running(req.Channel) {
 		return s.lobbyKick(req, resp)
 	}
@@ -43,7 +43,7 @@ func (s *Service) kick(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil || t.game == nil {
 		return resp.Reply(note(present.T(req.Locale, "game.none")))
 	}
@@ -70,7 +70,7 @@ func (s *Service) running(channel string) bool {
 	if err != nil {
 		return false
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	return t.rec != nil && t.rec.Status == store.StatusPlaying && t.game != nil
 }
 
@@ -108,9 +108,7 @@ func (s *Service) handToBot(t *table, seat int) error {
 	delete(t.bots, seat)
 	if t.game.Phase() == engine.PhaseSetup {
 		s.botsSetup(t)
-		if t.game.Phase() != engine.PhaseSetup {
-			s.after(t, outcome{turnDone: true})
-		}
+		s.after(t, outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
 	s.scheduleBots(t)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/data"
@@ -51,8 +52,13 @@ type Service struct {
 
 	mu       sync.Mutex
 	channels map[string]*table
-	recent   recentIDs
-	replays  replayCache
+	// sending marks the channels whose sender runs; again, that more was
+	// queued since it last looked; idle is signalled when a sender stops.
+	// retrying, that it waits to retry a failed post.
+	sending, again, retrying map[string]bool
+	idle                     *sync.Cond
+	recent                   recentIDs
+	replays                  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -78,6 +84,30 @@ type table struct {
 	// botTimer is armed while a bot is about to move.
 	botTimer *time.Timer
 	bots     map[int]Bot
+	// snap is what the table looked like when its lock was last released:
+	// autocomplete reads it and never waits for the lock.
+	snap atomic.Pointer[tableSnapshot]
+}
+
+// tableSnapshot is a table as it stood, for readers that must not wait.
+type tableSnapshot struct {
+	rec  store.GameRecord // Seats copied; Log left out
+	game *engine.Game     // a clone; nil in the lobby
+}
+
+// unlock publishes the table's state for autocomplete, then releases it.
+func (t *table) unlock() {
+	snap := &tableSnapshot{}
+	if t.rec != nil {
+		snap.rec = *t.rec
+		snap.rec.Seats = append([]store.Seat(nil), t.rec.Seats...)
+		snap.rec.Log = nil
+		if t.game != nil {
+			snap.game = t.game.Clone()
+		}
+	}
+	t.snap.Store(snap)
+	t.mu.Unlock()
 }
 
 type pendingAction struct {
@@ -105,7 +135,10 @@ func New(cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{})}
+	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}}
+	s.idle = sync.NewCond(&s.mu)
+	return s
 }
 
 // Close stops bot moves and timers and waits for moves in flight.
@@ -119,9 +152,10 @@ func (s *Service) Close() {
 	for _, t := range s.channels {
 		t.mu.Lock()
 		s.disarmBot(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.Unlock()
+	s.idle.Broadcast()
 	s.wg.Wait()
 }
 
@@ -147,7 +181,7 @@ func (s *Service) table(channel string) (*table, error) {
 	t.mu.Lock()
 	if !ok || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
 		if err := s.load(t, channel); err != nil {
-			t.mu.Unlock()
+			t.unlock()
 			s.mu.Lock()
 			delete(s.channels, channel)
 			s.mu.Unlock()
@@ -254,16 +288,25 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		s.log.Debug("repeated interaction ignored", "id", req.ID)
 		return
 	}
+	// Handlers decide and commit under the table's lock; their answers are
+	// sent after they return, when no lock is held.
+	held := &heldReplies{}
 	var err error
 	switch req.Type {
 	case CommandRequest:
-		err = s.command(ctx, req, resp)
+		err = s.command(ctx, req, held)
 	case ComponentRequest:
-		err = s.component(ctx, req, resp)
+		err = s.component(ctx, req, held)
 	case AutocompleteRequest:
-		err = s.autocomplete(req, resp)
+		err = s.autocomplete(req, held)
 	default:
-		err = resp.Reply(s.oops(req, "unknown request"))
+		err = held.Reply(s.oops(req, "unknown request"))
+	}
+	if serr := held.sendTo(resp); err == nil {
+		err = serr
+	}
+	if req.Type != AutocompleteRequest {
+		s.waitSent(req.Channel)
 	}
 	if err != nil {
 		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)

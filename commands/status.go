@@ -21,7 +21,7 @@ func (s *Service) Turn(channel string) (TurnInfo, bool) {
 	if err != nil {
 		return TurnInfo{}, false
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.rec == nil {
 		return TurnInfo{}, false
 	}

@@ -41,7 +41,7 @@ func (s *Service) CheckTimers() {
 			continue
 		}
 		s.checkTimer(t)
-		t.mu.Unlock()
+		t.unlock()
 	}
 }
 
@@ -106,8 +106,6 @@ func (s *Service) checkTimer(t *table) {
 		if st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
-		if _, err := s.cfg.Poster.Post(t.rec.Channel, m); err != nil {
-			s.log.Warn("timer reminder", "err", err)
-		}
+		s.post(t, "", m)
 	}
 }

@@ -19,7 +19,7 @@ func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
 		return nil, 0, &m
 	}
 	fail := func(key string, kv ...any) (*table, int, *Message) {
-		t.mu.Unlock()
+		t.unlock()
 		m := note(present.T(req.Locale, key, kv...))
 		return nil, 0, &m
 	}
@@ -412,6 +412,6 @@ func (s *Service) atTable(req *Request, resp Responder, id *customID, fn func(t 
 	if m != nil {
 		return resp.Reply(*m)
 	}
-	defer t.mu.Unlock()
+	defer t.unlock()
 	return fn(t, seat)
 }

@@ -109,9 +109,7 @@ func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool)
 	m := s.boardMessage(t)
 	if update {
 		err = resp.Update(Message{Content: present.T(t.locale(), "undo.done")})
-		if _, perr := s.cfg.Poster.Post(t.rec.Channel, m); perr != nil {
-			s.log.Error("post after undo", "err", perr)
-		}
+		s.post(t, "board", m)
 	} else {
 		err = resp.Reply(m)
 	}

@@ -180,6 +180,7 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 	if err != nil {
 		return badSetup("%v", err)
 	}
+	t.Service.Quiet()
 	_, _ = t.Post(t.Channel, m)
 	return nil
 }

@@ -188,6 +188,8 @@ func (t *Terminal) request(req *commands.Request) {
 	req.UserName = t.Names[req.User]
 	req.CanManage = true
 	t.Service.Handle(context.Background(), req, &responder{t: t, user: req.User})
+	// The board and the narration follow the reply, before the next prompt.
+	t.Service.Quiet()
 }
 
 // Play runs the prompt loop until the game ends, the input ends or a

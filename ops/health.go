@@ -14,9 +14,19 @@ type HealthReport struct {
 	Status   string         `json:"status"` // "ok" or "unavailable"
 	Gateway  bot.Health     `json:"gateway"`
 	Database DatabaseHealth `json:"database"`
+	Outbox   OutboxHealth   `json:"outbox"`
 	Time     time.Time      `json:"time"`
 	Problems []string       `json:"problems,omitempty"`
 }
+
+// OutboxHealth is the queue of posts waiting for Discord.
+type OutboxHealth struct {
+	Waiting       int `json:"waiting"`
+	OldestSeconds int `json:"oldest_seconds,omitempty"`
+}
+
+// OutboxStale: a post waiting longer means tables are not being told.
+const OutboxStale = 5 * time.Minute
 
 // DatabaseHealth says whether the database is readable.
 type DatabaseHealth struct {
@@ -34,18 +44,24 @@ func Handler(b *bot.Bot, st *store.Store, backupToken string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET "+BackupPath, backupHandler(st, backupToken))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		rep := HealthReport{Status: "ok", Gateway: b.Health(), Database: DatabaseHealth{Path: st.Path()}, Time: time.Now().UTC()}
+		now := time.Now()
+		rep := HealthReport{Status: "ok", Gateway: b.Health(), Database: DatabaseHealth{Path: st.Path()}, Time: now.UTC()}
 		if v, err := st.SchemaVersion(); err != nil {
 			rep.Database.Error = err.Error()
 			rep.Problems = append(rep.Problems, "database unreadable")
 		} else {
 			rep.Database.OK, rep.Database.Schema = true, v
 		}
-		if !rep.Gateway.Connected {
-			rep.Problems = append(rep.Problems, "gateway disconnected")
-		}
-		if !rep.Gateway.CommandsRegistered {
-			rep.Problems = append(rep.Problems, "slash commands not registered")
+		rep.Problems = append(rep.Problems, rep.Gateway.Problems(now)...)
+		if n, oldest, err := st.OutboxDepth(); err == nil {
+			rep.Outbox = OutboxHealth{Waiting: n}
+			if n > 0 {
+				age := now.Sub(oldest)
+				rep.Outbox.OldestSeconds = int(age.Seconds())
+				if age > OutboxStale {
+					rep.Problems = append(rep.Problems, "posts waiting for "+age.Round(time.Second).String())
+				}
+			}
 		}
 		code := http.StatusOK
 		if len(rep.Problems) > 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"conductor/bot"
 	"conductor/store"
@@ -33,5 +34,52 @@ func TestHealthIsUnavailableWithoutGateway(t *testing.T) {
 	}
 	if len(rep.Problems) == 0 || !strings.Contains(strings.Join(rep.Problems, ","), "gateway") {
 		t.Errorf("problems = %v", rep.Problems)
+	}
+}
+
+// The health report gives the outbox's depth and age, and a post waiting
+// too long is a problem.
+func TestHealthReportsTheOutbox(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "c.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b, err := bot.New(bot.Config{Token: "never-used", APIBase: "http://127.0.0.1:1/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-10 * time.Minute)
+	if err := st.Enqueue("c1", store.OutboxEntry{Payload: []byte(`{}`), Created: old}, store.OutboxEntry{Payload: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	Handler(b, st, "").ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	var rep HealthReport
+	if err := json.NewDecoder(rec.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Outbox.Waiting != 2 || rep.Outbox.OldestSeconds < 590 || !strings.Contains(strings.Join(rep.Problems, ","), "posts waiting") {
+		t.Errorf("outbox %+v, problems %v", rep.Outbox, rep.Problems)
+	}
+}
+
+// A connection whose heartbeats go unanswered, or a REST API failing
+// again and again, makes the bot unhealthy.
+func TestHealthProblemsOfASilentOrFailingDiscord(t *testing.T) {
+	now := time.Now()
+	ok := bot.Health{Connected: true, CommandsRegistered: true, LastHeartbeatAck: now.Add(-30 * time.Second)}
+	if p := ok.Problems(now); len(p) != 0 {
+		t.Errorf("healthy: %v", p)
+	}
+	silent := ok
+	silent.LastHeartbeatAck = now.Add(-2 * time.Minute)
+	if p := silent.Problems(now); len(p) != 1 || !strings.Contains(p[0], "silent") {
+		t.Errorf("silent: %v", p)
+	}
+	failing := ok
+	failing.RESTFailures = bot.FailingAfter
+	if p := failing.Problems(now); len(p) != 1 || !strings.Contains(p[0], "failing") {
+		t.Errorf("failing: %v", p)
 	}
 }

@@ -28,6 +28,9 @@ type Fault struct {
 	Code    int
 	Message string
 
+	// Delay, alone, makes matching requests slow: they are served after it.
+	Delay time.Duration
+
 	// AfterServe serves the request first (a message is created, say) and
 	// then answers with the failure: a gateway that fails after the work
 	// was done, as a 502 from Discord's edge can.
@@ -46,6 +49,9 @@ func (f Fault) String() string {
 	}
 	if f.RetryAfter > 0 {
 		return fmt.Sprintf("429 retry_after %v on %s %s", f.RetryAfter, f.Method, where)
+	}
+	if f.Delay > 0 && f.Status == 0 {
+		return fmt.Sprintf("%v delay on %s %s", f.Delay, f.Method, where)
 	}
 	return fmt.Sprintf("%d/%d on %s %s", f.Status, f.Code, f.Method, where)
 }
@@ -120,6 +126,10 @@ func (s *Server) injectFault(c *call, routeTemplate, path string, serve func(htt
 		return false
 	}
 	c.rec.Fault = hit.String()
+	if hit.Delay > 0 && hit.Status == 0 && hit.RetryAfter == 0 {
+		time.Sleep(hit.Delay)
+		return false // served, late
+	}
 	if hit.AfterServe && serve != nil {
 		serve(discardWriter{header: http.Header{}})
 	}

@@ -12,9 +12,9 @@ import (
 // discordEpoch is the first millisecond of 2015, where snowflake timestamps start.
 const discordEpoch = 1420070400000
 
-// snowflakes hands out Discord-shaped ids. Each id advances the timestamp part by one
-// millisecond, so consecutive guilds land on different shards ((id >> 22) % shard count) and
-// discordgo.SnowflakeTimestamp gives a sensible time.
+// snowflakes hands out Discord-shaped ids. The timestamp part is the time of creation and
+// advances at least one millisecond per id, so consecutive guilds land on different shards
+// ((id >> 22) % shard count) and discordgo.SnowflakeTimestamp gives the real time.
 type snowflakes struct {
 	mu   sync.Mutex
 	ms   int64
@@ -30,7 +30,9 @@ func (f *snowflakes) next() string {
 	f.init()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.ms++
+	// Real time, as Discord's ids carry (the bot judges an interaction's age
+	// by it), and at least a millisecond after the previous id.
+	f.ms = max(f.ms+1, time.Now().UnixMilli()-discordEpoch)
 	f.seq = (f.seq + 1) & 0xfff
 	return strconv.FormatUint(uint64(f.ms)<<22|uint64(f.seq), 10)
 }

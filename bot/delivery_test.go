@@ -1,0 +1,216 @@
+package bot_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"conductor/internal/fakediscord"
+)
+
+// boardsAfter lists the public boards of the table posted after message id.
+func (tb *table) boardsAfter(id string) []fakediscord.Message {
+	var out []fakediscord.Message
+	seen := false
+	for _, m := range tb.e.srv.Messages(tb.ch.ID) {
+		if m.ID == id {
+			seen = true
+			continue
+		}
+		if seen && !m.Deleted && isBoard(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// oneBoardFollows waits for the board after a move and checks that the
+// table got exactly one, naming the next player once.
+func (tb *table) oneBoardFollows(before fakediscord.Message, next string) {
+	e := tb.e
+	e.t.Helper()
+	if err := e.srv.WaitFor("the board after the move", func() bool { return len(tb.boardsAfter(before.ID)) > 0 }); err != nil {
+		e.t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // a second board, if any, would come now
+	boards := tb.boardsAfter(before.ID)
+	if len(boards) != 1 {
+		e.t.Fatalf("%d boards after one move", len(boards))
+	}
+	if n := strings.Count(boards[0].Content, "<@"+next+">"); n != 1 {
+		e.t.Fatalf("the next player is mentioned %d times: %q", n, boards[0].Content)
+	}
+}
+
+// drawTurn plays the current player's turn as two blind draws and returns
+// the board before it and the player who plays next.
+func (tb *table) drawTurn() (before fakediscord.Message, next string) {
+	e := tb.e
+	e.t.Helper()
+	b, _ := tb.board()
+	cur, ok := tb.user(lastMention(b.Content))
+	if !ok {
+		e.t.Fatalf("no player named on the board: %q", b.Content)
+	}
+	for _, p := range tb.players {
+		if p.ID != cur.ID {
+			next = p.ID
+		}
+	}
+	a := tb.do(e.click(cur.ID, b.ID, button(b, "draw:", ":deck")))
+	tb.do(e.click(cur.ID, a.msg.ID, button(a.msg, "draw:", ":deck")))
+	return b, next
+}
+
+const boardPost = "/channels/{channel_id}/messages"
+
+// TestBoardPostFailingWith500IsRetried: Discord fails the board post once;
+// the move stands and the table still gets exactly one board.
+func TestBoardPostFailingWith500IsRetried(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1, Status: http.StatusInternalServerError})
+	before, next := tb.drawTurn()
+	tb.oneBoardFollows(before, next)
+	if hits := e.srv.FaultHits(); hits[0] != 1 {
+		t.Fatalf("the fault was hit %d times", hits[0])
+	}
+}
+
+// TestBoardPostFailingAfterCreationIsNotDoubled: Discord creates the board
+// but answers 502; the retry carries the same nonce and gets the message
+// back instead of a second board.
+func TestBoardPostFailingAfterCreationIsNotDoubled(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1,
+		Status: http.StatusBadGateway, AfterServe: true})
+	before, next := tb.drawTurn()
+	tb.oneBoardFollows(before, next)
+	posts := 0
+	for _, r := range e.srv.RequestsTo("POST", boardPost) {
+		if strings.Contains(r.Path, tb.ch.ID) && r.Fault == "" {
+			posts++
+		}
+	}
+	if posts == 0 {
+		t.Fatal("the post was not retried after the 502")
+	}
+}
+
+// TestBoardQueuedBeforeACrashIsPostedAtStart: the move is committed but the
+// process dies before Discord took the board; the next start posts it,
+// once.
+func TestBoardQueuedBeforeACrashIsPostedAtStart(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Status: http.StatusServiceUnavailable})
+	before, next := tb.drawTurn()
+	if len(tb.boardsAfter(before.ID)) != 0 {
+		t.Fatal("a board got through the failing Discord")
+	}
+	e.stop() // dies with the board still queued
+	e.srv.ClearFaults()
+	e.start()
+	tb.oneBoardFollows(before, next)
+}
+
+const callbackRoute = "/interactions/{interaction_id}/{interaction_token}/callback"
+
+// answeredInTime: the interaction's callback was accepted (the fake, like
+// Discord, refuses one later than 3 s) and was the answer itself, not a
+// deferral bought while waiting.
+func answeredInTime(t *testing.T, a answer, what string) {
+	t.Helper()
+	cb, ok := a.h.Callback()
+	if !ok {
+		t.Fatalf("%s was not answered within Discord's window", what)
+	}
+	if cb.Type == fakediscord.CallbackDeferredMessage || cb.Type == fakediscord.CallbackDeferredUpdate {
+		t.Fatalf("%s was answered only through a deferral (it waited)", what)
+	}
+}
+
+// TestSlowReplyHoldsNoOtherPlayer: Discord takes 4 s to accept one
+// player's reply; the other player's autocomplete and /hand in the same
+// channel are answered in time.
+func TestSlowReplyHoldsNoOtherPlayer(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	b, _ := tb.board()
+	cur, _ := tb.user(lastMention(b.Content))
+	other := tb.players[0]
+	if other.ID == cur.ID {
+		other = tb.players[1]
+	}
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: callbackRoute, Times: 1, Delay: 4 * time.Second})
+	if _, err := e.srv.RunCommand(cur.ID, tb.ch.ID, "hand"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.WaitFor("the slow reply under way", func() bool { return e.srv.FaultHits()[0] == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	if choices := e.complete(other.ID, tb.ch.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", ""))); len(choices) == 0 {
+		t.Fatal("autocomplete offered nothing")
+	}
+	answeredInTime(t, e.run(other.ID, tb.ch.ID, "hand"), "the other player's /hand")
+}
+
+// TestSlowBoardPostHoldsNoOtherPlayer: the board after a move takes 4 s to
+// post; meanwhile the other player is answered in time, and the board
+// still comes once.
+func TestSlowBoardPostHoldsNoOtherPlayer(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1, Delay: 4 * time.Second})
+	type turn struct {
+		before fakediscord.Message
+		next   string
+	}
+	done := make(chan turn, 1)
+	go func() {
+		before, next := tb.drawTurn()
+		done <- turn{before, next}
+	}()
+	if err := e.srv.WaitFor("the slow board under way", func() bool { return e.srv.FaultHits()[0] == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tb.players {
+		e.complete(p.ID, tb.ch.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", "")))
+		answeredInTime(t, e.run(p.ID, tb.ch.ID, "hand"), p.Username+"'s /hand while the board is slow")
+	}
+	tr := <-done
+	tb.oneBoardFollows(tr.before, tr.next)
+}
+
+// TestRateLimitedCallbackDelaysNoOtherChannel: Discord answers one
+// channel's reply with a 429; another channel's reply goes out meanwhile.
+func TestRateLimitedCallbackDelaysNoOtherChannel(t *testing.T) {
+	e := newEnv(t)
+	x := newTable(e, "table-x", "usa", "", "xavier", "xena")
+	x.setup()
+	y := newTable(e, "table-y", "usa", "", "yann", "yvonne")
+	y.setup()
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: callbackRoute, Times: 1, RetryAfter: 2 * time.Second})
+	hx, err := e.srv.RunCommand(x.players[0].ID, x.ch.ID, "hand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.WaitFor("the rate-limited reply", func() bool { return e.srv.FaultHits()[0] == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	ay := e.run(y.players[0].ID, y.ch.ID, "hand")
+	answeredInTime(t, ay, "the other channel's /hand")
+	if _, ok := hx.Callback(); ok {
+		t.Fatal("the rate-limited reply was answered before its retry_after")
+	}
+	if _, err := hx.WaitCallback(); err != nil {
+		t.Fatalf("the rate-limited reply is sent after its wait: %v", err)
+	}
+}

@@ -1,0 +1,222 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"conductor/store"
+)
+
+// ErrUndeliverable is what a Poster returns (wrapped) when a post can never
+// succeed as it is (the channel is gone, the bot may not write there):
+// retrying would hold the channel's queue forever, so the post is dropped.
+var ErrUndeliverable = errors.New("the post cannot be delivered")
+
+// The channel's sender delivers the outbox (store/outbox.go) in order, one
+// goroutine per channel at most, never under a table's lock. A post that
+// fails is retried with backoff until Discord confirms it: its nonce, sent
+// with enforce_nonce, makes a retry of a post Discord did create return
+// that message instead of a second one. An entry leaves the outbox only
+// once confirmed, so after a crash the next start delivers what is left.
+
+// retry delays: doubling from the first to the last.
+const (
+	firstRetry = 500 * time.Millisecond
+	lastRetry  = time.Minute
+)
+
+// outboxEntry wraps a message for the store.
+func outboxEntry(kind string, m Message) store.OutboxEntry {
+	payload, _ := json.Marshal(m) // a Message always marshals
+	return store.OutboxEntry{Kind: kind, Payload: payload}
+}
+
+// enqueue queues messages for a channel outside any move.
+func (s *Service) enqueue(channel string, msgs ...Message) error {
+	entries := make([]store.OutboxEntry, len(msgs))
+	for i, m := range msgs {
+		entries[i] = outboxEntry("", m)
+	}
+	return s.cfg.Store.Enqueue(channel, entries...)
+}
+
+// kick makes sure the channel's outbox is being delivered: it starts the
+// channel's sender, or tells the running one to look again when done.
+// Safe under a table's lock: it only starts a goroutine.
+func (s *Service) kick(channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isClosed() {
+		return
+	}
+	if s.sending[channel] {
+		s.again[channel] = true
+		return
+	}
+	s.sending[channel] = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.deliver(channel)
+	}()
+}
+
+// deliver sends the channel's outbox until it is empty.
+func (s *Service) deliver(channel string) {
+	wait := firstRetry
+	for {
+		entries, err := s.cfg.Store.Outbox(channel)
+		if err != nil {
+			s.log.Error("read the outbox", "channel", channel, "err", err)
+		}
+		if len(entries) == 0 || err != nil {
+			s.mu.Lock()
+			if !s.again[channel] || s.isClosed() {
+				delete(s.sending, channel)
+				delete(s.again, channel)
+				s.mu.Unlock()
+				s.idle.Broadcast()
+				return
+			}
+			s.again[channel] = false
+			s.mu.Unlock()
+			continue
+		}
+		for _, e := range entries {
+			for {
+				if s.isClosed() {
+					s.mu.Lock()
+					delete(s.sending, channel)
+					s.mu.Unlock()
+					s.idle.Broadcast()
+					return
+				}
+				err := s.send(channel, e)
+				if err == nil {
+					wait = firstRetry
+					break
+				}
+				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", wait, "err", err)
+				s.setRetrying(channel, true)
+				slept := s.sleep(wait)
+				s.setRetrying(channel, false)
+				if !slept {
+					continue // closed: the loop above returns
+				}
+				wait = min(2*wait, lastRetry)
+			}
+		}
+	}
+}
+
+// send posts one entry and removes it from the outbox once confirmed (or
+// once it is clear it never can be).
+func (s *Service) send(channel string, e store.OutboxEntry) error {
+	var m Message
+	if err := json.Unmarshal(e.Payload, &m); err != nil {
+		s.log.Error("unreadable outbox entry dropped", "channel", channel, "err", err)
+		return s.cfg.Store.Delivered(channel, e.Seq)
+	}
+	m.Nonce = e.Nonce
+	id, err := s.cfg.Poster.Post(channel, m)
+	if errors.Is(err, ErrUndeliverable) {
+		s.log.Error("post dropped", "channel", channel, "kind", e.Kind, "err", err)
+		return s.cfg.Store.Delivered(channel, e.Seq)
+	}
+	if err != nil {
+		return err
+	}
+	if e.Kind == "board" {
+		s.boardPosted(channel, id)
+	}
+	return s.cfg.Store.Delivered(channel, e.Seq)
+}
+
+// boardPosted keeps the id of a channel's latest board with its game.
+func (s *Service) boardPosted(channel, id string) {
+	err := s.cfg.Store.Update(channel, func(r *store.GameRecord) error {
+		if r.Messages == nil {
+			r.Messages = map[string]string{}
+		}
+		r.Messages["board"] = id
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.log.Warn("remember the board", "channel", channel, "err", err)
+	}
+}
+
+// sleep waits d, or less when the service closes; false then.
+func (s *Service) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.closed:
+		return false
+	}
+}
+
+// Deliver starts delivering every channel's outbox: what was queued before
+// a restart goes out first.
+func (s *Service) Deliver(ctx context.Context) error {
+	chs, err := s.cfg.Store.OutboxChannels()
+	if err != nil {
+		return err
+	}
+	for _, ch := range chs {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.kick(ch)
+	}
+	return nil
+}
+
+// setRetrying marks a channel's sender as waiting to retry (Discord is
+// failing): requests stop waiting for it then.
+func (s *Service) setRetrying(channel string, on bool) {
+	s.mu.Lock()
+	if on {
+		s.retrying[channel] = true
+	} else {
+		delete(s.retrying, channel)
+	}
+	s.mu.Unlock()
+	s.idle.Broadcast()
+}
+
+// waitSent waits until the channel's posts queued so far are sent, or
+// its sender waits to retry: a request's handling ends with the table
+// up to date when Discord answers, and never waits on a failing Discord.
+func (s *Service) waitSent(channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.sending[channel] && !s.retrying[channel] && !s.isClosed() {
+		s.idle.Wait()
+	}
+}
+
+// Quiet waits until no channel's sender is at work: every post queued so
+// far was delivered (or the service closed). The terminal game and tests
+// use it to show posts in order with the replies.
+func (s *Service) Quiet() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.sending) > 0 && !s.isClosed() {
+		s.idle.Wait()
+	}
+}
+
+// OutboxDepth reports how many posts wait and how old the oldest is, for
+// the health check.
+func (s *Service) OutboxDepth() (int, time.Duration, error) {
+	n, oldest, err := s.cfg.Store.OutboxDepth()
+	if err != nil || n == 0 {
+		return n, 0, err
+	}
+	return n, s.cfg.Now().Sub(oldest), nil
+}
