@@ -28,6 +28,7 @@ func toRequest(i *discordgo.Interaction) (req *commands.Request, focused discord
 		u = i.Member.User
 		req.UserName = i.Member.Nick
 		req.CanManage = i.Member.Permissions&manageBits != 0
+		req.CanManageServer = i.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
 	case i.User != nil:
 		u = i.User
 	default:

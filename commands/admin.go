@@ -81,7 +81,7 @@ func (s *Service) stats(req *Request, resp Responder) error {
 
 // forget deletes every game and statistic of the server (admins only).
 func (s *Service) forget(req *Request, resp Responder) error {
-	if !req.CanManage {
+	if !req.CanManageServer {
 		return resp.Reply(note(present.T(req.Locale, "forget.not_allowed")))
 	}
 	if req.Opt("confirm") != "true" {

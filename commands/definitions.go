@@ -59,7 +59,8 @@ func Definitions(mapIDs []string) []CommandDef {
 				opt(BooleanOption, "ttr.new.bonus_tickets", "bonus_tickets", false),
 				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
 				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
-				opt(BooleanOption, "ttr.new.hints", "hints", false)),
+				opt(BooleanOption, "ttr.new.hints", "hints", false),
+				withChoices(opt(StringOption, "ttr.new.language", "language", false), languageChoices())),
 			sub("join"), sub("leave"), sub("start"),
 			sub("addbot", auto(opt(StringOption, "ttr.addbot.level", "level", false))),
 			sub("kick", auto(opt(StringOption, "ttr.kick.seat", "seat", false)), opt(UserOption, "ttr.kick.player", "player", false)),
@@ -128,4 +129,15 @@ func localized(key string) (desc string, names, descs map[string]string) {
 		}
 	}
 	return desc, names, descs
+}
+
+// languageChoices are the languages a table can speak, each named in
+// itself.
+func languageChoices() []Choice {
+	names := map[string]string{"en": "English", "fr": "Français", "it": "Italiano", "de": "Deutsch"}
+	var out []Choice
+	for _, l := range present.Languages {
+		out = append(out, Choice{Name: names[l], Value: l})
+	}
+	return out
 }

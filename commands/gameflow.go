@@ -218,6 +218,7 @@ func (s *Service) endButton(req *Request, resp Responder, id customID) error {
 // stop throws a lobby away, or archives a running game without a score.
 func (s *Service) stop(req *Request, resp Responder, t *table, update bool) error {
 	s.disarmBot(t)
+	loc := t.locale()
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
 			return resp.Reply(s.oops(req, err.Error()))
@@ -232,7 +233,7 @@ func (s *Service) stop(req *Request, resp Responder, t *table, update bool) erro
 		}
 	}
 	t.rec, t.game = nil, nil
-	done := Message{Content: present.T(req.GuildLocale, "end.done", "player", present.EscapeMarkdown(req.UserName))}
+	done := Message{Content: present.T(loc, "end.done", "player", present.EscapeMarkdown(req.UserName))}
 	if update {
 		if err := resp.Update(note(present.T(req.Locale, "end.stopped"))); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"conductor/engine"
 	"conductor/present"
@@ -100,9 +101,18 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 	return m
 }
 
+// boardCooldown is the least time between two /board reposts of a table.
+const boardCooldown = 30 * time.Second
+
 // boardCommand: /board reposts the board publicly.
 func (s *Service) boardCommand(req *Request, resp Responder) error {
 	return s.withGame(req, resp, func(t *table) error {
+		// One public repost per table and cooldown: a board is 170 KB of
+		// pictures and eight buttons in everyone's channel.
+		if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
+			return resp.Reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
+		}
+		t.boardShown = s.cfg.Now()
 		saved := t.turnLog
 		t.turnLog = nil
 		m := s.boardMessage(t)
@@ -115,7 +125,7 @@ func (s *Service) boardCommand(req *Request, resp Responder) error {
 // scoreCommand: /score shows public counts only.
 func (s *Service) scoreCommand(req *Request, resp Responder) error {
 	return s.withGame(req, resp, func(t *table) error {
-		loc := req.GuildLocale
+		loc := t.locale()
 		v := t.game.Public()
 		var lines []string
 		for i, p := range v.Players {

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,20 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 		}
 		return resp.Reply(note(present.T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))))
 	}
-	opts := map[string]string{"locale": req.GuildLocale}
+	// The table's language: asked for, else the creator's own (Discord
+	// reports en-US for most servers, whatever they speak).
+	lang := req.Opt("language")
+	if lang == "" {
+		lang = req.Locale
+	}
+	if l, _, _ := strings.Cut(strings.ToLower(lang), "-"); slices.Contains(present.Languages, l) {
+		lang = l
+	} else if req.Opt("language") != "" {
+		return resp.Reply(note(present.T(req.Locale, "lobby.bad_language", "language", lang, "languages", strings.Join(present.Languages, ", "))))
+	} else {
+		lang = "en"
+	}
+	opts := map[string]string{"locale": lang}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
 			return resp.Reply(note(present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))))
@@ -92,7 +106,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
 	t.rec = rec
-	return resp.Reply(s.lobbyMessage(rec, req.GuildLocale))
+	return resp.Reply(s.lobbyMessage(rec, lang))
 }
 
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
@@ -254,15 +268,15 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 		}
 		t.rec = nil
 		if fromButton {
-			return resp.Update(Message{Content: present.T(req.GuildLocale, "lobby.closed")})
+			return resp.Update(Message{Content: present.T(t.locale(), "lobby.closed")})
 		}
-		return resp.Reply(Message{Content: present.T(req.GuildLocale, "lobby.closed")})
+		return resp.Reply(Message{Content: present.T(t.locale(), "lobby.closed")})
 	}
 	if err := s.cfg.Store.Put(t.rec); err != nil {
 		t.rec.Seats = prev
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	m := s.lobbyMessage(t.rec, req.GuildLocale)
+	m := s.lobbyMessage(t.rec, t.locale())
 	if fromButton {
 		return resp.Update(m)
 	}

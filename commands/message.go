@@ -111,6 +111,9 @@ type Request struct {
 	GuildLocale string // the server's language
 	// CanManage: the member has Manage Channel here.
 	CanManage bool
+	// CanManageServer: the member has Manage Server (needed to forget a
+	// server's games).
+	CanManageServer bool
 	// Commands: Name ("ttr", "draw"…), Sub (subcommand) and options by name.
 	Name    string
 	Sub     string

@@ -167,3 +167,57 @@ func testBots(level string, _ uint64) (Bot, error) {
 	}
 	return nil, fmt.Errorf("no level %q", level)
 }
+
+// A table chosen French speaks French in public (lobby, board, narration),
+// while each player's private replies follow their own language.
+func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
+	w := newWorld(t)
+	lobby := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
+	if !strings.Contains(lobby.msg.Content+lobby.msg.Embeds[0].Title+lobby.msg.Embeds[0].Description, "Aventuriers") {
+		t.Fatalf("the lobby is French: %+v", lobby.msg)
+	}
+	w.cmd("u2", "ttr", "join", nil)
+	if st := w.cmd("u1", "ttr", "start", nil); !strings.Contains(st.msg.Content, "La partie commence") || len(st.msg.Files) == 0 {
+		t.Fatalf("the board is French: %q", st.msg.Content)
+	}
+	if a := w.cmd("u2", "score", "", nil); strings.Contains(a.msg.Content, "trains") {
+		t.Fatalf("/score is the table's French: %q", a.msg.Content)
+	}
+	hand := w.do(&Request{Type: CommandRequest, User: "u2", Name: "hand", Locale: "en-US"})
+	if len(hand.msg.Embeds) == 0 || !strings.Contains(hand.msg.Embeds[0].Title, "hand") {
+		t.Fatalf("a player's private reply is in their own language: %+v", hand.msg.Embeds)
+	}
+	if a := w.do(&Request{Type: CommandRequest, Channel: "c2", User: "u1", Name: "ttr", Sub: "new", Options: map[string]string{"language": "klingon"}}); !strings.Contains(a.msg.Content, "klingon") {
+		t.Fatalf("an unknown language is refused: %q", a.msg.Content)
+	}
+}
+
+// Forgetting a server's games needs Manage Server, not just Manage Channel.
+func TestForgetNeedsManageServer(t *testing.T) {
+	w := newWorld(t)
+	w.cmd("u1", "ttr", "new", nil)
+	a := w.do(&Request{Type: CommandRequest, User: "u1", Name: "ttr", Sub: "forget", CanManage: true, Options: map[string]string{"confirm": "true"}})
+	if _, err := w.store.Get("c1"); err != nil || !a.msg.Ephemeral {
+		t.Fatalf("Manage Channel alone forgot the server: %q %v", a.msg.Content, err)
+	}
+	w.do(&Request{Type: CommandRequest, User: "u1", Name: "ttr", Sub: "forget", CanManageServer: true, Options: map[string]string{"confirm": "true"}})
+	if _, err := w.store.Get("c1"); err == nil {
+		t.Fatal("Manage Server forgets the server's games")
+	}
+}
+
+// /board reposts the board at most once per cooldown per table.
+func TestBoardRepostHasACooldown(t *testing.T) {
+	w := newWorld(t)
+	startedGame(t, w, nil)
+	if a := w.cmd("u2", "board", "", nil); len(a.msg.Files) == 0 || a.msg.Ephemeral {
+		t.Fatalf("/board reposts the board: %+v", a.msg)
+	}
+	if a := w.cmd("u1", "board", "", nil); !a.msg.Ephemeral || len(a.msg.Files) != 0 || !strings.Contains(a.msg.Content, "seconds") {
+		t.Fatalf("a second /board at once is refused kindly: %+v", a.msg)
+	}
+	w.now = w.now.Add(31 * time.Second)
+	if a := w.cmd("u1", "board", "", nil); len(a.msg.Files) == 0 {
+		t.Fatalf("after the cooldown /board works again: %q", a.msg.Content)
+	}
+}

@@ -84,6 +84,8 @@ type table struct {
 	// botTimer is armed while a bot is about to move.
 	botTimer *time.Timer
 	bots     map[int]Bot
+	// boardShown is when /board last reposted the board.
+	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:
 	// autocomplete reads it and never waits for the lock.
 	snap atomic.Pointer[tableSnapshot]
