@@ -1,10 +1,11 @@
-// Package ai holds the computer players of Conductor: three levels of play
-// ("easy", "normal", "hard") and two baselines from the research literature
+// Package ai holds the computer players of Conductor: four levels of play
+// ("easy", "normal", "hard", "expert") and two baselines from the research literature
 // ("dest", destination-hungry, and "route", route-focused).
 //
 // A bot sees only what its seat sees: the engine.PlayerView it is handed and
-// the legal actions. It never touches an *engine.Game, so it cannot peek at
-// hidden hands, tickets or the order of the decks.
+// the legal actions. It never touches the real *engine.Game, so it cannot
+// peek at hidden hands, tickets or the order of the decks; the expert plays
+// out only games it built from its own view (engine.Determinize).
 package ai
 
 import (
@@ -22,7 +23,7 @@ type Bot interface {
 }
 
 // Levels are the difficulty levels offered to people, weakest first.
-var Levels = []string{"easy", "normal", "hard"}
+var Levels = []string{"easy", "normal", "hard", "expert"}
 
 // Baselines are the reference agents used to measure the levels.
 var Baselines = []string{"dest", "route"}
@@ -38,6 +39,8 @@ func New(level string, seed uint64) (Bot, error) {
 		return newPlannerBot(normalOptions), nil
 	case "hard":
 		return newPlannerBot(hardOptions), nil
+	case "expert":
+		return newExpert(seed), nil
 	case "dest":
 		return newDestHungry(), nil
 	case "route":

@@ -11,7 +11,7 @@ import (
 func (s *Service) help(req *Request) Message {
 	loc := req.Locale
 	lines := []string{present.T(loc, "help.intro")}
-	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "end", "rules", "stats"} {
+	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "end", "rules", "stats"} {
 		lines = append(lines, present.T(loc, "help."+k))
 	}
 	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}

@@ -59,6 +59,7 @@ func Definitions(mapIDs []string) []CommandDef {
 				opt(BooleanOption, "ttr.new.bonus_tickets", "bonus_tickets", false),
 				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
 				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
+				opt(BooleanOption, "ttr.new.hints", "hints", false),
 				withChoices(opt(StringOption, "ttr.new.language", "language", false), languageChoices())),
 			sub("join"), sub("leave"), sub("start"),
 			sub("addbot", auto(opt(StringOption, "ttr.addbot.level", "level", false))),
@@ -67,7 +68,7 @@ func Definitions(mapIDs []string) []CommandDef {
 			sub("rules", auto(opt(StringOption, "ttr.rules.topic", "topic", false))),
 			sub("stats", opt(UserOption, "ttr.stats.player", "player", false)),
 			sub("forget", opt(BooleanOption, "ttr.forget.confirm", "confirm", false)),
-			sub("undo"),
+			sub("undo"), sub("hint"),
 		}},
 		{Name: "draw", GuildOnly: true, Options: []OptionDef{auto(opt(StringOption, "draw.card", "card", false))}},
 		{Name: "claim", GuildOnly: true, Options: []OptionDef{

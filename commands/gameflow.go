@@ -102,6 +102,9 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
 	win := fs.Ranking[0]
 	ranking := present.Ranking(fs, seatNames(rec))
 	last := Message{Content: present.T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
+	if hints := hintSummary(loc, rec); hints != "" {
+		last.Content += "\n" + hints
+	}
 	if png, err := s.finalPNG(t, fs); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {

@@ -85,6 +85,9 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if req.Opt("confirm") == "true" {
 		opts["confirm"] = "on"
 	}
+	if req.Opt("hints") == "false" {
+		opts["hints"] = "off"
+	}
 	// Async tables are the common case: a turn timer is on unless turned off
 	// (0), so that an absent player never stalls the table for good.
 	if v := req.Opt("turn_timer"); v == "" {
@@ -112,7 +115,9 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	var seats []string
 	for i, st := range rec.Seats {
 		who := mention(st)
-		if st.Bot != "" {
+		if st.Bot != "" && strings.HasSuffix(st.Name, " ("+st.Bot+")") {
+			who = "🤖 " + present.EscapeMarkdown(st.Name) // named with its level
+		} else if st.Bot != "" {
 			who = present.T(loc, "lobby.bot", "name", present.EscapeMarkdown(st.Name), "level", st.Bot)
 		}
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
@@ -126,6 +131,9 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	}
 	if rec.Options["confirm"] == "on" {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
+	}
+	if hintsOff(rec) {
+		opts = append(opts, present.T(loc, "lobby.opt.nohints"))
 	}
 	desc := present.T(loc, "lobby.desc", "board", present.EditionName(loc, b, ""), "variant", present.VariantName(loc, b, rec.Variant), "players", len(rec.Seats))
 	if len(opts) > 0 {
@@ -195,7 +203,9 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 	}
 	level := req.Opt("level")
 	if level == "" && len(s.cfg.BotLevels) > 0 {
-		level = s.cfg.BotLevels[len(s.cfg.BotLevels)/2]
+		// The middle level, or "normal" when offered (the levels run from
+		// easy to expert, and a table should not get the strongest unasked).
+		level = s.cfg.BotLevels[(len(s.cfg.BotLevels)-1)/2]
 	}
 	if _, err := s.cfg.Bots(level, 0); err != nil {
 		return resp.Reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
@@ -204,13 +214,7 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 		if len(t.rec.Seats) >= maxPlayers {
 			return present.T(req.Locale, "lobby.full")
 		}
-		n := 1
-		for _, st := range t.rec.Seats {
-			if st.Bot != "" {
-				n++
-			}
-		}
-		t.rec.Seats = append(t.rec.Seats, store.Seat{Name: fmt.Sprintf("Bot %d", n), Bot: level})
+		t.rec.Seats = append(t.rec.Seats, store.Seat{Name: botName(t.rec.Seats, level), Bot: level})
 		return ""
 	})
 }

@@ -36,6 +36,8 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 			return s.forget(req, resp)
 		case "undo":
 			return s.undoAsk(req, resp)
+		case "hint":
+			return s.hintCommand(req, resp)
 		}
 	case "draw":
 		return s.drawCommand(req, resp)

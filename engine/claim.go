@@ -172,13 +172,14 @@ func (g *Game) completeClaim(seat int, a Action, extraColored, extraLocos int) {
 	pts := g.board.RoutePoints(t.Length)
 	p.Score += pts
 	g.emit(Event{Kind: EvClaim, Seat: seat, Track: a.Track, Cards: cards, Points: pts})
-	cities := []data.CityID{t.A, t.B}
 	if a.Passenger {
 		g.passenger[a.City] = int8(seat)
 		p.PassengersLeft--
 		g.emit(Event{Kind: EvPassengerPlaced, Seat: seat, City: a.City})
 	}
-	g.setLastMove(seat, []data.TrackID{a.Track}, cities)
+	if g.narrate { // searches play without narrating: no garbage for them
+		g.setLastMove(seat, []data.TrackID{a.Track}, []data.CityID{t.A, t.B})
+	}
 	g.endTurn()
 }
 

@@ -92,6 +92,9 @@ type Game struct {
 	final  *FinalScore
 
 	log []Move
+	// logBuf is storage CloneInto owns for the log of a game it copies
+	// into, so that a search's playouts append to it without allocating.
+	logBuf []Move
 
 	// events collects what Apply narrates; nil when not narrating.
 	events   []Event
@@ -338,6 +341,56 @@ func (g *Game) Clone() *Game {
 	c.tunnel.revealed = append([]Card(nil), g.tunnel.revealed...)
 	c.setupReturned = append([]data.TicketID(nil), g.setupReturned...)
 	c.log = g.log[:len(g.log):len(g.log)]
+	if g.logBuf != nil {
+		// g's log lives in storage a later CloneInto overwrites: copy it.
+		c.log = append([]Move(nil), g.log...)
+	}
+	c.logBuf = nil
 	c.events, c.narrate = nil, false
 	return &c
+}
+
+// CloneInto makes dst an independent copy of g, reusing dst's storage: a
+// search cloning thousands of games a second allocates nothing once dst
+// has grown. dst does not narrate; its log is a copy in storage it owns.
+func (g *Game) CloneInto(dst *Game) {
+	players, deck, discard, faceUp := dst.players, dst.deck, dst.discard, dst.faceUp
+	t0, t1, owner, station, passenger, goods := dst.tickets[0], dst.tickets[1], dst.owner, dst.station, dst.passenger, dst.goods
+	revealed, returned, logBuf := dst.tunnel.revealed, dst.setupReturned, dst.logBuf
+	*dst = *g
+	if cap(players) < len(g.players) {
+		players = make([]Player, len(g.players))
+	}
+	players = players[:len(g.players)]
+	for i := range g.players {
+		p := g.players[i]
+		q := &players[i]
+		p.Tickets = append(q.Tickets[:0], p.Tickets...)
+		p.Pending = append(q.Pending[:0], p.Pending...)
+		p.Goods = append(q.Goods[:0], p.Goods...)
+		*q = p
+	}
+	dst.players = players
+	dst.deck = append(deck[:0], g.deck...)
+	dst.discard = append(discard[:0], g.discard...)
+	dst.faceUp = append(faceUp[:0], g.faceUp...)
+	dst.tickets[0] = append(t0[:0], g.tickets[0]...)
+	dst.tickets[1] = append(t1[:0], g.tickets[1]...)
+	dst.owner = append(owner[:0], g.owner...)
+	dst.station = append(station[:0], g.station...)
+	dst.passenger = append(passenger[:0], g.passenger...)
+	dst.goods = append(goods[:0], g.goods...)
+	dst.tunnel.revealed = append(revealed[:0], g.tunnel.revealed...)
+	dst.setupReturned = append(returned[:0], g.setupReturned...)
+	if cap(logBuf) < len(g.log)+256 {
+		logBuf = make([]Move, 0, 2*len(g.log)+512)
+	}
+	dst.log = append(logBuf[:0], g.log...)
+	dst.logBuf = dst.log[:0]
+	dst.events, dst.narrate = nil, false
+	dst.final = nil
+	if g.final != nil {
+		f := *g.final
+		dst.final = &f
+	}
 }

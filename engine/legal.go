@@ -39,7 +39,24 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 	}
 	n0 := len(buf)
 	buf = g.appendDraws(buf, false)
+	// Searches call this for every step of thousands of playouts: tracks
+	// taken, too long or beyond the hand are skipped before the payments
+	// are enumerated (a necessary condition only; AppendClaims decides).
+	p := &g.players[seat]
+	best := 0
+	for _, c := range data.CardColors {
+		best = max(best, p.Hand[c])
+	}
+	wild := p.Hand[Locomotive] + p.Hand[Locomotive4]
 	for t := range g.board.Tracks {
+		tr := &g.board.Tracks[t]
+		have := best
+		if tr.Color != data.Gray {
+			have = p.Hand[tr.Color]
+		}
+		if g.owner[t] >= 0 || tr.Length > p.Trains || have+wild < tr.Length {
+			continue
+		}
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
 	}
 	if g.variant.DrawMix {

@@ -282,6 +282,9 @@ func (t *Terminal) input(user, line string) {
 		t.mu.Unlock()
 	case line == "/help" || line == "help":
 		fmt.Fprintln(t.out, helpText)
+	case line == "hint" || line == "/hint":
+		// The coach: the expert's move for this player, as /ttr hint.
+		t.request(&commands.Request{Type: commands.CommandRequest, User: user, Name: "ttr", Sub: "hint", Options: map[string]string{}})
 	case strings.HasPrefix(line, "/"):
 		req, err := parseCommand(line)
 		if err != nil {
@@ -353,5 +356,6 @@ const helpText = `Commands (as in Discord):
   /station Wien [color=red] [locos=1]
   /passenger Berlin [> Leipzig > Dresden]
   /hand  /board  /score  /log  /ttr rules [topic]  /ttr undo
+  hint                       the expert's move for you, and why
   1, 2, …                    click a button shown;  a,c  pick menu options
   /quit                      save and leave (run conductor play again to resume)`

@@ -1,0 +1,260 @@
+package ai
+
+import (
+	"slices"
+	"time"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// expert is the search level. It asks hard for its move, adds a few
+// alternatives of other kinds, and plays each candidate out over games
+// determinised from its own view (engine.Determinize: only what its seat
+// cannot see is resampled), with common random numbers: every candidate
+// meets the same sampled worlds and the same rollout streams, so their
+// differences are differences of the move. Successive halving spends the
+// playouts on the candidates still in the race. It keeps hard's move
+// unless another is clearly better.
+//
+// It never reads the real game: the games it plays out are its own, built
+// from the view it is handed.
+type expert struct {
+	hard    *plannerBot
+	seed    uint64
+	worlds  int           // determinisations per decision
+	budget  time.Duration // CPU safety cap per decision
+	margin  float64       // how much better than hard's move a candidate must be
+	scratch engine.Game
+	roll    *rollout
+	board   *data.Board
+}
+
+func newExpert(seed uint64) *expert {
+	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond, margin: 0.25}
+}
+
+// maxCandidates bounds the moves searched.
+const maxCandidates = 6
+
+func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	base := e.hard.Choose(v, legal)
+	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
+		return base
+	}
+	cands := e.candidates(v, legal, base)
+	if len(cands) < 2 {
+		return base
+	}
+	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
+		e.roll = newRollout(v.Board, len(v.Players), 1)
+		e.board = v.Board
+	}
+	// The same view gives the same worlds: the seed mixes the expert's own
+	// seed with public facts of the position.
+	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)
+	worlds := make([]*engine.Game, 0, e.worlds)
+	for w := range e.worlds {
+		g, err := engine.Determinize(v, mix+uint64(w)*0x94d049bb133111eb)
+		if err != nil {
+			return base
+		}
+		worlds = append(worlds, g)
+	}
+	start := time.Now()
+	sum := make([]float64, len(cands))
+	alive := make([]int, len(cands))
+	for i := range alive {
+		alive[i] = i
+	}
+	played := 0
+	// Successive halving: each round plays every live candidate over the
+	// next worlds, then the worse half drops out (hard's move stays).
+	per := e.worlds / 4
+	for round := 0; played < e.worlds && len(alive) > 0; round++ {
+		end := min(e.worlds, played+per)
+		for _, c := range alive {
+			for w := played; w < end; w++ {
+				sum[c] += e.playout(worlds[w], v.Seat, cands[c], mix+uint64(w))
+			}
+		}
+		played = end
+		if time.Since(start) > e.budget {
+			break
+		}
+		if len(alive) > 2 {
+			keep := (len(alive) + 1) / 2
+			sortBy(alive, func(i int) float64 { return -sum[i] })
+			next := alive[:keep]
+			if !contains(next, 0) {
+				next = append(next, 0)
+			}
+			alive = next
+		}
+	}
+	best := 0
+	for _, c := range alive {
+		if sum[c] > sum[best] {
+			best = c
+		}
+	}
+	if best != 0 && (sum[best]-sum[0])/float64(played) > e.margin {
+		return cands[best]
+	}
+	return base
+}
+
+// playout applies a to a copy of world and plays it out; the value is a
+// win (1), a shared win (0.5) or a loss (0), plus a little for the margin.
+func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream uint64) float64 {
+	world.CloneInto(&e.scratch)
+	g := &e.scratch
+	if err := g.Play(seat, a); err != nil {
+		return -1
+	}
+	e.roll.rng = stream*0x2545f4914f6cdd1d | 1
+	e.roll.play(g)
+	f := g.Final()
+	if f == nil {
+		return 0
+	}
+	win := 0.0
+	if f.Places[seat] == 1 {
+		win = 1
+		for i, p := range f.Places {
+			if i != seat && p == 1 {
+				win = 0.5
+			}
+		}
+	}
+	mine, other := f.Players[seat].Total, -1<<30
+	for i, p := range f.Players {
+		if i != seat {
+			other = max(other, p.Total)
+		}
+	}
+	m := float64(mine-other) / 100
+	return win + max(-0.3, min(0.3, m))
+}
+
+// candidates returns hard's move first, then a few alternatives: the
+// longest claims (cheapest payment) and, when hard draws, the blind draw
+// and the face-up cards; or, choosing tickets, keeping all or the fewest.
+func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
+	out := []engine.Action{base}
+	add := func(a engine.Action) {
+		if len(out) >= maxCandidates {
+			return
+		}
+		for _, b := range out {
+			if sameMove(a, b) {
+				return
+			}
+		}
+		out = append(out, a)
+	}
+	if v.Phase == engine.PhaseKeepTickets {
+		// Keep everything, and keep the fewest (first legal ones).
+		var all engine.Action
+		for _, a := range legal {
+			if a.Kind == engine.ActKeep && popcount(a.Keep) >= popcount(all.Keep) {
+				all = a
+			}
+		}
+		add(all)
+		for _, a := range legal {
+			if popcount(a.Keep) == v.KeepMin {
+				add(a)
+			}
+		}
+		return out
+	}
+	// Claims: the longest first, cheapest payment.
+	var claims []engine.Action
+	for _, a := range legal {
+		if a.Kind != engine.ActClaim {
+			continue
+		}
+		replaced := false
+		for i, c := range claims {
+			if c.Track == a.Track {
+				if a.Locos+a.Locos4 < c.Locos+c.Locos4 {
+					claims[i] = a
+				}
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			claims = append(claims, a)
+		}
+	}
+	sortBy(claims, func(a engine.Action) float64 { return -float64(v.Board.Tracks[a.Track].Length) })
+	for i, a := range claims {
+		if i >= 3 {
+			break
+		}
+		add(a)
+	}
+	if base.Kind == engine.ActClaim {
+		// Self-play showed the playouts too eager to put a claim off: when
+		// hard claims, only other claims compete.
+		return out
+	}
+	for _, a := range legal {
+		if a.Kind == engine.ActDraw && a.Slot == engine.DeckSlot {
+			add(a)
+		}
+	}
+	for _, a := range legal {
+		if a.Kind == engine.ActDraw && a.Slot != engine.DeckSlot {
+			add(a)
+		}
+	}
+	return out
+}
+
+// sameMove reports whether two actions are the same move (the face-up
+// slots showing the same card count as one).
+func sameMove(a, b engine.Action) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case engine.ActDraw:
+		return a.Slot == b.Slot
+	case engine.ActClaim:
+		return a.Track == b.Track && a.Color == b.Color && a.Locos == b.Locos && a.Locos4 == b.Locos4 && a.Passenger == b.Passenger && a.City == b.City
+	case engine.ActKeep:
+		return a.Keep == b.Keep
+	case engine.ActDrawTickets:
+		return a.Long == b.Long
+	}
+	return a.Track == b.Track && a.City == b.City && a.Color == b.Color && a.Locos == b.Locos && slices.Equal(a.Path, b.Path)
+}
+
+func popcount(m uint64) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+func contains(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// sortBy sorts s by key, stably.
+func sortBy[T any](s []T, key func(T) float64) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && key(s[j]) < key(s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

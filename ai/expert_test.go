@@ -1,0 +1,102 @@
+package ai
+
+import (
+	"reflect"
+	"testing"
+
+	"conductor/engine"
+	"conductor/internal/testkit"
+)
+
+// fastExpert is an expert with few worlds, for tests that play many moves.
+func fastExpert(seed uint64) *expert {
+	e := newExpert(seed)
+	e.worlds = 8
+	return e
+}
+
+// TestExpertNeverReadsHiddenState: in positions met in games on every
+// edition, the expert chooses the same move when the hidden state (the
+// opponents' hands and tickets) is rewritten: it searches only worlds
+// built from its own view.
+func TestExpertNeverReadsHiddenState(t *testing.T) {
+	positions, deviations := 0, 0
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		b := testkit.Board(t, id)
+		m, err := newMatch(b, "", []string{"hard", "dest", "hard"}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := 0
+		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+			step++
+			if step%9 != 0 || g.Phase() != engine.PhaseTurn {
+				return nil
+			}
+			positions++
+			other := g.Clone()
+			scramble(other, seat)
+			w := other.View(seat)
+			if !reflect.DeepEqual(v, w) || hiddenEqual(g, other, seat) {
+				t.Fatal("scramble broke the view or changed nothing")
+			}
+			x, y := fastExpert(9), fastExpert(9)
+			ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+			if !sameAction(ax, ay) {
+				t.Fatalf("%s: %s with the real hidden state, %s with another", id,
+					engine.FormatAction(b, ax), engine.FormatAction(b, ay))
+			}
+			if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
+				deviations++
+			}
+			return nil
+		}
+		if err := m.play(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if positions < 20 {
+		t.Fatalf("only %d positions compared", positions)
+	}
+	t.Logf("%d positions, the expert left hard's move in %d", positions, deviations)
+}
+
+// TestExpertPlaysLegalGames: the expert finishes games on every edition
+// and variant, with 2 to 5 players, choosing only legal actions.
+func TestExpertPlaysLegalGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games with the expert")
+	}
+	players := 2
+	for _, b := range testkit.Catalog().Boards() {
+		for _, v := range b.Variants {
+			levels := repeatLevel("normal", players)
+			levels[0] = "expert"
+			m, err := newMatch(b, v.ID, levels, uint64(players))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.bots[0] = fastExpert(uint64(players))
+			if err := m.play(); err != nil {
+				t.Fatalf("%s/%s with %d players: %v", b.ID, v.ID, players, err)
+			}
+			players = players%5 + 1
+			if players == 1 {
+				players = 2
+			}
+		}
+	}
+}
+
+// TestExpertIsDeterministic: the same seed and view give the same move.
+func TestExpertIsDeterministic(t *testing.T) {
+	for _, d := range collectDecisions(t, "europe")[40:60] {
+		if d.view.Phase != engine.PhaseTurn {
+			continue
+		}
+		a, b := fastExpert(4).Choose(d.view, d.legal), fastExpert(4).Choose(d.view, d.legal)
+		if !sameAction(a, b) {
+			t.Fatalf("two choices for one view: %+v and %+v", a, b)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"conductor/data"
+	"conductor/engine"
+	"conductor/present"
+	"conductor/store"
+)
+
+// hintLevel is the bot that coaches: the strongest level.
+const hintLevel = "expert"
+
+// hintsOff reports whether the table turned hints off (/ttr new hints:False).
+func hintsOff(rec *store.GameRecord) bool { return rec.Options["hints"] == "off" }
+
+// hintKey is the record option counting the hints a seat asked for; it is
+// kept in the record so that the count survives restarts.
+func hintKey(seat int) string { return "hints_used." + strconv.Itoa(seat) }
+
+// hintCommand answers /ttr hint: privately, the move the expert would make
+// from the asker's own view, with a one-line reason. The view and legal
+// moves are copied under the table's lock; the search runs after it.
+func (s *Service) hintCommand(req *Request, resp Responder) error {
+	t, seat, m := s.seated(req, nil)
+	if m != nil {
+		return resp.Reply(*m)
+	}
+	g, rec := t.game, t.rec
+	refuse := func(key string) error {
+		t.mu.Unlock()
+		return resp.Reply(note(present.T(req.Locale, key)))
+	}
+	switch {
+	case hintsOff(rec):
+		return refuse("hint.off")
+	case s.cfg.Bots == nil:
+		return refuse("lobby.no_bots")
+	case g.Phase() == engine.PhaseOver:
+		return refuse("game.over")
+	case g.Phase() == engine.PhaseSetup && g.SetupDone(seat):
+		return refuse("hint.not_your_turn")
+	case g.Phase() != engine.PhaseSetup && g.Current() != seat:
+		return refuse("hint.not_your_turn")
+	}
+	v := g.View(seat)
+	legal := g.LegalActions(seat, nil)
+	n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
+	if rec.Options == nil {
+		rec.Options = map[string]string{}
+	}
+	rec.Options[hintKey(seat)] = strconv.Itoa(n + 1)
+	err := s.cfg.Store.Put(rec)
+	seed := rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
+	t.mu.Unlock()
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	if len(legal) == 0 {
+		return resp.Reply(note(present.T(req.Locale, "hint.not_your_turn")))
+	}
+	bot, err := s.cfg.Bots(hintLevel, seed)
+	if err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	a := bot.Choose(v, legal)
+	return resp.Reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a), "reason", hintReason(req.Locale, &v, a))))
+}
+
+// hintMove says a move in words.
+func hintMove(loc string, v *engine.PlayerView, a engine.Action) string {
+	b := v.Board
+	switch a.Kind {
+	case engine.ActClaim:
+		return present.T(loc, "hint.do.claim", "route", present.RouteLabel(loc, b, a.Track))
+	case engine.ActDraw:
+		if a.Slot == engine.DeckSlot {
+			return present.T(loc, "hint.do.blind")
+		}
+		return present.T(loc, "hint.do.card", "card", present.CardLabel(loc, v.FaceUp[a.Slot]))
+	case engine.ActDrawTickets:
+		return present.T(loc, "hint.do.tickets")
+	case engine.ActKeep:
+		var keep []data.TicketID
+		for i, id := range v.Pending {
+			if a.Keep&(1<<uint(i)) != 0 {
+				keep = append(keep, id)
+			}
+		}
+		return present.T(loc, "hint.do.keep", "tickets", present.TicketList(b, keep))
+	}
+	return "`" + engine.FormatAction(b, a) + "`"
+}
+
+// hintReason is a one-line why: what a claim completes or takes, what a
+// card is for.
+func hintReason(loc string, v *engine.PlayerView, a engine.Action) string {
+	b := v.Board
+	switch a.Kind {
+	case engine.ActClaim:
+		owned := make([]bool, len(b.Tracks))
+		for t, o := range v.Owners {
+			owned[t] = int(o) == v.Seat
+		}
+		owned[a.Track] = true
+		var done []string
+		for _, ts := range v.Tickets {
+			tk := &b.Tickets[ts.Ticket]
+			if !ts.Completed && engine.Connected(b, owned, tk.A, tk.B) {
+				done = append(done, b.Cities[tk.A].Name+"–"+b.Cities[tk.B].Name)
+			}
+		}
+		if len(done) > 0 {
+			return present.T(loc, "hint.why.completes", "tickets", strings.Join(done, ", "))
+		}
+		length := b.Tracks[a.Track].Length
+		others := 0
+		for t, o := range v.Owners {
+			if o < 0 && t != int(a.Track) && b.Tracks[t].Length == length && b.Tracks[t].Group != b.Tracks[a.Track].Group {
+				others++
+			}
+		}
+		if others == 0 && length >= 4 {
+			return present.T(loc, "hint.why.last_route", "length", length, "points", b.RoutePoints(length))
+		}
+		for _, ts := range v.Tickets {
+			tk := &b.Tickets[ts.Ticket]
+			tr := &b.Tracks[a.Track]
+			if !ts.Completed && (tr.A == tk.A || tr.A == tk.B || tr.B == tk.A || tr.B == tk.B) {
+				return present.T(loc, "hint.why.toward", "ticket", b.Cities[tk.A].Name+"–"+b.Cities[tk.B].Name, "points", b.RoutePoints(length))
+			}
+		}
+		return present.T(loc, "hint.why.points", "points", b.RoutePoints(length))
+	case engine.ActDraw:
+		if a.Slot != engine.DeckSlot && v.FaceUp[a.Slot] == engine.Locomotive {
+			return present.T(loc, "hint.why.locomotive")
+		}
+		return present.T(loc, "hint.why.cards")
+	case engine.ActDrawTickets:
+		return present.T(loc, "hint.why.tickets", "trains", v.Players[v.Seat].Trains)
+	case engine.ActKeep:
+		return present.T(loc, "hint.why.keep")
+	}
+	return present.T(loc, "hint.why.other")
+}
+
+// hintSummary is the public line at the end saying how many hints each
+// player used; "" when nobody asked.
+func hintSummary(loc string, rec *store.GameRecord) string {
+	var parts []string
+	for i, st := range rec.Seats {
+		if n, _ := strconv.Atoi(rec.Options[hintKey(i)]); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", present.EscapeMarkdown(st.Name), present.T(loc, "hint.count", "count", n)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return present.T(loc, "hint.summary", "players", strings.Join(parts, ", "))
+}

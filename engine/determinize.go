@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"fmt"
+
+	"conductor/data"
+)
+
+// Determinize builds a whole game consistent with what one seat sees: the
+// seat's own hand, tickets and pending tickets, the face-up cards and
+// everything public stay as they are; what the seat cannot see (the other
+// hands and tickets, the order of the train and ticket decks, the discard
+// pile) is dealt at random, by the seed, from the cards and tickets the
+// seat has not seen, in the public counts. It reads only the view, so a
+// search built on it cannot peek at the real game's hidden state.
+//
+// It handles the turn phases (a turn, the second draw, keeping tickets the
+// seat drew); setup and a pending tunnel are refused.
+func Determinize(v PlayerView, seed uint64) (*Game, error) {
+	switch v.Phase {
+	case PhaseTurn, PhaseSecondDraw:
+	case PhaseKeepTickets:
+		if v.Current != v.Seat {
+			return nil, fmt.Errorf("determinize: another seat is choosing tickets")
+		}
+	default:
+		return nil, fmt.Errorf("determinize: phase %s is not supported", v.Phase)
+	}
+	b := v.Board
+	variant, ok := b.Variant(v.Variant)
+	if !ok {
+		return nil, fmt.Errorf("determinize: unknown variant %q", v.Variant)
+	}
+	n := len(v.Players)
+	g := &Game{board: b, variant: variant, rng: newRNG(seed), phase: v.Phase, current: v.Current, turn: v.Turn, finalTurns: -1}
+	g.cfg = Config{Board: b, Variant: variant.ID, Players: n, Seed: seed, Revision: LatestRevision}
+	r := &b.Rules
+
+	// Train cards: the unseen pool is every card but the face-up ones and
+	// the seat's own hand.
+	var unseen Hand
+	for _, c := range data.CardColors {
+		unseen[ColorCard(c)] += r.Cards.Colors
+	}
+	unseen[Locomotive] += r.Cards.Locomotives
+	unseen[Locomotive4] += r.Cards.Locomotives4
+	unseen[Passenger] += r.Cards.Passengers
+	for _, c := range v.FaceUp {
+		if c != NoCard {
+			unseen[c]--
+		}
+	}
+	for c, k := range v.Hand {
+		unseen[c] -= k
+	}
+	pool := make([]Card, 0, r.Cards.Total())
+	for c, k := range unseen {
+		if k < 0 {
+			return nil, fmt.Errorf("determinize: more %v cards seen than exist", Card(c))
+		}
+		pool = appendN(pool, Card(c), k)
+	}
+	shuffle(&g.rng, pool)
+	need := v.Deck + v.Discards
+	for i, p := range v.Players {
+		if i != v.Seat {
+			need += p.Cards
+		}
+	}
+	if need > len(pool) {
+		return nil, fmt.Errorf("determinize: %d unseen cards counted, only %d exist", need, len(pool))
+	}
+
+	g.players = make([]Player, n)
+	for i := range g.players {
+		pp := &v.Players[i]
+		p := &g.players[i]
+		p.Trains, p.Stations, p.Score = pp.Trains, pp.Stations, pp.Score
+		p.PassengersLeft = pp.PassengersLeft
+		p.Goods = append([]int(nil), pp.Goods...)
+		p.setupStep = len(variant.Setup)
+		if i == v.Seat {
+			p.Hand = v.Hand
+			continue
+		}
+		for range pp.Cards {
+			p.Hand[pool[len(pool)-1]]++
+			pool = pool[:len(pool)-1]
+		}
+	}
+	g.discard = make([]Card, 0, r.Cards.Total())
+	g.discard = append(g.discard, pool[len(pool)-v.Discards:]...)
+	pool = pool[:len(pool)-v.Discards]
+	g.deck = make([]Card, 0, r.Cards.Total())
+	g.deck = append(g.deck, pool[len(pool)-v.Deck:]...)
+	g.faceUp = append([]Card(nil), v.FaceUp...)
+
+	// Tickets: those the seat holds or drew are known; the rest of the
+	// game's tickets are shared between the ticket decks (their counts are
+	// public) and the other seats' hands.
+	own := make(map[data.TicketID]bool, len(v.Tickets)+len(v.Pending))
+	me := &g.players[v.Seat]
+	for _, t := range v.Tickets {
+		own[t.Ticket] = true
+		me.Tickets = append(me.Tickets, t.Ticket)
+	}
+	for _, t := range v.Pending {
+		own[t] = true
+		me.Pending = append(me.Pending, t)
+	}
+	held := 0
+	for i, p := range v.Players {
+		if i != v.Seat {
+			held += p.Tickets + p.Pending
+		}
+	}
+	bonus := ticketUniverse(b, variant, false) < held+v.TicketDecks[0]+v.TicketDecks[1]+len(own)
+	var others []data.TicketID
+	for pile := range 2 {
+		var hidden []data.TicketID
+		for _, t := range b.Tickets {
+			if (variant.Uses(&t) || (bonus && t.Deck == "bonus")) && t.Long == (pile == 1) && !own[t.ID] {
+				hidden = append(hidden, t.ID)
+			}
+		}
+		shuffle(&g.rng, hidden)
+		k := min(v.TicketDecks[pile], len(hidden))
+		g.tickets[pile] = hidden[:k:k]
+		others = append(others, hidden[k:]...)
+	}
+	if held > len(others) {
+		return nil, fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
+	}
+	shuffle(&g.rng, others)
+	for i, pp := range v.Players {
+		if i == v.Seat {
+			continue
+		}
+		p := &g.players[i]
+		p.Tickets, others = append([]data.TicketID(nil), others[:pp.Tickets]...), others[pp.Tickets:]
+		p.Pending, others = append([]data.TicketID(nil), others[:pp.Pending]...), others[pp.Pending:]
+	}
+
+	g.owner = append([]int8(nil), v.Owners...)
+	g.station = append([]int8(nil), v.Stations...)
+	g.passenger = append([]int8(nil), v.Passengers...)
+	g.goods = make([]int8, len(b.Cities))
+	for c := range b.Cities {
+		if c < len(v.Goods) {
+			g.goods[c] = int8(len(b.Cities[c].GoodsStack) - len(v.Goods[c]))
+		}
+	}
+	for i := range g.players {
+		p := &g.players[i]
+		onBoard := 0
+		for _, s := range g.passenger {
+			if int(s) == i {
+				onBoard++
+			}
+		}
+		p.PassengersUsed = max(0, r.Passengers-p.PassengersLeft-onBoard)
+	}
+	if v.LastRound {
+		// The seat that started the last round is the first one whose trains
+		// fell low; if several did, the one that leaves the fewest turns.
+		g.finalTurns = n
+		for s, p := range v.Players {
+			if p.Trains <= r.EndTrains {
+				g.finalTurns = min(g.finalTurns, n-(v.Current-s-1+2*n)%n)
+			}
+		}
+	}
+	return g, nil
+}
+
+// ticketUniverse counts the tickets a game of the variant is played with.
+func ticketUniverse(b *data.Board, v *data.Variant, bonus bool) int {
+	n := 0
+	for _, t := range b.Tickets {
+		if v.Uses(&t) || (bonus && t.Deck == "bonus") {
+			n++
+		}
+	}
+	return n
+}

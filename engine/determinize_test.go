@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// midGame plays random turns from a started game until turn n.
+func midGame(t testing.TB, id, variant string, players, turns int) *Game {
+	t.Helper()
+	g := started(t, id, variant, players)
+	pick := newRNG(7)
+	var buf []Action
+	for g.Phase() != PhaseOver && g.Turn() < turns {
+		s := g.Current()
+		buf = g.LegalActions(s, buf[:0])
+		// Prefer claims so that the board fills up.
+		a := buf[pick.intn(len(buf))]
+		for _, b := range buf {
+			if b.Kind == ActClaim && pick.intn(3) == 0 {
+				a = b
+				break
+			}
+		}
+		mustPlay(t, g, s, a)
+	}
+	return g
+}
+
+// TestDeterminizeKeepsTheSeatsView: what the seat sees, it sees again in
+// the determinised game, and the game plays on to its end.
+func TestDeterminizeKeepsTheSeatsView(t *testing.T) {
+	for _, c := range []struct{ board, variant string }{{"usa", ""}, {"europe", ""}, {"marklin", ""}} {
+		g := midGame(t, c.board, c.variant, 3, 30)
+		if g.Phase() == PhaseOver {
+			t.Fatalf("%s: game over already", c.board)
+		}
+		for seat := range 3 {
+			v := g.View(seat)
+			d, err := Determinize(v, 5)
+			if err != nil {
+				t.Fatalf("%s seat %d: %v", c.board, seat, err)
+			}
+			dv := d.View(seat)
+			dv.LastMoveSeat, dv.LastMoveTracks, dv.LastMoveCities = v.LastMoveSeat, v.LastMoveTracks, v.LastMoveCities
+			if !reflect.DeepEqual(dv, v) {
+				t.Fatalf("%s seat %d: view changed:\n%+v\n%+v", c.board, seat, v, dv)
+			}
+			if ok, left := d.LastRound(); ok {
+				if gl, gleft := g.LastRound(); !gl || left != gleft {
+					t.Errorf("%s: last round %d turns, want %d", c.board, left, gleft)
+				}
+			}
+			// The hidden part differs from the real game's (with this many
+			// cards, a match would be a bug copying the real state).
+			other := (seat + 1) % 3
+			if d.Player(other).Hand == g.Player(other).Hand && reflect.DeepEqual(d.deck, g.deck) {
+				t.Errorf("%s: the hidden state was copied, not resampled", c.board)
+			}
+			var buf []Action
+			pick := newRNG(11)
+			for steps := 0; d.Phase() != PhaseOver; steps++ {
+				if steps > 3000 {
+					t.Fatalf("%s: no end", c.board)
+				}
+				s := d.Current()
+				buf = d.LegalActions(s, buf[:0])
+				mustPlay(t, d, s, buf[pick.intn(len(buf))])
+				if err := checkInvariants(d); err != nil {
+					t.Fatalf("%s: %v", c.board, err)
+				}
+			}
+		}
+	}
+}
+
+// TestDeterminizeReadsOnlyTheView: two games that differ only in what a
+// seat cannot see give the same determinisations for that seat.
+func TestDeterminizeReadsOnlyTheView(t *testing.T) {
+	for _, board := range []string{"usa", "europe", "marklin"} {
+		g := midGame(t, board, "", 2, 20)
+		v := g.View(0)
+		// Another hidden state behind the same view.
+		alt, err := Determinize(v, 99)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alt.Player(1).Hand == g.Player(1).Hand && reflect.DeepEqual(alt.deck, g.deck) {
+			t.Fatalf("%s: the alternative hidden state is the real one", board)
+		}
+		for seed := range uint64(5) {
+			a, err1 := Determinize(v, seed)
+			b, err2 := Determinize(alt.View(0), seed)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if stateKey(a) != stateKey(b) {
+				t.Fatalf("%s seed %d: determinisations differ with the hidden state", board, seed)
+			}
+		}
+	}
+}
+
+// CloneInto gives the same game as Clone, and reusing the copy for another
+// game leaves earlier copies (and the original) as they were.
+func TestCloneIntoIsAnIndependentCopy(t *testing.T) {
+	a := midGame(t, "europe", "", 3, 25)
+	b := midGame(t, "usa", "", 2, 12)
+	want := FormatState(a)
+	var dst Game
+	a.CloneInto(&dst)
+	if got := FormatState(&dst); got != want {
+		t.Fatal("CloneInto differs from the game")
+	}
+	kept := dst.Clone()
+	var buf []Action
+	for range 10 {
+		buf = dst.LegalActions(dst.Current(), buf[:0])
+		mustPlay(t, &dst, dst.Current(), buf[0])
+	}
+	b.CloneInto(&dst)
+	if FormatState(a) != want || FormatState(kept) != want || len(kept.Log()) != len(a.Log()) {
+		t.Fatal("reusing a copy changed the original or an earlier copy")
+	}
+	if FormatState(&dst) != FormatState(b) {
+		t.Fatal("CloneInto into a used game differs from the game")
+	}
+}
