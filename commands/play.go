@@ -217,12 +217,6 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 	return []Row{cards, actions}
 }
 
-// postBoard queues the board (after an undo, a restart…) outside a move.
-func (s *Service) postBoard(t *table) {
-	s.post(t, "board", s.boardMessage(t))
-	t.reminded = -1
-}
-
 // post queues a public message for the table's channel and has it sent.
 func (s *Service) post(t *table, kind string, m Message) {
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
