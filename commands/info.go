@@ -12,36 +12,46 @@ import (
 )
 
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
-// a DM on request (falling back to ephemeral when DMs are closed).
+// a DM on request (falling back to ephemeral when DMs are closed). The
+// hand is read under the table's lock; the DM is sent after it.
 func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
-	return s.atTable(req, resp, nil, func(t *table, seat int) error {
-		msg := s.handMessage(t, seat, req.Locale)
-		prompt, pending := s.pendingPrompt(t, seat, req.User, req.Locale)
-		if dm {
-			msg.Ephemeral = false
-			err := s.cfg.Poster.DM(req.User, msg)
-			if err == nil {
-				if pending {
-					// The choice's controls work only where the game is.
-					prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
-					return resp.Reply(prompt)
-				}
-				return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
-			}
-			msg.Ephemeral = true
-			if errors.Is(err, ErrDMClosed) {
-				msg.Content = present.T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
-			} else {
-				s.log.Warn("dm failed", "err", err)
-				msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
-			}
-		}
-		if pending {
-			msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
-			msg.Components = prompt.Components
-		}
-		return resp.Reply(msg)
+	var (
+		msg, prompt     Message
+		pending, seated bool
+	)
+	err := s.atTable(req, resp, nil, func(t *table, seat int) error {
+		msg = s.handMessage(t, seat, req.Locale)
+		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
+		seated = true
+		return nil
 	})
+	if err != nil || !seated {
+		return err // atTable answered why not
+	}
+	if dm {
+		msg.Ephemeral = false
+		err := s.cfg.Poster.DM(req.User, msg)
+		if err == nil {
+			if pending {
+				// The choice's controls work only where the game is.
+				prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
+				return resp.Reply(prompt)
+			}
+			return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
+		}
+		msg.Ephemeral = true
+		if errors.Is(err, ErrDMClosed) {
+			msg.Content = present.T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
+		} else {
+			s.log.Warn("dm failed", "err", err)
+			msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+		}
+	}
+	if pending {
+		msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
+		msg.Components = prompt.Components
+	}
+	return resp.Reply(msg)
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,
