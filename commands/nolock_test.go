@@ -53,8 +53,11 @@ type spyResponder struct {
 	spy *lockSpy
 }
 
-func (r *spyResponder) Reply(m Message) error  { r.spy.check("reply"); return r.fakeResponder.Reply(m) }
-func (r *spyResponder) Update(m Message) error { r.spy.check("update"); return r.fakeResponder.Update(m) }
+func (r *spyResponder) Reply(m Message) error { r.spy.check("reply"); return r.fakeResponder.Reply(m) }
+func (r *spyResponder) Update(m Message) error {
+	r.spy.check("update")
+	return r.fakeResponder.Update(m)
+}
 
 // TestNoNetworkUnderATableLock: moves, a DM'd hand, an undo, the turn
 // timer's reminder and move, a bot's turn and the end all reach the
