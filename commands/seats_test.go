@@ -35,7 +35,6 @@ func TestNewTablesHaveADayTurnTimer(t *testing.T) {
 func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 	w := newWorld(t)
 	startedGame(t, w, map[string]string{"turn_timer": "0"})
-	g, _ := w.game("c1")
 	a := w.cmd("u1", "ttr", "leave", nil)
 	if a.msg.Ephemeral || !strings.Contains(a.msg.Content, "left the game") || !strings.Contains(a.msg.Content, "bot") {
 		t.Fatalf("leaving is told publicly: %+v", a.msg)
@@ -44,7 +43,7 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 	if rec.Seats[0].Bot == "" || rec.Seats[0].UserID != "" {
 		t.Fatalf("the seat is a bot's in the store: %+v", rec.Seats[0])
 	}
-	waitFor(t, func() bool { return g.Current() == 1 }, "the bot plays the seat's turn")
+	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 1 }) }, "the bot plays the seat's turn")
 	if a := w.cmd("u1", "draw", "", nil); !strings.Contains(a.msg.Content, "not playing") {
 		t.Fatalf("the player who left no longer plays: %q", a.msg.Content)
 	}
@@ -52,8 +51,10 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 	w.restart()
 	w.click("u2", "draw:"+rec.ID+":1:deck")
 	w.click("u2", "draw:"+rec.ID+":1:deck")
-	g, _ = w.game("c1")
-	waitFor(t, func() bool { w.svc.CheckTimers(); return g.Turn() >= 3 }, "the bot plays on after a restart")
+	waitFor(t, func() bool {
+		w.svc.CheckTimers()
+		return w.under("c1", func(g *engine.Game) bool { return g.Turn() >= 3 })
+	}, "the bot plays on after a restart")
 }
 
 // The host removes any seat: in the lobby bots too (by seat number), in a
@@ -88,8 +89,7 @@ func TestHostRemovesSeats(t *testing.T) {
 	if rec, _ := w.store.Get("c1"); rec.Seats[1].Bot == "" {
 		t.Fatalf("u2's seat went to a bot: %+v", rec.Seats[1])
 	}
-	g, _ := w.game("c1")
-	waitFor(t, func() bool { return g.SetupDone(1) }, "the bot chooses the seat's first tickets")
+	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.SetupDone(1) }) }, "the bot chooses the seat's first tickets")
 }
 
 // /ttr end on a running game asks; "score" scores it as it stands, posts
@@ -141,6 +141,20 @@ func contents(ms []Message) []string {
 		out = append(out, m.Content)
 	}
 	return out
+}
+
+// under evaluates f on a channel's game with its table locked, as bots
+// move in their own goroutines.
+func (w *world) under(ch string, f func(*engine.Game) bool) bool {
+	w.svc.mu.Lock()
+	t := w.svc.channels[ch]
+	w.svc.mu.Unlock()
+	if t == nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.game != nil && f(t.game)
 }
 
 // waitFor polls a condition a bot's timer makes true.
