@@ -58,3 +58,24 @@ func TestPlayResumesOnlyTheGameAskedFor(t *testing.T) {
 		t.Fatalf("--new starts the game asked for, its variant named: exit %d %s %s", code, out, e)
 	}
 }
+
+// A ticket choice left open when the terminal quit comes back, with its
+// letters, when the game is resumed.
+func TestPlayResumesAPendingChoice(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--bot-delay", "0", "--players", "you,hard"}
+	var out, errb bytes.Buffer
+	if code := realMain(args, strings.NewReader("a,b\n/tickets\n/quit\n"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Choose the tickets to keep") {
+		t.Fatalf("no ticket draw in the first session:\n%s", out.String())
+	}
+	out.Reset()
+	if code := realMain(args[:len(args)-2], strings.NewReader("/quit\n"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "Resuming") || !strings.Contains(s, "Still to choose") || !strings.Contains(s, "type the letters") {
+		t.Fatalf("the resumed game does not show the open ticket choice:\n%s", s)
+	}
+}

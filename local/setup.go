@@ -57,10 +57,12 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 	if err := s.matches(rec, strings.TrimPrefix(t.Channel, "local:")); err != nil {
 		return err
 	}
+	t.resumed = map[string]bool{}
 	for _, seat := range rec.Seats {
 		if seat.Bot == "" {
 			t.Names[seat.UserID] = seat.Name
 			t.Humans = append(t.Humans, seat.UserID)
+			t.resumed[seat.UserID] = true
 		}
 	}
 	fmt.Fprintf(t.out, "Resuming the saved game %q on the %s board.\n", strings.TrimPrefix(t.Channel, "local:"), rec.Map)

@@ -43,6 +43,9 @@ type Terminal struct {
 	board  *commands.Message
 	dms    map[string][]commands.Message
 	seq    int
+	// resumed: the game was resumed, so each player's first turn opens
+	// with their hand and any choice left open when the terminal quit.
+	resumed map[string]bool
 }
 
 // NewTerminal reads commands from in and writes to out.
@@ -266,6 +269,10 @@ func (t *Terminal) handOver(user string) {
 		t.request(&commands.Request{Type: commands.ComponentRequest, User: user, CustomID: "setup:" + info.GameID + ":0:"})
 	} else {
 		fmt.Fprintf(t.out, "%s, your turn. Type a command (/help), or a button's number.\n", t.Names[user])
+	}
+	if t.resumed[user] {
+		delete(t.resumed, user)
+		t.request(&commands.Request{Type: commands.CommandRequest, User: user, Name: "hand"})
 	}
 }
 
