@@ -18,7 +18,7 @@ func (tb *table) boardsAfter(id string) []fakediscord.Message {
 			seen = true
 			continue
 		}
-		if seen && !m.Deleted && isBoard(m) {
+		if seen && !m.Deleted && isBoardPost(m) {
 			out = append(out, m)
 		}
 	}

@@ -420,6 +420,17 @@ func (tb *table) snapshot() string {
 	return sb.String()
 }
 
+// liveBoards counts the channel's boards that still have buttons.
+func (tb *table) liveBoards() int {
+	n := 0
+	for _, m := range tb.e.srv.Messages(tb.ch.ID) {
+		if isBoard(m) {
+			n++
+		}
+	}
+	return n
+}
+
 // playToTheEnd plays turns until the final scoring and audits the game.
 func (tb *table) playToTheEnd() {
 	t := tb.e.t
@@ -429,6 +440,14 @@ func (tb *table) playToTheEnd() {
 		if turns++; turns > 600 {
 			t.Fatal("the game does not end")
 		}
+		// One live set of controls: a new board takes the buttons off the
+		// one before (a bot's board may still be on its way).
+		if err := tb.e.srv.WaitFor("one live board", func() bool { return tb.liveBoards() == 1 || tb.over() }); err != nil {
+			t.Fatalf("after turn %d: %d boards with buttons", turns, tb.liveBoards())
+		}
+	}
+	if n := tb.liveBoards(); n != 0 {
+		t.Errorf("the game is over and %d boards still have buttons", n)
 	}
 	start := time.Now()
 	tb.audit()
@@ -462,7 +481,7 @@ func TestWholeGames(t *testing.T) {
 		// bot's (its boards may follow hers before she looks).
 		boards := 0
 		for _, m := range e.srv.Messages(tb.ch.ID) {
-			if isBoard(m) {
+			if isBoardPost(m) {
 				boards++
 			}
 		}

@@ -279,10 +279,16 @@ func (e *env) latest(channel string, match func(fakediscord.Message) bool) (fake
 	return e.srv.LatestMessage(channel, match)
 }
 
-// isBoard: a public board post (a picture and buttons).
+// isBoard: the live public board (a picture and buttons); a newer board
+// takes the buttons off the ones before it.
 func isBoard(m fakediscord.Message) bool {
+	return isBoardPost(m) && len(m.Buttons()) > 0
+}
+
+// isBoardPost: a public board post, live or not.
+func isBoardPost(m fakediscord.Message) bool {
 	_, pic := m.Attachment("board.png")
-	return m.Public() && pic && len(m.Buttons()) > 0
+	return m.Public() && pic
 }
 
 // button finds the custom id of an enabled component whose id starts with

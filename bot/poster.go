@@ -66,3 +66,15 @@ func (b *Bot) dmChannel(user string) (string, error) {
 	b.dmChannels.Store(user, ch.ID)
 	return ch.ID, nil
 }
+
+var _ commands.ControlsRemover = (*Bot)(nil)
+
+// RemoveControls takes every button off an earlier post
+// (PATCH /channels/{channel}/messages/{message} with no components).
+func (b *Bot) RemoveControls(channel, message string) error {
+	body := struct {
+		Components []wireComponent `json:"components"`
+	}{[]wireComponent{}}
+	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
+	return err
+}

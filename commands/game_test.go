@@ -112,8 +112,11 @@ func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, s
 			t.Fatalf("join: %s", a.msg.Content)
 		}
 	}
-	if a := w.cmd(users[0], "ttr", "start", nil); a.msg.Ephemeral || len(a.msg.Files) != 1 {
-		t.Fatalf("start: %+v", a.msg)
+	if a := w.cmd(users[0], "ttr", "start", nil); a.msg.Ephemeral || len(a.msg.Components) != 0 {
+		t.Fatalf("start: the lobby does not close: %+v", a.msg)
+	}
+	if b := w.poster.last("c1"); len(b.Files) != 1 {
+		t.Fatalf("start: no board posted: %+v", b)
 	}
 	pick := uint64(seed)
 	requests := 0

@@ -48,16 +48,17 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	s.botsSetup(t)
 	m := s.boardMessage(t)
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
+	// The lobby closes (its buttons go) and the game is posted as the
+	// table's first board, through the outbox like every board: the board
+	// after it takes its buttons off.
+	lobby := s.lobbyMessage(rec, t.locale())
+	lobby.Components = nil
 	if game != "" {
-		// Close the lobby message, then post the game as a new message.
-		lobby := s.lobbyMessage(rec, t.locale())
-		lobby.Components = nil
-		err := resp.Update(lobby)
-		s.post(t, "board", m)
-		s.scheduleBots(t)
-		return err
+		err = resp.Update(lobby)
+	} else {
+		err = resp.Reply(lobby)
 	}
-	err = resp.Reply(m)
+	s.post(t, "board", m)
 	s.scheduleBots(t)
 	return err
 }
@@ -75,7 +76,7 @@ func (s *Service) finish(t *table) {
 // when the host ended it) and archives the game.
 func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := s.enqueue(ch, s.finalMessages(t, fs)...); err != nil {
+	if err := s.enqueueFinal(ch, s.finalMessages(t, fs)); err != nil {
 		s.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
 	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs)); err != nil {

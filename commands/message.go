@@ -154,3 +154,10 @@ type Poster interface {
 	// not accept direct messages.
 	DM(user string, m Message) error
 }
+
+// ControlsRemover is a Poster that can take the buttons off an earlier
+// post: a new board leaves the table one live set of controls. A Poster
+// without it (the terminal) has none to remove.
+type ControlsRemover interface {
+	RemoveControls(channel, messageID string) error
+}

@@ -36,9 +36,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
-		for _, m := range s.finalMessages(t, g.Final()) {
-			posts = append(posts, outboxEntry("", m))
-		}
+		posts = finalEntries(s.finalMessages(t, g.Final()))
 	case o.turnDone:
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.

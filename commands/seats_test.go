@@ -191,8 +191,9 @@ func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
 		t.Fatalf("the lobby is French: %+v", lobby.msg)
 	}
 	w.cmd("u2", "ttr", "join", nil)
-	if st := w.cmd("u1", "ttr", "start", nil); !strings.Contains(st.msg.Content, "La partie commence") || len(st.msg.Files) == 0 {
-		t.Fatalf("the board is French: %q", st.msg.Content)
+	w.cmd("u1", "ttr", "start", nil)
+	if st := w.poster.last("c1"); !strings.Contains(st.Content, "La partie commence") || len(st.Files) == 0 {
+		t.Fatalf("the board is French: %q", st.Content)
 	}
 	if a := w.cmd("u2", "score", "", nil); strings.Contains(a.msg.Content, "trains") {
 		t.Fatalf("/score is the table's French: %q", a.msg.Content)

@@ -94,6 +94,25 @@ func (s *Service) enqueue(channel string, msgs ...Message) error {
 	return s.cfg.Store.Enqueue(channel, entries...)
 }
 
+// finalEntries wraps a final reveal: its first post takes the buttons off
+// the last board.
+func finalEntries(msgs []Message) []store.OutboxEntry {
+	entries := make([]store.OutboxEntry, len(msgs))
+	for i, m := range msgs {
+		kind := ""
+		if i == 0 {
+			kind = "final"
+		}
+		entries[i] = outboxEntry(kind, m)
+	}
+	return entries
+}
+
+// enqueueFinal queues a final reveal outside any move.
+func (s *Service) enqueueFinal(channel string, msgs []Message) error {
+	return s.cfg.Store.Enqueue(channel, finalEntries(msgs)...)
+}
+
 // kick makes sure the channel's outbox is being delivered: it starts the
 // channel's sender, or tells the running one to look again when done.
 // Safe under a table's lock: it only starts a goroutine.
@@ -190,23 +209,47 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if err != nil {
 		return err
 	}
-	if e.Kind == "board" {
-		s.boardPosted(channel, id)
+	if e.Kind == "board" || e.Kind == "final" {
+		s.replaceBoard(channel, id, e.Kind == "final")
 	}
 	return s.cfg.Store.Delivered(channel, e.Seq)
 }
 
-// boardPosted keeps the id of a channel's latest board with its game.
-func (s *Service) boardPosted(channel, id string) {
+// replaceBoard makes the post id the channel's live board (or, for the
+// final reveal, leaves none) and takes the buttons off the board before
+// it. Best effort: an old board's buttons are harmless (a click on them is
+// answered as stale), so a failure is logged, not retried.
+func (s *Service) replaceBoard(channel, id string, final bool) {
+	prev := ""
 	err := s.cfg.Store.Update(channel, func(r *store.GameRecord) error {
 		if r.Messages == nil {
 			r.Messages = map[string]string{}
 		}
+		prev = r.Messages["board"]
 		r.Messages["board"] = id
 		return nil
 	})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.Warn("remember the board", "channel", channel, "err", err)
+	}
+	// The sender is the only writer of boards: it also remembers the last
+	// one for a game already archived when its final reveal goes out.
+	s.mu.Lock()
+	if prev == "" {
+		prev = s.boards[channel]
+	}
+	if final {
+		delete(s.boards, channel)
+	} else {
+		s.boards[channel] = id
+	}
+	s.mu.Unlock()
+	rm, ok := s.cfg.Poster.(ControlsRemover)
+	if !ok || prev == "" || prev == id {
+		return
+	}
+	if err := rm.RemoveControls(channel, prev); err != nil {
+		s.log.Warn("old board's buttons not removed", "channel", channel, "message", prev, "err", err)
 	}
 }
 

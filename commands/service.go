@@ -57,8 +57,10 @@ type Service struct {
 	// retrying, that it waits to retry a failed post.
 	sending, again, retrying map[string]bool
 	idle                     *sync.Cond
-	recent                   recentIDs
-	replays                  replayCache
+	// boards holds each channel's live board message, for the sender.
+	boards  map[string]string
+	recent  recentIDs
+	replays replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -138,7 +140,7 @@ func New(cfg Config) *Service {
 		cfg.Logger = slog.Default()
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
-		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}}
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
