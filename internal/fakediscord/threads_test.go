@@ -306,6 +306,74 @@ func TestPostingInThreadsNeedsSendMessagesInThreads(t *testing.T) {
 	refused(t, err, http.StatusForbidden, 50013)
 }
 
+func TestInteractionsInAThread(t *testing.T) {
+	srv := New(t)
+	alice := srv.CreateUser("alice")
+	guild := srv.CreateGuild("Rail Club")
+	table := srv.CreateTextChannel(guild.ID, "table")
+	dg := newSession(t, srv, 0, 1)
+	got := interactions(dg)
+	open(t, srv, dg)
+	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	th := must[*discordgo.Channel](t)(dg.ThreadStart(table.ID, "game-1", discordgo.ChannelTypeGuildPublicThread, 1440))
+
+	srv.SetOverwrite(table.ID, Overwrite{ID: srv.Bot().ID, Type: 1, Deny: PermEmbedLinks})
+	h := must[*InteractionHandle](t)(srv.RunCommand(alice.ID, th.ID, "ttr", Subcommand("claim", StringOption("route", "paris-wien"))))
+	in := receive(t, got)
+	if in.ID != h.ID || in.ChannelID != th.ID || in.GuildID != guild.ID {
+		t.Fatalf("interaction %+v", in)
+	}
+	// discordgo does not decode the interaction's channel object: read the payload.
+	if c := payloadChannel(t, h); c.ID != th.ID || c.Type != discordgo.ChannelTypeGuildPublicThread || c.ParentID != table.ID || c.GuildID != guild.ID ||
+		c.ThreadMetadata == nil || c.ThreadMetadata.Archived || c.Permissions == "" {
+		t.Errorf("channel %+v", c)
+	}
+	// app_permissions are the bot's in the thread: its parent's overwrites apply.
+	if in.AppPermissions&discordgo.PermissionEmbedLinks != 0 || in.AppPermissions&discordgo.PermissionSendMessagesInThreads == 0 {
+		t.Errorf("app_permissions %b", in.AppPermissions)
+	}
+	if err := dg.InteractionRespond(in, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "Claim?", Components: []discordgo.MessageComponent{
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "Yes", Style: discordgo.PrimaryButton, CustomID: "yes"}}},
+		}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	answer := original(t, h)
+	if answer.ChannelID != th.ID {
+		t.Errorf("the answer went to %s", answer.ChannelID)
+	}
+	h2 := must[*InteractionHandle](t)(srv.ClickButton(alice.ID, answer.ID, "yes"))
+	in2 := receive(t, got)
+	if c := payloadChannel(t, h2); in2.ID != h2.ID || in2.ChannelID != th.ID || c.ParentID != table.ID || c.Type != discordgo.ChannelTypeGuildPublicThread {
+		t.Errorf("click %+v channel %+v", in2, c)
+	}
+	// Discord's clients offer no commands in an archived thread.
+	srv.ArchiveThread(th.ID, false)
+	if _, err := srv.RunCommand(alice.ID, th.ID, "ttr", Subcommand("claim", StringOption("route", "x"))); err == nil {
+		t.Error("a command ran in an archived thread")
+	}
+}
+
+// payloadChannel decodes the "channel" object of an interaction as dispatched.
+func payloadChannel(t *testing.T, h *InteractionHandle) struct {
+	discordgo.Channel
+	Permissions string `json:"permissions"`
+} {
+	t.Helper()
+	var p struct {
+		Channel struct {
+			discordgo.Channel
+			Permissions string `json:"permissions"`
+		} `json:"channel"`
+	}
+	if err := json.Unmarshal(h.Payload(), &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Channel
+}
+
 func TestGuildCreateListsActiveThreads(t *testing.T) {
 	srv := New(t)
 	guild := srv.CreateGuild("g")
