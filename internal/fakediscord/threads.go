@@ -17,8 +17,9 @@ func init() {
 	route("PATCH /channels/{channel_id}", handleModifyChannel)
 }
 
-// defaultAutoArchive is the auto_archive_duration of a thread created without one (a day, as
-// Discord's clients pre-select).
+// defaultAutoArchive is the auto_archive_duration of a thread created without one: the fake
+// takes a day, the value of a channel without a default_auto_archive_duration (Discord's
+// pages do not say what the API then picks).
 const defaultAutoArchive = 1440
 
 // newThreadLocked adds a thread to a text channel, started now by ownerID.
