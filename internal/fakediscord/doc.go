@@ -64,6 +64,16 @@
 // ephemeral flag and who may see them; PublicHistory keeps every public version, and
 // PublicLeaks(secrets...) finds hidden information that reached a public message.
 //
+// # Threads
+//
+// The bot starts threads from a message (a public thread with the message's id) or without one
+// (private unless it asks for type 11), archives, locks and renames them with Modify Channel,
+// and posts in them like in any channel, as Discord allows it: a thread takes its parent's
+// permissions (Send Messages in Threads instead of Send Messages), a post unarchives it unless
+// it is locked. A test reads them with Threads(parentID) and Channel(id) (Archived, Locked,
+// OwnerID), starts one as a person with CreateThread, and archives or closes one with
+// ArchiveThread; RunCommand and ClickButton work in a thread like in a channel.
+//
 // # Faults and the gateway
 //
 // RateLimit answers a route with 429 (body retry_after, Retry-After and X-RateLimit-*

@@ -245,6 +245,10 @@ func (s *Server) commandInteraction(kind int, userID, channelID, name string, op
 		s.mu.Unlock()
 		return nil, fmt.Errorf("fakediscord: unknown channel %q", channelID)
 	}
+	if ch.IsThread() && ch.Archived {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("fakediscord: thread %s is archived: Discord's clients cannot use commands in it", channelID)
+	}
 	cmd, ok := s.findCommandLocked(ch.GuildID, name)
 	if !ok {
 		s.mu.Unlock()
@@ -480,12 +484,17 @@ func (s *Server) dispatchInteraction(it *interactionState, data map[string]any, 
 	it.guildID = ch.GuildID
 	it.id = s.ids.next()
 	it.token = "aW50ZXJhY3Rpb24" + randomToken(24)
+	channel := s.channelJSONLocked(ch)
 	payload := map[string]any{
 		"id": it.id, "application_id": s.bot.ID, "type": it.kind, "data": data, "token": it.token,
-		"version": 1, "channel_id": ch.ID, "channel": s.channelJSONLocked(ch), "locale": user.Locale,
+		"version": 1, "channel_id": ch.ID, "channel": channel, "locale": user.Locale,
 		"app_permissions": strconv.FormatInt(EveryonePermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
 	}
 	if ch.GuildID != "" {
+		// In a guild, the bot's and the user's permissions in the channel (a thread's come
+		// from its parent), as Discord computes them.
+		payload["app_permissions"] = strconv.FormatInt(s.permissionsLocked(ch, s.bot.ID), 10)
+		channel["permissions"] = strconv.FormatInt(s.permissionsLocked(ch, user.ID), 10)
 		g := s.guilds[ch.GuildID]
 		s.members[g.ID][user.ID] = true
 		payload["guild_id"] = g.ID

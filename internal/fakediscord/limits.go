@@ -25,6 +25,7 @@ const (
 	maxChoiceValue     = 100      // a string choice's value (the description allows 6000)
 	minDescription     = 1        // a chat input command's description
 	maxCommandTotal    = 4000     // names, descriptions and values of a command, all together
+	maxChannelName     = 100      // a channel's or thread's name
 	chatInputCommand   = 1
 )
 
@@ -61,6 +62,8 @@ func checkDiscordRules(op *Operation, b *Body) []SchemaError {
 			errs = append(errs, checkCallback(doc)...)
 		case strings.HasSuffix(op.ID, "application_command"):
 			errs = append(errs, checkCommand(doc, "", op.Method == http.MethodPatch)...)
+		case op.ID == "update_channel":
+			errs = append(errs, checkChannelUpdate(doc)...)
 		}
 	case []any:
 		if strings.HasPrefix(op.ID, "bulk_set_") && strings.HasSuffix(op.ID, "application_commands") {
@@ -346,4 +349,26 @@ func commandSize(m map[string]any) int {
 		}
 	}
 	return n
+}
+
+// autoArchiveDurations are the minutes a thread's auto_archive_duration may be.
+var autoArchiveDurations = map[int]bool{60: true, 1440: true, 4320: true, 10080: true}
+
+// checkChannelUpdate checks a Modify Channel body where Discord's description is a union
+// loose enough to let anything through: a name of 1-100 characters (the thread alternative
+// allows ""), and a thread's auto_archive_duration among 60, 1440, 4320 and 10080 (the guild
+// channel alternative does not know the field, so it takes any value).
+func checkChannelUpdate(doc map[string]any) []SchemaError {
+	var errs []SchemaError
+	if name, ok := doc["name"].(string); ok {
+		if n := utf8.RuneCountInString(name); n < 1 || n > maxChannelName {
+			errs = append(errs, SchemaError{Pointer: "/name", Code: "BASE_TYPE_BAD_LENGTH", Message: fmt.Sprintf("Must be between 1 and %d in length (got %d).", maxChannelName, n)})
+		}
+	}
+	if v, ok := doc["auto_archive_duration"]; ok && v != nil {
+		if d, ok := intValue(v); !ok || !autoArchiveDurations[d] {
+			errs = append(errs, SchemaError{Pointer: "/auto_archive_duration", Code: "ENUM_TYPE_COERCE", Message: fmt.Sprintf("Value %s is not a valid enum value: a thread archives after 60, 1440, 4320 or 10080 minutes.", brief(v))})
+		}
+	}
+	return errs
 }

@@ -482,6 +482,10 @@ func (s *Server) messageJSONLocked(m *Message) map[string]any {
 	if m.GuildID != "" {
 		out["guild_id"] = m.GuildID
 	}
+	// A thread started from a message has the message's id (threads.go).
+	if th, ok := s.channels[m.ID]; ok && th.ParentID == m.ChannelID {
+		out["thread"] = s.channelJSONLocked(th)
+	}
 	if m.WebhookID != "" {
 		out["webhook_id"] = m.WebhookID
 		out["application_id"] = s.bot.ID

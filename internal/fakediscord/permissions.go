@@ -15,6 +15,7 @@ const (
 	PermReadMessageHistory    int64 = 1 << 16
 	PermManageThreads         int64 = 1 << 34
 	PermCreatePublicThreads   int64 = 1 << 35
+	PermCreatePrivateThreads  int64 = 1 << 36
 	PermSendMessagesInThreads int64 = 1 << 38
 )
 

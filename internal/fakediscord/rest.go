@@ -366,6 +366,10 @@ func handleCreateMessage(s *Server, c *call) {
 		s.mu.Unlock()
 		return
 	}
+	if !s.threadOpenLocked(c, ch, true) {
+		s.mu.Unlock()
+		return
+	}
 	now := time.Now()
 	nonce, enforce := messageNonce(doc)
 	if enforce && nonce != "" {
@@ -394,10 +398,14 @@ func handleCreateMessage(s *Server, c *call) {
 		c.fail(http.StatusBadRequest, 50006, "Cannot send an empty message")
 		return
 	}
+	unarchived := s.unarchiveLocked(ch)
 	s.storeMessageLocked(m)
 	out := s.messageJSONLocked(m)
 	guildID := m.GuildID
 	s.mu.Unlock()
+	if unarchived != nil {
+		s.dispatchGuildEvent(guildID, "THREAD_UPDATE", unarchived, intentGuilds)
+	}
 	s.dispatchMessageEvent(guildID, "MESSAGE_CREATE", out)
 	c.json(http.StatusOK, out)
 }
@@ -471,6 +479,10 @@ func handleEditMessage(s *Server, c *call) {
 	if m.Author.ID != s.bot.ID {
 		s.mu.Unlock()
 		c.fail(http.StatusForbidden, 50005, "Cannot edit a message authored by another user")
+		return
+	}
+	if !s.threadOpenLocked(c, s.channels[m.ChannelID], false) {
+		s.mu.Unlock()
 		return
 	}
 	out, apiErr := s.editMessageLocked(m, c.document(), c.files())

@@ -8,9 +8,10 @@ import (
 
 // Channel types used by the fake (Discord's numbering).
 const (
-	ChannelTypeGuildText    = 0
-	ChannelTypeDM           = 1
-	ChannelTypePublicThread = 11
+	ChannelTypeGuildText     = 0
+	ChannelTypeDM            = 1
+	ChannelTypePublicThread  = 11
+	ChannelTypePrivateThread = 12
 )
 
 // User is a Discord user: the bot or a person created with CreateUser.
@@ -32,8 +33,8 @@ type Guild struct {
 	Locale string
 }
 
-// Channel is a guild text channel, a public thread in one, or a DM channel between the bot
-// and one user.
+// Channel is a guild text channel, a thread in one, or a DM channel between the bot and one
+// user.
 type Channel struct {
 	ID          string
 	GuildID     string // empty for DMs
@@ -42,6 +43,20 @@ type Channel struct {
 	Type        int
 	RecipientID string // the user of a DM channel
 	Overwrites  []Overwrite
+
+	// Thread fields (threads.go), zero for other channels.
+	OwnerID             string // who started the thread: the bot for the threads it creates
+	Archived            bool
+	Locked              bool
+	Invitable           bool      // private threads: non-moderators may add members
+	AutoArchiveDuration int       // minutes of inactivity: 60, 1440, 4320 or 10080
+	ArchiveTimestamp    time.Time // when archived last changed (the creation at first)
+	CreatedAt           time.Time
+}
+
+// IsThread reports a public or private thread.
+func (c Channel) IsThread() bool {
+	return c.Type == ChannelTypePublicThread || c.Type == ChannelTypePrivateThread
 }
 
 // CreateUser adds a person who can interact with the bot.
@@ -97,16 +112,17 @@ func (s *Server) CreateTextChannel(guildID, name string) Channel {
 	return *c
 }
 
-// CreateThread adds a public thread to a text channel (CHANNEL_CREATE goes to its shard).
+// CreateThread adds a public thread that a person (the guild's owner) started in a text
+// channel, as if from the Discord client; THREAD_CREATE goes to the guild's shard. The bot
+// did not create it, so changing it needs Manage Threads.
 func (s *Server) CreateThread(parentID, name string) Channel {
 	s.mu.Lock()
 	parent, ok := s.channels[parentID]
-	if !ok || parent.GuildID == "" {
+	if !ok || parent.Type != ChannelTypeGuildText {
 		panic("fakediscord: no text channel " + parentID)
 	}
-	c := &Channel{ID: s.ids.next(), GuildID: parent.GuildID, ParentID: parentID, Name: name, Type: ChannelTypePublicThread}
-	s.channels[c.ID] = c
-	payload := s.channelJSONLocked(c)
+	c := s.newThreadLocked(s.ids.next(), parent, ChannelTypePublicThread, name, s.owner.ID, 0)
+	payload := s.threadCreateJSONLocked(c)
 	s.changedLocked()
 	s.mu.Unlock()
 	s.dispatchGuildEvent(c.GuildID, "THREAD_CREATE", payload, intentGuilds)
@@ -237,18 +253,15 @@ func (s *Server) channelJSONLocked(c *Channel) map[string]any {
 	}
 	m["guild_id"] = c.GuildID
 	m["name"] = c.Name
+	if c.IsThread() {
+		return s.threadJSONLocked(c, m)
+	}
 	m["position"] = 0
 	m["permission_overwrites"] = overwritesJSON(c.Overwrites)
 	m["nsfw"] = false
 	m["parent_id"] = nil
 	m["topic"] = nil
 	m["rate_limit_per_user"] = 0
-	if c.ParentID != "" {
-		m["parent_id"] = c.ParentID
-		m["owner_id"] = s.bot.ID
-		m["thread_metadata"] = map[string]any{"archived": false, "auto_archive_duration": 1440, "locked": false,
-			"archive_timestamp": timestamp(snowflakeTime(c.ID))}
-	}
 	return m
 }
 
@@ -267,8 +280,15 @@ func (s *Server) guildJSONLocked(g *Guild) map[string]any {
 func (s *Server) guildCreateJSONLocked(g *Guild) map[string]any {
 	m := s.guildJSONLocked(g)
 	var channels, members []any
+	threads := []any{}
 	for _, c := range s.channelsOfGuildLocked(g.ID) {
 		channels = append(channels, s.channelJSONLocked(c))
+	}
+	// Discord lists threads apart from channels, and only the active ones.
+	for _, c := range s.threadsOfGuildLocked(g.ID, "") {
+		if !c.Archived {
+			threads = append(threads, s.channelJSONLocked(c))
+		}
 	}
 	for uid := range s.members[g.ID] {
 		members = append(members, s.memberJSONLocked(g.ID, s.users[uid]))
@@ -282,7 +302,7 @@ func (s *Server) guildCreateJSONLocked(g *Guild) map[string]any {
 	m["joined_at"] = timestamp(snowflakeTime(g.ID))
 	m["large"] = false
 	m["unavailable"] = false
-	m["threads"] = []any{}
+	m["threads"] = threads
 	m["voice_states"] = []any{}
 	m["presences"] = []any{}
 	m["stage_instances"] = []any{}
@@ -290,10 +310,12 @@ func (s *Server) guildCreateJSONLocked(g *Guild) map[string]any {
 	return m
 }
 
+// channelsOfGuildLocked lists a guild's channels without its threads, as Discord's Get Guild
+// Channels does.
 func (s *Server) channelsOfGuildLocked(guildID string) []*Channel {
 	var out []*Channel
 	for _, c := range s.channels {
-		if c.GuildID == guildID {
+		if c.GuildID == guildID && !c.IsThread() {
 			out = append(out, c)
 		}
 	}
