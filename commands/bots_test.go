@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,4 +53,64 @@ func TestSafeActionMixesAsFewLongTicketsAsTheDecksAllow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Two bots playing one after the other are narrated together under one
+// board, posted when the person is to play; the person's own turns keep
+// their board each.
+func TestConsecutiveBotTurnsShareOneBoard(t *testing.T) {
+	w := newWorld(t)
+	w.svc.cfg.Bots = testBots
+	w.svc.cfg.BotLevels = []string{"easy"}
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
+	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
+	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
+	w.cmd("u1", "ttr", "start", nil)
+	g, gid := w.game("c1")
+	a := w.click("u1", "setup:"+gid+":0:")
+	lo, _ := g.KeepRange(0)
+	var vals []string
+	for i := range lo {
+		vals = append(vals, string(rune('0'+i)))
+	}
+	menu := ""
+	for _, row := range a.msg.Components {
+		for _, c := range row {
+			if c.Kind == Select {
+				menu = c.ID
+			}
+		}
+	}
+	w.click("u1", menu, vals...)
+	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Phase() == engine.PhaseTurn }) }, "setup ends")
+	for round := 0; round < 3; round++ {
+		waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn")
+		before := len(w.poster.all("c1"))
+		turn := 0
+		w.under("c1", func(g *engine.Game) bool { turn = g.Turn(); return true })
+		w.click("u1", fmt.Sprintf("draw:%s:%d:deck", gid, turn))
+		w.click("u1", fmt.Sprintf("draw:%s:%d:deck", gid, turn))
+		waitFor(t, func() bool {
+			return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 && g.Turn() >= turn+3 })
+		}, "both bots play")
+		w.svc.Quiet()
+		posts := w.poster.all("c1")[before:]
+		if len(posts) != 2 {
+			t.Fatalf("round %d: %d posts after u1's turn and two bot turns, want 2 (u1's board, one for both bots): %q", round, len(posts), contents(posts))
+		}
+		both := posts[1].Content
+		for _, bot := range []string{seatNameOf(w, 1), seatNameOf(w, 2)} {
+			if !strings.Contains(both, bot) {
+				t.Errorf("round %d: the bots' board does not narrate %s: %q", round, bot, both)
+			}
+		}
+	}
+}
+
+func seatNameOf(w *world, seat int) string {
+	rec, err := w.store.Get("c1")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return rec.Seats[seat].Name
 }

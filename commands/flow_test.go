@@ -460,3 +460,20 @@ func TestGamesKeepTheirRulesRevision(t *testing.T) {
 		t.Fatalf("an old record replays under revision 1: %+v", g)
 	}
 }
+
+// After a restart, the next board narrates only its own turn, not the
+// whole game replayed from the log.
+func TestBoardAfterARestartNarratesOnlyItsTurn(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	w.click("u1", "draw:"+gid+":0:deck")
+	w.click("u1", "draw:"+gid+":0:deck")
+	first := w.poster.last("c1").Content
+	w.restart()
+	w.click("u2", "draw:"+gid+":1:deck")
+	w.click("u2", "draw:"+gid+":1:deck")
+	second := w.poster.last("c1").Content
+	if !strings.Contains(second, "name-u2") || strings.Contains(second, "name-u1** drew") || strings.Contains(second, "kept") || second == first {
+		t.Fatalf("the board after a restart: %q (the one before: %q)", second, first)
+	}
+}

@@ -37,10 +37,12 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	switch {
 	case o.over:
 		posts = finalEntries(s.finalMessages(t, g.Final()))
-	case o.turnDone:
+	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
 		posts = append(posts, boardEntry(s.boardText(t), len(t.rec.Log)+1, t.locale()))
+		t.reminded = -1
+	case o.turnDone:
 		t.reminded = -1
 	}
 	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
@@ -53,6 +55,21 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	}
 	t.rec.Log = append(t.rec.Log, entry)
 	return o, nil
+}
+
+// boardDue says whether a finished turn gets its board. Consecutive bot
+// turns are narrated together under one board, posted when a person is to
+// play next; a table of bots alone gets a board every turn.
+func boardDue(rec *store.GameRecord, g *engine.Game, mover int) bool {
+	if g.Phase() != engine.PhaseTurn || !isBot(rec, mover) || !isBot(rec, g.Current()) {
+		return true
+	}
+	for i := range rec.Seats {
+		if !isBot(rec, i) {
+			return false
+		}
+	}
+	return true
 }
 
 // after follows an applied action: a finished game is archived, the

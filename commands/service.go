@@ -213,8 +213,16 @@ func (s *Service) load(t *table, channel string) error {
 	if err != nil {
 		return err
 	}
-	g, err := engine.ReplayNotation(cfg, logMoves(rec), func(g *engine.Game, _ engine.Move, ev []engine.Event) {
+	// The narration waiting for the next board is what was said since the
+	// last board was due, as apply decides it.
+	turn, phase := 0, engine.PhaseSetup
+	g, err := engine.ReplayNotation(cfg, logMoves(rec), func(g *engine.Game, m engine.Move, ev []engine.Event) {
 		t.narrate(rec, g, ev)
+		done := g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
+		if done && boardDue(rec, g, m.Seat) {
+			t.turnLog = t.turnLog[:0]
+		}
+		turn, phase = g.Turn(), g.Phase()
 	})
 	if err != nil {
 		return fmt.Errorf("game %s %w", rec.ID, err)
