@@ -391,6 +391,11 @@ func (s *Server) connGone(conn *gatewayConn, clientCloseCode int) {
 			sess.conn = nil
 		}
 		sess.mu.Unlock()
+		// Waiters for the drop look again now that the session has no
+		// connection (Connected reads sess.conn).
+		s.mu.Lock()
+		s.changedLocked()
+		s.mu.Unlock()
 	}
 }
 
