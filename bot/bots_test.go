@@ -10,10 +10,12 @@ import (
 // withBot opens a USA table of a person and an easy bot.
 func withBot(t testing.TB, e *env, channel string) *table {
 	t.Helper()
-	tb := &table{e: e, ch: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}, bots: true}
+	tb := &table{e: e, parent: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}, bots: true}
 	tb.players = []fakediscord.User{e.user(channel + "-alice")}
 	tb.host = tb.players[0]
-	tb.do(e.ttr(tb.host.ID, tb.ch.ID, "new", fakediscord.StringOption("map", "usa")))
+	lobby, ch := e.newGame(tb.host.ID, tb.parent.ID, fakediscord.StringOption("map", "usa"))
+	tb.ch = ch
+	tb.do(lobby)
 	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", "easy"))); a.msg.Ephemeral() {
 		t.Fatalf("/ttr addbot: %q", a.msg.Content)
 	}

@@ -354,7 +354,7 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 	ch := e.channel("table")
 
 	// A public answer: the deferred "thinking" message becomes the lobby.
-	lobby := e.ttr(alice.ID, ch.ID, "new")
+	lobby, game := e.newGame(alice.ID, ch.ID)
 	if lobby.cb.Type != fakediscord.CallbackDeferredMessage {
 		t.Fatalf("callback type %d, want 5", lobby.cb.Type)
 	}
@@ -372,7 +372,7 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 	m, _ := e.srv.Message(lobby.msg.ID)
 	e.click(alice.ID, m.ID, button(m, "lobby:", ":start"))
 	// An ephemeral answer with a picture, edited into the deferred reply.
-	hand := e.run(alice.ID, ch.ID, "hand")
+	hand := e.run(alice.ID, game.ID, "hand")
 	if !hand.msg.Ephemeral() || hand.msg.Loading() {
 		t.Fatalf("/hand: ephemeral %v loading %v", hand.msg.Ephemeral(), hand.msg.Loading())
 	}
@@ -382,9 +382,9 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 		t.Error(err)
 	}
 	// A wrong guess: /ttr new is expected to be public, but a second one
-	// is refused privately. The public placeholder goes, a private
-	// follow-up comes.
-	again := e.ttr(bob.ID, ch.ID, "new")
+	// in the game's thread is refused privately. The public placeholder
+	// goes, a private follow-up comes.
+	again := e.ttr(bob.ID, game.ID, "new")
 	if !again.msg.Ephemeral() || again.msg.VisibleTo != bob.ID {
 		t.Errorf("the refusal is not private: %q", again.msg.Content)
 	}

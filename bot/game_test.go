@@ -15,10 +15,12 @@ import (
 // see only what Discord shows them (public posts, their own ephemeral
 // replies) and act with slash commands, buttons and menus.
 type table struct {
-	e       *env
-	ch      fakediscord.Channel
-	players []fakediscord.User
-	host    fakediscord.User
+	e *env
+	// ch is the game's channel (its thread); parent, where /ttr new was
+	// typed and the lobby is.
+	ch, parent fakediscord.Channel
+	players    []fakediscord.User
+	host       fakediscord.User
 	// Ticket labels each player was offered; the kept ones are private
 	// until the final scoring, the others forever.
 	kept, returned map[string]bool
@@ -40,7 +42,13 @@ type turnStats struct {
 // lobby's Join button and starts with its Start button.
 func newTable(e *env, channel string, mapID, variant string, names ...string) *table {
 	e.t.Helper()
-	tb := &table{e: e, ch: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}}
+	return newTableIn(e, e.channel(channel), mapID, variant, names...)
+}
+
+// newTableIn opens the table in an existing channel.
+func newTableIn(e *env, parent fakediscord.Channel, mapID, variant string, names ...string) *table {
+	e.t.Helper()
+	tb := &table{e: e, parent: parent, kept: map[string]bool{}, returned: map[string]bool{}}
 	for _, n := range names {
 		tb.players = append(tb.players, e.user(n))
 	}
@@ -49,7 +57,9 @@ func newTable(e *env, channel string, mapID, variant string, names ...string) *t
 	if variant != "" {
 		opts = append(opts, fakediscord.StringOption("variant", variant))
 	}
-	lobby := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "new", opts...))
+	lobby, ch := e.newGame(tb.host.ID, tb.parent.ID, opts...)
+	tb.ch = ch
+	tb.do(lobby)
 	if lobby.msg.Ephemeral() || button(lobby.msg, "lobby:", ":join") == "" {
 		e.t.Fatalf("/ttr new: %q", lobby.msg.Content)
 	}
@@ -161,9 +171,18 @@ func (tb *table) keepFewest(p fakediscord.User, a answer) answer {
 func (tb *table) playTurn() bool {
 	e := tb.e
 	e.t.Helper()
-	b, ok := tb.board()
-	if !ok {
+	// A bot may have ended the game since: the final reveal takes the
+	// last board's buttons.
+	var b fakediscord.Message
+	ok := false
+	if err := e.srv.WaitFor("a board or the end", func() bool {
+		b, ok = tb.board()
+		return ok || tb.over()
+	}); err != nil {
 		e.t.Fatal("no board")
+	}
+	if !ok {
+		return false
 	}
 	cur, ok := tb.user(lastMention(b.Content))
 	if !ok && tb.bots {

@@ -274,6 +274,20 @@ func (e *env) complete(user, channel, name string, opts ...fakediscord.CommandOp
 	return a.cb.Choices
 }
 
+// newGame runs /ttr new in a channel and returns the answer and the
+// game's channel: the thread it opened, or the channel itself when it
+// opened none.
+func (e *env) newGame(user, channel string, opts ...fakediscord.CommandOption) (answer, fakediscord.Channel) {
+	e.t.Helper()
+	before := len(e.srv.Threads(channel))
+	a := e.ttr(user, channel, "new", opts...)
+	if th := e.srv.Threads(channel); len(th) > before {
+		return a, th[len(th)-1]
+	}
+	ch, _ := e.srv.Channel(channel)
+	return a, ch
+}
+
 // latest is the newest live message of a channel that matches.
 func (e *env) latest(channel string, match func(fakediscord.Message) bool) (fakediscord.Message, bool) {
 	return e.srv.LatestMessage(channel, match)
@@ -292,11 +306,13 @@ func isBoardPost(m fakediscord.Message) bool {
 }
 
 // button finds the custom id of an enabled component whose id starts with
-// prefix and ends with suffix.
+// prefix and ends with suffix (before the "@thread" a lobby's buttons in
+// the parent channel carry).
 func button(m fakediscord.Message, prefix, suffix string) string {
 	found := ""
 	m.Walk(func(c fakediscord.Component) {
-		if found == "" && !c.Disabled && strings.HasPrefix(c.CustomID, prefix) && strings.HasSuffix(c.CustomID, suffix) {
+		id, _, _ := strings.Cut(c.CustomID, "@")
+		if found == "" && !c.Disabled && strings.HasPrefix(id, prefix) && strings.HasSuffix(id, suffix) {
 			found = c.CustomID
 		}
 	})

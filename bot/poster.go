@@ -78,3 +78,59 @@ func (b *Bot) RemoveControls(channel, message string) error {
 	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
 	return err
 }
+
+var _ commands.ThreadOpener = (*Bot)(nil)
+
+// Discord's refusals that mean no thread here: the bot lacks access or
+// Create Public Threads (50001, 50013), or the channel is not a text
+// channel, a thread say (50024).
+const (
+	errCodeMissingAccess      = 50001
+	errCodeMissingPermissions = 50013
+	errCodeWrongChannelType   = 50024
+)
+
+// threadArchive is how long a quiet game thread stays open: a week, as
+// long as the longest turn timer.
+const threadArchive = 10080
+
+// OpenThread starts a public thread without a message
+// (POST /channels/{channel}/threads, type 11).
+func (b *Bot) OpenThread(channel, name string) (string, error) {
+	body := struct {
+		Name                string `json:"name"`
+		Type                int    `json:"type"`
+		AutoArchiveDuration int    `json:"auto_archive_duration"`
+	}{name, int(discordgo.ChannelTypeGuildPublicThread), threadArchive}
+	url := discordgo.EndpointChannelThreads(channel)
+	resp, err := b.send("POST", url, url, body, nil)
+	switch discordCode(err) {
+	case errCodeMissingAccess, errCodeMissingPermissions:
+		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
+	case errCodeWrongChannelType:
+		return "", fmt.Errorf("%w: %v", commands.ErrNotThreadable, err)
+	}
+	if err != nil {
+		return "", err
+	}
+	var th struct {
+		ID string `json:"id"`
+	}
+	if err := discordgo.Unmarshal(resp, &th); err != nil {
+		return "", err
+	}
+	return th.ID, nil
+}
+
+// ArchiveThread archives a thread the bot opened (PATCH /channels/{thread}).
+func (b *Bot) ArchiveThread(thread string) error {
+	body := struct {
+		Archived bool `json:"archived"`
+	}{true}
+	url := discordgo.EndpointChannel(thread)
+	_, err := b.send("PATCH", url, url, body, nil)
+	if permanent(err) {
+		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+	}
+	return err
+}

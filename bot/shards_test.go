@@ -97,10 +97,14 @@ func TestTwoShardsServeOnlyTheirGuilds(t *testing.T) {
 			t.Fatalf("shard %d did not handle its guild's interaction: %v", s, err)
 		}
 		other := shards[1-s]
-		if rec, err := shards[s].st.Get(ch.ID); err != nil || rec.Guild != g.ID {
+		game := ch.ID
+		if th := srv.Threads(ch.ID); len(th) > 0 {
+			game = th[0].ID // the game's own thread
+		}
+		if rec, err := shards[s].st.Get(game); err != nil || rec.Guild != g.ID {
 			t.Fatalf("shard %d's database lacks its guild's game: %v %v", s, rec, err)
 		}
-		if _, err := other.st.Get(ch.ID); err == nil {
+		if _, err := other.st.Get(game); err == nil {
 			t.Fatalf("shard %d's database holds a game of shard %d's guild", 1-s, s)
 		}
 	}

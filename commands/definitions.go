@@ -60,6 +60,7 @@ func Definitions(mapIDs []string) []CommandDef {
 				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
 				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
 				opt(BooleanOption, "ttr.new.hints", "hints", false),
+				opt(BooleanOption, "ttr.new.thread", "thread", false),
 				withChoices(opt(StringOption, "ttr.new.language", "language", false), languageChoices())),
 			sub("join"), sub("leave"), sub("start"),
 			sub("addbot", auto(opt(StringOption, "ttr.addbot.level", "level", false))),

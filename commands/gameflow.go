@@ -76,7 +76,7 @@ func (s *Service) finish(t *table) {
 // when the host ended it) and archives the game.
 func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := s.enqueueFinal(ch, s.finalMessages(t, fs)); err != nil {
+	if err := s.cfg.Store.Enqueue(ch, s.finalEntries(t, fs)...); err != nil {
 		s.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
 	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs)); err != nil {
@@ -111,13 +111,35 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
 	} else {
 		s.log.Error("render final", "err", err)
 	}
-	last.Components = []Row{{{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"}}}
+	last.Components = []Row{{
+		{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"},
+		rematchButton(loc, rec),
+	}}
 	for _, st := range rec.Seats {
 		if st.Bot == "" && st.UserID != "" {
 			last.Mentions = append(last.Mentions, st.UserID)
 		}
 	}
 	return append(msgs, last)
+}
+
+// finalEntries are the outbox entries of a final reveal: the reveal, and
+// for a game played in a thread the result told in the parent channel and
+// the thread archived.
+func (s *Service) finalEntries(t *table, fs *engine.FinalScore) []store.OutboxEntry {
+	entries := finalEntries(s.finalMessages(t, fs))
+	return append(entries, closingEntries(t.rec, s.parentResult(t, fs))...)
+}
+
+// parentResult is the result a game played in a thread leaves in its
+// parent channel, with a link to the thread and a Rematch button.
+func (s *Service) parentResult(t *table, fs *engine.FinalScore) Message {
+	loc, rec := t.locale(), t.rec
+	win := fs.Ranking[0]
+	text := present.T(loc, "final.parent", "board", present.EditionName(loc, t.game.Board(), rec.Variant),
+		"thread", "<#"+rec.Channel+">", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total)
+	ranking := present.Ranking(fs, seatNames(rec))
+	return Message{Content: text + "\n" + strings.Join(ranking, "\n"), Components: []Row{{rematchButton(loc, rec)}}}
 }
 
 // finalEmbed is one player's score breakdown.
@@ -233,8 +255,20 @@ func (s *Service) stop(req *Request, resp Responder, t *table, update bool) erro
 			return resp.Reply(s.oops(req, err.Error()))
 		}
 	}
+	inThread := t.rec.Options["parent"] != ""
 	t.rec, t.game = nil, nil
 	done := Message{Content: present.T(loc, "end.done", "player", present.EscapeMarkdown(req.UserName))}
+	if inThread {
+		// The thread is archived once the table was told, in order.
+		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry("", done), archiveEntry()); err != nil {
+			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
+		}
+		s.kick(req.Channel)
+		if update {
+			return resp.Update(note(present.T(req.Locale, "end.stopped")))
+		}
+		return resp.Reply(note(present.T(req.Locale, "end.stopped")))
+	}
 	if update {
 		if err := resp.Update(note(present.T(req.Locale, "end.stopped"))); err != nil {
 			return err

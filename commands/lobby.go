@@ -3,6 +3,7 @@ package commands
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -35,7 +36,31 @@ const (
 )
 
 func (s *Service) ttrNew(req *Request, resp Responder) error {
-	t, err := s.table(req.Channel)
+	rec, refusal := s.newTableRecord(req)
+	if refusal != "" {
+		return resp.Reply(note(refusal))
+	}
+	// A table of its own: the game goes to a new thread when the bot may
+	// open one here (never under a lock: this asks Discord), else it is
+	// played in the channel as before, and the lobby says why.
+	channel, warning := req.Channel, ""
+	if s.threadsHere(req) {
+		b, _ := s.cfg.Catalog.Board(rec.Map)
+		th, err := s.openThread(req.Channel, threadName(rec, b))
+		switch {
+		case err == nil:
+			channel = th
+			rec.Options["parent"] = req.Channel
+		case errors.Is(err, ErrNotThreadable):
+		case errors.Is(err, ErrNoThreads):
+			warning = present.T(rec.Options["locale"], "lobby.no_threads")
+		default:
+			s.log.Warn("open a game thread", "channel", req.Channel, "err", err)
+			warning = present.T(rec.Options["locale"], "lobby.no_threads")
+		}
+	}
+	rec.Channel = channel
+	t, err := s.table(channel)
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
@@ -43,13 +68,34 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if t.rec != nil {
 		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
 	}
+	if err := s.cfg.Store.Put(rec); err != nil {
+		return resp.Reply(s.oops(req, err.Error()))
+	}
+	t.rec = rec
+	m := s.lobbyMessage(rec, t.locale())
+	if warning != "" {
+		m.Content = warning
+	}
+	if channel != req.Channel {
+		// The thread's first message points back to the lobby.
+		if err := s.enqueue(channel, s.threadWelcome(rec)); err != nil {
+			s.log.Error("queue the thread's welcome", "channel", channel, "err", err)
+		}
+		s.kick(channel)
+	}
+	return resp.Reply(m)
+}
+
+// newTableRecord reads /ttr new's options into a lobby record (its
+// channel not yet chosen), or says what is wrong with them.
+func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 	mapID := req.Opt("map")
 	if mapID == "" {
 		mapID = "usa"
 	}
 	b, err := s.cfg.Catalog.Board(mapID)
 	if err != nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.bad_map", "map", mapID, "maps", strings.Join(s.cfg.Catalog.IDs(), ", "))))
+		return nil, present.T(req.Locale, "lobby.bad_map", "map", mapID, "maps", strings.Join(s.cfg.Catalog.IDs(), ", "))
 	}
 	variant := req.Opt("variant")
 	if variant == "" {
@@ -60,7 +106,7 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 		for _, v := range b.Variants {
 			ids = append(ids, v.ID)
 		}
-		return resp.Reply(note(present.T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))))
+		return nil, present.T(req.Locale, "lobby.bad_variant", "variant", variant, "map", mapID, "variants", strings.Join(ids, ", "))
 	}
 	// The table's language: asked for, else the creator's own (Discord
 	// reports en-US for most servers, whatever they speak).
@@ -71,14 +117,14 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if l, _, _ := strings.Cut(strings.ToLower(lang), "-"); slices.Contains(present.Languages, l) {
 		lang = l
 	} else if req.Opt("language") != "" {
-		return resp.Reply(note(present.T(req.Locale, "lobby.bad_language", "language", lang, "languages", strings.Join(present.Languages, ", "))))
+		return nil, present.T(req.Locale, "lobby.bad_language", "language", lang, "languages", strings.Join(present.Languages, ", "))
 	} else {
 		lang = "en"
 	}
 	opts := map[string]string{"locale": lang}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
-			return resp.Reply(note(present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))))
+			return nil, present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))
 		}
 		opts["bonus_tickets"] = "on"
 	}
@@ -95,18 +141,13 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	} else if v != "0" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxTurnTimer {
-			return resp.Reply(note(present.T(req.Locale, "lobby.bad_timer")))
+			return nil, present.T(req.Locale, "lobby.bad_timer")
 		}
 		opts["turn_timer"] = strconv.Itoa(n)
 	}
-	rec := &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
+	return &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby,
-		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}
-	if err := s.cfg.Store.Put(rec); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	t.rec = rec
-	return resp.Reply(s.lobbyMessage(rec, lang))
+		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}, ""
 }
 
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
@@ -145,11 +186,19 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	e := Embed{Title: present.T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
 		Fields: []Field{{Name: present.T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
 		Footer: present.T(loc, "lobby.footer")}
+	if rec.Options["parent"] != "" {
+		e.Description += "\n" + present.T(loc, "lobby.thread", "thread", "<#"+rec.Channel+">")
+	}
 	full := len(rec.Seats) >= maxPlayers
+	// In the parent channel the buttons name the game's thread.
+	at := ""
+	if rec.Options["parent"] != "" {
+		at = "@" + rec.Channel
+	}
 	return Message{Embeds: []Embed{e}, Components: []Row{{
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "join"), Label: present.T(loc, "button.join"), Style: Success, Disabled: full},
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "leave"), Label: present.T(loc, "button.leave"), Style: Secondary},
-		{Kind: Button, ID: cid("lobby", rec.ID, 0, "start"), Label: present.T(loc, "button.start"), Style: Primary, Disabled: len(rec.Seats) < 2},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "join"+at), Label: present.T(loc, "button.join"), Style: Success, Disabled: full},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "leave"+at), Label: present.T(loc, "button.leave"), Style: Secondary},
+		{Kind: Button, ID: cid("lobby", rec.ID, 0, "start"+at), Label: present.T(loc, "button.start"), Style: Primary, Disabled: len(rec.Seats) < 2},
 	}}}
 }
 
@@ -265,6 +314,13 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 	if len(t.rec.Seats) == 0 {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
 			return resp.Reply(s.oops(req, err.Error()))
+		}
+		if t.rec.Options["parent"] != "" {
+			// Nobody is left at the table: its thread closes.
+			if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
+				s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
+			}
+			s.kick(req.Channel)
 		}
 		t.rec = nil
 		if fromButton {

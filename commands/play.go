@@ -36,7 +36,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
-		posts = finalEntries(s.finalMessages(t, g.Final()))
+		posts = s.finalEntries(t, g.Final())
 	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.

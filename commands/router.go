@@ -69,6 +69,9 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 	}
 	switch id.kind {
 	case "lobby":
+		if !s.routeToThread(req, &id) {
+			return resp.Reply(note(present.T(req.Locale, "stale.game")))
+		}
 		switch id.arg {
 		case "join":
 			return s.lobbyJoin(req, resp, id.game)
@@ -99,6 +102,8 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.undoVote(req, resp, id)
 	case "replay":
 		return s.replayButton(req, resp, id)
+	case "rematch":
+		return s.rematch(req, resp, id)
 	case "end":
 		return s.endButton(req, resp, id)
 	case "pay":

@@ -34,6 +34,10 @@ const (
 type outboxPayload struct {
 	Message
 	Board *boardAt `json:",omitempty"`
+	// To sends the message to another channel than the outbox's: a game
+	// played in a thread tells its result to the parent channel, in order
+	// with the thread's own posts.
+	To string `json:",omitempty"`
 }
 
 // boardAt names the board picture after a game's first Moves moves, in a
@@ -54,6 +58,18 @@ func outboxEntry(kind string, m Message) store.OutboxEntry {
 func boardEntry(m Message, moves int, loc string) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Board: &boardAt{Moves: moves, Locale: loc}})
 	return store.OutboxEntry{Kind: "board", Payload: payload}
+}
+
+// elsewhereEntry wraps a message for another channel.
+func elsewhereEntry(channel string, m Message) store.OutboxEntry {
+	payload, _ := json.Marshal(outboxPayload{Message: m, To: channel})
+	return store.OutboxEntry{Kind: "elsewhere", Payload: payload}
+}
+
+// archiveEntry closes the outbox's channel, a finished game's thread,
+// once everything before it was delivered.
+func archiveEntry() store.OutboxEntry {
+	return store.OutboxEntry{Kind: "archive", Payload: []byte("{}")}
 }
 
 // drawBoard draws a channel's board as it stood after the first moves
@@ -106,11 +122,6 @@ func finalEntries(msgs []Message) []store.OutboxEntry {
 		entries[i] = outboxEntry(kind, m)
 	}
 	return entries
-}
-
-// enqueueFinal queues a final reveal outside any move.
-func (s *Service) enqueueFinal(channel string, msgs []Message) error {
-	return s.cfg.Store.Enqueue(channel, finalEntries(msgs)...)
 }
 
 // kick makes sure the channel's outbox is being delivered: it starts the
@@ -190,6 +201,9 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 		s.log.Error("unreadable outbox entry dropped", "channel", channel, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
 	}
+	if e.Kind == "archive" {
+		return s.archive(channel, e)
+	}
 	m := p.Message
 	if p.Board != nil {
 		if f, err := s.drawBoard(channel, p.Board); err == nil {
@@ -201,7 +215,11 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 		}
 	}
 	m.Nonce = e.Nonce
-	id, err := s.cfg.Poster.Post(channel, m)
+	to := channel
+	if p.To != "" {
+		to = p.To
+	}
+	id, err := s.cfg.Poster.Post(to, m)
 	if errors.Is(err, ErrUndeliverable) {
 		s.log.Error("post dropped", "channel", channel, "kind", e.Kind, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
@@ -211,6 +229,21 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	}
 	if e.Kind == "board" || e.Kind == "final" {
 		s.replaceBoard(channel, id, e.Kind == "final")
+	}
+	return s.cfg.Store.Delivered(channel, e.Seq)
+}
+
+// archive closes a finished game's thread.
+func (s *Service) archive(channel string, e store.OutboxEntry) error {
+	th, ok := s.cfg.Poster.(ThreadOpener)
+	if ok {
+		err := th.ArchiveThread(channel)
+		if err != nil && !errors.Is(err, ErrUndeliverable) {
+			return err
+		}
+		if err != nil {
+			s.log.Warn("thread not archived", "channel", channel, "err", err)
+		}
 	}
 	return s.cfg.Store.Delivered(channel, e.Seq)
 }

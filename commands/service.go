@@ -58,9 +58,11 @@ type Service struct {
 	sending, again, retrying map[string]bool
 	idle                     *sync.Cond
 	// boards holds each channel's live board message, for the sender.
-	boards  map[string]string
-	recent  recentIDs
-	replays replayCache
+	boards map[string]string
+	// rematching marks the games whose rematch is being opened.
+	rematching map[string]bool
+	recent     recentIDs
+	replays    replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -140,7 +142,7 @@ func New(cfg Config) *Service {
 		cfg.Logger = slog.Default()
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
-		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}}
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{}}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }

@@ -1,0 +1,99 @@
+package commands
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"conductor/data"
+	"conductor/present"
+	"conductor/store"
+)
+
+// A table of its own: /ttr new in a server's text channel opens the lobby
+// there and gives the game a public thread, which is the game's channel
+// from then on (the store still keeps one game per channel). The parent
+// channel keeps the lobby, a link to the thread and, at the end, the
+// result; the finished thread is archived. A record's Options["parent"]
+// names the parent channel of a game played in a thread.
+
+// ErrNoThreads is what a ThreadOpener returns (wrapped) when the bot may
+// not open a thread in a channel (it lacks the permissions): the table
+// says so and plays in the channel. ErrNotThreadable: the channel cannot
+// hold threads (it is a thread itself): the table plays there, unsaid.
+var (
+	ErrNoThreads     = errors.New("the bot may not open a thread here")
+	ErrNotThreadable = errors.New("this channel cannot hold threads")
+)
+
+// ThreadOpener is a Poster that can give a game a thread of its own.
+type ThreadOpener interface {
+	// OpenThread starts a public thread in a text channel and returns its id.
+	OpenThread(channel, name string) (string, error)
+	// ArchiveThread closes a finished game's thread.
+	ArchiveThread(thread string) error
+}
+
+// maxThreadName is Discord's limit on a channel's name.
+const maxThreadName = 100
+
+// threadsHere says whether a new table here gets a thread: in a server's
+// channel (not a DM), when the transport can open threads and the creator
+// did not ask to play in the channel. Inside a thread, opening one fails
+// with ErrNotThreadable and the game stays there.
+func (s *Service) threadsHere(req *Request) bool {
+	_, ok := s.cfg.Poster.(ThreadOpener)
+	return ok && req.Opt("thread") != "false" && req.Guild != "" && !req.DM
+}
+
+// openThread asks the transport for a thread.
+func (s *Service) openThread(channel, name string) (string, error) {
+	return s.cfg.Poster.(ThreadOpener).OpenThread(channel, name)
+}
+
+// threadName names a game's thread: the edition and the host.
+func threadName(rec *store.GameRecord, b *data.Board) string {
+	name := "🚂 " + present.EditionName(rec.Options["locale"], b, rec.Variant) + " · " + rec.Seats[0].Name
+	for utf8.RuneCountInString(name) > maxThreadName {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return strings.TrimSpace(name)
+}
+
+// threadWelcome is a game thread's first message: where the lobby is.
+func (s *Service) threadWelcome(rec *store.GameRecord) Message {
+	loc := rec.Options["locale"]
+	b, _ := s.cfg.Catalog.Board(rec.Map)
+	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options["parent"]+">")}
+}
+
+// routeToThread points a click on a lobby in the parent channel at the
+// game's thread: such buttons carry "@thread" after their argument. It
+// reports false when the thread holds no game of that parent any more.
+func (s *Service) routeToThread(req *Request, id *customID) bool {
+	arg, thread, ok := strings.Cut(id.arg, "@")
+	if !ok {
+		return true
+	}
+	id.arg = arg
+	if thread == req.Channel {
+		return true // clicked inside the thread itself
+	}
+	rec, err := s.cfg.Store.Get(thread)
+	if err != nil || rec.Options["parent"] != req.Channel || rec.ID != id.game {
+		return false
+	}
+	req.Channel = thread
+	return true
+}
+
+// closingEntries are what a game played in a thread adds after its final
+// posts: the result in the parent channel, then the thread archived.
+func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
+	parent := rec.Options["parent"]
+	if parent == "" {
+		return nil
+	}
+	return []store.OutboxEntry{elsewhereEntry(parent, result), archiveEntry()}
+}
