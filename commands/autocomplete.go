@@ -105,7 +105,23 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			}
 		case "level":
 			for _, l := range s.cfg.BotLevels {
-				add(l, l)
+				name := l
+				if _, ok := present.Lookup("en", "level."+l); ok {
+					name = present.T(req.Locale, "level."+l)
+				}
+				add(name, l)
+			}
+		case "variant":
+			// The variants of the map chosen so far (USA's by default), by
+			// their names in the player's language.
+			mapID := req.Opt("map")
+			if mapID == "" {
+				mapID = "usa"
+			}
+			if b, err := s.cfg.Catalog.Board(mapID); err == nil {
+				for _, v := range b.Variants {
+					add(present.VariantName(req.Locale, b, v.ID), v.ID)
+				}
 			}
 		case "seat":
 			// Read from the store: autocomplete never waits for a table.

@@ -61,3 +61,33 @@ func BenchmarkAutocompleteLongInput(b *testing.B) {
 		})
 	}
 }
+
+// /ttr new's variants follow the map typed so far, named in the player's
+// language; bot levels say what they are.
+func TestNewTableVariantsFollowTheMap(t *testing.T) {
+	w := newWorld(t)
+	w.svc.cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
+	ask := func(loc string, opts map[string]string, focused string) []Choice {
+		opts[focused] = ""
+		return w.do(&Request{Type: AutocompleteRequest, User: "u1", Name: "ttr", Sub: "new", Locale: loc, Focused: focused, Options: opts}).choices
+	}
+	m := ask("en-US", map[string]string{"map": "marklin"}, "variant")
+	if len(m) != 1 || m[0].Value != "standard" {
+		t.Errorf("Märklin's variants: %+v", m)
+	}
+	eu := ask("fr", map[string]string{"map": "europe"}, "variant")
+	names := map[string]string{}
+	for _, c := range eu {
+		names[c.Value] = c.Name
+	}
+	if len(eu) != 4 || names["classic"] != "Classique" || names["mega"] == "" {
+		t.Errorf("Europe's variants in French: %+v", eu)
+	}
+	if us := ask("en-US", map[string]string{}, "variant"); len(us) != 2 {
+		t.Errorf("without a map, USA's variants: %+v", us)
+	}
+	lv := w.do(&Request{Type: AutocompleteRequest, User: "u1", Name: "ttr", Sub: "addbot", Locale: "de", Focused: "level", Options: map[string]string{"level": ""}}).choices
+	if len(lv) != 4 || lv[3].Value != "expert" || !strings.Contains(lv[3].Name, "Experte") {
+		t.Errorf("levels in German: %+v", lv)
+	}
+}

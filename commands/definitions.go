@@ -46,7 +46,6 @@ func Definitions(mapIDs []string) []CommandDef {
 	for _, id := range mapIDs {
 		maps = append(maps, Choice{Name: id, Value: id})
 	}
-	variants := []Choice{{"classic", "classic"}, {"1912", "1912"}, {"mega", "mega"}, {"bigcities", "bigcities"}, {"base", "base"}, {"1910", "1910"}, {"standard", "standard"}}
 	zero, week, five := 0.0, float64(MaxTurnTimer), 5.0
 	sub := func(name string, opts ...OptionDef) OptionDef {
 		return opt(SubCommand, "ttr."+name, name, false, opts...)
@@ -55,7 +54,7 @@ func Definitions(mapIDs []string) []CommandDef {
 		{Name: "ttr", GuildOnly: true, Options: []OptionDef{
 			sub("new",
 				withChoices(opt(StringOption, "ttr.new.map", "map", false), maps),
-				withChoices(opt(StringOption, "ttr.new.variant", "variant", false), variants),
+				auto(opt(StringOption, "ttr.new.variant", "variant", false)),
 				opt(BooleanOption, "ttr.new.bonus_tickets", "bonus_tickets", false),
 				withRange(opt(IntegerOption, "ttr.new.turn_timer", "turn_timer", false), &zero, &week),
 				opt(BooleanOption, "ttr.new.confirm", "confirm", false),
