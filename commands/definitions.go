@@ -68,6 +68,7 @@ func Definitions(mapIDs []string) []CommandDef {
 			sub("rules", auto(opt(StringOption, "ttr.rules.topic", "topic", false))),
 			sub("stats", opt(UserOption, "ttr.stats.player", "player", false)),
 			sub("forget", opt(BooleanOption, "ttr.forget.confirm", "confirm", false)),
+			sub("notify", opt(BooleanOption, "ttr.notify.on", "on", false)),
 			sub("undo"), sub("hint"),
 		}},
 		{Name: "draw", GuildOnly: true, Options: []OptionDef{auto(opt(StringOption, "draw.card", "card", false))}},

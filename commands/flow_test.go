@@ -477,3 +477,67 @@ func TestBoardAfterARestartNarratesOnlyItsTurn(t *testing.T) {
 		t.Fatalf("the board after a restart: %q (the one before: %q)", second, first)
 	}
 }
+
+// /ttr notify: a player who asks gets a DM when a board asks them to play
+// (and at the start, to choose tickets); one who stops gets none; a closed
+// DM is no error for the table.
+func TestTurnDMsForPlayersWhoAsk(t *testing.T) {
+	w := newWorld(t)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
+	w.cmd("u2", "ttr", "join", nil)
+	if a := w.cmd("u3", "ttr", "notify", nil); !strings.Contains(a.msg.Content, "/ttr join") {
+		t.Fatalf("a stranger asks for turn DMs: %q", a.msg.Content)
+	}
+	if a := w.cmd("u2", "ttr", "notify", nil); !a.msg.Ephemeral || !strings.Contains(a.msg.Content, "🔔") {
+		t.Fatalf("notify on: %+v", a.msg)
+	}
+	w.cmd("u1", "ttr", "start", nil)
+	if dms := w.poster.dms["u2"]; len(dms) != 1 || !strings.Contains(dms[0].Content, "<#c1>") {
+		t.Fatalf("u2's DMs at the start: %+v", dms)
+	}
+	if len(w.poster.dms["u1"]) != 0 {
+		t.Fatal("u1 did not ask for DMs")
+	}
+	g, gid := w.game("c1")
+	for seat, u := range []string{"u1", "u2"} {
+		a := w.click(u, "setup:"+gid+":0:")
+		lo, _ := g.KeepRange(seat)
+		var vals []string
+		for i := range lo {
+			vals = append(vals, string(rune('0'+i)))
+		}
+		w.click(u, findSelect(a.msg), vals...)
+	}
+	// Seat 0 (u1) plays first: u2 is told when u1's turn ends.
+	before := len(w.poster.dms["u2"])
+	w.click("u1", "draw:"+gid+":0:deck")
+	w.click("u1", "draw:"+gid+":0:deck")
+	if dms := w.poster.dms["u2"]; len(dms) != before+1 || !strings.Contains(dms[len(dms)-1].Content, "turn") {
+		t.Fatalf("u2 was not told of their turn: %+v", dms)
+	}
+	w.cmd("u2", "ttr", "notify", map[string]string{"on": "false"})
+	w.poster.dmClosed["u1"] = true
+	w.cmd("u1", "ttr", "notify", nil)
+	w.click("u2", "draw:"+gid+":1:deck")
+	w.click("u2", "draw:"+gid+":1:deck")
+	w.click("u1", "draw:"+gid+":2:deck")
+	w.click("u1", "draw:"+gid+":2:deck")
+	if dms := w.poster.dms["u2"]; len(dms) != before+1 {
+		t.Fatalf("u2 stopped the DMs but got %d more", len(dms)-before-1)
+	}
+	if g, _ := w.game("c1"); g.Turn() != 3 {
+		t.Fatalf("a closed DM held the table: turn %d", g.Turn())
+	}
+}
+
+// findSelect is the custom id of a message's select menu.
+func findSelect(m Message) string {
+	for _, row := range m.Components {
+		for _, c := range row {
+			if c.Kind == Select {
+				return c.ID
+			}
+		}
+	}
+	return ""
+}

@@ -58,7 +58,11 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	} else {
 		err = resp.Reply(lobby)
 	}
-	s.post(t, "board", m)
+	entries := append([]store.OutboxEntry{outboxEntry("board", m)}, s.turnPings(t)...)
+	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
+		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
+	}
+	s.kick(t.rec.Channel)
 	s.scheduleBots(t)
 	return err
 }

@@ -41,6 +41,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
 		posts = append(posts, boardEntry(s.boardText(t), len(t.rec.Log)+1, t.locale()))
+		posts = append(posts, s.turnPings(t)...)
 		t.reminded = -1
 	case o.turnDone:
 		t.reminded = -1

@@ -38,6 +38,8 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 			return s.undoAsk(req, resp)
 		case "hint":
 			return s.hintCommand(req, resp)
+		case "notify":
+			return s.notifyCommand(req, resp)
 		}
 	case "draw":
 		return s.drawCommand(req, resp)

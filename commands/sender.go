@@ -38,6 +38,8 @@ type outboxPayload struct {
 	// played in a thread tells its result to the parent channel, in order
 	// with the thread's own posts.
 	To string `json:",omitempty"`
+	// DM sends the message to a user privately instead (turn DMs).
+	DM string `json:",omitempty"`
 }
 
 // boardAt names the board picture after a game's first Moves moves, in a
@@ -214,6 +216,17 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
 		}
 	}
+	if p.DM != "" {
+		err := s.cfg.Poster.DM(p.DM, m)
+		if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
+			s.log.Info("turn DM not delivered", "channel", channel, "err", err)
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		return s.cfg.Store.Delivered(channel, e.Seq)
+	}
 	m.Nonce = e.Nonce
 	to := channel
 	if p.To != "" {
@@ -253,24 +266,27 @@ func (s *Service) archive(channel string, e store.OutboxEntry) error {
 // it. Best effort: an old board's buttons are harmless (a click on them is
 // answered as stale), so a failure is logged, not retried.
 func (s *Service) replaceBoard(channel, id string, final bool) {
-	prev := ""
+	// The sender is the only writer of boards: what it remembers is the
+	// truth (the stored id may be older when a table's copy of its record
+	// was saved over it), and it outlives a game archived before its final
+	// reveal goes out. The stored id serves after a restart.
+	s.mu.Lock()
+	prev := s.boards[channel]
+	s.mu.Unlock()
 	err := s.cfg.Store.Update(channel, func(r *store.GameRecord) error {
 		if r.Messages == nil {
 			r.Messages = map[string]string{}
 		}
-		prev = r.Messages["board"]
+		if prev == "" {
+			prev = r.Messages["board"]
+		}
 		r.Messages["board"] = id
 		return nil
 	})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.Warn("remember the board", "channel", channel, "err", err)
 	}
-	// The sender is the only writer of boards: it also remembers the last
-	// one for a game already archived when its final reveal goes out.
 	s.mu.Lock()
-	if prev == "" {
-		prev = s.boards[channel]
-	}
 	if final {
 		delete(s.boards, channel)
 	} else {
