@@ -13,6 +13,7 @@ import (
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/local"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -28,6 +29,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "board.png", "where to write the board picture after every move")
 	db := fs.String("db", envOr("CONDUCTOR_DB", "conductor.db"), "the database `FILE`")
 	delay := fs.Duration("bot-delay", 400*time.Millisecond, "pause before a bot moves")
+	lang := fs.String("lang", "en", "the `LANGUAGE` of the game's texts and pictures: "+strings.Join(present.Languages, ", "))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -46,6 +48,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	term := local.NewTerminal(stdin, stdout)
 	term.BoardPath = *out
 	term.Channel = "local:" + *game
+	term.Locale = *lang
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: term,
 		Bots: botMaker(), BotLevels: botLevels(), BotDelay: *delay, Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	defer svc.Close()
@@ -53,7 +56,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	setup := local.Setup{Fresh: *fresh, Seats: strings.Split(*players, ","), Map: *mapID, Variant: *variant, Levels: botLevels(), Given: given}
+	setup := local.Setup{Fresh: *fresh, Seats: strings.Split(*players, ","), Map: *mapID, Variant: *variant, Lang: *lang, Levels: botLevels(), Given: given}
 	if err := term.Open(context.Background(), st, setup); err != nil {
 		var bad *local.SetupError
 		if errors.As(err, &bad) {

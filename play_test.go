@@ -79,3 +79,22 @@ func TestPlayResumesAPendingChoice(t *testing.T) {
 		t.Fatalf("the resumed game does not show the open ticket choice:\n%s", s)
 	}
 }
+
+// --lang chooses the table's language: the game's texts come in French,
+// and a language the bot does not speak is a usage error.
+func TestPlayInFrench(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--players", "alice,easy", "--bot-delay", "0", "--lang", "fr", "--map", "europe"}
+	var out, errb bytes.Buffer
+	if code := realMain(args, strings.NewReader("/hand\n/quit\n"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	if !strings.Contains(out.String(), "Les Aventuriers du Rail") || !strings.Contains(out.String(), "Destination") {
+		t.Errorf("the game is not French:\n%s", out.String())
+	}
+	errb.Reset()
+	bad := []string{"play", "--db", filepath.Join(dir, "other.db"), "--players", "alice,easy", "--lang", "xx"}
+	if code := realMain(bad, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "xx") {
+		t.Errorf("--lang xx: exit %d, %q", code, errb.String())
+	}
+}

@@ -334,3 +334,6 @@ func (s *Service) oops(req *Request, what string) Message {
 
 // note is an ephemeral one-liner.
 func note(text string) Message { return Message{Ephemeral: true, Content: text} }
+
+// Board is one of the service's boards, by id.
+func (s *Service) Board(id string) (*data.Board, error) { return s.cfg.Catalog.Board(id) }

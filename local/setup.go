@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"conductor/commands"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -21,6 +23,8 @@ type Setup struct {
 	// for each bot, in seat order.
 	Seats        []string
 	Map, Variant string
+	// Lang is the table's language (en, fr, it, de); "" is English.
+	Lang string
 	// Levels are the bot levels a seat may name.
 	Levels []string
 	// Given names the flags the player typed ("map", "variant", "players"):
@@ -65,7 +69,11 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 			t.resumed[seat.UserID] = true
 		}
 	}
-	fmt.Fprintf(t.out, "Resuming the saved game %q on the %s board.\n", strings.TrimPrefix(t.Channel, "local:"), rec.Map)
+	board := rec.Map
+	if b, err := t.Service.Board(rec.Map); err == nil {
+		board = present.EditionName(t.Locale, b, rec.Variant)
+	}
+	fmt.Fprintln(t.out, t.say("term.resuming", "game", strconv.Quote(strings.TrimPrefix(t.Channel, "local:")), "board", board))
 	return nil
 }
 
@@ -148,13 +156,16 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 		n++
 		c := &capture{}
 		t.Service.Handle(ctx, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
-			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Name: "ttr", Sub: sub, Options: opts}, c)
+			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Locale: t.Locale, Name: "ttr", Sub: sub, Options: opts}, c)
 		if c.m.Ephemeral {
 			return c.m, errors.New(c.m.Content)
 		}
 		return c.m, nil
 	}
 	opts := map[string]string{"map": s.Map}
+	if s.Lang != "" {
+		opts["language"] = s.Lang
+	}
 	if s.Variant != "" {
 		opts["variant"] = s.Variant
 	}

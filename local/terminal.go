@@ -30,6 +30,9 @@ type Terminal struct {
 	Names map[string]string
 	// Humans are the user ids that type at this keyboard, in seat order.
 	Humans []string
+	// Locale is the language of the players' private replies (the
+	// table's public one is chosen when it opens: Setup.Lang).
+	Locale string
 
 	in  *bufio.Scanner
 	out io.Writer
@@ -71,7 +74,7 @@ func (t *Terminal) DM(user string, m commands.Message) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if user == t.viewer {
-		t.show(m, "(private) ")
+		t.show(m, t.say("term.private"))
 		return nil
 	}
 	t.dms[user] = append(t.dms[user], m)
@@ -136,7 +139,7 @@ func (t *Terminal) showComponents(m commands.Message) {
 				}
 				buttons = append(buttons, fmt.Sprintf("[%d] %s", n, label))
 			case commands.Select:
-				fmt.Fprintf(t.out, "%s — type the letters of your choice (%d to %d), e.g. a,c:\n", c.Placeholder, c.Min, c.Max)
+				fmt.Fprintln(t.out, t.say("term.letters", "menu", c.Placeholder, "min", c.Min, "max", c.Max))
 				for i, o := range c.Options {
 					desc := ""
 					if o.Description != "" {
@@ -182,6 +185,11 @@ func (r *responder) FollowUp(m commands.Message) error {
 	return r.Reply(m)
 }
 
+// say is one of the terminal's own texts in its language.
+func (t *Terminal) say(key string, kv ...any) string {
+	return present.T(t.Locale, key, kv...)
+}
+
 // request sends one request as a user.
 func (t *Terminal) request(req *commands.Request) {
 	t.seq++
@@ -189,6 +197,7 @@ func (t *Terminal) request(req *commands.Request) {
 	req.Channel = t.Channel
 	req.Guild = "local"
 	req.UserName = t.Names[req.User]
+	req.Locale = t.Locale
 	req.CanManage = true
 	t.Service.Handle(context.Background(), req, &responder{t: t, user: req.User})
 	// The board and the narration follow the reply, before the next prompt.
@@ -201,13 +210,13 @@ func (t *Terminal) Play() error {
 	for {
 		user, over := t.waitForHuman()
 		if over {
-			fmt.Fprintln(t.out, "The game is over. Start another with `conductor play --new`.")
+			fmt.Fprintln(t.out, t.say("term.over"))
 			return nil
 		}
 		t.handOver(user)
 		fmt.Fprintf(t.out, "%s> ", t.Names[user])
 		if !t.in.Scan() {
-			fmt.Fprintln(t.out, "\nThe game is saved; run `conductor play` again to go on.")
+			fmt.Fprintln(t.out, "\n"+t.say("term.saved"))
 			return t.in.Err()
 		}
 		line := strings.TrimSpace(t.in.Text())
@@ -250,7 +259,7 @@ func (t *Terminal) handOver(user string) {
 		return
 	}
 	if len(t.Humans) > 1 {
-		fmt.Fprintf(t.out, "\n---- Pass the keyboard to %s, then press Enter ----\n", t.Names[user])
+		fmt.Fprintln(t.out, "\n"+t.say("term.pass", "player", t.Names[user]))
 		t.in.Scan()
 		fmt.Fprint(t.out, strings.Repeat("\n", 30))
 	}
@@ -260,7 +269,7 @@ func (t *Terminal) handOver(user string) {
 	pending := t.dms[user]
 	delete(t.dms, user)
 	for _, m := range pending {
-		t.show(m, "(private) ")
+		t.show(m, t.say("term.private"))
 	}
 	t.mu.Unlock()
 	info, _ := t.Service.Turn(t.Channel)
@@ -268,7 +277,7 @@ func (t *Terminal) handOver(user string) {
 		// The ticket choice starts with the board's button.
 		t.request(&commands.Request{Type: commands.ComponentRequest, User: user, CustomID: "setup:" + info.GameID + ":0:"})
 	} else {
-		fmt.Fprintf(t.out, "%s, your turn. Type a command (/help), or a button's number.\n", t.Names[user])
+		fmt.Fprintln(t.out, t.say("term.your_turn", "player", t.Names[user]))
 	}
 	if t.resumed[user] {
 		delete(t.resumed, user)
@@ -314,7 +323,7 @@ func (t *Terminal) choose(user, line string) {
 	}
 	t.mu.Unlock()
 	if m == nil {
-		fmt.Fprintln(t.out, "Nothing to choose from: type a command, e.g. /draw deck (or /help).")
+		fmt.Fprintln(t.out, t.say("term.nothing"))
 		return
 	}
 	var n int
@@ -332,7 +341,7 @@ func (t *Terminal) choose(user, line string) {
 				}
 			}
 		}
-		fmt.Fprintf(t.out, "There is no button %d.\n", n)
+		fmt.Fprintln(t.out, t.say("term.no_button", "n", n))
 		return
 	}
 	for _, row := range m.Components {
@@ -353,7 +362,7 @@ func (t *Terminal) choose(user, line string) {
 			return
 		}
 	}
-	fmt.Fprintln(t.out, "Type a button's number, or a command such as /draw deck (/help lists them).")
+	fmt.Fprintln(t.out, t.say("term.how"))
 }
 
 const helpText = `Commands (as in Discord):
