@@ -152,3 +152,42 @@ func TestTableInTheChannelOnRequest(t *testing.T) {
 		t.Errorf("the lobby talks of threads: %q", lobby.msg.Content)
 	}
 }
+
+// A French table chosen by an English-speaking host: its thread, lobby,
+// boards and narration are French, while each player's private replies
+// follow their own Discord language.
+func TestFrenchTableKeepsPrivateRepliesInEachPlayersLanguage(t *testing.T) {
+	e := newEnv(t)
+	ch := e.channel("table-fr")
+	bob, alice := e.user("bob"), e.user("alice")
+	e.srv.SetUserLocale(bob.ID, "en-US")
+	e.srv.SetUserLocale(alice.ID, "fr")
+	lobby, game := e.newGame(bob.ID, ch.ID, fakediscord.StringOption("map", "europe"), fakediscord.StringOption("language", "fr"))
+	if !strings.HasPrefix(game.Name, "🚂 Les Aventuriers du Rail") || !lobby.msg.Contains("Aventuriers") {
+		t.Fatalf("thread %q, lobby %+v", game.Name, lobby.msg.Text())
+	}
+	e.click(alice.ID, lobby.msg.ID, button(lobby.msg, "lobby:", ":join"))
+	m, _ := e.srv.Message(lobby.msg.ID)
+	e.click(bob.ID, m.ID, button(m, "lobby:", ":start"))
+	board, ok := e.latest(game.ID, isBoard)
+	if !ok || !strings.Contains(board.Content, "La partie commence") {
+		t.Fatalf("the first board is not French: %q", board.Content)
+	}
+	for _, c := range board.Buttons() {
+		if c.Label != "" && strings.Contains(c.Label, "Choose") {
+			t.Errorf("an English button on a French board: %q", c.Label)
+		}
+	}
+	en := e.run(bob.ID, game.ID, "hand")
+	fr := e.run(alice.ID, game.ID, "hand")
+	if !en.msg.Ephemeral() || !fr.msg.Ephemeral() {
+		t.Fatal("a hand was shown in public")
+	}
+	if !en.msg.Contains("tickets") || en.msg.Contains("Destination") {
+		t.Errorf("bob's private reply is not English: %+v", en.msg.Text())
+	}
+	if !fr.msg.Contains("Destination") {
+		t.Errorf("alice's private reply is not French: %+v", fr.msg.Text())
+	}
+	e.srv.CheckClean(t)
+}
