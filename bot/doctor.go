@@ -63,7 +63,6 @@ var neededPermissions = []neededPermission{
 	{discordgo.PermissionReadMessageHistory, "Read Message History", "find its earlier board"},
 	{discordgo.PermissionCreatePublicThreads, "Create Public Threads", "open a thread per game"},
 	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads", "play in a game's thread"},
-	{discordgo.PermissionManageThreads, "Manage Threads", "archive a finished game's thread"},
 }
 
 // InvitePermissions is the permission integer of the invite link: every

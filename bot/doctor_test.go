@@ -63,7 +63,7 @@ func TestDoctorFindsAllWell(t *testing.T) {
 		t.Errorf("token finding %+v names no application id and bot name", f)
 	}
 	for _, p := range []string{"View Channel", "Send Messages", "Attach Files", "Embed Links", "Read Message History",
-		"Create Public Threads", "Send Messages in Threads", "Manage Threads"} {
+		"Create Public Threads", "Send Messages in Threads"} {
 		finding(t, r, p+" in #table")
 	}
 	posts := e.srv.RequestsTo("POST", "/channels/{channel_id}/messages")
@@ -104,7 +104,7 @@ func TestDoctorNamesAMissingPermissionAndHowToGrantIt(t *testing.T) {
 	lobby := e.channel("lobby")
 	r = doctor(t, e.srv, e.srv.Token(), e.guild.ID, bot.DoctorOptions{ChannelID: lobby.ID})
 	for name, want := range map[string]bool{"Send Messages in #lobby": true, "Attach Files in #lobby": true,
-		"Create Public Threads in #lobby": false, "Manage Threads in #lobby": false} {
+		"Create Public Threads in #lobby": false, "Send Messages in Threads in #lobby": false} {
 		if f := finding(t, r, name); f.OK != want || !want && !strings.Contains(f.Fix, "Server Settings → Roles") {
 			t.Errorf("%s: %+v", name, f)
 		}
