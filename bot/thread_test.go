@@ -27,6 +27,10 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 	}
 	usa.setup()
 	eu.setup()
+	// A game command typed in the parent channel points to the thread.
+	if a := e.run(usa.players[0].ID, lobbyChannel.ID, "hand"); !a.msg.Ephemeral() || !a.msg.Contains("<#"+usa.ch.ID+">") {
+		t.Errorf("/hand in the parent channel: %q", a.msg.Content)
+	}
 	// Interleaved turns: the two tables never see each other's moves.
 	for turns := 0; !usa.over() || !eu.over(); turns++ {
 		if turns > 1200 {

@@ -21,7 +21,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	rec := t.rec
 	switch {
 	case rec == nil:
-		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
+		return resp.Reply(s.noGameHere(req, "lobby.none"))
 	case game != "" && game != rec.ID:
 		return resp.Reply(note(present.T(req.Locale, "stale.game")))
 	case rec.Status != store.StatusLobby:
@@ -196,7 +196,7 @@ func (s *Service) end(req *Request, resp Responder) error {
 	}
 	defer t.unlock()
 	if t.rec == nil {
-		return resp.Reply(note(present.T(req.Locale, "game.none")))
+		return resp.Reply(s.noGameHere(req, "game.none"))
 	}
 	if req.User != t.rec.Host && !req.CanManage {
 		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))

@@ -180,7 +180,7 @@ func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error
 	}
 	defer t.unlock()
 	if t.rec == nil || t.game == nil {
-		return resp.Reply(note(present.T(req.Locale, "game.none")))
+		return resp.Reply(s.noGameHere(req, "game.none"))
 	}
 	return fn(t)
 }

@@ -295,7 +295,7 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 	}
 	defer t.unlock()
 	if t.rec == nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
+		return resp.Reply(s.noGameHere(req, "lobby.none"))
 	}
 	if t.rec.Status != store.StatusLobby {
 		return resp.Reply(note(present.T(req.Locale, "lobby.started")))

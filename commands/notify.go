@@ -25,7 +25,7 @@ func (s *Service) notifyCommand(req *Request, resp Responder) error {
 	}
 	defer t.unlock()
 	if t.rec == nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.none")))
+		return resp.Reply(s.noGameHere(req, "lobby.none"))
 	}
 	if seatOf(t.rec, req.User) < 0 {
 		return resp.Reply(note(present.T(req.Locale, "notify.not_player")))

@@ -45,7 +45,7 @@ func (s *Service) kickSeat(req *Request, resp Responder) error {
 	}
 	defer t.unlock()
 	if t.rec == nil || t.game == nil {
-		return resp.Reply(note(present.T(req.Locale, "game.none")))
+		return resp.Reply(s.noGameHere(req, "game.none"))
 	}
 	if req.User != t.rec.Host && !req.CanManage {
 		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))

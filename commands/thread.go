@@ -97,3 +97,21 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 	}
 	return []store.OutboxEntry{elsewhereEntry(parent, result), archiveEntry()}
 }
+
+// noGameHere answers a game command typed in a channel without a game of
+// its own (key says so): when the player has a game in one of the
+// channel's threads, it points there instead.
+func (s *Service) noGameHere(req *Request, key string) Message {
+	if recs, err := s.cfg.Store.ListGuild(req.Guild); err == nil {
+		var links []string
+		for _, r := range recs {
+			if r.Options["parent"] == req.Channel && seatOf(r, req.User) >= 0 {
+				links = append(links, "<#"+r.Channel+">")
+			}
+		}
+		if len(links) > 0 {
+			return note(present.T(req.Locale, "game.in_thread", "threads", strings.Join(links, ", ")))
+		}
+	}
+	return note(present.T(req.Locale, key))
+}

@@ -28,7 +28,9 @@ func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
 		if id != nil {
 			return fail("stale.game")
 		}
-		return fail("game.none")
+		t.unlock()
+		m := s.noGameHere(req, "game.none")
+		return nil, 0, &m
 	case id != nil && id.game != t.rec.ID:
 		return fail("stale.game")
 	case t.rec.Status == store.StatusLobby || t.game == nil:
