@@ -189,12 +189,12 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 			return badSetup("%v", err)
 		}
 	}
-	m, err := send(humans[0], "start", nil)
-	if err != nil {
+	// The first board is posted (and shown) by the service; the reply is
+	// only the closed lobby.
+	if _, err := send(humans[0], "start", nil); err != nil {
 		return badSetup("%v", err)
 	}
 	t.Service.Quiet()
-	_, _ = t.Post(t.Channel, m)
 	return nil
 }
 

@@ -221,7 +221,7 @@ func (t *Terminal) Play() error {
 		}
 		line := strings.TrimSpace(t.in.Text())
 		if line == "/quit" || line == "quit" || line == "exit" {
-			fmt.Fprintln(t.out, "The game is saved; run `conductor play` again to go on.")
+			fmt.Fprintln(t.out, t.say("term.saved"))
 			return nil
 		}
 		t.input(user, line)
