@@ -3,7 +3,6 @@ package commands
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,50 +39,15 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if refusal != "" {
 		return resp.Reply(note(refusal))
 	}
-	// A table of its own: the game goes to a new thread when the bot may
-	// open one here (never under a lock: this asks Discord), else it is
-	// played in the channel as before, and the lobby says why.
-	channel, warning := req.Channel, ""
-	if s.threadsHere(req) {
-		b, _ := s.cfg.Catalog.Board(rec.Map)
-		th, err := s.openThread(req.Channel, threadName(rec, b))
-		switch {
-		case err == nil:
-			channel = th
-			rec.Options["parent"] = req.Channel
-		case errors.Is(err, ErrNotThreadable):
-		case errors.Is(err, ErrNoThreads):
-			warning = present.T(rec.Options["locale"], "lobby.no_threads")
-		default:
-			s.log.Warn("open a game thread", "channel", req.Channel, "err", err)
-			warning = present.T(rec.Options["locale"], "lobby.no_threads")
-		}
-	}
-	rec.Channel = channel
-	t, err := s.table(channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+	warning := s.placeTable(rec, req.Channel, s.threadsHere(req))
+	t, m := s.openLobby(req, rec)
+	if t == nil {
+		return resp.Reply(*m)
 	}
 	defer t.unlock()
-	if t.rec != nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
-	}
-	if err := s.cfg.Store.Put(rec); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	t.rec = rec
-	m := s.lobbyMessage(rec, t.locale())
-	if warning != "" {
-		m.Content = warning
-	}
-	if channel != req.Channel {
-		// The thread's first message points back to the lobby.
-		if err := s.enqueue(channel, s.threadWelcome(rec)); err != nil {
-			s.log.Error("queue the thread's welcome", "channel", channel, "err", err)
-		}
-		s.kick(channel)
-	}
-	return resp.Reply(m)
+	lobby := s.lobbyMessage(rec, t.locale())
+	lobby.Content = warning
+	return resp.Reply(lobby)
 }
 
 // newTableRecord reads /ttr new's options into a lobby record (its

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"maps"
 
 	"conductor/present"
@@ -41,39 +40,22 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
-	delete(rec.Options, "parent")
 	rec.Options["rematch_of"] = old.ID
 	for i := range rec.Seats {
 		rec.Seats[i].Color = seatColors[i]
 	}
 	// Where: a new thread of the same parent channel, else the channel the
-	// game was played in (no lock is held while Discord is asked).
+	// game was played in.
 	home := old.Options["parent"]
 	if home == "" {
 		home = old.Channel
 	}
-	rec.Channel = home
-	if old.Options["parent"] != "" {
-		b, _ := s.cfg.Catalog.Board(rec.Map)
-		if th, err := s.openThread(home, threadName(rec, b)); err == nil {
-			rec.Channel = th
-			rec.Options["parent"] = home
-		} else if !errors.Is(err, ErrNoThreads) && !errors.Is(err, ErrNotThreadable) {
-			s.log.Warn("open a rematch thread", "channel", home, "err", err)
-		}
-	}
-	t, err := s.table(rec.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+	s.placeTable(rec, home, old.Options["parent"] != "")
+	t, m := s.openLobby(req, rec)
+	if t == nil {
+		return resp.Reply(*m)
 	}
 	defer t.unlock()
-	if t.rec != nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
-	}
-	if err := s.cfg.Store.Put(rec); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	t.rec = rec
 	loc := t.locale()
 	lobby := s.lobbyMessage(rec, loc)
 	lobby.Content = present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">")
@@ -86,12 +68,6 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
 	s.kick(home)
-	if rec.Channel != home {
-		if err := s.enqueue(rec.Channel, s.threadWelcome(rec)); err != nil {
-			s.log.Error("queue the thread's welcome", "channel", rec.Channel, "err", err)
-		}
-		s.kick(rec.Channel)
-	}
 	return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 }
 

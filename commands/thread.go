@@ -46,9 +46,58 @@ func (s *Service) threadsHere(req *Request) bool {
 	return ok && req.Opt("thread") != "false" && req.Guild != "" && !req.DM
 }
 
-// openThread asks the transport for a thread.
-func (s *Service) openThread(channel, name string) (string, error) {
-	return s.cfg.Poster.(ThreadOpener).OpenThread(channel, name)
+// placeTable chooses where a new table plays: a new thread of parent when
+// asked and allowed, else parent itself. It returns why there is no thread
+// when the bot may not open one (the lobby says it). No lock is held: this
+// asks Discord.
+func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) (warning string) {
+	rec.Channel = parent
+	delete(rec.Options, "parent")
+	if !thread {
+		return ""
+	}
+	b, _ := s.cfg.Catalog.Board(rec.Map)
+	th, err := s.cfg.Poster.(ThreadOpener).OpenThread(parent, threadName(rec, b))
+	switch {
+	case err == nil:
+		rec.Channel = th
+		rec.Options["parent"] = parent
+		return ""
+	case errors.Is(err, ErrNotThreadable):
+		return ""
+	case !errors.Is(err, ErrNoThreads):
+		s.log.Warn("open a game thread", "channel", parent, "err", err)
+	}
+	return present.T(rec.Options["locale"], "lobby.no_threads")
+}
+
+// openLobby stores a new lobby in its channel, unless a table is there,
+// and greets its thread. It returns the table, locked, or the refusal.
+func (s *Service) openLobby(req *Request, rec *store.GameRecord) (*table, *Message) {
+	t, err := s.table(rec.Channel)
+	if err != nil {
+		m := s.oops(req, err.Error())
+		return nil, &m
+	}
+	refuse := func(m Message) (*table, *Message) {
+		t.unlock()
+		return nil, &m
+	}
+	if t.rec != nil {
+		return refuse(note(present.T(req.Locale, "lobby.exists")))
+	}
+	if err := s.cfg.Store.Put(rec); err != nil {
+		return refuse(s.oops(req, err.Error()))
+	}
+	t.rec = rec
+	if parent := rec.Options["parent"]; parent != "" {
+		// The thread's first message points back to the lobby.
+		if err := s.enqueue(rec.Channel, s.threadWelcome(rec)); err != nil {
+			s.log.Error("queue the thread's welcome", "channel", rec.Channel, "err", err)
+		}
+		s.kick(rec.Channel)
+	}
+	return t, nil
 }
 
 // threadName names a game's thread: the edition and the host.
