@@ -68,6 +68,12 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	if o.fake.WaitTimeout == 0 {
 		o.fake.WaitTimeout = 60 * time.Second
 	}
+	if o.fake.HeartbeatInterval == 0 {
+		// discordgo gives a connection up after five missed ACKs: at the
+		// fake's 500 ms a machine loaded by the race detector can starve it
+		// that long. Two seconds keeps heartbeats frequent enough to test.
+		o.fake.HeartbeatInterval = 2 * time.Second
+	}
 	srv := fakediscord.New(t, o.fake)
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
@@ -242,10 +248,25 @@ func (e *env) channel(name string) fakediscord.Channel {
 	return e.srv.CreateTextChannel(e.guild.ID, name)
 }
 
+// send makes an interaction. When the bot is reconnecting (no gateway
+// session owns the guild's shard, so Discord could not deliver it and the
+// player would see "interaction failed"), the player tries again once the
+// bot is back, as people do.
+func (e *env) send(make func() (*fakediscord.InteractionHandle, error)) (*fakediscord.InteractionHandle, error) {
+	h, err := make()
+	for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "no gateway session owns"); try++ {
+		if werr := e.srv.WaitFor("the bot back on the gateway", func() bool { return e.srv.Connected(0) }); werr != nil {
+			return h, err
+		}
+		h, err = make()
+	}
+	return h, err
+}
+
 // run runs a slash command and waits for its answer.
 func (e *env) run(user, channel, name string, opts ...fakediscord.CommandOption) answer {
 	e.t.Helper()
-	return e.finish(e.srv.RunCommand(user, channel, name, opts...))
+	return e.finish(e.send(func() (*fakediscord.InteractionHandle, error) { return e.srv.RunCommand(user, channel, name, opts...) }))
 }
 
 // ttr runs /ttr SUB.
@@ -256,18 +277,22 @@ func (e *env) ttr(user, channel, sub string, opts ...fakediscord.CommandOption) 
 
 func (e *env) click(user, message, customID string) answer {
 	e.t.Helper()
-	return e.finish(e.srv.ClickButton(user, message, customID))
+	return e.finish(e.send(func() (*fakediscord.InteractionHandle, error) { return e.srv.ClickButton(user, message, customID) }))
 }
 
 func (e *env) choose(user, message, customID string, values ...string) answer {
 	e.t.Helper()
-	return e.finish(e.srv.SelectValues(user, message, customID, values...))
+	return e.finish(e.send(func() (*fakediscord.InteractionHandle, error) {
+		return e.srv.SelectValues(user, message, customID, values...)
+	}))
 }
 
 // complete asks for autocomplete choices.
 func (e *env) complete(user, channel, name string, opts ...fakediscord.CommandOption) []fakediscord.OptionChoice {
 	e.t.Helper()
-	a := e.finish(e.srv.Autocomplete(user, channel, name, opts...))
+	a := e.finish(e.send(func() (*fakediscord.InteractionHandle, error) {
+		return e.srv.Autocomplete(user, channel, name, opts...)
+	}))
 	if a.cb.Type != fakediscord.CallbackAutocompleteResult {
 		e.t.Fatalf("autocomplete answered with callback type %d", a.cb.Type)
 	}
