@@ -31,3 +31,19 @@ func TestInteractionsTooOldToAnswerAreDropped(t *testing.T) {
 		t.Error("an unreadable id is not dropped")
 	}
 }
+
+// An interaction that reached the bot late is deferred sooner, inside
+// Discord's window.
+func TestLateInteractionIsDeferredSooner(t *testing.T) {
+	for _, tc := range []struct{ age, after, want time.Duration }{
+		{0, 2 * time.Second, 2 * time.Second},
+		{time.Second, 2 * time.Second, 1500 * time.Millisecond},
+		{2400 * time.Millisecond, 2 * time.Second, 100 * time.Millisecond},
+		{2900 * time.Millisecond, 2 * time.Second, time.Millisecond},
+		{0, 150 * time.Millisecond, 150 * time.Millisecond},
+	} {
+		if got := deferIn(tc.age, tc.after); got != tc.want {
+			t.Errorf("age %v, defer after %v: deferred after %v, want %v", tc.age, tc.after, got, tc.want)
+		}
+	}
+}

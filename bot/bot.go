@@ -323,7 +323,8 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	if !ok {
 		return
 	}
-	if age, old := tooOld(i.ID, time.Now()); old {
+	age, old := tooOld(i.ID, time.Now())
+	if old {
 		// Discord no longer takes an answer (a RESUME can replay such
 		// interactions): applying it would play a move the player is told
 		// failed, and may well make again.
@@ -341,7 +342,7 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	b.mu.Unlock()
 	defer b.inflight.Done()
 	r := newResponder(b, i, req, focused)
-	r.arm(b.cfg.DeferAfter)
+	r.arm(deferIn(age, b.cfg.DeferAfter))
 	defer r.disarm()
 	h.Handle(ctx, req, r)
 }
@@ -360,6 +361,17 @@ func tooOld(id string, now time.Time) (time.Duration, bool) {
 	}
 	age := now.Sub(created)
 	return age, age > answerWindow
+}
+
+// deferMargin is kept between a deferral and the end of Discord's answer
+// window, for the callback's own trip.
+const deferMargin = 500 * time.Millisecond
+
+// deferIn is when to defer an interaction of this age: after the
+// configured delay, but soon enough to land inside Discord's window when
+// the interaction reached us late (a slow gateway, a RESUME's replay).
+func deferIn(age, after time.Duration) time.Duration {
+	return max(min(after, answerWindow-deferMargin-age), time.Millisecond)
 }
 
 // refuse answers an interaction that arrives while the bot shuts down.
