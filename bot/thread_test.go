@@ -195,3 +195,19 @@ func TestFrenchTableKeepsPrivateRepliesInEachPlayersLanguage(t *testing.T) {
 	}
 	e.srv.CheckClean(t)
 }
+
+// Discord failing to open the thread (a 500) does not lose the table: it
+// is played in the channel, and the lobby says Discord failed, not that
+// permissions are missing.
+func TestThreadThatDiscordFailsToOpenFallsBackToTheChannel(t *testing.T) {
+	e := newEnv(t)
+	ch := e.channel("flaky")
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/channels/{channel_id}/threads", Status: 500, Message: "500: Internal Server Error"})
+	lobby, game := e.newGame(e.user("alice").ID, ch.ID)
+	if game.ID != ch.ID {
+		t.Fatal("a thread exists though Discord failed")
+	}
+	if !strings.Contains(lobby.msg.Content, "Discord did not open a thread") || button(lobby.msg, "lobby:", ":join") == "" {
+		t.Errorf("the lobby: %q", lobby.msg.Content)
+	}
+}

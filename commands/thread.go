@@ -53,11 +53,12 @@ func (s *Service) threadsHere(req *Request) bool {
 func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) (warning string) {
 	rec.Channel = parent
 	delete(rec.Options, "parent")
-	if !thread {
+	opener, ok := s.cfg.Poster.(ThreadOpener)
+	if !thread || !ok {
 		return ""
 	}
 	b, _ := s.cfg.Catalog.Board(rec.Map)
-	th, err := s.cfg.Poster.(ThreadOpener).OpenThread(parent, threadName(rec, b))
+	th, err := opener.OpenThread(parent, threadName(rec, b))
 	switch {
 	case err == nil:
 		rec.Channel = th
@@ -65,10 +66,11 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 		return ""
 	case errors.Is(err, ErrNotThreadable):
 		return ""
-	case !errors.Is(err, ErrNoThreads):
-		s.log.Warn("open a game thread", "channel", parent, "err", err)
+	case errors.Is(err, ErrNoThreads):
+		return present.T(rec.Options["locale"], "lobby.no_threads")
 	}
-	return present.T(rec.Options["locale"], "lobby.no_threads")
+	s.log.Warn("open a game thread", "channel", parent, "err", err)
+	return present.T(rec.Options["locale"], "lobby.thread_failed")
 }
 
 // openLobby stores a new lobby in its channel, unless a table is there,
