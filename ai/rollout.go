@@ -28,6 +28,8 @@ type rollout struct {
 	dist []int
 	prev []data.TrackID
 	done []bool
+
+	tracks []data.TrackID // random mode: the claimable tracks
 }
 
 func newRollout(b *data.Board, seats int, seed uint64) *rollout {
@@ -67,6 +69,13 @@ func (r *rollout) play(g *engine.Game) {
 		s := g.Current()
 		var a engine.Action
 		fast := false
+		if r.random && g.Phase() == engine.PhaseTurn {
+			if m, ok := r.randomTurn(g, s); ok {
+				if g.Play(s, m) == nil {
+					continue
+				}
+			}
+		}
 		if !r.random && (g.Phase() == engine.PhaseTurn || g.Phase() == engine.PhaseSecondDraw) {
 			// The policy looks only at the claims and draws it cares for;
 			// the full list of legal actions is the fallback.
@@ -282,4 +291,68 @@ func (r *rollout) policyMoves(g *engine.Game, s int, buf []engine.Action) []engi
 		buf = append(buf, engine.Draw(i))
 	}
 	return buf
+}
+
+// randomTurn samples a uniformly random move of a turn without listing
+// every payment: one option per face-up slot and the blind draw, one per
+// claimable track (then one of its payments at random) and one for
+// everything else (tickets, stations, passengers), which alone lists the
+// legal actions. It reports false when there is nothing to choose.
+func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
+	r.tracks = g.AppendClaimable(s, r.tracks[:0])
+	draws := 0
+	deck := g.DeckSize()+g.DiscardSize() > 0
+	if deck {
+		draws++
+	}
+	face := g.FaceUp()
+	for _, c := range face {
+		if c != engine.NoCard {
+			draws++
+		}
+	}
+	n := draws + len(r.tracks) + 1
+	for range 2 {
+		k := r.intn(n)
+		switch {
+		case k < draws:
+			if deck {
+				if k == 0 {
+					return engine.Draw(engine.DeckSlot), true
+				}
+				k--
+			}
+			for i, c := range face {
+				if c == engine.NoCard {
+					continue
+				}
+				if k == 0 {
+					return engine.Draw(i), true
+				}
+				k--
+			}
+		case k < draws+len(r.tracks):
+			r.buf = g.AppendClaims(s, r.tracks[k-draws], r.buf[:0])
+			if len(r.buf) > 0 {
+				return r.buf[r.intn(len(r.buf))], true
+			}
+		default:
+			r.buf = g.LegalActions(s, r.buf[:0])
+			m := 0
+			for _, a := range r.buf {
+				if a.Kind != engine.ActDraw && a.Kind != engine.ActClaim {
+					r.buf[m] = a
+					m++
+				}
+			}
+			if m > 0 {
+				return r.buf[r.intn(m)], true
+			}
+			n-- // nothing else to do: draw or claim
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return engine.Action{}, false
 }
