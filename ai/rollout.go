@@ -128,7 +128,7 @@ func (r *rollout) choose(g *engine.Game, s int) engine.Action {
 		}
 		return r.buf[len(r.buf)-1]
 	case engine.PhaseKeepTickets:
-		return r.buf[0]
+		return r.keep(g, s)
 	}
 	if r.dirty[s] {
 		r.plan(g, s)
@@ -355,4 +355,45 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 		}
 	}
 	return engine.Action{}, false
+}
+
+// keep chooses which drawn tickets to keep: the cheapest to connect (over
+// the seat's own and free tracks) up to the minimum, then any other whose
+// missing tracks fit in a third of the trains left beyond those.
+func (r *rollout) keep(g *engine.Game, s int) engine.Action {
+	p := g.Player(s)
+	lo, hi := g.KeepRange(s)
+	var cost [8]int
+	var order [8]int
+	n := min(len(p.Pending), len(cost))
+	for i := range n {
+		t := &r.board.Tickets[p.Pending[i]]
+		cost[i] = 1 << 20
+		if r.path(g, s, t.A, t.B) {
+			cost[i] = r.dist[t.B]
+		}
+		order[i] = i
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && cost[order[j]] < cost[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	var m uint64
+	spare := p.Trains
+	for k, i := range order[:n] {
+		if k >= hi {
+			break
+		}
+		if k >= lo && cost[i] > spare/3 {
+			break
+		}
+		m |= 1 << uint(i)
+		spare -= cost[i] * 2 / 3
+	}
+	if m == 0 && len(r.buf) > 0 {
+		return r.buf[0]
+	}
+	r.dirty[s] = true
+	return engine.Action{Kind: engine.ActKeep, Keep: m}
 }
