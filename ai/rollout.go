@@ -297,9 +297,10 @@ func (r *rollout) policyMoves(g *engine.Game, s int, buf []engine.Action) []engi
 // every payment: one option per face-up slot and the blind draw, one per
 // claimable track (then one of its payments at random) and one for
 // everything else (tickets, stations, passengers), which alone lists the
-// legal actions. It reports false when there is nothing to choose.
+// legal actions. Rejection sampling over every track keeps the choice
+// uniform without scanning the board: a track drawn that the seat cannot
+// claim is drawn again. It reports false when there is nothing to choose.
 func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
-	r.tracks = g.AppendClaimable(s, r.tracks[:0])
 	draws := 0
 	deck := g.DeckSize()+g.DiscardSize() > 0
 	if deck {
@@ -311,8 +312,10 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 			draws++
 		}
 	}
-	n := draws + len(r.tracks) + 1
-	for range 2 {
+	tracks := len(r.board.Tracks)
+	n := draws + tracks + 1
+	other := true
+	for range 8 * n {
 		k := r.intn(n)
 		switch {
 		case k < draws:
@@ -331,12 +334,17 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 				}
 				k--
 			}
-		case k < draws+len(r.tracks):
-			r.buf = g.AppendClaims(s, r.tracks[k-draws], r.buf[:0])
-			if len(r.buf) > 0 {
-				return r.buf[r.intn(len(r.buf))], true
+		case k < draws+tracks:
+			t := data.TrackID(k - draws)
+			if !g.CanClaim(s, t) {
+				continue
 			}
+			r.buf = g.AppendClaims(s, t, r.buf[:0])
+			return r.buf[r.intn(len(r.buf))], true
 		default:
+			if !other {
+				continue
+			}
 			r.buf = g.LegalActions(s, r.buf[:0])
 			m := 0
 			for _, a := range r.buf {
@@ -348,10 +356,10 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 			if m > 0 {
 				return r.buf[r.intn(m)], true
 			}
-			n-- // nothing else to do: draw or claim
-		}
-		if n == 0 {
-			break
+			other = false // nothing else to do: draw or claim
+			if draws == 0 && len(g.AppendClaimable(s, r.tracks[:0])) == 0 {
+				return engine.Action{}, false
+			}
 		}
 	}
 	return engine.Action{}, false
