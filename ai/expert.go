@@ -20,7 +20,8 @@ import (
 // It searches only near the end (some player down to endTrains trains):
 // there the playouts are short and their verdicts sound, while self-play
 // showed its mid-game departures from hard losing more games than they
-// won (the fast policy is too far from how hard plays).
+// won (the fast policy is too far from how hard plays). Its playouts are
+// played by hard at every seat (hardRoll): a rollout improvement of hard.
 //
 // It never reads the real game: the games it plays out are its own, built
 // from the view it is handed.
@@ -33,14 +34,20 @@ type expert struct {
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
-	scratch   engine.Game
-	roll      *rollout
-	board     *data.Board
+	// hardRoll plays the candidates out with hard at every seat (each
+	// seeing only its own view of the expert's game) instead of the fast
+	// rollout policy: slower, but its verdicts are about how hard would go
+	// on, so the search improves on hard's own move.
+	hardRoll bool
+	legal    []engine.Action // playHard's buffer
+	scratch  engine.Game
+	roll     *rollout
+	board    *data.Board
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 128, budget: 1200 * time.Millisecond,
-		margin: 0.15, endTrains: 15}
+	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
+		margin: 0.15, endTrains: 15, hardRoll: true}
 }
 
 // maxCandidates bounds the moves searched.
@@ -129,7 +136,11 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 		return -1
 	}
 	e.roll.rng = stream*0x2545f4914f6cdd1d | 1
-	e.roll.play(g)
+	if e.hardRoll {
+		e.playHard(g)
+	} else {
+		e.roll.play(g)
+	}
 	f := g.Final()
 	if f == nil {
 		return 0
@@ -151,6 +162,21 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 	}
 	m := float64(mine-other) / 100
 	return win + max(-0.3, min(0.3, m))
+}
+
+// playHard plays g, a game the expert built from its own view, to its end
+// with hard at every seat, each choosing from its own view of g.
+func (e *expert) playHard(g *engine.Game) {
+	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
+		s := g.Current()
+		e.legal = g.LegalActions(s, e.legal[:0])
+		if len(e.legal) == 0 {
+			return
+		}
+		if g.Play(s, e.hard.Choose(g.View(s), e.legal)) != nil {
+			return
+		}
+	}
 }
 
 // candidates returns hard's move first, then a few alternatives: the
