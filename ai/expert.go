@@ -29,7 +29,7 @@ type expert struct {
 	hard   *plannerBot
 	seed   uint64
 	worlds int           // determinisations per decision
-	budget time.Duration // CPU safety cap per decision
+	budget time.Duration // safety cap (wall clock) per decision
 	margin float64       // how much better than hard's move a candidate must be
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
@@ -96,13 +96,17 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 	per := e.worlds / 4
 	for round := 0; played < e.worlds && len(alive) > 0; round++ {
 		end := min(e.worlds, played+per)
-		for _, c := range alive {
-			for w := played; w < end; w++ {
+		over := false
+		// World by world, so that the time cap (checked after each world,
+		// every live candidate having met it) cuts a round short.
+		for w := played; w < end && !over; w++ {
+			for _, c := range alive {
 				sum[c] += e.playout(worlds[w], v.Seat, cands[c], mix+uint64(w))
 			}
+			played = w + 1
+			over = time.Since(start) > e.budget
 		}
-		played = end
-		if time.Since(start) > e.budget {
+		if over {
 			break
 		}
 		if len(alive) > 2 {
