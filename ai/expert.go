@@ -17,21 +17,37 @@ import (
 // playouts on the candidates still in the race. It keeps hard's move
 // unless another is clearly better.
 //
+// It searches only near the end (some player down to endTrains trains):
+// there the playouts are short and their verdicts sound, while self-play
+// showed its mid-game departures from hard losing more games than they
+// won (the fast policy is too far from how hard plays). Its playouts are
+// played by hard at every seat (hardRoll): a rollout improvement of hard.
+//
 // It never reads the real game: the games it plays out are its own, built
 // from the view it is handed.
 type expert struct {
-	hard    *plannerBot
-	seed    uint64
-	worlds  int           // determinisations per decision
-	budget  time.Duration // CPU safety cap per decision
-	margin  float64       // how much better than hard's move a candidate must be
-	scratch engine.Game
-	roll    *rollout
-	board   *data.Board
+	hard   *plannerBot
+	seed   uint64
+	worlds int           // determinisations per decision
+	budget time.Duration // safety cap (wall clock) per decision
+	margin float64       // how much better than hard's move a candidate must be
+	// endTrains: the expert searches only once some player has this many
+	// trains or fewer; before, it plays hard's move.
+	endTrains int
+	// hardRoll plays the candidates out with hard at every seat (each
+	// seeing only its own view of the expert's game) instead of the fast
+	// rollout policy: slower, but its verdicts are about how hard would go
+	// on, so the search improves on hard's own move.
+	hardRoll bool
+	legal    []engine.Action // playHard's buffer
+	scratch  engine.Game
+	roll     *rollout
+	board    *data.Board
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond, margin: 0.25}
+	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
+		margin: 0.15, endTrains: 15, hardRoll: true}
 }
 
 // maxCandidates bounds the moves searched.
@@ -40,6 +56,13 @@ const maxCandidates = 6
 func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
 	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
+		return base
+	}
+	fewest := 1 << 30
+	for _, p := range v.Players {
+		fewest = min(fewest, p.Trains)
+	}
+	if fewest > e.endTrains {
 		return base
 	}
 	cands := e.candidates(v, legal, base)
@@ -73,13 +96,17 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 	per := e.worlds / 4
 	for round := 0; played < e.worlds && len(alive) > 0; round++ {
 		end := min(e.worlds, played+per)
-		for _, c := range alive {
-			for w := played; w < end; w++ {
+		over := false
+		// World by world, so that the time cap (checked after each world,
+		// every live candidate having met it) cuts a round short.
+		for w := played; w < end && !over; w++ {
+			for _, c := range alive {
 				sum[c] += e.playout(worlds[w], v.Seat, cands[c], mix+uint64(w))
 			}
+			played = w + 1
+			over = time.Since(start) > e.budget
 		}
-		played = end
-		if time.Since(start) > e.budget {
+		if over {
 			break
 		}
 		if len(alive) > 2 {
@@ -113,7 +140,11 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 		return -1
 	}
 	e.roll.rng = stream*0x2545f4914f6cdd1d | 1
-	e.roll.play(g)
+	if e.hardRoll {
+		e.playHard(g)
+	} else {
+		e.roll.play(g)
+	}
 	f := g.Final()
 	if f == nil {
 		return 0
@@ -135,6 +166,21 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 	}
 	m := float64(mine-other) / 100
 	return win + max(-0.3, min(0.3, m))
+}
+
+// playHard plays g, a game the expert built from its own view, to its end
+// with hard at every seat, each choosing from its own view of g.
+func (e *expert) playHard(g *engine.Game) {
+	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
+		s := g.Current()
+		e.legal = g.LegalActions(s, e.legal[:0])
+		if len(e.legal) == 0 {
+			return
+		}
+		if g.Play(s, e.hard.Choose(g.View(s), e.legal)) != nil {
+			return
+		}
+	}
 }
 
 // candidates returns hard's move first, then a few alternatives: the

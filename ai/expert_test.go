@@ -3,15 +3,31 @@ package ai
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
 
-// fastExpert is an expert with few worlds, for tests that play many moves.
+// fastExpert is an expert with few worlds and the fast rollout policy, for
+// tests that play many moves. It searches from the first turn (the level
+// itself searches only near the end), so that the tests exercise its
+// search everywhere.
 func fastExpert(seed uint64) *expert {
 	e := newExpert(seed)
 	e.worlds = 8
+	e.endTrains = 1 << 30
+	e.hardRoll = false
+	return e
+}
+
+// hardRollExpert is an expert with very few worlds that plays them out
+// with hard, from the first turn.
+func hardRollExpert(seed uint64) *expert {
+	e := newExpert(seed)
+	e.worlds = 4
+	e.endTrains = 1 << 30
+	e.budget = time.Hour // the time cap would make a loaded machine's choices differ
 	return e
 }
 
@@ -20,7 +36,7 @@ func fastExpert(seed uint64) *expert {
 // opponents' hands and tickets) is rewritten: it searches only worlds
 // built from its own view.
 func TestExpertNeverReadsHiddenState(t *testing.T) {
-	positions, deviations := 0, 0
+	positions, deviations, hardRolls := 0, 0, 0
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := testkit.Board(t, id)
 		m, err := newMatch(b, "", []string{"hard", "dest", "hard"}, 3)
@@ -30,7 +46,8 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 		step := 0
 		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
 			step++
-			if step%9 != 0 || g.Phase() != engine.PhaseTurn {
+			keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
+			if (step%9 != 0 || g.Phase() != engine.PhaseTurn) && !keep {
 				return nil
 			}
 			positions++
@@ -46,6 +63,16 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 				t.Fatalf("%s: %s with the real hidden state, %s with another", id,
 					engine.FormatAction(b, ax), engine.FormatAction(b, ay))
 			}
+			if positions%4 == 0 {
+				// The same with hard playing the worlds out.
+				x, y := hardRollExpert(9), hardRollExpert(9)
+				hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+				if !sameAction(hx, hy) {
+					t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
+						engine.FormatAction(b, hx), engine.FormatAction(b, hy))
+				}
+				hardRolls++
+			}
 			if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
 				deviations++
 			}
@@ -55,8 +82,8 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if positions < 20 {
-		t.Fatalf("only %d positions compared", positions)
+	if positions < 20 || hardRolls < 5 {
+		t.Fatalf("only %d positions compared (%d with hard playouts)", positions, hardRolls)
 	}
 	t.Logf("%d positions, the expert left hard's move in %d", positions, deviations)
 }
@@ -90,6 +117,7 @@ func TestExpertPlaysLegalGames(t *testing.T) {
 
 // TestExpertIsDeterministic: the same seed and view give the same move.
 func TestExpertIsDeterministic(t *testing.T) {
+	n := 0
 	for _, d := range collectDecisions(t, "europe")[40:60] {
 		if d.view.Phase != engine.PhaseTurn {
 			continue
@@ -97,6 +125,13 @@ func TestExpertIsDeterministic(t *testing.T) {
 		a, b := fastExpert(4).Choose(d.view, d.legal), fastExpert(4).Choose(d.view, d.legal)
 		if !sameAction(a, b) {
 			t.Fatalf("two choices for one view: %+v and %+v", a, b)
+		}
+		if n++; n%4 != 1 {
+			continue
+		}
+		a, b = hardRollExpert(4).Choose(d.view, d.legal), hardRollExpert(4).Choose(d.view, d.legal)
+		if !sameAction(a, b) {
+			t.Fatalf("two choices for one view (hard playouts): %+v and %+v", a, b)
 		}
 	}
 }

@@ -28,6 +28,8 @@ type rollout struct {
 	dist []int
 	prev []data.TrackID
 	done []bool
+
+	tracks []data.TrackID // random mode: the claimable tracks
 }
 
 func newRollout(b *data.Board, seats int, seed uint64) *rollout {
@@ -67,6 +69,13 @@ func (r *rollout) play(g *engine.Game) {
 		s := g.Current()
 		var a engine.Action
 		fast := false
+		if r.random && g.Phase() == engine.PhaseTurn {
+			if m, ok := r.randomTurn(g, s); ok {
+				if g.Play(s, m) == nil {
+					continue
+				}
+			}
+		}
 		if !r.random && (g.Phase() == engine.PhaseTurn || g.Phase() == engine.PhaseSecondDraw) {
 			// The policy looks only at the claims and draws it cares for;
 			// the full list of legal actions is the fallback.
@@ -119,7 +128,7 @@ func (r *rollout) choose(g *engine.Game, s int) engine.Action {
 		}
 		return r.buf[len(r.buf)-1]
 	case engine.PhaseKeepTickets:
-		return r.buf[0]
+		return r.keep(g, s)
 	}
 	if r.dirty[s] {
 		r.plan(g, s)
@@ -282,4 +291,117 @@ func (r *rollout) policyMoves(g *engine.Game, s int, buf []engine.Action) []engi
 		buf = append(buf, engine.Draw(i))
 	}
 	return buf
+}
+
+// randomTurn samples a uniformly random move of a turn without listing
+// every payment: one option per face-up slot and the blind draw, one per
+// claimable track (then one of its payments at random) and one for
+// everything else (tickets, stations, passengers), which alone lists the
+// legal actions. Rejection sampling over every track keeps the choice
+// uniform without scanning the board: a track drawn that the seat cannot
+// claim is drawn again. It reports false when there is nothing to choose.
+func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
+	draws := 0
+	deck := g.DeckSize()+g.DiscardSize() > 0
+	if deck {
+		draws++
+	}
+	face := g.FaceUp()
+	for _, c := range face {
+		if c != engine.NoCard {
+			draws++
+		}
+	}
+	tracks := len(r.board.Tracks)
+	n := draws + tracks + 1
+	other := true
+	for range 8 * n {
+		k := r.intn(n)
+		switch {
+		case k < draws:
+			if deck {
+				if k == 0 {
+					return engine.Draw(engine.DeckSlot), true
+				}
+				k--
+			}
+			for i, c := range face {
+				if c == engine.NoCard {
+					continue
+				}
+				if k == 0 {
+					return engine.Draw(i), true
+				}
+				k--
+			}
+		case k < draws+tracks:
+			t := data.TrackID(k - draws)
+			if !g.CanClaim(s, t) {
+				continue
+			}
+			r.buf = g.AppendClaims(s, t, r.buf[:0])
+			return r.buf[r.intn(len(r.buf))], true
+		default:
+			if !other {
+				continue
+			}
+			r.buf = g.LegalActions(s, r.buf[:0])
+			m := 0
+			for _, a := range r.buf {
+				if a.Kind != engine.ActDraw && a.Kind != engine.ActClaim {
+					r.buf[m] = a
+					m++
+				}
+			}
+			if m > 0 {
+				return r.buf[r.intn(m)], true
+			}
+			other = false // nothing else to do: draw or claim
+			if draws == 0 && len(g.AppendClaimable(s, r.tracks[:0])) == 0 {
+				return engine.Action{}, false
+			}
+		}
+	}
+	return engine.Action{}, false
+}
+
+// keep chooses which drawn tickets to keep: the cheapest to connect (over
+// the seat's own and free tracks) up to the minimum, then any other whose
+// missing tracks fit in a third of the trains left beyond those.
+func (r *rollout) keep(g *engine.Game, s int) engine.Action {
+	p := g.Player(s)
+	lo, hi := g.KeepRange(s)
+	var cost [8]int
+	var order [8]int
+	n := min(len(p.Pending), len(cost))
+	for i := range n {
+		t := &r.board.Tickets[p.Pending[i]]
+		cost[i] = 1 << 20
+		if r.path(g, s, t.A, t.B) {
+			cost[i] = r.dist[t.B]
+		}
+		order[i] = i
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && cost[order[j]] < cost[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	var m uint64
+	spare := p.Trains
+	for k, i := range order[:n] {
+		if k >= hi {
+			break
+		}
+		if k >= lo && cost[i] > spare/3 {
+			break
+		}
+		m |= 1 << uint(i)
+		spare -= cost[i] * 2 / 3
+	}
+	if m == 0 && len(r.buf) > 0 {
+		return r.buf[0]
+	}
+	r.dirty[s] = true
+	return engine.Action{Kind: engine.ActKeep, Keep: m}
 }

@@ -228,3 +228,71 @@ func (g *Game) canAct(seat int) bool {
 	}
 	return len(g.appendTrips(seat, buf[:0])) > 0
 }
+
+// CanClaim reports whether seat has at least one legal way to claim track
+// t now (whether AppendClaims would append anything), without listing the
+// payments: searches sampling a random move call it for every track.
+func (g *Game) CanClaim(seat int, t data.TrackID) bool {
+	tr := &g.board.Tracks[t]
+	p := &g.players[seat]
+	if g.owner[t] >= 0 || p.Trains < tr.Length {
+		return false
+	}
+	return canPay(p, tr.Length, tr.Color, tr.Locomotives, g.loco4Allowed(tr.Length)) && g.claimFree(seat, t)
+}
+
+// AppendClaimable appends the tracks seat can claim now (those CanClaim
+// accepts), in track order, with one pass of quick checks first.
+func (g *Game) AppendClaimable(seat int, buf []data.TrackID) []data.TrackID {
+	p := &g.players[seat]
+	best := 0
+	for _, c := range data.CardColors {
+		best = max(best, p.Hand[c])
+	}
+	wild := p.Hand[Locomotive] + p.Hand[Locomotive4]
+	for t := range g.board.Tracks {
+		tr := &g.board.Tracks[t]
+		have := best
+		if tr.Color != data.Gray {
+			have = p.Hand[tr.Color]
+		}
+		if g.owner[t] >= 0 || tr.Length > p.Trains || have+wild < tr.Length {
+			continue
+		}
+		if canPay(p, tr.Length, tr.Color, tr.Locomotives, g.loco4Allowed(tr.Length)) && g.claimFree(seat, data.TrackID(t)) {
+			buf = append(buf, data.TrackID(t))
+		}
+	}
+	return buf
+}
+
+// canPay reports whether appendPayments would append any payment: using
+// as many locomotives as allowed leaves the fewest coloured cards to find.
+func canPay(p *Player, length int, need data.Color, ferry int, loco4 bool) bool {
+	maxL4 := 0
+	if loco4 {
+		maxL4 = min(p.Hand[Locomotive4], length)
+	}
+	for l4 := 0; l4 <= maxL4; l4++ {
+		l := min(p.Hand[Locomotive], length-l4)
+		if l < ferry {
+			continue
+		}
+		colored := length - l - l4
+		if colored == 0 {
+			return true
+		}
+		if need != data.Gray {
+			if p.Hand[need] >= colored {
+				return true
+			}
+			continue
+		}
+		for _, c := range data.CardColors {
+			if p.Hand[c] >= colored {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"conductor/data"
@@ -33,6 +34,42 @@ func TestLegalActionsSkipsNoClaim(t *testing.T) {
 				}
 			}
 			mustPlay(t, g, s, buf[pick.intn(len(buf))])
+		}
+	}
+}
+
+// CanClaim and AppendClaimable agree with AppendClaims on every track, in random games on
+// every edition.
+func TestCanClaimAgreesWithAppendClaims(t *testing.T) {
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		for seed := range uint64(3) {
+			g := started(t, id, "", 2+int(seed))
+			pick := newRNG(seed + 11)
+			var buf, one []Action
+			yes := 0
+			for steps := 0; g.Phase() != PhaseOver && steps < 2000; steps++ {
+				s := g.Current()
+				buf = g.LegalActions(s, buf[:0])
+				if g.Phase() == PhaseTurn {
+					list := g.AppendClaimable(s, nil)
+					for tr := range g.board.Tracks {
+						one = g.AppendClaims(s, data.TrackID(tr), one[:0])
+						if in := slices.Contains(list, data.TrackID(tr)); in != (len(one) > 0) {
+							t.Fatalf("%s step %d track %d: AppendClaimable lists it %v, %d claims", id, steps, tr, in, len(one))
+						}
+						if got := g.CanClaim(s, data.TrackID(tr)); got != (len(one) > 0) {
+							t.Fatalf("%s step %d track %d: CanClaim %v, %d claims", id, steps, tr, got, len(one))
+						}
+						if len(one) > 0 {
+							yes++
+						}
+					}
+				}
+				mustPlay(t, g, s, buf[pick.intn(len(buf))])
+			}
+			if yes < 50 {
+				t.Fatalf("%s seed %d: only %d claimable tracks met", id, seed, yes)
+			}
 		}
 	}
 }
