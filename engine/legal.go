@@ -43,18 +43,10 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 	// taken, too long or beyond the hand are skipped before the payments
 	// are enumerated (a necessary condition only; AppendClaims decides).
 	p := &g.players[seat]
-	best := 0
-	for _, c := range data.CardColors {
-		best = max(best, p.Hand[c])
-	}
-	wild := p.Hand[Locomotive] + p.Hand[Locomotive4]
+	reach := handReachOf(p)
 	for t := range g.board.Tracks {
 		tr := &g.board.Tracks[t]
-		have := best
-		if tr.Color != data.Gray {
-			have = p.Hand[tr.Color]
-		}
-		if g.owner[t] >= 0 || tr.Length > p.Trains || have+wild < tr.Length {
+		if g.owner[t] >= 0 || !reach.mayPay(p, tr) {
 			continue
 		}
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
@@ -245,18 +237,10 @@ func (g *Game) CanClaim(seat int, t data.TrackID) bool {
 // accepts), in track order, with one pass of quick checks first.
 func (g *Game) AppendClaimable(seat int, buf []data.TrackID) []data.TrackID {
 	p := &g.players[seat]
-	best := 0
-	for _, c := range data.CardColors {
-		best = max(best, p.Hand[c])
-	}
-	wild := p.Hand[Locomotive] + p.Hand[Locomotive4]
+	reach := handReachOf(p)
 	for t := range g.board.Tracks {
 		tr := &g.board.Tracks[t]
-		have := best
-		if tr.Color != data.Gray {
-			have = p.Hand[tr.Color]
-		}
-		if g.owner[t] >= 0 || tr.Length > p.Trains || have+wild < tr.Length {
+		if g.owner[t] >= 0 || !reach.mayPay(p, tr) {
 			continue
 		}
 		if canPay(p, tr.Length, tr.Color, tr.Locomotives, g.loco4Allowed(tr.Length)) && g.claimFree(seat, data.TrackID(t)) {
@@ -295,4 +279,26 @@ func canPay(p *Player, length int, need data.Color, ferry int, loco4 bool) bool 
 		}
 	}
 	return false
+}
+
+// handReach is what a hand could put on one track at most: its largest
+// colour and its wild cards.
+type handReach struct{ best, wild int }
+
+func handReachOf(p *Player) handReach {
+	r := handReach{wild: p.Hand[Locomotive] + p.Hand[Locomotive4]}
+	for _, c := range data.CardColors {
+		r.best = max(r.best, p.Hand[c])
+	}
+	return r
+}
+
+// mayPay is the quick necessary condition for claiming tr: enough trains
+// and enough cards of a colour that fits. Only the payment rules decide.
+func (r handReach) mayPay(p *Player, tr *data.Track) bool {
+	have := r.best
+	if tr.Color != data.Gray {
+		have = p.Hand[tr.Color]
+	}
+	return tr.Length <= p.Trains && have+r.wild >= tr.Length
 }

@@ -107,18 +107,24 @@ func (c *call) threadRequest() threadRequest {
 	return req
 }
 
+// threadParentLocked is the channel of the request's path, when the bot may
+// start a thread of type typ in it; otherwise the request was answered.
+func (s *Server) threadParentLocked(c *call, typ int) (*Channel, bool) {
+	parent, ok := s.channels[c.params["channel_id"]]
+	if !ok {
+		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
+		return nil, false
+	}
+	return parent, s.canStartThreadLocked(c, parent, typ)
+}
+
 // handleStartThreadFromMessage is Start Thread from Message: a public thread with the
 // message's id, which the message then carries as "thread" (THREAD_CREATE and MESSAGE_UPDATE).
 func handleStartThreadFromMessage(s *Server, c *call) {
 	req := c.threadRequest()
 	s.mu.Lock()
-	parent, ok := s.channels[c.params["channel_id"]]
+	parent, ok := s.threadParentLocked(c, ChannelTypePublicThread)
 	if !ok {
-		s.mu.Unlock()
-		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-		return
-	}
-	if !s.canStartThreadLocked(c, parent, ChannelTypePublicThread) {
 		s.mu.Unlock()
 		return
 	}
@@ -153,13 +159,8 @@ func handleStartThread(s *Server, c *call) {
 		typ = *req.Type
 	}
 	s.mu.Lock()
-	parent, ok := s.channels[c.params["channel_id"]]
+	parent, ok := s.threadParentLocked(c, typ)
 	if !ok {
-		s.mu.Unlock()
-		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-		return
-	}
-	if !s.canStartThreadLocked(c, parent, typ) {
 		s.mu.Unlock()
 		return
 	}
