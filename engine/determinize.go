@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 
 	"conductor/data"
 )
@@ -17,6 +18,22 @@ import (
 // It handles the turn phases (a turn, the second draw, keeping tickets the
 // seat drew); setup and a pending tunnel are refused.
 func Determinize(v PlayerView, seed uint64) (*Game, error) {
+	return DeterminizeWeighted(v, seed, nil)
+}
+
+// TicketOdds weighs how likely another seat is to hold a ticket the
+// determinising seat has not seen (positive; the same weight for every
+// ticket is a uniform deal). A search infers it from public play, such as
+// the tracks a seat has claimed.
+type TicketOdds func(seat int, t data.TicketID) float64
+
+// DeterminizeWeighted is Determinize with the other seats' tickets dealt by
+// odds instead of uniformly: which unseen tickets are in the seats' hands
+// rather than the ticket decks, and which seat holds which, are drawn with
+// chances in proportion to the odds (weighted sampling without
+// replacement). The counts stay the public ones. With nil odds it deals
+// exactly as Determinize.
+func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, error) {
 	switch v.Phase {
 	case PhaseTurn, PhaseSecondDraw:
 	case PhaseKeepTickets:
@@ -125,18 +142,52 @@ func Determinize(v PlayerView, seed uint64) (*Game, error) {
 		}
 		shuffle(&g.rng, hidden)
 		k := min(v.TicketDecks[pile], len(hidden))
+		if odds != nil {
+			// The tickets out of the deck are the likeliest to be held.
+			hidden = pickWeighted(&g.rng, hidden, len(hidden)-k, func(t data.TicketID) float64 {
+				w := 0.0
+				for s := range v.Players {
+					if s != v.Seat {
+						w += odds(s, t)
+					}
+				}
+				return w
+			})
+			others = append(others, hidden[:len(hidden)-k]...)
+			g.tickets[pile] = hidden[len(hidden)-k:]
+			continue
+		}
 		g.tickets[pile] = hidden[:k:k]
 		others = append(others, hidden[k:]...)
 	}
 	if held > len(others) {
 		return nil, fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
 	}
-	shuffle(&g.rng, others)
+	if odds == nil {
+		shuffle(&g.rng, others)
+	}
 	for i, pp := range v.Players {
 		if i == v.Seat {
 			continue
 		}
 		p := &g.players[i]
+		if odds != nil {
+			// A ticket goes to this seat in proportion to this seat's share
+			// of the odds, so a seat dealt first does not take the tickets
+			// another seat is far likelier to hold.
+			others = pickWeighted(&g.rng, others, pp.Tickets+pp.Pending, func(t data.TicketID) float64 {
+				all := 0.0
+				for s := range v.Players {
+					if s != v.Seat {
+						all += odds(s, t)
+					}
+				}
+				if all <= 0 {
+					return 0
+				}
+				return odds(i, t) / all
+			})
+		}
 		p.Tickets, others = append([]data.TicketID(nil), others[:pp.Tickets]...), others[pp.Tickets:]
 		p.Pending, others = append([]data.TicketID(nil), others[:pp.Pending]...), others[pp.Pending:]
 	}
@@ -171,6 +222,39 @@ func Determinize(v PlayerView, seed uint64) (*Game, error) {
 		}
 	}
 	return g, nil
+}
+
+// pickWeighted moves n tickets of s to its front, drawn without
+// replacement with chances in proportion to weight (Efraimidis–Spirakis:
+// the n largest keys u^(1/w)); the order of the rest is kept. A weight of
+// zero or less is picked only when nothing else is left.
+func pickWeighted(r *rng, s []data.TicketID, n int, weight func(data.TicketID) float64) []data.TicketID {
+	if n <= 0 {
+		return s
+	}
+	keys := make([]float64, len(s))
+	for i, t := range s {
+		u := (float64(r.next()>>11) + 0.5) / (1 << 53)
+		if w := weight(t); w > 0 {
+			keys[i] = math.Log(u) / w
+		} else {
+			keys[i] = math.Inf(-1)
+		}
+	}
+	for i := range min(n, len(s)) {
+		best := i
+		for j := i + 1; j < len(s); j++ {
+			if keys[j] > keys[best] {
+				best = j
+			}
+		}
+		// Rotate rather than swap, so that the rest keeps its order.
+		t, k := s[best], keys[best]
+		copy(s[i+1:best+1], s[i:best])
+		copy(keys[i+1:best+1], keys[i:best])
+		s[i], keys[i] = t, k
+	}
+	return s
 }
 
 // ticketUniverse counts the tickets a game of the variant is played with.

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+
+	"conductor/data"
 )
 
 // midGame plays random turns from a started game until turn n.
@@ -124,5 +127,70 @@ func TestCloneIntoIsAnIndependentCopy(t *testing.T) {
 	}
 	if FormatState(&dst) != FormatState(b) {
 		t.Fatal("CloneInto into a used game differs from the game")
+	}
+}
+
+// TestDeterminizeWeightedDealsByOdds: the other seats' tickets follow the
+// odds (a heavily favoured ticket is almost always held, a ticket of zero
+// odds never while others are left), each seat keeps its public counts and
+// the seat's own view is unchanged.
+func TestDeterminizeWeightedDealsByOdds(t *testing.T) {
+	for _, board := range []string{"usa", "europe", "marklin"} {
+		g := midGame(t, board, "", 3, 24)
+		v := g.View(0)
+		// A ticket seat 0 has not seen, of the short pile.
+		own := map[data.TicketID]bool{}
+		for _, ts := range v.Tickets {
+			own[ts.Ticket] = true
+		}
+		var favoured, shunned data.TicketID = -1, -1
+		for _, tk := range g.Board().Tickets {
+			if own[tk.ID] || tk.Long || tk.Deck == "bonus" {
+				continue
+			}
+			if favoured < 0 {
+				favoured = tk.ID
+			} else if shunned < 0 {
+				shunned = tk.ID
+			}
+		}
+		odds := func(seat int, tk data.TicketID) float64 {
+			switch {
+			case tk == favoured && seat == 2:
+				return 1e6
+			case tk == shunned:
+				return 0
+			}
+			return 1
+		}
+		heldFavoured := 0
+		for seed := range uint64(40) {
+			d, err := DeterminizeWeighted(v, seed, odds)
+			if err != nil {
+				t.Fatalf("%s: %v", board, err)
+			}
+			dv := d.View(0)
+			dv.LastMoveSeat, dv.LastMoveTracks, dv.LastMoveCities = v.LastMoveSeat, v.LastMoveTracks, v.LastMoveCities
+			if !reflect.DeepEqual(dv, v) {
+				t.Fatalf("%s: the seat's view changed", board)
+			}
+			if slices.Contains(d.Player(2).Tickets, favoured) {
+				heldFavoured++
+			}
+			for s := 1; s < 3; s++ {
+				if slices.Contains(d.Player(s).Tickets, shunned) {
+					t.Fatalf("%s seed %d: seat %d holds a ticket of zero odds", board, seed, s)
+				}
+			}
+		}
+		if heldFavoured < 39 {
+			t.Errorf("%s: the favoured ticket was held by seat 2 in %d of 40 deals", board, heldFavoured)
+		}
+		// Without odds it deals exactly as Determinize.
+		a, _ := Determinize(v, 3)
+		b, _ := DeterminizeWeighted(v, 3, nil)
+		if stateKey(a) != stateKey(b) {
+			t.Fatalf("%s: nil odds deal differently from Determinize", board)
+		}
 	}
 }
