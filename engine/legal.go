@@ -51,17 +51,50 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 		}
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
 	}
+	buf = g.appendOthers(seat, buf, new(TripSearch))
+	if len(buf) == n0 {
+		buf = append(buf, Action{Kind: ActPass})
+	}
+	return buf
+}
+
+// AppendOtherActions appends the legal actions of seat's turn that are
+// neither draws nor claims, in LegalActions' order: the ticket draws, the
+// stations and the passengers' trips, or the pass when seat can do nothing
+// at all. The trips are searched with trips, whose buffers hold their paths
+// until its next search. Searches sampling a random move call it instead of
+// listing every payment of every claim.
+func (g *Game) AppendOtherActions(seat int, buf []Action, trips *TripSearch) []Action {
+	if g.phase != PhaseTurn || seat != g.current {
+		return buf
+	}
+	n0 := len(buf)
+	buf = g.appendOthers(seat, buf, trips)
+	if len(buf) == n0 && !g.canDrawFirst() && !g.canClaimAny(seat) {
+		buf = append(buf, Action{Kind: ActPass})
+	}
+	return buf
+}
+
+// appendOthers appends the ticket draws, stations and trips of a turn.
+func (g *Game) appendOthers(seat int, buf []Action, trips *TripSearch) []Action {
 	if g.variant.DrawMix {
 		buf = g.appendMixes(buf, g.variant.Draw)
 	} else if len(g.tickets[0]) > 0 {
 		buf = append(buf, Action{Kind: ActDrawTickets})
 	}
 	buf = g.appendStations(seat, buf)
-	buf = g.appendTrips(seat, buf)
-	if len(buf) == n0 {
-		buf = append(buf, Action{Kind: ActPass})
+	return g.appendTrips(seat, buf, trips)
+}
+
+// canClaimAny reports whether seat can claim some track now.
+func (g *Game) canClaimAny(seat int) bool {
+	for t := range g.board.Tracks {
+		if g.CanClaim(seat, data.TrackID(t)) {
+			return true
+		}
 	}
-	return buf
+	return false
 }
 
 func (g *Game) appendDraws(buf []Action, second bool) []Action {
@@ -182,16 +215,23 @@ func (g *Game) appendStations(seat int, buf []Action) []Action {
 	return buf
 }
 
-func (g *Game) appendTrips(seat int, buf []Action) []Action {
+// appendTrips appends the best trips of seat's passengers (see BestTrips),
+// searched with ts: their paths, copied into ts's path store, stay valid
+// until its next search.
+func (g *Game) appendTrips(seat int, buf []Action, ts *TripSearch) []Action {
 	if g.board.Rules.Passengers == 0 {
 		return buf
 	}
+	ts.paths = ts.paths[:0]
 	for c, o := range g.passenger {
 		if int(o) != seat {
 			continue
 		}
-		for _, trip := range g.BestTrips(seat, data.CityID(c)) {
-			buf = append(buf, Action{Kind: ActMovePassenger, City: data.CityID(c), Path: trip.Path})
+		for _, trip := range ts.Best(g, seat, data.CityID(c)) {
+			start := len(ts.paths)
+			ts.paths = append(ts.paths, trip.Path...)
+			path := ts.paths[start:len(ts.paths):len(ts.paths)]
+			buf = append(buf, Action{Kind: ActMovePassenger, City: data.CityID(c), Path: path})
 		}
 	}
 	return buf
@@ -218,7 +258,7 @@ func (g *Game) canAct(seat int) bool {
 	if len(g.appendStations(seat, buf[:0])) > 0 {
 		return true
 	}
-	return len(g.appendTrips(seat, buf[:0])) > 0
+	return len(g.appendTrips(seat, buf[:0], new(TripSearch))) > 0
 }
 
 // CanClaim reports whether seat has at least one legal way to claim track

@@ -73,3 +73,50 @@ func TestCanClaimAgreesWithAppendClaims(t *testing.T) {
 		}
 	}
 }
+
+// AppendOtherActions lists LegalActions but the draws and claims, in the
+// same order, and one TripSearch reused gives BestTrips' trips, in random
+// games on every edition.
+func TestAppendOtherActionsAgreesWithLegalActions(t *testing.T) {
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		for seed := range uint64(3) {
+			g := started(t, id, "", 2+int(seed))
+			pick := newRNG(seed + 21)
+			var ts TripSearch
+			var buf, want, got []Action
+			trips := 0
+			for steps := 0; g.Phase() != PhaseOver && steps < 2000; steps++ {
+				s := g.Current()
+				buf = g.LegalActions(s, buf[:0])
+				want = want[:0]
+				for _, a := range buf {
+					if a.Kind != ActDraw && a.Kind != ActClaim {
+						want = append(want, a)
+					}
+				}
+				got = g.AppendOtherActions(s, got[:0], &ts)
+				if g.Phase() != PhaseTurn {
+					want = want[:0]
+				}
+				if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
+					t.Fatalf("%s step %d: other actions %v, want %v", id, steps, got, want)
+				}
+				for c, o := range g.passenger {
+					if int(o) != s {
+						continue
+					}
+					fresh := g.BestTrips(s, data.CityID(c))
+					reused := ts.Best(g, s, data.CityID(c))
+					if len(fresh) != len(reused) || (len(fresh) > 0 && !reflect.DeepEqual(fresh, reused)) {
+						t.Fatalf("%s step %d: reused search %v, want %v", id, steps, reused, fresh)
+					}
+					trips += len(fresh)
+				}
+				mustPlay(t, g, s, buf[pick.intn(len(buf))])
+			}
+			if id == "marklin" && trips < 20 {
+				t.Fatalf("%s seed %d: only %d trips met", id, seed, trips)
+			}
+		}
+	}
+}
