@@ -29,7 +29,8 @@ type rollout struct {
 	prev []data.TrackID
 	done []bool
 
-	tracks []data.TrackID // random mode: the claimable tracks
+	tracks []data.TrackID    // random mode: the claimable tracks
+	trips  engine.TripSearch // random mode: the passengers' trips
 }
 
 func newRollout(b *data.Board, seats int, seed uint64) *rollout {
@@ -296,10 +297,11 @@ func (r *rollout) policyMoves(g *engine.Game, s int, buf []engine.Action) []engi
 // randomTurn samples a uniformly random move of a turn without listing
 // every payment: one option per face-up slot and the blind draw, one per
 // claimable track (then one of its payments at random) and one for
-// everything else (tickets, stations, passengers), which alone lists the
-// legal actions. Rejection sampling over every track keeps the choice
-// uniform without scanning the board: a track drawn that the seat cannot
-// claim is drawn again. It reports false when there is nothing to choose.
+// everything else (tickets, stations, passengers), which alone lists its
+// actions (engine.AppendOtherActions: the legal actions but the draws and
+// claims). Rejection sampling over every track keeps the choice uniform
+// without scanning the board: a track drawn that the seat cannot claim is
+// drawn again. It reports false when there is nothing to choose.
 func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 	draws := 0
 	deck := g.DeckSize()+g.DiscardSize() > 0
@@ -345,15 +347,8 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 			if !other {
 				continue
 			}
-			r.buf = g.LegalActions(s, r.buf[:0])
-			m := 0
-			for _, a := range r.buf {
-				if a.Kind != engine.ActDraw && a.Kind != engine.ActClaim {
-					r.buf[m] = a
-					m++
-				}
-			}
-			if m > 0 {
+			r.buf = g.AppendOtherActions(s, r.buf[:0], &r.trips)
+			if m := len(r.buf); m > 0 {
 				return r.buf[r.intn(m)], true
 			}
 			other = false // nothing else to do: draw or claim
