@@ -51,50 +51,34 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 		}
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
 	}
-	buf = g.appendOthers(seat, buf, new(TripSearch))
+	buf = g.appendTicketsAndStations(seat, buf)
+	buf = g.appendTrips(seat, buf, new(TripSearch))
 	if len(buf) == n0 {
 		buf = append(buf, Action{Kind: ActPass})
 	}
 	return buf
 }
 
-// AppendOtherActions appends the legal actions of seat's turn that are
-// neither draws nor claims, in LegalActions' order: the ticket draws, the
-// stations and the passengers' trips, or the pass when seat can do nothing
-// at all. The trips are searched with trips, whose buffers hold their paths
-// until its next search. Searches sampling a random move call it instead of
-// listing every payment of every claim.
-func (g *Game) AppendOtherActions(seat int, buf []Action, trips *TripSearch) []Action {
+// AppendTicketsAndStations appends the ticket draws and station builds
+// seat may choose at the start of its turn, in LegalActions' order. The
+// passengers' trips follow them there: BestTrips (or a TripSearch) for each
+// city PassengerAt gives seat, in city order; and a seat with no draw, no
+// claim and none of these passes. Searches sampling a random move use it
+// instead of listing every payment of every claim and every trip.
+func (g *Game) AppendTicketsAndStations(seat int, buf []Action) []Action {
 	if g.phase != PhaseTurn || seat != g.current {
 		return buf
 	}
-	n0 := len(buf)
-	buf = g.appendOthers(seat, buf, trips)
-	if len(buf) == n0 && !g.canDrawFirst() && !g.canClaimAny(seat) {
-		buf = append(buf, Action{Kind: ActPass})
-	}
-	return buf
+	return g.appendTicketsAndStations(seat, buf)
 }
 
-// appendOthers appends the ticket draws, stations and trips of a turn.
-func (g *Game) appendOthers(seat int, buf []Action, trips *TripSearch) []Action {
+func (g *Game) appendTicketsAndStations(seat int, buf []Action) []Action {
 	if g.variant.DrawMix {
 		buf = g.appendMixes(buf, g.variant.Draw)
 	} else if len(g.tickets[0]) > 0 {
 		buf = append(buf, Action{Kind: ActDrawTickets})
 	}
-	buf = g.appendStations(seat, buf)
-	return g.appendTrips(seat, buf, trips)
-}
-
-// canClaimAny reports whether seat can claim some track now.
-func (g *Game) canClaimAny(seat int) bool {
-	for t := range g.board.Tracks {
-		if g.CanClaim(seat, data.TrackID(t)) {
-			return true
-		}
-	}
-	return false
+	return g.appendStations(seat, buf)
 }
 
 func (g *Game) appendDraws(buf []Action, second bool) []Action {

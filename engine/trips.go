@@ -41,7 +41,8 @@ type TripSearch struct {
 }
 
 // Best is BestTrips using s's buffers: the trips returned, and their paths,
-// are valid until s's next search.
+// are valid until s's next search. They are at most one per number of
+// Passenger cards the seat could spend (0 to all it holds).
 func (s *TripSearch) Best(g *Game, seat int, from data.CityID) []Trip {
 	cards := g.players[seat].Hand[Passenger]
 	s.best = grow(s.best, cards+1)
