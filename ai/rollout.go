@@ -29,7 +29,11 @@ type rollout struct {
 	prev []data.TrackID
 	done []bool
 
-	tracks []data.TrackID // random mode: the claimable tracks
+	tracks   []data.TrackID       // random mode: the claimable tracks
+	cities   []data.CityID        // random mode: where the seat's passengers stand
+	trips    []*engine.TripSearch // random mode: a search per passenger
+	found    [][]engine.Trip      // random mode: their trips, once searched
+	searched []bool
 }
 
 func newRollout(b *data.Board, seats int, seed uint64) *rollout {
@@ -296,10 +300,11 @@ func (r *rollout) policyMoves(g *engine.Game, s int, buf []engine.Action) []engi
 // randomTurn samples a uniformly random move of a turn without listing
 // every payment: one option per face-up slot and the blind draw, one per
 // claimable track (then one of its payments at random) and one for
-// everything else (tickets, stations, passengers), which alone lists the
-// legal actions. Rejection sampling over every track keeps the choice
-// uniform without scanning the board: a track drawn that the seat cannot
-// claim is drawn again. It reports false when there is nothing to choose.
+// everything else (tickets, stations, passengers' trips: then one of those
+// at random, see other). Rejection sampling over every track keeps the
+// choice uniform without scanning the board: a track drawn that the seat
+// cannot claim is drawn again. It reports false when there is nothing to
+// choose.
 func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 	draws := 0
 	deck := g.DeckSize()+g.DiscardSize() > 0
@@ -345,21 +350,61 @@ func (r *rollout) randomTurn(g *engine.Game, s int) (engine.Action, bool) {
 			if !other {
 				continue
 			}
-			r.buf = g.LegalActions(s, r.buf[:0])
-			m := 0
-			for _, a := range r.buf {
-				if a.Kind != engine.ActDraw && a.Kind != engine.ActClaim {
-					r.buf[m] = a
-					m++
-				}
-			}
-			if m > 0 {
-				return r.buf[r.intn(m)], true
+			if a, ok := r.other(g, s); ok {
+				return a, true
 			}
 			other = false // nothing else to do: draw or claim
 			if draws == 0 && len(g.AppendClaimable(s, r.tracks[:0])) == 0 {
 				return engine.Action{}, false
 			}
+		}
+	}
+	return engine.Action{}, false
+}
+
+// other samples one of the actions of seat s's turn that are neither draws
+// nor claims, uniformly, as if picking among LegalActions' list of them but
+// without searching every passenger's trips. The ticket draws and stations
+// are listed; each passenger has one slot per number of Passenger cards s
+// could spend (0 to all), since its best trips are at most one per number
+// (engine.TripSearch). A slot drawn is the passenger's trip of that rank,
+// its trips searched the first time one of its slots is drawn; a slot
+// beyond its trips is drawn again. It reports false when there is no such
+// action.
+func (r *rollout) other(g *engine.Game, s int) (engine.Action, bool) {
+	r.buf = g.AppendTicketsAndStations(s, r.buf[:0])
+	fixed := len(r.buf)
+	r.cities = r.cities[:0]
+	if r.board.Rules.Passengers > 0 {
+		for c := range r.board.Cities {
+			if g.PassengerAt(data.CityID(c)) == s {
+				r.cities = append(r.cities, data.CityID(c))
+			}
+		}
+	}
+	for len(r.trips) < len(r.cities) {
+		r.trips = append(r.trips, new(engine.TripSearch))
+	}
+	r.found, r.searched = r.found[:0], r.searched[:0]
+	for range r.cities {
+		r.found, r.searched = append(r.found, nil), append(r.searched, false)
+	}
+	per := g.Player(s).Hand[engine.Passenger] + 1
+	n := fixed + per*len(r.cities)
+	left := n // the slots not known to be empty
+	for left > 0 {
+		k := r.intn(n)
+		if k < fixed {
+			return r.buf[k], true
+		}
+		i, j := (k-fixed)/per, (k-fixed)%per
+		if !r.searched[i] {
+			r.searched[i] = true
+			r.found[i] = r.trips[i].Best(g, s, r.cities[i])
+			left -= per - len(r.found[i])
+		}
+		if j < len(r.found[i]) {
+			return engine.Action{Kind: engine.ActMovePassenger, City: r.cities[i], Path: r.found[i][j].Path}, true
 		}
 	}
 	return engine.Action{}, false

@@ -51,17 +51,34 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 		}
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
 	}
+	buf = g.appendTicketsAndStations(seat, buf)
+	buf = g.appendTrips(seat, buf, new(TripSearch))
+	if len(buf) == n0 {
+		buf = append(buf, Action{Kind: ActPass})
+	}
+	return buf
+}
+
+// AppendTicketsAndStations appends the ticket draws and station builds
+// seat may choose at the start of its turn, in LegalActions' order. The
+// passengers' trips follow them there: BestTrips (or a TripSearch) for each
+// city PassengerAt gives seat, in city order; and a seat with no draw, no
+// claim and none of these passes. Searches sampling a random move use it
+// instead of listing every payment of every claim and every trip.
+func (g *Game) AppendTicketsAndStations(seat int, buf []Action) []Action {
+	if g.phase != PhaseTurn || seat != g.current {
+		return buf
+	}
+	return g.appendTicketsAndStations(seat, buf)
+}
+
+func (g *Game) appendTicketsAndStations(seat int, buf []Action) []Action {
 	if g.variant.DrawMix {
 		buf = g.appendMixes(buf, g.variant.Draw)
 	} else if len(g.tickets[0]) > 0 {
 		buf = append(buf, Action{Kind: ActDrawTickets})
 	}
-	buf = g.appendStations(seat, buf)
-	buf = g.appendTrips(seat, buf)
-	if len(buf) == n0 {
-		buf = append(buf, Action{Kind: ActPass})
-	}
-	return buf
+	return g.appendStations(seat, buf)
 }
 
 func (g *Game) appendDraws(buf []Action, second bool) []Action {
@@ -182,16 +199,23 @@ func (g *Game) appendStations(seat int, buf []Action) []Action {
 	return buf
 }
 
-func (g *Game) appendTrips(seat int, buf []Action) []Action {
+// appendTrips appends the best trips of seat's passengers (see BestTrips),
+// searched with ts: their paths, copied into ts's path store, stay valid
+// until its next search.
+func (g *Game) appendTrips(seat int, buf []Action, ts *TripSearch) []Action {
 	if g.board.Rules.Passengers == 0 {
 		return buf
 	}
+	ts.paths = ts.paths[:0]
 	for c, o := range g.passenger {
 		if int(o) != seat {
 			continue
 		}
-		for _, trip := range g.BestTrips(seat, data.CityID(c)) {
-			buf = append(buf, Action{Kind: ActMovePassenger, City: data.CityID(c), Path: trip.Path})
+		for _, trip := range ts.Best(g, seat, data.CityID(c)) {
+			start := len(ts.paths)
+			ts.paths = append(ts.paths, trip.Path...)
+			path := ts.paths[start:len(ts.paths):len(ts.paths)]
+			buf = append(buf, Action{Kind: ActMovePassenger, City: data.CityID(c), Path: path})
 		}
 	}
 	return buf
@@ -218,7 +242,7 @@ func (g *Game) canAct(seat int) bool {
 	if len(g.appendStations(seat, buf[:0])) > 0 {
 		return true
 	}
-	return len(g.appendTrips(seat, buf[:0])) > 0
+	return len(g.appendTrips(seat, buf[:0], new(TripSearch))) > 0
 }
 
 // CanClaim reports whether seat has at least one legal way to claim track

@@ -73,3 +73,61 @@ func TestCanClaimAgreesWithAppendClaims(t *testing.T) {
 		}
 	}
 }
+
+// LegalActions but the draws and claims are AppendTicketsAndStations, then
+// each passenger's trips (at most one per number of Passenger cards) by a
+// reused TripSearch, in city order, or else the pass; and a reused
+// TripSearch finds BestTrips' trips. In random games on every edition.
+func TestTicketsStationsAndTripsAgreeWithLegalActions(t *testing.T) {
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		for seed := range uint64(3) {
+			g := started(t, id, "", 2+int(seed))
+			pick := newRNG(seed + 21)
+			var ts TripSearch
+			var buf, want, got []Action
+			trips := 0
+			for steps := 0; g.Phase() != PhaseOver && steps < 2000; steps++ {
+				s := g.Current()
+				buf = g.LegalActions(s, buf[:0])
+				want = want[:0]
+				for _, a := range buf {
+					if a.Kind != ActDraw && a.Kind != ActClaim {
+						want = append(want, a)
+					}
+				}
+				got = g.AppendTicketsAndStations(s, got[:0])
+				if g.Phase() == PhaseTurn {
+					for c := range g.board.Cities {
+						if g.PassengerAt(data.CityID(c)) != s {
+							continue
+						}
+						fresh := g.BestTrips(s, data.CityID(c))
+						reused := ts.Best(g, s, data.CityID(c))
+						if len(fresh) != len(reused) || (len(fresh) > 0 && !reflect.DeepEqual(fresh, reused)) {
+							t.Fatalf("%s step %d: reused search %v, want %v", id, steps, reused, fresh)
+						}
+						if len(reused) > g.Player(s).Hand[Passenger]+1 {
+							t.Fatalf("%s step %d: %d trips with %d Passenger cards", id, steps, len(reused), g.Player(s).Hand[Passenger])
+						}
+						for _, tr := range fresh { // reused paths last until the next search
+							got = append(got, Action{Kind: ActMovePassenger, City: data.CityID(c), Path: tr.Path})
+						}
+						trips += len(reused)
+					}
+					if len(got) == 0 && len(want) == 1 && want[0].Kind == ActPass && len(want) == len(buf) {
+						got = append(got, want[0])
+					}
+				} else {
+					want = want[:0]
+				}
+				if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
+					t.Fatalf("%s step %d: %v, want %v", id, steps, got, want)
+				}
+				mustPlay(t, g, s, buf[pick.intn(len(buf))])
+			}
+			if id == "marklin" && trips < 20 {
+				t.Fatalf("%s seed %d: only %d trips met", id, seed, trips)
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package engine
 
-import "conductor/data"
+import (
+	"sync"
+
+	"conductor/data"
+)
 
 // Holding is one player's end-of-game position.
 type Holding struct {
@@ -71,17 +75,20 @@ type PlayerScore struct {
 // Positions are trusted here; ParsePosition checks positions typed by people.
 func Score(b *data.Board, players []Holding) FinalScore {
 	fs := FinalScore{Players: make([]PlayerScore, len(players))}
-	holders := make([]int8, len(b.Tracks)) // how many players hold each track
+	sc := scoreScratches.Get().(*scoreScratch)
+	defer scoreScratches.Put(sc)
+	sc.holders = grow(sc.holders, len(b.Tracks))
+	holders := sc.holders // how many players hold each track
+	clear(holders)
 	for _, h := range players {
 		for _, t := range h.Tracks {
 			holders[t]++
 		}
 	}
-	var (
-		paths    PathSearch
-		stations stationSearch
-		opponent = make([]bool, len(b.Tracks))
-	)
+	sc.opponent = grow(sc.opponent, len(b.Tracks))
+	paths, stations, opponent := &sc.paths, &sc.stations, sc.opponent
+	// As in a new search: the first player's Borrowed is nil when empty.
+	stations.best = nil
 	for i := range players {
 		h := &players[i]
 		ps := &fs.Players[i]
@@ -130,6 +137,17 @@ func Score(b *data.Board, players []Holding) FinalScore {
 	fs.Ranking, fs.Places = rank(b, fs.Players)
 	return fs
 }
+
+// scoreScratch is Score's search buffers. Score runs at the end of every
+// playout of the searches, so they are pooled rather than allocated anew.
+type scoreScratch struct {
+	paths    PathSearch
+	stations stationSearch
+	holders  []int8
+	opponent []bool
+}
+
+var scoreScratches = sync.Pool{New: func() any { return new(scoreScratch) }}
 
 // awardBonuses gives the longest-path bonus to every player tied for the
 // longest path, and the most-tickets bonus to every player tied for the most

@@ -19,26 +19,14 @@ const tripSearchLimit = 20000
 // trips of rising cost and strictly rising points. The search is exhaustive
 // on small networks and bounded on large ones.
 func (g *Game) BestTrips(seat int, from data.CityID) []Trip {
-	cards := g.players[seat].Hand[Passenger]
-	best := make([]Trip, cards+1)
-	for i := range best {
-		best[i].Points = -1
-	}
-	s := tripSearch{g: g, seat: seat, from: from, cards: cards, best: best, budget: tripSearchLimit}
-	s.taken = make([]int8, len(g.board.Cities))
-	s.walk(from, 0, 0)
-	var out []Trip
-	top := 0
-	for _, t := range best {
-		if t.Points > top && len(t.Path) > 0 {
-			out = append(out, t)
-			top = t.Points
-		}
-	}
-	return out
+	var s TripSearch
+	return s.Best(g, seat, from)
 }
 
-type tripSearch struct {
+// TripSearch is BestTrips' search with buffers of its own: one value reused
+// for many searches allocates nothing once its buffers have grown. Playouts
+// that list the passengers' trips at every turn keep one.
+type TripSearch struct {
 	g      *Game
 	seat   int
 	from   data.CityID
@@ -48,9 +36,37 @@ type tripSearch struct {
 	used   [4]uint64
 	taken  []int8 // tokens taken per city along the current path
 	budget int
+	out    []Trip
+	paths  []data.TrackID // the listed trips' paths, end to end (appendTrips)
 }
 
-func (s *tripSearch) walk(at data.CityID, points, cost int) {
+// Best is BestTrips using s's buffers: the trips returned, and their paths,
+// are valid until s's next search. They are at most one per number of
+// Passenger cards the seat could spend (0 to all it holds).
+func (s *TripSearch) Best(g *Game, seat int, from data.CityID) []Trip {
+	cards := g.players[seat].Hand[Passenger]
+	s.best = grow(s.best, cards+1)
+	for i := range s.best {
+		s.best[i] = Trip{Path: s.best[i].Path[:0], Points: -1}
+	}
+	s.g, s.seat, s.from, s.cards, s.budget = g, seat, from, cards, tripSearchLimit
+	s.path, s.used = s.path[:0], [4]uint64{}
+	s.taken = grow(s.taken, len(g.board.Cities))
+	clear(s.taken)
+	s.walk(from, 0, 0)
+	s.g = nil
+	s.out = s.out[:0]
+	top := 0
+	for _, t := range s.best {
+		if t.Points > top && len(t.Path) > 0 {
+			s.out = append(s.out, t)
+			top = t.Points
+		}
+	}
+	return s.out
+}
+
+func (s *TripSearch) walk(at data.CityID, points, cost int) {
 	if s.budget <= 0 {
 		return
 	}
