@@ -75,6 +75,23 @@ func (d *drawSim) deficit(h *engine.Hand) int {
 	return max(0, short-(locos-d.locoNeed))
 }
 
+// after returns the deficit once card c joins hand h, whose deficit is def
+// (> 0), without changing h. A card fills at most one missing card, and a
+// locomotive or a colour still wanted always fills one: only the other
+// cards need the full count.
+func (d *drawSim) after(h *engine.Hand, c engine.Card, def int) int {
+	switch {
+	case c == engine.Locomotive || c == engine.Locomotive4:
+		return def - 1
+	case c.IsColor() && h[c] < d.want[c]:
+		return def - 1
+	}
+	h[c]++
+	nd := d.deficit(h)
+	h[c]--
+	return nd
+}
+
 // turns returns the mean number of drawing turns until hand covers the needs.
 func (d *drawSim) turns(hand engine.Hand, faceUp []engine.Card, rng *rand.Rand) float64 {
 	if d.deficit(&hand) == 0 {
@@ -107,19 +124,21 @@ func (d *drawSim) turns(hand engine.Hand, faceUp []engine.Card, rng *rand.Rand) 
 				if c == engine.NoCard {
 					continue
 				}
-				h[c]++
-				if nd := d.deficit(&h); nd < bestDef {
+				if nd := d.after(&h, c, def); nd < bestDef {
 					bestSlot, bestDef = i, nd
+					if nd == def-1 {
+						break // no card does better than one fewer
+					}
 				}
-				h[c]--
 			}
 			if bestSlot >= 0 {
 				h[display[bestSlot]]++
 				display[bestSlot] = random()
 				def = bestDef
 			} else {
-				h[random()]++
-				def = d.deficit(&h)
+				c := random()
+				def = d.after(&h, c, def)
+				h[c]++
 			}
 		}
 		total += picks

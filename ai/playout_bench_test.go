@@ -31,8 +31,9 @@ func midGameViews(b testing.TB, board string) []engine.PlayerView {
 }
 
 // BenchmarkPlayout plays determinised games from mid-game positions to
-// their end, with uniform random moves and with the expert's rollout
-// policy; ns/op is one playout (goal: 10,000 random and 3,000 policy
+// their end, with uniform random moves, with the fast rollout policy and
+// with hard at every seat (the expert's endgame playouts); ns/op is one
+// playout (goal: 10,000 random and 3,000 policy
 // playouts a second on one core).
 func BenchmarkPlayout(b *testing.B) {
 	for _, board := range []string{"usa", "europe", "marklin"} {
@@ -45,17 +46,22 @@ func BenchmarkPlayout(b *testing.B) {
 			}
 			games = append(games, g)
 		}
-		for _, mode := range []string{"random", "policy"} {
+		for _, mode := range []string{"random", "policy", "hard"} {
 			b.Run(board+"/"+mode, func(b *testing.B) {
 				r := newRollout(games[0].Board(), 2, 1)
 				r.random = mode == "random"
+				e := newExpert(1)
 				var scratch engine.Game
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
 					g := games[i%len(games)]
 					g.CloneInto(&scratch)
-					r.play(&scratch)
+					if mode == "hard" {
+						e.playHard(&scratch)
+					} else {
+						r.play(&scratch)
+					}
 					i++
 				}
 			})
