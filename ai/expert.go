@@ -39,19 +39,23 @@ type expert struct {
 	// rollout policy: slower, but its verdicts are about how hard would go
 	// on, so the search improves on hard's own move.
 	hardRoll bool
-	legal    []engine.Action // playHard's buffer
-	scratch  engine.Game
-	roll     *rollout
-	board    *data.Board
+	// infer deals the other seats' tickets by the odds their claims give
+	// (ticketReader) rather than uniformly.
+	infer   bool
+	reader  *ticketReader
+	legal   []engine.Action // playHard's buffer
+	scratch engine.Game
+	roll    *rollout
+	board   *data.Board
 }
 
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
-		margin: 0.15, endTrains: 15, hardRoll: true}
+		margin: 0.08, endTrains: 15, hardRoll: true, infer: true}
 }
 
 // maxCandidates bounds the moves searched.
-const maxCandidates = 6
+const maxCandidates = 7
 
 func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
@@ -71,14 +75,19 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 	}
 	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
 		e.roll = newRollout(v.Board, len(v.Players), 1)
+		e.reader = newTicketReader(v.Board)
 		e.board = v.Board
+	}
+	var odds engine.TicketOdds
+	if e.infer {
+		odds = e.reader.read(&v, inferenceSharpness)
 	}
 	// The same view gives the same worlds: the seed mixes the expert's own
 	// seed with public facts of the position.
 	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)
 	worlds := make([]*engine.Game, 0, e.worlds)
 	for w := range e.worlds {
-		g, err := engine.Determinize(v, mix+uint64(w)*0x94d049bb133111eb)
+		g, err := engine.DeterminizeWeighted(v, mix+uint64(w)*0x94d049bb133111eb, odds)
 		if err != nil {
 			return base
 		}

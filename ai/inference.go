@@ -1,0 +1,97 @@
+package ai
+
+import (
+	"math"
+
+	"conductor/data"
+	"conductor/engine"
+)
+
+// ticketReader infers from public play which tickets the other seats are
+// likely to hold: a player builds toward its tickets, so a ticket whose
+// cities its tracks have brought much closer together is likelier held
+// than one its network ignores. The search deals the other seats' tickets
+// by these odds (engine.DeterminizeWeighted) instead of uniformly, so its
+// playouts see the opponents racing for what they really need.
+type ticketReader struct {
+	b      *data.Board
+	router *router
+	bare   []float64 // per ticket: its shortest path on the empty board
+	cost   []float64
+	// odds[seat][ticket], filled by read.
+	odds [][]float64
+}
+
+// inferenceSharpness is β in odds = exp(β·progress), progress being the
+// share of a ticket's shortest path the seat's own tracks have covered
+// (negative when others' tracks have made it longer). TestTicketOdds
+// measures the fit of the held tickets' likelihood against β.
+const inferenceSharpness = 5.0
+
+func newTicketReader(b *data.Board) *ticketReader {
+	r := &ticketReader{b: b, router: newRouter(b), bare: make([]float64, len(b.Tickets)), cost: make([]float64, len(b.Tracks))}
+	for i := range b.Tracks {
+		r.cost[i] = float64(b.Tracks[i].Length)
+	}
+	for i := range b.Tickets {
+		tk := &b.Tickets[i]
+		r.bare[i], _ = r.router.between(tk.A, tk.B, r.cost, nil)
+	}
+	return r
+}
+
+// read fills the odds of every seat but v.Seat for every ticket, from the
+// tracks claimed in v, and returns them as engine odds.
+func (r *ticketReader) read(v *engine.PlayerView, beta float64) engine.TicketOdds {
+	n := len(v.Players)
+	for len(r.odds) < n {
+		r.odds = append(r.odds, make([]float64, len(r.b.Tickets)))
+	}
+	for s := range n {
+		if s == v.Seat {
+			continue
+		}
+		r.seatCosts(v.Owners, s, len(v.Players))
+		for i := range r.b.Tickets {
+			r.odds[s][i] = math.Exp(beta * r.progress(i))
+		}
+	}
+	return func(seat int, t data.TicketID) float64 { return r.odds[seat][t] }
+}
+
+// seatCosts prices the tracks for seat s: its own are free, the others'
+// are blocked, the open ones cost their length.
+// At 2–3 players a track whose parallel another seat holds is closed.
+func (r *ticketReader) seatCosts(owners []int8, s, players int) {
+	closes := players <= 3
+	for t := range r.b.Tracks {
+		switch o := owners[t]; {
+		case int(o) == s:
+			r.cost[t] = 0
+		case o >= 0:
+			r.cost[t] = blocked
+		default:
+			r.cost[t] = float64(r.b.Tracks[t].Length)
+			if closes {
+				for _, u := range r.b.Groups[r.b.Tracks[t].Group] {
+					if owners[u] >= 0 && int(owners[u]) != s {
+						r.cost[t] = blocked
+					}
+				}
+			}
+		}
+	}
+}
+
+// progress is the share of ticket i's shortest path already covered at
+// the current costs: 1 when connected, 0 when untouched, −0.5 when it can
+// no longer be connected (held tickets do fail, but seldom by choice).
+func (r *ticketReader) progress(i int) float64 {
+	tk := &r.b.Tickets[i]
+	left, _ := r.router.between(tk.A, tk.B, r.cost, nil)
+	bare := r.bare[i]
+	if left == blocked || bare == blocked || bare == 0 {
+		return -0.5
+	}
+	return max(-0.5, (bare-left)/bare)
+}

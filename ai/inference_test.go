@@ -1,0 +1,68 @@
+package ai
+
+import (
+	"math"
+	"testing"
+
+	"conductor/engine"
+	"conductor/internal/testkit"
+)
+
+// TestTicketOdds: the odds the expert deals the other seat's tickets by
+// fit the tickets that seat really holds better than a uniform deal does.
+// The fit is the mean log-likelihood, per held ticket, of the real tickets
+// among those seat 0 has not seen, over the second half of hard-vs-hard
+// games; it is logged for a few sharpnesses (β = 0 is uniform).
+func TestTicketOdds(t *testing.T) {
+	betas := []float64{0, 2, 4, 6, 8}
+	for _, board := range []string{"usa", "europe", "marklin"} {
+		bd := testkit.Board(t, board)
+		r := newTicketReader(bd)
+		fit := make([]float64, len(betas))
+		count := 0
+		for seed := range uint64(6) {
+			m, err := newMatch(bd, "", []string{"hard", "hard"}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+				if seat != 0 || v.Phase != engine.PhaseTurn || v.Players[1].Trains > bd.Rules.Trains/2 {
+					return nil
+				}
+				variant, _ := bd.Variant(v.Variant)
+				seen := map[int]bool{}
+				for _, ts := range v.Tickets {
+					seen[int(ts.Ticket)] = true
+				}
+				for bi, beta := range betas {
+					odds := r.read(&v, beta)
+					for _, held := range g.Player(1).Tickets {
+						tk := &bd.Tickets[held]
+						sum := 0.0
+						for i := range bd.Tickets {
+							o := &bd.Tickets[i]
+							if !seen[i] && o.Long == tk.Long && (variant.Uses(o) || o.Deck == tk.Deck) {
+								sum += odds(1, o.ID)
+							}
+						}
+						fit[bi] += math.Log(odds(1, held) / sum)
+						if bi == 0 {
+							count++
+						}
+					}
+				}
+				return nil
+			}
+			if err := m.play(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for bi := range fit {
+			fit[bi] /= float64(count)
+			t.Logf("%s β=%g: mean log-likelihood %.3f", board, betas[bi], fit[bi])
+		}
+		if fit[2] < fit[0]+0.5 {
+			t.Errorf("%s: the odds (β=%g) fit the held tickets no better than uniform: %.3f vs %.3f", board, betas[2], fit[2], fit[0])
+		}
+	}
+}
