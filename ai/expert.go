@@ -51,7 +51,7 @@ type expert struct {
 
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
-		margin: 0.08, endTrains: 15, hardRoll: true, infer: true}
+		margin: 0.03, endTrains: 15, hardRoll: true, infer: true}
 }
 
 // maxCandidates bounds the moves searched.
