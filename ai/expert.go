@@ -10,12 +10,13 @@ import (
 
 // expert is the search level. It asks hard for its move, adds a few
 // alternatives of other kinds, and plays each candidate out over games
-// determinised from its own view (engine.Determinize: only what its seat
-// cannot see is resampled), with common random numbers: every candidate
-// meets the same sampled worlds and the same rollout streams, so their
-// differences are differences of the move. Successive halving spends the
-// playouts on the candidates still in the race. It keeps hard's move
-// unless another is clearly better.
+// determinised from its own view (engine.DeterminizeWeighted: only what
+// its seat cannot see is resampled, the other seats' tickets by the odds
+// their tracks give, ticketReader), with common random numbers: every
+// candidate meets the same sampled worlds and the same rollout streams, so
+// their differences are differences of the move. Successive halving spends
+// the playouts on the candidates still in the race. It keeps hard's move
+// unless another is better by the margin.
 //
 // It searches only near the end (some player down to endTrains trains):
 // there the playouts are short and their verdicts sound, while self-play
