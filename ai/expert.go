@@ -81,7 +81,7 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 	}
 	var odds engine.TicketOdds
 	if e.infer {
-		odds = e.reader.read(&v, inferenceSharpness)
+		odds = e.reader.read(&v, sharpness(v.Board))
 	}
 	// The same view gives the same worlds: the seed mixes the expert's own
 	// seed with public facts of the position.
