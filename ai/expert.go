@@ -40,9 +40,7 @@ type expert struct {
 	// rollout policy: slower, but its verdicts are about how hard would go
 	// on, so the search improves on hard's own move.
 	hardRoll bool
-	// infer deals the other seats' tickets by the odds their claims give
-	// (ticketReader) rather than uniformly.
-	infer   bool
+	// reader gives the odds the other seats' tickets are dealt by.
 	reader  *ticketReader
 	legal   []engine.Action // playHard's buffer
 	scratch engine.Game
@@ -52,7 +50,7 @@ type expert struct {
 
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
-		margin: 0.03, endTrains: 15, hardRoll: true, infer: true}
+		margin: 0.03, endTrains: 15, hardRoll: true}
 }
 
 // maxCandidates bounds the moves searched.
@@ -79,10 +77,7 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 		e.reader = newTicketReader(v.Board)
 		e.board = v.Board
 	}
-	var odds engine.TicketOdds
-	if e.infer {
-		odds = e.reader.read(&v, sharpness(v.Board))
-	}
+	odds := e.reader.read(&v, sharpness(v.Board))
 	// The same view gives the same worlds: the seed mixes the expert's own
 	// seed with public facts of the position.
 	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)
