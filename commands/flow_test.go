@@ -541,3 +541,22 @@ func findSelect(m Message) string {
 	}
 	return ""
 }
+
+// TestHandWhileOthersChooseTickets: a player who has kept tickets can look
+// at the hand while the others still choose.
+func TestHandWhileOthersChooseTickets(t *testing.T) {
+	w := newWorld(t)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
+	w.cmd("u2", "ttr", "join", nil)
+	w.cmd("u1", "ttr", "start", nil)
+	_, gid := w.game("c1")
+	a := w.click("u1", "setup:"+gid+":0:")
+	id := findButton(a.msg, "keep:")
+	if r := w.click("u1", id, "0", "1"); !strings.Contains(r.msg.Content, "You kept") {
+		t.Fatalf("u1 keeps: %q", r.msg.Content)
+	}
+	a = w.cmd("u1", "hand", "", nil)
+	if !a.msg.Ephemeral || len(a.msg.Embeds) == 0 || len(a.msg.Files) == 0 {
+		t.Fatalf("hand while u2 chooses: %q, %d embeds", a.msg.Content, len(a.msg.Embeds))
+	}
+}

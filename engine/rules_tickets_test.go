@@ -47,6 +47,26 @@ func TestInitialTicketsChosenByAllAtOnce(t *testing.T) {
 	}
 }
 
+// TestViewWhileOthersChooseTickets: a seat that has chosen its tickets can
+// look at its hand while the others still choose (the view once panicked,
+// reading a setup step past the last).
+func TestViewWhileOthersChooseTickets(t *testing.T) {
+	for _, c := range []struct{ board, variant string }{{"usa", ""}, {"europe", "mega"}} {
+		g := newGame(t, c.board, c.variant, 2)
+		for range len(g.variant.Setup) {
+			_, hi := g.KeepRange(0)
+			mustPlay(t, g, 0, KeepTickets(seq(hi)...))
+		}
+		if !g.SetupDone(0) || g.Phase() != PhaseSetup {
+			t.Fatalf("%s: seat 1 has chosen, seat 2 has not: want setup still on", c.board)
+		}
+		v := g.View(0)
+		if len(v.Tickets) == 0 || len(v.Pending) != 0 || v.KeepMin != 0 || v.KeepMax != 0 {
+			t.Errorf("%s: the view of a seat done choosing: %d tickets, %d pending, keep %d..%d", c.board, len(v.Tickets), len(v.Pending), v.KeepMin, v.KeepMax)
+		}
+	}
+}
+
 func TestUSAInitialTicketsThreeKeepTwo(t *testing.T) {
 	g := newGame(t, "usa", "", 2)
 	if n := len(g.players[0].Pending); n != 3 {

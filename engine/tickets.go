@@ -72,6 +72,9 @@ func (g *Game) KeepRange(seat int) (lo, hi int) {
 	p := &g.players[seat]
 	n := len(p.Pending)
 	if g.phase == PhaseSetup {
+		if g.SetupDone(seat) {
+			return 0, 0 // nothing pending: it waits for the others
+		}
 		s := g.variant.Setup[p.setupStep]
 		lo = max(s.KeepMin, s.TotalKeepMin-p.setupKept)
 		hi = n
