@@ -12,8 +12,10 @@ import (
 // everything public stay as they are; what the seat cannot see (the other
 // hands and tickets, the order of the train and ticket decks, the discard
 // pile) is dealt at random, by the seed, from the cards and tickets the
-// seat has not seen, in the public counts. It reads only the view, so a
-// search built on it cannot peek at the real game's hidden state.
+// seat has not seen, in the public counts. The tickets the seat gave back
+// stay where it knows them to be (out of the game, or under their deck),
+// so no other seat is dealt one. It reads only the view, so a search built
+// on it cannot peek at the real game's hidden state.
 //
 // It handles the turn phases (a turn, the second draw, keeping tickets the
 // seat drew); setup and a pending tunnel are refused.
@@ -112,10 +114,11 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	g.deck = append(g.deck, pool[len(pool)-v.Deck:]...)
 	g.faceUp = append([]Card(nil), v.FaceUp...)
 
-	// Tickets: those the seat holds or drew are known; the rest of the
-	// game's tickets are shared between the ticket decks (their counts are
-	// public) and the other seats' hands.
-	own := make(map[data.TicketID]bool, len(v.Tickets)+len(v.Pending))
+	// Tickets: those the seat holds or drew are known, and so is the place
+	// of those it gave back (out of the game, or under a deck); the rest of
+	// the game's tickets are shared between the ticket decks (their counts
+	// are public) and the other seats' hands.
+	own := make(map[data.TicketID]bool, len(v.Tickets)+len(v.Pending)+len(v.Returned))
 	me := &g.players[v.Seat]
 	for _, t := range v.Tickets {
 		own[t.Ticket] = true
@@ -131,7 +134,15 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 			held += p.Tickets + p.Pending
 		}
 	}
-	bonus := ticketUniverse(b, variant, false) < held+v.TicketDecks[0]+v.TicketDecks[1]+len(own)
+	bonus := ticketUniverse(b, variant, false) < held+v.TicketDecks[0]+v.TicketDecks[1]+len(v.Tickets)+len(v.Pending)
+	var under [2][]data.TicketID // given back, still in the decks
+	for _, r := range v.Returned {
+		own[r.Ticket] = true
+		if !r.Boxed {
+			pile := g.pileOf(r.Ticket)
+			under[pile] = append(under[pile], r.Ticket)
+		}
+	}
 	var others []data.TicketID
 	for pile := range 2 {
 		var hidden []data.TicketID
@@ -141,7 +152,11 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 			}
 		}
 		shuffle(&g.rng, hidden)
-		k := min(v.TicketDecks[pile], len(hidden))
+		if len(under[pile]) > v.TicketDecks[pile] {
+			return nil, fmt.Errorf("determinize: %d tickets known under a deck of %d", len(under[pile]), v.TicketDecks[pile])
+		}
+		// The tickets given back lie at the bottom of their deck.
+		k := min(v.TicketDecks[pile]-len(under[pile]), len(hidden))
 		if odds != nil {
 			// The tickets out of the deck are the likeliest to be held.
 			hidden = pickWeighted(&g.rng, hidden, len(hidden)-k, func(t data.TicketID) float64 {
@@ -154,11 +169,15 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 				return w
 			})
 			others = append(others, hidden[:len(hidden)-k]...)
-			g.tickets[pile] = hidden[len(hidden)-k:]
+			g.tickets[pile] = append(append([]data.TicketID(nil), under[pile]...), hidden[len(hidden)-k:]...)
 			continue
 		}
-		g.tickets[pile] = hidden[:k:k]
+		g.tickets[pile] = append(append([]data.TicketID(nil), under[pile]...), hidden[:k]...)
 		others = append(others, hidden[k:]...)
+	}
+	for _, r := range v.Returned {
+		pile := g.pileOf(r.Ticket)
+		me.givenBack = append(me.givenBack, givenBack{ticket: r.Ticket, boxed: r.Boxed, above: v.TicketDecks[pile] - len(under[pile])})
 	}
 	if held > len(others) {
 		return nil, fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))

@@ -124,6 +124,7 @@ type Player struct {
 	setupStep   int  // index of the setup step being chosen
 	setupKept   int  // tickets kept during setup so far
 	setupNeedMx bool // must announce a mix before the step's tickets are dealt
+	givenBack   []givenBack
 }
 
 // tunnelState is a tunnel claim waiting for its extra cards. The cards
@@ -327,6 +328,7 @@ func (g *Game) Clone() *Game {
 		p.Tickets = append([]data.TicketID(nil), p.Tickets...)
 		p.Pending = append([]data.TicketID(nil), p.Pending...)
 		p.Goods = append([]int(nil), p.Goods...)
+		p.givenBack = append([]givenBack(nil), p.givenBack...)
 		c.players[i] = p
 	}
 	c.deck = append(make([]Card, 0, cap(g.deck)), g.deck...)
@@ -368,6 +370,7 @@ func (g *Game) CloneInto(dst *Game) {
 		p.Tickets = append(q.Tickets[:0], p.Tickets...)
 		p.Pending = append(q.Pending[:0], p.Pending...)
 		p.Goods = append(q.Goods[:0], p.Goods...)
+		p.givenBack = append(q.givenBack[:0], p.givenBack...)
 		*q = p
 	}
 	dst.players = players

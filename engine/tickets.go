@@ -23,6 +23,9 @@ func (g *Game) dealTickets(p *Player, pile, n int) {
 		s = s[:len(s)-1]
 	}
 	g.tickets[pile] = s
+	if n > 0 {
+		g.dealtFrom(pile, n)
+	}
 }
 
 // toBottom puts tickets under their decks.
@@ -174,12 +177,19 @@ func (g *Game) performSetup(seat int, a Action) {
 			// Everyone's returned tickets are shuffled together once all
 			// have chosen.
 			g.setupReturned = append(g.setupReturned, returned...)
+			g.giveBack(seat, returned, false, true, [2]int{})
 			break
 		}
+		before := g.deckSizes()
 		shuffle(&g.rng, returned)
 		g.toBottom(returned)
+		g.giveBack(seat, returned, false, false, before)
 	case "reshuffle":
+		before := g.deckSizes()
 		g.toBottom(returned)
+		g.giveBack(seat, returned, false, false, before)
+	default: // "box"
+		g.giveBack(seat, returned, true, false, [2]int{})
 	}
 	g.emit(Event{Kind: EvTicketsKept, Seat: seat, Count: len(kept)})
 	g.emit(Event{Kind: EvTicketsChosen, Seat: seat, Private: true, Tickets: kept})
@@ -194,14 +204,17 @@ func (g *Game) performSetup(seat int, a Action) {
 		}
 	}
 	if len(g.setupReturned) > 0 {
+		before := g.deckSizes()
 		shuffle(&g.rng, g.setupReturned)
 		g.toBottom(g.setupReturned)
+		g.settleGivenBack(before)
 		g.setupReturned = nil
 	}
 	for _, st := range g.variant.Setup {
 		if st.Discard == "reshuffle" {
 			shuffle(&g.rng, g.tickets[0])
 			shuffle(&g.rng, g.tickets[1])
+			g.forgetInDecks()
 			break
 		}
 	}
@@ -241,7 +254,9 @@ func (g *Game) performDrawTickets(seat int, a Action) {
 func (g *Game) performKeep(seat int, a Action) {
 	p := &g.players[seat]
 	kept, returned := g.splitKeep(p, a.Keep)
+	before := g.deckSizes()
 	g.toBottom(returned)
+	g.giveBack(seat, returned, false, false, before)
 	g.emit(Event{Kind: EvTicketsKept, Seat: seat, Count: len(kept)})
 	g.emit(Event{Kind: EvTicketsChosen, Seat: seat, Private: true, Tickets: kept})
 	g.endTurn()

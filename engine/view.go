@@ -56,6 +56,9 @@ type PlayerView struct {
 	Hand    Hand
 	Tickets []TicketStatus
 	Pending []data.TicketID
+	// Returned are the tickets this seat gave back whose place it still
+	// knows: out of the game, or in a deck below every ticket drawn since.
+	Returned []ReturnedTicket
 	// KeepMin and KeepMax bound the pending tickets to keep.
 	KeepMin, KeepMax int
 }
@@ -102,7 +105,7 @@ func (g *Game) Public() PublicView {
 // View returns what seat sees.
 func (g *Game) View(seat int) PlayerView {
 	p := &g.players[seat]
-	v := PlayerView{PublicView: g.Public(), Seat: seat, Hand: p.Hand, Pending: append([]data.TicketID(nil), p.Pending...)}
+	v := PlayerView{PublicView: g.Public(), Seat: seat, Hand: p.Hand, Pending: append([]data.TicketID(nil), p.Pending...), Returned: p.returnedTickets()}
 	v.KeepMin, v.KeepMax = g.KeepRange(seat)
 	owned := make([]bool, len(g.board.Tracks))
 	for t, o := range g.owner {
