@@ -49,6 +49,9 @@ type Result struct {
 	DecisionMsP50        float64 `json:"decision_ms_p50"`
 	DecisionMsP99        float64 `json:"decision_ms_p99"`
 	DecisionMsMax        float64 `json:"decision_ms_max"`
+	// GameWins is its win in each game, in game order: two runs of one seed
+	// play the same deals, so two versions of a bot compare game by game.
+	GameWins []float64 `json:"game_wins"`
 }
 
 // arenaGame is one game's outcome, by entry of Levels.
@@ -193,6 +196,7 @@ func summarize(results []arenaGame, levels []string) Report {
 				continue
 			}
 			p.Wins += r.win[k]
+			p.GameWins = append(p.GameWins, r.win[k])
 			score += r.score[k]
 			completed += r.completed[k]
 			failed += r.failed[k]

@@ -94,6 +94,28 @@ func TestReportsEveryBot(t *testing.T) {
 	if wins < 5.99 || wins > 6.01 {
 		t.Errorf("wins add up to %v over 6 games", wins)
 	}
+	// Game by game too, and each bot's games add up to its wins.
+	for _, p := range out.Players {
+		if len(p.GameWins) != 6 {
+			t.Fatalf("%s: %d games' wins, want 6", p.Bot, len(p.GameWins))
+		}
+		sum := 0.0
+		for _, w := range p.GameWins {
+			sum += w
+		}
+		if sum != p.Wins {
+			t.Errorf("%s: its games' wins add up to %v, its wins are %v", p.Bot, sum, p.Wins)
+		}
+	}
+	for i := range 6 {
+		share := 0.0
+		for _, p := range out.Players {
+			share += p.GameWins[i]
+		}
+		if share < 0.99 || share > 1.01 {
+			t.Errorf("game %d: wins add up to %v", i, share)
+		}
+	}
 	if out.MeanTurns < 20 || out.GamesPerSecond <= 0 {
 		t.Errorf("mean turns %v, games per second %v", out.MeanTurns, out.GamesPerSecond)
 	}
