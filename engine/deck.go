@@ -73,9 +73,12 @@ func (g *Game) checkFlush() {
 	}
 }
 
-// pay moves n cards of kind c from a hand to the discards.
+// pay moves n cards of kind c from a hand to the discards, for all to see.
 func (g *Game) pay(p *Player, c Card, n int) {
 	p.Hand[c] -= n
+	// The table cannot tell whether the cards it saw taken were among them:
+	// it assumes they were, so that what it knows stays a lower bound.
+	p.shown[c] = max(0, p.shown[c]-n)
 	for range n {
 		g.discard = append(g.discard, c)
 	}

@@ -72,6 +72,19 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	for c, k := range v.Hand {
 		unseen[c] -= k
 	}
+	// The cards everyone saw another seat take (and not play) are in its
+	// hand: only the rest of its hand is dealt at random.
+	for i, p := range v.Players {
+		if i == v.Seat {
+			continue
+		}
+		if p.Shown.Total() > p.Cards {
+			return nil, fmt.Errorf("determinize: seat %d holds %d cards, fewer than the %d it was seen taking", i, p.Cards, p.Shown.Total())
+		}
+		for c, k := range p.Shown {
+			unseen[c] -= k
+		}
+	}
 	pool := make([]Card, 0, r.Cards.Total())
 	for c, k := range unseen {
 		if k < 0 {
@@ -83,7 +96,7 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	need := v.Deck + v.Discards
 	for i, p := range v.Players {
 		if i != v.Seat {
-			need += p.Cards
+			need += p.Cards - p.Shown.Total()
 		}
 	}
 	if need > len(pool) {
@@ -98,11 +111,13 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 		p.PassengersLeft = pp.PassengersLeft
 		p.Goods = append([]int(nil), pp.Goods...)
 		p.setupStep = len(variant.Setup)
+		p.shown = pp.Shown
 		if i == v.Seat {
 			p.Hand = v.Hand
 			continue
 		}
-		for range pp.Cards {
+		p.Hand = pp.Shown
+		for range pp.Cards - pp.Shown.Total() {
 			p.Hand[pool[len(pool)-1]]++
 			pool = pool[:len(pool)-1]
 		}

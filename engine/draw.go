@@ -33,6 +33,7 @@ func (g *Game) performDraw(seat int, a Action) {
 		c = g.faceUp[a.Slot]
 		g.faceUp[a.Slot] = NoCard
 		p.Hand[c]++
+		p.shown[c]++
 		g.emit(Event{Kind: EvDrawFaceUp, Seat: seat, Slot: a.Slot, Card: c})
 		g.refill(a.Slot)
 	}

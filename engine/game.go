@@ -125,6 +125,10 @@ type Player struct {
 	setupKept   int  // tickets kept during setup so far
 	setupNeedMx bool // must announce a mix before the step's tickets are dealt
 	givenBack   []givenBack
+	// shown counts the cards the table saw the player take face up and
+	// has not seen it play since: a lower bound of its hand that everyone
+	// knows.
+	shown Hand
 }
 
 // tunnelState is a tunnel claim waiting for its extra cards. The cards

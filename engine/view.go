@@ -31,12 +31,15 @@ type PublicView struct {
 
 // PublicPlayer is a seat as everyone sees it.
 type PublicPlayer struct {
-	Score          int
-	Trains         int
-	Stations       int // left to build
-	Cards          int // count only
-	Tickets        int // count only
-	Pending        int // tickets drawn, not yet chosen
+	Score    int
+	Trains   int
+	Stations int // left to build
+	Cards    int // count only
+	Tickets  int // count only
+	Pending  int // tickets drawn, not yet chosen
+	// Shown are cards of the hand everyone knows of: taken face up and not
+	// played since (the hand holds at least these).
+	Shown          Hand
 	PassengersLeft int
 	Goods          []int
 	SetupDone      bool
@@ -92,7 +95,7 @@ func (g *Game) Public() PublicView {
 		p := &g.players[i]
 		v.Players = append(v.Players, PublicPlayer{
 			Score: p.Score, Trains: p.Trains, Stations: p.Stations, Cards: p.Hand.Total(),
-			Tickets: len(p.Tickets), Pending: len(p.Pending), PassengersLeft: p.PassengersLeft,
+			Tickets: len(p.Tickets), Pending: len(p.Pending), Shown: p.shown, PassengersLeft: p.PassengersLeft,
 			Goods: append([]int(nil), p.Goods...), SetupDone: g.SetupDone(i),
 		})
 	}
