@@ -49,7 +49,7 @@ type expert struct {
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 32, budget: 1200 * time.Millisecond,
+	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond,
 		margin: 0.03, endTrains: 15, hardRoll: true}
 }
 
@@ -247,11 +247,10 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 		}
 		add(a)
 	}
-	if base.Kind == engine.ActClaim {
-		// Self-play showed the playouts too eager to put a claim off: when
-		// hard claims, only other claims compete.
-		return out
-	}
+	// Draws compete with a claim of hard's too: the playouts once put
+	// claims off too eagerly, but with hard playing them out over 64
+	// worlds, drawing first (for the locomotive, or the colour an opponent
+	// also needs) wins more games than it loses.
 	for _, a := range legal {
 		if a.Kind == engine.ActDraw && a.Slot == engine.DeckSlot {
 			add(a)
