@@ -189,8 +189,8 @@ func (e *expert) playHard(g *engine.Game) {
 }
 
 // candidates returns hard's move first, then a few alternatives: the
-// longest claims (cheapest payment) and, when hard draws, the blind draw
-// and the face-up cards; or, choosing tickets, keeping all or the fewest.
+// longest claims (cheapest payment), the blind draw and the face-up cards;
+// or, choosing tickets, keeping all or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
 	add := func(a engine.Action) {
