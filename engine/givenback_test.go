@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -39,7 +40,7 @@ func ticketHungryGame(t *testing.T, board, variant string, seed uint64, check fu
 		if g.Phase() == PhaseSetup || g.Phase() == PhaseKeepTickets {
 			// The fewest tickets allowed, so that most go back.
 			for _, b := range buf {
-				if b.Kind == ActKeep && (a.Kind != ActKeep || popcount64(b.Keep) < popcount64(a.Keep)) {
+				if b.Kind == ActKeep && (a.Kind != ActKeep || bits.OnesCount64(b.Keep) < bits.OnesCount64(a.Keep)) {
 					a = b
 				}
 			}
@@ -47,14 +48,6 @@ func ticketHungryGame(t *testing.T, board, variant string, seed uint64, check fu
 		mustPlay(t, g, s, a)
 		check(g)
 	}
-}
-
-func popcount64(m uint64) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
 }
 
 // TestGivenBackTicketsAreWhereTheSeatKnows: a ticket a seat's view lists as
