@@ -35,6 +35,16 @@ func (s *Store) Put(rec *GameRecord) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
+	if err := s.prepare(rec); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return writeGame(tx.Bucket(bucketGames), rec, true)
+	})
+}
+
+// prepare checks rec and fills in what Put fills in.
+func (s *Store) prepare(rec *GameRecord) error {
 	if err := validate(rec); err != nil {
 		return err
 	}
@@ -49,9 +59,7 @@ func (s *Store) Put(rec *GameRecord) error {
 		rec.Status = StatusLobby
 	}
 	rec.Updated = now
-	return s.db.Update(func(tx *bolt.Tx) error {
-		return writeGame(tx.Bucket(bucketGames), rec, true)
-	})
+	return nil
 }
 
 // Delete removes the live game in channel, or returns ErrNotFound.
