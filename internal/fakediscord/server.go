@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	CallbackDeadline time.Duration
 	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
 	WaitTimeout time.Duration
+	// ClockOffset sets Discord's clock apart from the machine's (clock.go): -5s is a bot
+	// whose clock runs five seconds ahead of Discord's.
+	ClockOffset time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -56,32 +60,36 @@ type Server struct {
 	http     *http.Server
 	base     string // http://127.0.0.1:port
 	ids      snowflakes
+	// clockOffset is Discord's clock minus the machine's, in nanoseconds (clock.go).
+	clockOffset atomic.Int64
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change, to wake waiters
 	closed  bool
 
-	bot          User
-	owner        User // owns every guild, so that the bot's permissions come from its roles
-	users        map[string]*User
-	guilds       map[string]*Guild
-	guildOrder   []string
-	channels     map[string]*Channel
-	dmByUser     map[string]string // recipient user id -> DM channel id
-	members      map[string]map[string]bool
-	roles        map[string][]*Role  // guild id -> roles, @everyone first
-	memberRoles  map[string][]string // guild id + "/" + user id -> role ids
-	messages     map[string]*Message // by id
-	channelMsgs  map[string][]string // channel id -> message ids in posting order
-	publicLog    []Message           // every public version of every message
-	commands     map[string][]Command
-	interactions map[string]*interactionState // by id
-	byToken      map[string]*interactionState
+	bot           User
+	owner         User // owns every guild, so that the bot's permissions come from its roles
+	users         map[string]*User
+	guilds        map[string]*Guild
+	guildOrder    []string
+	channels      map[string]*Channel
+	dmByUser      map[string]string // recipient user id -> DM channel id
+	members       map[string]map[string]bool
+	roles         map[string][]*Role         // guild id -> roles, @everyone first
+	memberRoles   map[string][]string        // guild id + "/" + user id -> role ids
+	messages      map[string]*Message        // by id
+	nonces        map[string]string          // author id + "/" + nonce -> the message created with it
+	threadMembers map[string]map[string]bool // thread id -> member user ids
+	channelMsgs   map[string][]string        // channel id -> message ids in posting order
+	publicLog     []Message                  // every public version of every message
+	commands      map[string][]Command
+	interactions  map[string]*interactionState // by id
+	byToken       map[string]*interactionState
 
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
 	faults      []*faultRule
-	dmFailures  map[string]bool
+	dmFailures  map[string]*apiError // recipient -> Discord's refusal of a DM to them
 	gatewayLog  []GatewayFrame
 	identifies  []IdentifyRecord
 	resumes     []ResumeRecord
@@ -103,28 +111,32 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("fakediscord: listen: %w", err)
 	}
 	s := &Server{
-		opts:         opts,
-		spec:         spec,
-		listener:     ln,
-		base:         "http://" + ln.Addr().String(),
-		changed:      make(chan struct{}),
-		users:        map[string]*User{},
-		guilds:       map[string]*Guild{},
-		channels:     map[string]*Channel{},
-		dmByUser:     map[string]string{},
-		members:      map[string]map[string]bool{},
-		roles:        map[string][]*Role{},
-		memberRoles:  map[string][]string{},
-		messages:     map[string]*Message{},
-		channelMsgs:  map[string][]string{},
-		commands:     map[string][]Command{},
-		interactions: map[string]*interactionState{},
-		byToken:      map[string]*interactionState{},
-		dmFailures:   map[string]bool{},
-		sessions:     map[string]*gatewaySession{},
-		shardOwner:   map[int]*gatewaySession{},
-		conns:        map[*gatewayConn]bool{},
+		opts:          opts,
+		spec:          spec,
+		listener:      ln,
+		base:          "http://" + ln.Addr().String(),
+		changed:       make(chan struct{}),
+		users:         map[string]*User{},
+		guilds:        map[string]*Guild{},
+		channels:      map[string]*Channel{},
+		dmByUser:      map[string]string{},
+		members:       map[string]map[string]bool{},
+		roles:         map[string][]*Role{},
+		memberRoles:   map[string][]string{},
+		messages:      map[string]*Message{},
+		nonces:        map[string]string{},
+		threadMembers: map[string]map[string]bool{},
+		channelMsgs:   map[string][]string{},
+		commands:      map[string][]Command{},
+		interactions:  map[string]*interactionState{},
+		byToken:       map[string]*interactionState{},
+		dmFailures:    map[string]*apiError{},
+		sessions:      map[string]*gatewaySession{},
+		shardOwner:    map[int]*gatewaySession{},
+		conns:         map[*gatewayConn]bool{},
 	}
+	s.clockOffset.Store(int64(opts.ClockOffset))
+	s.ids.now = s.Now
 	s.ids.init()
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
