@@ -155,6 +155,18 @@ func (w *world) click(user, customID string, values ...string) answer {
 	return w.do(&Request{Type: ComponentRequest, User: user, CustomID: customID, Values: values})
 }
 
+// lobby is the newest lobby posted in a channel (a table's lobby is a post
+// of its own; /ttr new answers privately).
+func (w *world) lobby(ch string) (Message, bool) {
+	posts := w.poster.all(ch)
+	for i := len(posts) - 1; i >= 0; i-- {
+		if findButton(posts[i], "lobby:") != "" {
+			return posts[i], true
+		}
+	}
+	return Message{}, false
+}
+
 // decodePNG checks that a file is a PNG and returns its width.
 func decodePNG(t testing.TB, f File) int {
 	t.Helper()
