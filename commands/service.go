@@ -77,8 +77,8 @@ type Service struct {
 	dmRefused map[string]bool
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
-	recent     recentIDs
-	replays    replayCache
+	recent   recentIDs
+	replays  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}
