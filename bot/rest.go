@@ -13,8 +13,8 @@ const (
 	callbackDeferMessage   = 5
 	callbackDeferUpdate    = 6
 	callbackUpdate         = 7
-	callbackAutocomplete   = 8
-	errCodeCannotSendToDMs = 50007
+	callbackAutocomplete     = 8
+	errCodeOpeningDMsTooFast = 40003
 )
 
 // send makes one REST request through discordgo (authorisation, rate
@@ -88,11 +88,6 @@ func (b *Bot) editOriginal(i *discordgo.Interaction, w wireReplacement, files []
 	return err
 }
 
-// deleteOriginal removes the interaction's original message.
-func (b *Bot) deleteOriginal(i *discordgo.Interaction) error {
-	_, err := b.sendInteraction("DELETE", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), nil, nil)
-	return err
-}
 
 // createMessage posts to a channel and returns the new message's id.
 func (b *Bot) createMessage(channel string, w wireMessage, files []*discordgo.File) (string, error) {

@@ -146,6 +146,9 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 	if pl.refusal != "" {
 		return false, note(pl.refusal)
 	}
+	if o.rec.ID == "" {
+		o.rec.ID = store.NewGameID() // the lobby's buttons name it
+	}
 	warning := s.placeTable(o.rec, o.home, pl.thread)
 	if warning == "" {
 		warning = pl.warning

@@ -63,13 +63,18 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 		}
 	}
 	dress := func(lobby *Message) {
+		// The lobby pings the other players, once: their mentions in its
+		// content (a mention in an embed pings nobody).
 		loc := rec.Options["locale"]
-		lobby.Content = strings.TrimSpace(present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">") + "\n" + lobby.Content)
+		var pings []string
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
 				lobby.Mentions = append(lobby.Mentions, st.UserID)
+				pings = append(pings, mention(st))
 			}
 		}
+		opened := present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">")
+		lobby.Content = strings.TrimSpace(opened + " " + strings.Join(pings, " ") + "\n" + lobby.Content)
 	}
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)

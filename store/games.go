@@ -49,7 +49,7 @@ func (s *Store) prepare(rec *GameRecord) error {
 		return err
 	}
 	if rec.ID == "" {
-		rec.ID = newID()
+		rec.ID = NewGameID()
 	}
 	now := s.stamp()
 	if rec.Created.IsZero() {
@@ -202,8 +202,10 @@ func validate(rec *GameRecord) error {
 	return nil
 }
 
-// newID returns a random 64-bit game id in hex.
-func newID() string {
+// NewGameID returns a random 64-bit game id in hex: Put gives one to a
+// record without; a caller that must name the game before storing it (in
+// the posts stored with it) takes one first.
+func NewGameID() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
