@@ -9,10 +9,10 @@ import (
 
 // Discord's interaction callback types.
 const (
-	callbackMessage        = 4
-	callbackDeferMessage   = 5
-	callbackDeferUpdate    = 6
-	callbackUpdate         = 7
+	callbackMessage          = 4
+	callbackDeferMessage     = 5
+	callbackDeferUpdate      = 6
+	callbackUpdate           = 7
 	callbackAutocomplete     = 8
 	errCodeOpeningDMsTooFast = 40003
 )
@@ -87,7 +87,6 @@ func (b *Bot) editOriginal(i *discordgo.Interaction, w wireReplacement, files []
 	_, err := b.sendInteraction("PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), w, files)
 	return err
 }
-
 
 // createMessage posts to a channel and returns the new message's id.
 func (b *Bot) createMessage(channel string, w wireMessage, files []*discordgo.File) (string, error) {
