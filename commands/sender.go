@@ -19,7 +19,7 @@ import (
 // (blocked.go).
 var (
 	ErrUndeliverable = errors.New("the post cannot be delivered")
-	ErrForbidden     = errors.New("Discord refuses the bot's posts in this channel")
+	ErrForbidden     = errors.New("the bot's posts are refused in this channel")
 )
 
 // The channel's sender delivers the outbox (store/outbox.go) in order, one

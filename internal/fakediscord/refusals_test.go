@@ -205,7 +205,7 @@ func TestClockOffsetMovesIDsAndTheDateHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Now().Sub(date); d < 4*time.Second || d > 7*time.Second {
+	if d := time.Since(date); d < 4*time.Second || d > 7*time.Second {
 		t.Errorf("Date %s is %v behind the machine's clock, want 5s", resp.Header.Get("Date"), d)
 	}
 }
