@@ -100,17 +100,17 @@ func (s *Service) refuseDMs(channel, user string) {
 			set(t.rec)
 		}
 	}
-	t.unlock()
 	if changed {
 		s.oweDMWord(channel, user)
 	}
+	t.unlock()
 }
 
 // oweDMWord remembers that a player is to be told their DMs were refused.
 func (s *Service) oweDMWord(channel, user string) {
-	s.mu.Lock()
+	s.dmMu.Lock()
 	s.dmRefused[channel+"/"+user] = true
-	s.mu.Unlock()
+	s.dmMu.Unlock()
 }
 
 // owedDMWords finds the players of a loaded record still to be told
@@ -127,10 +127,10 @@ func (s *Service) owedDMWords(rec *store.GameRecord) {
 // refused and turned off, once.
 func (s *Service) tellDMRefused(req *Request, resp Responder) {
 	key := req.Channel + "/" + req.User
-	s.mu.Lock()
+	s.dmMu.Lock()
 	owed := s.dmRefused[key]
 	delete(s.dmRefused, key)
-	s.mu.Unlock()
+	s.dmMu.Unlock()
 	if !owed {
 		return
 	}

@@ -73,7 +73,10 @@ type Service struct {
 	// blocked are the channels whose posts Discord refuses (blocked.go);
 	// dmRefused, "channel/user" of the players owed word that their turn
 	// DMs were refused (dm.go).
-	blocked   map[string]*blockage
+	blocked map[string]*blockage
+	// dmMu guards dmRefused alone: it is taken with a table locked (when
+	// the table loads), so it never waits for another lock.
+	dmMu      sync.Mutex
 	dmRefused map[string]bool
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
