@@ -187,17 +187,27 @@ func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 }
 
 // rememberLobby keeps the id of a game's lobby message, which its expiry
-// edits.
+// edits, in the stored record and the table's copy (which the lobby's
+// changes store whole).
 func (s *Service) rememberLobby(game, id string) {
-	err := s.cfg.Store.Update(game, func(r *store.GameRecord) error {
+	t, err := s.table(game)
+	if err != nil {
+		return
+	}
+	defer t.unlock()
+	set := func(r *store.GameRecord) error {
 		if r.Messages == nil {
 			r.Messages = map[string]string{}
 		}
 		r.Messages["lobby"] = id
 		return nil
-	})
+	}
+	err = s.cfg.Store.Update(game, set)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.Warn("remember the lobby message", "channel", game, "err", err)
+	}
+	if err == nil && t.rec != nil {
+		set(t.rec)
 	}
 }
 

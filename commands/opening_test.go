@@ -93,6 +93,10 @@ func TestLobbyExpires(t *testing.T) {
 	p := w.threaded(func(c *Config) { c.MaxLobbiesPerMember = 1 })
 	w.cmd("u1", "ttr", "new", nil)
 	thread := p.threads[0]
+	// A player comes and goes: the lobby is stored again, and still knows
+	// its message.
+	w.do(&Request{Type: CommandRequest, User: "u2", Channel: thread, Name: "ttr", Sub: "join"})
+	w.do(&Request{Type: CommandRequest, User: "u2", Channel: thread, Name: "ttr", Sub: "leave"})
 	rec, err := w.store.Get(thread)
 	if err != nil || rec.Messages["lobby"] == "" {
 		t.Fatalf("the lobby's message is not remembered: %+v %v", rec, err)
