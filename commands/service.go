@@ -70,6 +70,9 @@ type Service struct {
 	boards map[string]string
 	// rematching marks the games whose rematch is being opened.
 	rematching map[string]bool
+	recent     recentIDs
+	replays    replayCache
+
 	// blocked are the channels whose posts Discord refuses (blocked.go);
 	// dmRefused, "channel/user" of the players owed word that their turn
 	// DMs were refused (dm.go).
@@ -80,8 +83,6 @@ type Service struct {
 	dmRefused map[string]bool
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
-	recent   recentIDs
-	replays  replayCache
 
 	wg     sync.WaitGroup
 	closed chan struct{}

@@ -67,24 +67,27 @@ type Server struct {
 	changed chan struct{} // closed and replaced on every change, to wake waiters
 	closed  bool
 
-	bot           User
-	owner         User // owns every guild, so that the bot's permissions come from its roles
-	users         map[string]*User
-	guilds        map[string]*Guild
-	guildOrder    []string
-	channels      map[string]*Channel
-	dmByUser      map[string]string // recipient user id -> DM channel id
-	members       map[string]map[string]bool
-	roles         map[string][]*Role         // guild id -> roles, @everyone first
-	memberRoles   map[string][]string        // guild id + "/" + user id -> role ids
-	messages      map[string]*Message        // by id
-	nonces        map[string]string          // author id + "/" + nonce -> the message created with it
-	threadMembers map[string]map[string]bool // thread id -> member user ids
-	channelMsgs   map[string][]string        // channel id -> message ids in posting order
-	publicLog     []Message                  // every public version of every message
-	commands      map[string][]Command
-	interactions  map[string]*interactionState // by id
-	byToken       map[string]*interactionState
+	bot          User
+	owner        User // owns every guild, so that the bot's permissions come from its roles
+	users        map[string]*User
+	guilds       map[string]*Guild
+	guildOrder   []string
+	channels     map[string]*Channel
+	dmByUser     map[string]string // recipient user id -> DM channel id
+	members      map[string]map[string]bool
+	roles        map[string][]*Role  // guild id -> roles, @everyone first
+	memberRoles  map[string][]string // guild id + "/" + user id -> role ids
+	messages     map[string]*Message // by id
+	channelMsgs  map[string][]string // channel id -> message ids in posting order
+	publicLog    []Message           // every public version of every message
+	commands     map[string][]Command
+	interactions map[string]*interactionState // by id
+	byToken      map[string]*interactionState
+
+	// nonces: author id + "/" + nonce -> the message created with it.
+	nonces map[string]string
+	// threadMembers: thread id -> the ids of its members.
+	threadMembers map[string]map[string]bool
 
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
@@ -111,33 +114,32 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("fakediscord: listen: %w", err)
 	}
 	s := &Server{
-		opts:          opts,
-		spec:          spec,
-		listener:      ln,
-		base:          "http://" + ln.Addr().String(),
-		changed:       make(chan struct{}),
-		users:         map[string]*User{},
-		guilds:        map[string]*Guild{},
-		channels:      map[string]*Channel{},
-		dmByUser:      map[string]string{},
-		members:       map[string]map[string]bool{},
-		roles:         map[string][]*Role{},
-		memberRoles:   map[string][]string{},
-		messages:      map[string]*Message{},
-		nonces:        map[string]string{},
-		threadMembers: map[string]map[string]bool{},
-		channelMsgs:   map[string][]string{},
-		commands:      map[string][]Command{},
-		interactions:  map[string]*interactionState{},
-		byToken:       map[string]*interactionState{},
-		dmFailures:    map[string]*apiError{},
-		sessions:      map[string]*gatewaySession{},
-		shardOwner:    map[int]*gatewaySession{},
-		conns:         map[*gatewayConn]bool{},
+		opts:         opts,
+		spec:         spec,
+		listener:     ln,
+		base:         "http://" + ln.Addr().String(),
+		changed:      make(chan struct{}),
+		users:        map[string]*User{},
+		guilds:       map[string]*Guild{},
+		channels:     map[string]*Channel{},
+		dmByUser:     map[string]string{},
+		members:      map[string]map[string]bool{},
+		roles:        map[string][]*Role{},
+		memberRoles:  map[string][]string{},
+		messages:     map[string]*Message{},
+		channelMsgs:  map[string][]string{},
+		commands:     map[string][]Command{},
+		interactions: map[string]*interactionState{},
+		byToken:      map[string]*interactionState{},
+		dmFailures:   map[string]*apiError{},
+		sessions:     map[string]*gatewaySession{},
+		shardOwner:   map[int]*gatewaySession{},
+		conns:        map[*gatewayConn]bool{},
 	}
 	s.clockOffset.Store(int64(opts.ClockOffset))
 	s.ids.now = s.Now
 	s.ids.init()
+	s.nonces, s.threadMembers = map[string]string{}, map[string]map[string]bool{}
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
 	s.owner = User{ID: s.ids.next(), Username: "owner", GlobalName: "owner", Locale: "en-US"}
