@@ -35,6 +35,12 @@ type runConfig struct {
 	ShardID, ShardCount int
 	LogLevel            slog.Level
 	Decks               []string // --tickets files
+	// LobbiesPerMember, LobbiesPerChannel (CONDUCTOR_LOBBIES_PER_MEMBER,
+	// CONDUCTOR_LOBBIES_PER_CHANNEL) cap the tables still forming; 0 means
+	// the default, -1 none. LobbyExpiry (CONDUCTOR_LOBBY_EXPIRY) closes a
+	// lobby nobody changed for that long; -1 never.
+	LobbiesPerMember, LobbiesPerChannel int
+	LobbyExpiry                         time.Duration
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
@@ -73,6 +79,23 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	}
 	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 		return cfg, badInput("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
+	}
+	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
+		return cfg, err
+	}
+	if cfg.LobbiesPerChannel, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_CHANNEL"); err != nil {
+		return cfg, err
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_LOBBY_EXPIRY")); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err != nil || d < 0:
+			return cfg, badInput("CONDUCTOR_LOBBY_EXPIRY=%q: give a duration such as 24h or 90m (0: never)", v)
+		case d == 0:
+			cfg.LobbyExpiry = -1
+		default:
+			cfg.LobbyExpiry = d
+		}
 	}
 	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, usageError{err}
@@ -145,7 +168,8 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	// Bots come from bots.go; without them /ttr addbot says bots are
 	// unavailable and the turn timer plays a safe move for absent players.
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
-		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log})
+		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log,
+		MaxLobbiesPerMember: cfg.LobbiesPerMember, MaxLobbiesPerChannel: cfg.LobbiesPerChannel, LobbyExpiry: cfg.LobbyExpiry})
 
 	// The health server answers until everything else has stopped.
 	var servers errgroup.Group
@@ -226,6 +250,22 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	err = stop(work.Wait)
 	log.Info("stopped")
 	return err
+}
+
+// envLimit reads a cap from the environment: empty is the default (0), 0
+// no cap (-1).
+func envLimit(getenv func(string) string, key string) (int, error) {
+	if strings.TrimSpace(getenv(key)) == "" {
+		return 0, nil
+	}
+	n, err := envInt(getenv, key, 0)
+	if err != nil || n < 0 {
+		return 0, badInput("%s=%q: give a whole number, 0 for no limit", key, getenv(key))
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
 }
 
 // envInt reads a whole number from the environment.

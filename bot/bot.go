@@ -77,6 +77,14 @@ type Bot struct {
 	deferrals atomic.Int64
 	// restFailures counts REST failures in a row (see counted).
 	restFailures atomic.Int64
+	// clock estimates Discord's time from its answers (clock.go).
+	clock *discordClock
+	// dropped counts the interactions dropped as too old to answer, and
+	// droppedInARow those since one was last accepted.
+	dropped, droppedInARow atomic.Int64
+	// refused are the channels whose posts Discord refuses (channel id ->
+	// refusedChannel).
+	refused sync.Map
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -117,17 +125,18 @@ func New(cfg Config) (*Bot, error) {
 		}
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: transport}
+	clock := &discordClock{}
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: &clockedTransport{next: transport, clock: clock}}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1)}
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock}
 	b.health.init()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onResumed)
 	s.AddHandler(b.onConnect)
 	s.AddHandler(b.onDisconnect)
-	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onEvent)
 	return b, nil
 }
 
@@ -314,23 +323,37 @@ func (b *Bot) onDisconnect(*discordgo.Session, *discordgo.Disconnect) {
 	b.log.Warn("gateway disconnected")
 }
 
+// onEvent passes interactions on with their raw payload, which holds what
+// discordgo does not decode (the channel's kind).
+func (b *Bot) onEvent(_ *discordgo.Session, e *discordgo.Event) {
+	if ic, ok := e.Struct.(*discordgo.InteractionCreate); ok && e.Type == "INTERACTION_CREATE" {
+		b.onInteraction(ic, e.RawData)
+	}
+}
+
 // onInteraction runs in its own goroutine (discordgo calls each handler in
 // one, SyncEvents being off); the Service serialises what happens in a
 // channel.
-func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (b *Bot) onInteraction(ic *discordgo.InteractionCreate, raw []byte) {
 	i := ic.Interaction
 	req, focused, ok := toRequest(i)
 	if !ok {
 		return
 	}
-	age, old := tooOld(i.ID, time.Now())
+	req.ChannelKind = channelKind(raw)
+	age, old := tooOld(i.ID, b.clock.now())
 	if old {
 		// Discord no longer takes an answer (a RESUME can replay such
 		// interactions): applying it would play a move the player is told
-		// failed, and may well make again.
-		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type)
+		// failed, and may well make again. The age is judged on Discord's
+		// clock (clock.go), not this machine's.
+		b.dropped.Add(1)
+		b.droppedInARow.Add(1)
+		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type,
+			"clock_offset", b.clock.offset().Round(time.Millisecond))
 		return
 	}
+	b.droppedInARow.Store(0)
 	b.mu.Lock()
 	if !b.accepting {
 		b.mu.Unlock()
@@ -352,8 +375,7 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 const answerWindow = 3 * time.Second
 
 // tooOld reads an interaction id's snowflake time: one older than Discord's
-// answer window can no longer be answered. The check trusts the machine's
-// clock (NTP-synchronised on any host worth running on).
+// answer window at now (Discord's time) can no longer be answered.
 func tooOld(id string, now time.Time) (time.Duration, bool) {
 	created, err := discordgo.SnowflakeTimestamp(id)
 	if err != nil {

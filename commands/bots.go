@@ -203,6 +203,13 @@ func (s *Service) Resume(ctx context.Context) error {
 		return err
 	}
 	for _, r := range recs {
+		if r.Status == store.StatusLobby {
+			// Loaded, so that the timers expire it.
+			if t, err := s.table(r.Channel); err == nil {
+				t.unlock()
+			}
+			continue
+		}
 		if r.Status != store.StatusPlaying {
 			continue
 		}

@@ -63,6 +63,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
 	s.kick(t.rec.Channel)
+	s.kickQueues(entries)
 	s.scheduleBots(t)
 	return err
 }

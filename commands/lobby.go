@@ -39,15 +39,11 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if refusal != "" {
 		return resp.Reply(note(refusal))
 	}
-	warning := s.placeTable(rec, req.Channel, s.threadsHere(req))
-	t, m := s.openLobby(req, rec)
-	if t == nil {
-		return resp.Reply(*m)
-	}
-	defer t.unlock()
-	lobby := s.lobbyMessage(rec, t.locale())
-	lobby.Content = warning
-	return resp.Reply(lobby)
+	// The lobby is a post of its own (opening.go); the asker is answered
+	// privately.
+	_, answer := s.open(req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
+		wantThread: s.threadsHere(req), put: s.cfg.Store.PutWithPosts})
+	return resp.Reply(answer)
 }
 
 // newTableRecord reads /ttr new's options into a lobby record (its

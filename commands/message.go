@@ -125,6 +125,14 @@ type Request struct {
 	Values   []string
 	// DM is set when the request comes from a direct message.
 	DM bool
+	// AppPermissions are the bot's permissions where the request was made,
+	// as Discord computed them (app_permissions), when KnownPermissions:
+	// a transport without permissions (the terminal) leaves both unset.
+	AppPermissions   Permissions
+	KnownPermissions bool
+	// ChannelKind is what the request's channel is (a text channel, a
+	// thread...), when the transport knows.
+	ChannelKind ChannelKind
 }
 
 // Opt returns an option's value or "".

@@ -55,6 +55,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 		return outcome{}, err
 	}
 	t.rec.Log = append(t.rec.Log, entry)
+	s.kickQueues(posts)
 	return o, nil
 }
 

@@ -186,9 +186,10 @@ func testBots(level string, _ uint64) (Bot, error) {
 // while each player's private replies follow their own language.
 func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
 	w := newWorld(t)
-	lobby := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
-	if !strings.Contains(lobby.msg.Content+lobby.msg.Embeds[0].Title+lobby.msg.Embeds[0].Description, "Aventuriers") {
-		t.Fatalf("the lobby is French: %+v", lobby.msg)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
+	lobby, ok := w.lobby("c1")
+	if !ok || !strings.Contains(lobby.Content+lobby.Embeds[0].Title+lobby.Embeds[0].Description, "Aventuriers") {
+		t.Fatalf("the lobby is French: %+v", lobby)
 	}
 	w.cmd("u2", "ttr", "join", nil)
 	w.cmd("u1", "ttr", "start", nil)

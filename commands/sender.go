@@ -12,9 +12,15 @@ import (
 )
 
 // ErrUndeliverable is what a Poster returns (wrapped) when a post can never
-// succeed as it is (the channel is gone, the bot may not write there):
-// retrying would hold the channel's queue forever, so the post is dropped.
-var ErrUndeliverable = errors.New("the post cannot be delivered")
+// succeed as it is (the channel is gone, the body is refused): retrying
+// would hold the channel's queue forever, so the post is dropped.
+// ErrForbidden: Discord refuses the bot's posts in that channel (403: a
+// permission is missing): the post is kept for when someone can fix it
+// (blocked.go).
+var (
+	ErrUndeliverable = errors.New("the post cannot be delivered")
+	ErrForbidden     = errors.New("the bot's posts are refused in this channel")
+)
 
 // The channel's sender delivers the outbox (store/outbox.go) in order, one
 // goroutine per channel at most, never under a table's lock. A post that
@@ -40,6 +46,11 @@ type outboxPayload struct {
 	To string `json:",omitempty"`
 	// DM sends the message to a user privately instead (turn DMs).
 	DM string `json:",omitempty"`
+	// Game is the channel of the game a DM or a lobby post belongs to.
+	Game string `json:",omitempty"`
+	// Edit replaces that earlier message of the channel instead of
+	// posting (an expired lobby).
+	Edit string `json:",omitempty"`
 }
 
 // boardAt names the board picture after a game's first Moves moves, in a
@@ -139,6 +150,9 @@ func (s *Service) kick(channel string) {
 		s.again[channel] = true
 		return
 	}
+	if b := s.blocked[channel]; b != nil && !b.retrying {
+		return // Discord refuses our posts there: blocked.go retries
+	}
 	s.sending[channel] = true
 	s.wg.Add(1)
 	go func() {
@@ -182,9 +196,16 @@ func (s *Service) deliver(channel string) {
 					wait = firstRetry
 					break
 				}
-				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", wait, "err", err)
+				if errors.Is(err, errBlocked) {
+					// The entries wait for someone to act (blocked.go),
+					// not in a loop of refused requests.
+					s.stopSending(channel)
+					return
+				}
+				delay := retryDelay(err, wait)
+				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", delay, "err", err)
 				s.setRetrying(channel, true)
-				slept := s.sleep(wait)
+				slept := s.sleep(delay)
 				s.setRetrying(channel, false)
 				if !slept {
 					continue // closed: the loop above returns
@@ -206,6 +227,9 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if e.Kind == "archive" {
 		return s.archive(channel, e)
 	}
+	if p.Edit != "" {
+		return s.sendEdit(channel, e, p)
+	}
 	m := p.Message
 	if p.Board != nil {
 		if f, err := s.drawBoard(channel, p.Board); err == nil {
@@ -216,32 +240,33 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
 		}
 	}
-	if p.DM != "" {
-		err := s.cfg.Poster.DM(p.DM, m)
-		if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
-			s.log.Info("turn DM not delivered", "channel", channel, "err", err)
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-		return s.cfg.Store.Delivered(channel, e.Seq)
-	}
 	m.Nonce = e.Nonce
+	if p.DM != "" {
+		return s.sendDM(channel, e, p, m)
+	}
 	to := channel
 	if p.To != "" {
 		to = p.To
 	}
 	id, err := s.cfg.Poster.Post(to, m)
-	if errors.Is(err, ErrUndeliverable) {
+	if errors.Is(err, ErrForbidden) && to == channel {
+		return s.postRefused(channel, err)
+	}
+	if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
 		s.log.Error("post dropped", "channel", channel, "kind", e.Kind, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
 	}
 	if err != nil {
 		return err
 	}
-	if e.Kind == "board" || e.Kind == "final" {
+	if to == channel {
+		s.postAccepted(channel)
+	}
+	switch e.Kind {
+	case "board", "final":
 		s.replaceBoard(channel, id, e.Kind == "final")
+	case "lobby":
+		s.rememberLobby(p.Game, id)
 	}
 	return s.cfg.Store.Delivered(channel, e.Seq)
 }

@@ -16,7 +16,10 @@ import (
 	"conductor/store"
 )
 
-// ErrDMClosed is what Poster.DM returns when a user does not accept DMs.
+// ErrDMClosed is what Poster.DM returns (wrapped) when Discord refuses a DM
+// for good: the user does not accept DMs (50007), is not a valid recipient
+// (50033), the message trips their content filter (20009), or any other
+// refusal but a request to wait.
 var ErrDMClosed = errors.New("the user does not accept direct messages")
 
 // Bot chooses actions for a seat from what that seat may see.
@@ -43,6 +46,12 @@ type Config struct {
 	// Now is the clock (tests inject one).
 	Now    func() time.Time
 	Logger *slog.Logger
+	// MaxLobbiesPerMember and MaxLobbiesPerChannel cap the tables still
+	// forming that one member hosts (in a server) and that one channel
+	// shows; LobbyExpiry closes a lobby nobody changed for that long. Zero
+	// is the default (opening.go), a negative value no limit.
+	MaxLobbiesPerMember, MaxLobbiesPerChannel int
+	LobbyExpiry                               time.Duration
 }
 
 // Service runs the games of every channel.
@@ -63,6 +72,17 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+
+	// blocked are the channels whose posts Discord refuses (blocked.go);
+	// dmRefused, "channel/user" of the players owed word that their turn
+	// DMs were refused (dm.go).
+	blocked map[string]*blockage
+	// dmMu guards dmRefused alone: it is taken with a table locked (when
+	// the table loads), so it never waits for another lock.
+	dmMu      sync.Mutex
+	dmRefused map[string]bool
+	// openings serialise the opening of tables per server (opening.go).
+	openings map[string]*sync.Mutex
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -142,7 +162,8 @@ func New(cfg Config) *Service {
 		cfg.Logger = slog.Default()
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
-		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{}}
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{},
+		blocked: map[string]*blockage{}, dmRefused: map[string]bool{}}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -208,6 +229,7 @@ func (s *Service) load(t *table, channel string) error {
 		return err
 	}
 	t.rec, t.game, t.history, t.turnLog = rec, nil, nil, nil
+	s.owedDMWords(rec)
 	if rec.Status != store.StatusPlaying {
 		return nil
 	}
@@ -315,6 +337,12 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		err = s.autocomplete(req, held)
 	default:
 		err = held.Reply(s.oops(req, "unknown request"))
+	}
+	if req.Type != AutocompleteRequest {
+		// What the table owes this person privately: posts Discord
+		// refuses here, DMs Discord refused them.
+		s.tellBlocked(req, held)
+		s.tellDMRefused(req, held)
 	}
 	if serr := held.sendTo(resp); err == nil {
 		err = serr

@@ -74,8 +74,11 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 }
 
 // openLobby stores a new lobby in its channel, unless a table is there,
-// and greets its thread. It returns the table, locked, or the refusal.
-func (s *Service) openLobby(req *Request, rec *store.GameRecord) (*table, *Message) {
+// together with the posts that show it: its message in home and its
+// thread's welcome. put stores them (in one transaction). It returns the
+// table, locked, or the refusal.
+func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lobby Message,
+	put func(*store.GameRecord, ...store.OutboxEntry) error) (*table, *Message) {
 	t, err := s.table(rec.Channel)
 	if err != nil {
 		m := s.oops(req, err.Error())
@@ -88,17 +91,20 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord) (*table, *Messa
 	if t.rec != nil {
 		return refuse(note(present.T(req.Locale, "lobby.exists")))
 	}
-	if err := s.cfg.Store.Put(rec); err != nil {
+	posts := []store.OutboxEntry{lobbyEntry(rec.Channel, home, lobby)}
+	if rec.Options["parent"] != "" {
+		// The thread's first message points back to the lobby.
+		posts = append(posts, outboxEntry("", s.threadWelcome(rec)))
+	}
+	if err := put(rec, posts...); err != nil {
+		if errors.Is(err, store.ErrRematched) {
+			return refuse(note(present.T(req.Locale, "rematch.already")))
+		}
 		return refuse(s.oops(req, err.Error()))
 	}
 	t.rec = rec
-	if parent := rec.Options["parent"]; parent != "" {
-		// The thread's first message points back to the lobby.
-		if err := s.enqueue(rec.Channel, s.threadWelcome(rec)); err != nil {
-			s.log.Error("queue the thread's welcome", "channel", rec.Channel, "err", err)
-		}
-		s.kick(rec.Channel)
-	}
+	s.kick(rec.Channel)
+	s.kickQueues(posts)
 	return t, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"conductor/engine"
 	"conductor/present"
+	"conductor/store"
 )
 
 // Run checks turn timers until ctx ends: reminders at a third and two
@@ -46,6 +47,10 @@ func (s *Service) CheckTimers() {
 }
 
 func (s *Service) checkTimer(t *table) {
+	if t.rec != nil && t.rec.Status == store.StatusLobby {
+		s.expireLobby(t)
+		return
+	}
 	if t.rec == nil || t.game == nil || t.game.Phase() == engine.PhaseOver {
 		return
 	}

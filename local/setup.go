@@ -158,6 +158,11 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 		t.Service.Handle(ctx, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
 			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Locale: t.Locale, Name: "ttr", Sub: sub, Options: opts}, c)
 		if c.m.Ephemeral {
+			// /ttr new answers privately and posts its lobby: it failed
+			// only when no lobby is open.
+			if info, ok := t.Service.Turn(t.Channel); sub == "new" && ok && info.Lobby {
+				return c.m, nil
+			}
 			return c.m, errors.New(c.m.Content)
 		}
 		return c.m, nil

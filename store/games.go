@@ -35,11 +35,21 @@ func (s *Store) Put(rec *GameRecord) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
+	if err := s.prepare(rec); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return writeGame(tx.Bucket(bucketGames), rec, true)
+	})
+}
+
+// prepare checks rec and fills in what Put fills in.
+func (s *Store) prepare(rec *GameRecord) error {
 	if err := validate(rec); err != nil {
 		return err
 	}
 	if rec.ID == "" {
-		rec.ID = newID()
+		rec.ID = NewGameID()
 	}
 	now := s.stamp()
 	if rec.Created.IsZero() {
@@ -49,9 +59,7 @@ func (s *Store) Put(rec *GameRecord) error {
 		rec.Status = StatusLobby
 	}
 	rec.Updated = now
-	return s.db.Update(func(tx *bolt.Tx) error {
-		return writeGame(tx.Bucket(bucketGames), rec, true)
-	})
+	return nil
 }
 
 // Delete removes the live game in channel, or returns ErrNotFound.
@@ -194,8 +202,10 @@ func validate(rec *GameRecord) error {
 	return nil
 }
 
-// newID returns a random 64-bit game id in hex.
-func newID() string {
+// NewGameID returns a random 64-bit game id in hex: Put gives one to a
+// record without; a caller that must name the game before storing it (in
+// the posts stored with it) takes one first.
+func NewGameID() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])

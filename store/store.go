@@ -50,6 +50,8 @@ type Store struct {
 	path     string
 	outdated atomic.Bool
 	now      func() time.Time // replaced in tests
+	// noncePrefix starts the nonces of this opening (outbox.go).
+	noncePrefix string
 }
 
 // Open opens (creating if needed) the database at path. A fresh file gets the
@@ -72,7 +74,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: time.Now}
+	s := &Store{db: db, path: path, now: time.Now, noncePrefix: newNoncePrefix()}
 	var version int
 	if opts.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) (err error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -230,6 +231,45 @@ func handleDeleteCommand(s *Server, c *call) {
 		}
 	}
 	c.fail(http.StatusNotFound, 10063, "Unknown application command")
+}
+
+// Interaction context types (Receiving and Responding → Interaction Context Types).
+const (
+	ContextGuild          = 0
+	ContextBotDM          = 1
+	ContextPrivateChannel = 2
+)
+
+// interactionContext is the context of an interaction in ch: a server, or the DM with the bot.
+func interactionContext(ch *Channel) int {
+	if ch.GuildID == "" {
+		return ContextBotDM
+	}
+	return ContextGuild
+}
+
+// contexts are the interaction contexts a global command may be used in: its "contexts",
+// else (the deprecated "dm_permission": false) servers only, else all of them. Guild
+// commands have no contexts of their own: they live in their guild.
+func (c Command) contexts() []int {
+	var raw struct {
+		Contexts     *[]int `json:"contexts"`
+		DMPermission *bool  `json:"dm_permission"`
+	}
+	json.Unmarshal(c.Raw, &raw)
+	switch {
+	case raw.Contexts != nil:
+		return *raw.Contexts
+	case raw.DMPermission != nil && !*raw.DMPermission:
+		return []int{ContextGuild, ContextPrivateChannel}
+	}
+	return []int{ContextGuild, ContextBotDM, ContextPrivateChannel}
+}
+
+// usableIn: a Discord client offers the command in ch ("contexts [...] where the command
+// can be used, only for globally-scoped commands", Application Commands).
+func (c Command) usableIn(ch *Channel) bool {
+	return c.GuildID != "" || slices.Contains(c.contexts(), interactionContext(ch))
 }
 
 // findCommandLocked resolves a chat-input command name as a Discord client would: the

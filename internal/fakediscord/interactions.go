@@ -249,10 +249,18 @@ func (s *Server) commandInteraction(kind int, userID, channelID, name string, op
 		s.mu.Unlock()
 		return nil, fmt.Errorf("fakediscord: thread %s is archived: Discord's clients cannot use commands in it", channelID)
 	}
+	if ch.GuildID != "" && !s.seesLocked(ch, userID) {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("fakediscord: user %s does not see private thread %s: invite them with AddThreadMember", userID, channelID)
+	}
 	cmd, ok := s.findCommandLocked(ch.GuildID, name)
 	if !ok {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("fakediscord: no command /%s is registered for guild %q or globally", name, ch.GuildID)
+	}
+	if !cmd.usableIn(ch) {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("fakediscord: a Discord client does not offer /%s in this channel: its contexts %v leave out %d", name, cmd.contexts(), interactionContext(ch))
 	}
 	focused, err := checkInvocation(cmd.Options, options, kind == InteractionAutocomplete, "/"+name)
 	if err != nil {
@@ -488,7 +496,7 @@ func (s *Server) dispatchInteraction(it *interactionState, data map[string]any, 
 	payload := map[string]any{
 		"id": it.id, "application_id": s.bot.ID, "type": it.kind, "data": data, "token": it.token,
 		"version": 1, "channel_id": ch.ID, "channel": channel, "locale": user.Locale,
-		"app_permissions": strconv.FormatInt(EveryonePermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
+		"app_permissions": strconv.FormatInt(DMAppPermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
 	}
 	if ch.GuildID != "" {
 		// In a guild, the bot's and the user's permissions in the channel (a thread's come

@@ -99,6 +99,7 @@ func (s *Server) newCall(w http.ResponseWriter, r *http.Request) *call {
 	if version, rest, ok := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/"); ok && strings.HasPrefix(r.URL.Path, "/api/v") {
 		rec.APIVersion, rec.Path = version, "/"+rest
 	}
+	s.dateHeader(w)
 	return &call{w: &responseRecorder{ResponseWriter: w}, r: r, rec: rec}
 }
 
@@ -314,7 +315,7 @@ func handleGetChannel(s *Server, c *call) {
 	switch {
 	case !ok:
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-	case ch.GuildID != "" && s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0:
+	case ch.GuildID != "" && (s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0 || !s.seesLocked(ch, s.bot.ID)):
 		c.fail(http.StatusForbidden, 50001, "Missing Access")
 	default:
 		c.json(http.StatusOK, s.channelJSONLocked(ch))
@@ -357,9 +358,9 @@ func handleCreateMessage(s *Server, c *call) {
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
-	if ch.Type == ChannelTypeDM && s.dmFailures[ch.RecipientID] {
+	if refusal := s.dmFailures[ch.RecipientID]; ch.Type == ChannelTypeDM && refusal != nil {
 		s.mu.Unlock()
-		c.fail(http.StatusForbidden, 50007, "Cannot send messages to this user")
+		c.failWith(refusal)
 		return
 	}
 	if !s.canPostLocked(c, ch, len(c.files()) > 0) {
@@ -370,13 +371,14 @@ func handleCreateMessage(s *Server, c *call) {
 		s.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	now := s.Now()
 	nonce, enforce := messageNonce(doc)
 	if enforce && nonce != "" {
-		// Discord: with enforce_nonce, a message with the same nonce from the
-		// same author in the channel in the last few minutes is returned
-		// instead of a new one being created.
-		if prev := s.messageByNonceLocked(ch.ID, nonce, now); prev != nil {
+		// Discord: with enforce_nonce, "if another message was created by the
+		// same author with the same nonce, that message will be returned and
+		// no new message will be created" (in the past few minutes): in any
+		// channel, and even when that message was deleted since.
+		if prev := s.messageByNonceLocked(s.bot.ID, nonce, now); prev != nil {
 			out := s.messageJSONLocked(prev)
 			s.mu.Unlock()
 			c.json(http.StatusOK, out)
@@ -400,6 +402,9 @@ func handleCreateMessage(s *Server, c *call) {
 	}
 	unarchived := s.unarchiveLocked(ch)
 	s.storeMessageLocked(m)
+	if nonce != "" {
+		s.nonces[m.Author.ID+"/"+nonce] = m.ID
+	}
 	out := s.messageJSONLocked(m)
 	guildID := m.GuildID
 	s.mu.Unlock()
@@ -435,13 +440,11 @@ func messageNonce(doc map[string]json.RawMessage) (string, bool) {
 	return nonce, enforce
 }
 
-// messageByNonceLocked finds the bot's message created in the channel with
-// this nonce within Discord's window.
-func (s *Server) messageByNonceLocked(channel, nonce string, now time.Time) *Message {
-	for _, id := range s.channelMsgs[channel] {
-		if m := s.messages[id]; m != nil && !m.Deleted && m.Nonce == nonce && now.Sub(m.CreatedAt) < nonceWindow {
-			return m
-		}
+// messageByNonceLocked finds the message an author created with this nonce
+// within Discord's window, in any channel, deleted or not.
+func (s *Server) messageByNonceLocked(author, nonce string, now time.Time) *Message {
+	if m := s.messages[s.nonces[author+"/"+nonce]]; m != nil && now.Sub(m.CreatedAt) < nonceWindow {
+		return m
 	}
 	return nil
 }
@@ -520,7 +523,7 @@ func (s *Server) editMessageLocked(m *Message, doc map[string]json.RawMessage, f
 		return nil, &apiError{status: http.StatusBadRequest, code: 50006, message: "Cannot send an empty message"}
 	}
 	edited.Version++
-	edited.EditedAt = time.Now()
+	edited.EditedAt = s.Now()
 	*m = edited
 	s.logPublicLocked(m)
 	s.changedLocked()

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	CallbackDeadline time.Duration
 	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
 	WaitTimeout time.Duration
+	// ClockOffset sets Discord's clock apart from the machine's (clock.go): -5s is a bot
+	// whose clock runs five seconds ahead of Discord's.
+	ClockOffset time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -56,6 +60,8 @@ type Server struct {
 	http     *http.Server
 	base     string // http://127.0.0.1:port
 	ids      snowflakes
+	// clockOffset is Discord's clock minus the machine's, in nanoseconds (clock.go).
+	clockOffset atomic.Int64
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change, to wake waiters
@@ -78,10 +84,15 @@ type Server struct {
 	interactions map[string]*interactionState // by id
 	byToken      map[string]*interactionState
 
+	// nonces: author id + "/" + nonce -> the message created with it.
+	nonces map[string]string
+	// threadMembers: thread id -> the ids of its members.
+	threadMembers map[string]map[string]bool
+
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
 	faults      []*faultRule
-	dmFailures  map[string]bool
+	dmFailures  map[string]*apiError // recipient -> Discord's refusal of a DM to them
 	gatewayLog  []GatewayFrame
 	identifies  []IdentifyRecord
 	resumes     []ResumeRecord
@@ -120,12 +131,15 @@ func Start(opts Options) (*Server, error) {
 		commands:     map[string][]Command{},
 		interactions: map[string]*interactionState{},
 		byToken:      map[string]*interactionState{},
-		dmFailures:   map[string]bool{},
+		dmFailures:   map[string]*apiError{},
 		sessions:     map[string]*gatewaySession{},
 		shardOwner:   map[int]*gatewaySession{},
 		conns:        map[*gatewayConn]bool{},
 	}
+	s.clockOffset.Store(int64(opts.ClockOffset))
+	s.ids.now = s.Now
 	s.ids.init()
+	s.nonces, s.threadMembers = map[string]string{}, map[string]map[string]bool{}
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
 	s.owner = User{ID: s.ids.next(), Username: "owner", GlobalName: "owner", Locale: "en-US"}
