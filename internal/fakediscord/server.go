@@ -27,6 +27,16 @@ type Options struct {
 	CallbackDeadline time.Duration
 	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
 	WaitTimeout time.Duration
+	// GlobalLimit, when positive, enforces Discord's global rate limit: at most this many
+	// requests in any second (Discord's is 50 per bot), interaction endpoints exempt
+	// (ratelimits.go). Zero enforces none.
+	GlobalLimit int
+	// RouteLimit, when positive, enforces per-route buckets of that many requests per
+	// RouteWindow (default one second): a request past its bucket is answered 429. Zero
+	// reports buckets of 50 a second in the headers without refusing anything, so that tests
+	// sending bursts on purpose (limits, validation) are not slowed.
+	RouteLimit  int
+	RouteWindow time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -44,6 +54,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.WaitTimeout <= 0 {
 		o.WaitTimeout = 10 * time.Second
+	}
+	if o.RouteWindow <= 0 {
+		o.RouteWindow = defaultRouteWindow
 	}
 }
 
@@ -81,6 +94,7 @@ type Server struct {
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
 	faults      []*faultRule
+	limits      limitState
 	dmFailures  map[string]bool
 	gatewayLog  []GatewayFrame
 	identifies  []IdentifyRecord
