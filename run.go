@@ -33,7 +33,10 @@ type runConfig struct {
 	BackupToken string
 	// ShardID, ShardCount: CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT.
 	ShardID, ShardCount int
-	LogLevel            slog.Level
+	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
+	// process may make under Discord's global rate limit; 0: the bot's default.
+	GlobalRate float64
+	LogLevel   slog.Level
 	Decks               []string // --tickets files
 
 	// started, when set, is called once the bot is serving, with the
@@ -73,6 +76,11 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	}
 	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 		return cfg, badInput("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
+			return cfg, badInput("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
+		}
 	}
 	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, usageError{err}
@@ -138,7 +146,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
 	}
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, Logger: log})
+		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log})
 	if err != nil {
 		return err
 	}

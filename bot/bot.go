@@ -47,7 +47,11 @@ type Config struct {
 	// it the events of the servers with (guild_id >> 22) % ShardCount ==
 	// ShardID, and DMs to shard 0. ShardCount 0 or 1 means no sharding.
 	ShardID, ShardCount int
-	Logger              *slog.Logger
+	// GlobalRate is how many REST requests a second this process may make under
+	// Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
+	// DefaultGlobalRate shared among ShardCount processes. Negative paces nothing.
+	GlobalRate float64
+	Logger     *slog.Logger
 }
 
 // Bot is a Discord session serving a Handler. It implements
@@ -77,6 +81,8 @@ type Bot struct {
 	deferrals atomic.Int64
 	// restFailures counts REST failures in a row (see counted).
 	restFailures atomic.Int64
+	// gate paces the requests under Discord's global limit (global_limit.go).
+	gate *globalGate
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -117,11 +123,15 @@ func New(cfg Config) (*Bot, error) {
 		}
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: transport}
+	if cfg.GlobalRate == 0 {
+		cfg.GlobalRate = DefaultGlobalRate / float64(max(1, cfg.ShardCount))
+	}
+	gate := newGlobalGate(cfg.GlobalRate)
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: gate.wrap(transport)}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1)}
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), gate: gate}
 	b.health.init()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onResumed)

@@ -22,6 +22,15 @@ type Health struct {
 	// RESTFailures counts the REST requests that failed in a row (reset by
 	// any success); refusals such as a missing permission do not count.
 	RESTFailures int64 `json:"rest_failures"`
+	// GlobalRequests counts the REST requests since the start that fall under
+	// Discord's global rate limit; Moves, the moves people made; PerMove, the
+	// one divided by the other (interaction endpoints are exempt).
+	GlobalRequests int64   `json:"global_requests"`
+	Moves          int64   `json:"moves"`
+	PerMove        float64 `json:"global_requests_per_move,omitempty"`
+	// InvalidRequests counts the answers 401, 403 and 429 of the last ten
+	// minutes: Discord bans the address after 10,000.
+	InvalidRequests int `json:"invalid_requests_10m"`
 }
 
 // Discord asks for a heartbeat every 41.25 s (the HELLO interval, the same
@@ -43,6 +52,9 @@ func (h Health) Problems(now time.Time) []string {
 	}
 	if !h.CommandsRegistered {
 		out = append(out, "slash commands not registered")
+	}
+	if h.InvalidRequests >= InvalidRequestsAlarm {
+		out = append(out, strconv.Itoa(h.InvalidRequests)+" requests refused (401, 403, 429) in 10 minutes: Discord bans the address at "+strconv.Itoa(InvalidRequestsBan))
 	}
 	if h.RESTFailures >= FailingAfter {
 		out = append(out, "Discord's API failing: "+strconv.FormatInt(h.RESTFailures, 10)+" requests in a row")
@@ -99,6 +111,11 @@ func (b *Bot) Health() Health {
 	ack := b.s.LastHeartbeatAck
 	b.s.RUnlock()
 	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load()}
+	h.GlobalRequests, h.Moves = b.GlobalRequests()
+	if h.Moves > 0 {
+		h.PerMove = float64(h.GlobalRequests) / float64(h.Moves)
+	}
+	h.InvalidRequests = b.InvalidRequests()
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
 	if connected {
