@@ -37,7 +37,7 @@ type runConfig struct {
 	// process may make under Discord's global rate limit; 0: the bot's default.
 	GlobalRate float64
 	LogLevel   slog.Level
-	Decks               []string // --tickets files
+	Decks      []string // --tickets files
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
