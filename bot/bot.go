@@ -83,6 +83,8 @@ type Bot struct {
 	restFailures atomic.Int64
 	// gate paces the requests under Discord's global limit (global_limit.go).
 	gate *globalGate
+	// answers follows interactions' answers, for their follow-ups (via.go).
+	answers answers
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -354,7 +356,16 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	r := newResponder(b, i, req, focused)
 	r.arm(deferIn(age, b.cfg.DeferAfter))
 	defer r.disarm()
-	h.Handle(ctx, req, r)
+	var resp commands.Responder = r
+	if req.Type != commands.AutocompleteRequest {
+		// The board of a move goes through the interaction's webhook once
+		// its answer is out (via.go).
+		req.Via, req.ViaUntil = viaOf(i)
+		w := b.answers.expect(i.ID)
+		defer w.settle(false) // never answered: no follow-up waits for it
+		resp = settling{r, w}
+	}
+	h.Handle(ctx, req, resp)
 }
 
 // answerWindow is how long after its creation Discord accepts the first

@@ -44,6 +44,9 @@ type env struct {
 	deferAfter time.Duration
 	bots       bool
 	botDelay   time.Duration
+	globalRate float64
+	// ahead moves the service's clock (a restart long after a crash).
+	ahead time.Duration
 }
 
 type envOptions struct {
@@ -53,6 +56,8 @@ type envOptions struct {
 	// is their pause before moving (default 1ms).
 	bots     bool
 	botDelay time.Duration
+	// globalRate is the bot's pace under Discord's global limit (bot.Config).
+	globalRate float64
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -79,7 +84,7 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay}
+		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, globalRate: o.globalRate}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -110,11 +115,14 @@ func (e *env) start() {
 	}
 	cat := data.Embedded()
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
-		Commands: commands.Definitions(cat.IDs()), Logger: logger(), DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second})
+		Commands: commands.Definitions(cat.IDs()), Logger: logger(), DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(), BotDelay: e.botDelay}
+	if ahead := e.ahead; ahead != 0 {
+		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
+	}
 	if e.bots {
 		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
 		cfg.BotLevels = ai.Levels

@@ -63,6 +63,8 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+	// vias is what the sender posted through requests' vias (via.go).
+	vias viaBook
 
 	wg     sync.WaitGroup
 	closed chan struct{}

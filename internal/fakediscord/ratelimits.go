@@ -200,3 +200,12 @@ func (s *Server) GlobalRequests() int {
 	}
 	return n
 }
+
+// SetGlobalLimit changes Options.GlobalLimit: at most n requests in any second, interaction
+// endpoints exempt; 0 enforces none.
+func (s *Server) SetGlobalLimit(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.GlobalLimit = n
+	s.limits.global = nil
+}
