@@ -206,3 +206,38 @@ func TestFollowUpBoardAfterARestartPastTheTokenLife(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedDMIsNotRetried: Discord refuses a turn DM with 403 (not "DMs closed"): retrying
+// it would only add refusals that Discord counts toward its IP ban, so it is dropped, once,
+// and the table's boards keep coming.
+func TestRefusedDMIsNotRetried(t *testing.T) {
+	e := newEnv(t)
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	for _, p := range tb.players {
+		tb.do(e.run(p.ID, tb.ch.ID, "ttr", fakediscord.Subcommand("notify")))
+		dm := e.srv.UserDM(p.ID)
+		e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + dm.ID + "/messages", Status: http.StatusForbidden, Code: 50001, Message: "Missing Access"})
+	}
+	for range 2 {
+		before, next := tb.drawTurn()
+		tb.oneBoardFollows(before, next)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for n, _, _ := e.st.OutboxDepth(); n > 0; n, _, _ = e.st.OutboxDepth() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d posts still queued: a refused DM is being retried", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	refused := 0
+	for _, h := range e.srv.FaultHits() {
+		refused += h
+	}
+	if refused != 2 {
+		t.Errorf("%d refused DMs for two turns", refused)
+	}
+	if n := e.b.InvalidRequests(); n != refused {
+		t.Errorf("the bot counted %d invalid requests, Discord refused %d", n, refused)
+	}
+}

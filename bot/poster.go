@@ -52,6 +52,11 @@ func (b *Bot) DM(user string, m commands.Message) error {
 	if discordCode(err) == errCodeCannotSendToDMs {
 		return fmt.Errorf("%w (%v)", commands.ErrDMClosed, err)
 	}
+	if permanent(err) {
+		// Retrying a refusal (401, 403...) would only add to the requests
+		// Discord holds against the address.
+		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+	}
 	return err
 }
 

@@ -216,6 +216,13 @@ func (b *Bot) FindVia(channel string, vias []string) (map[string]string, error) 
 	for range findPages {
 		url := discordgo.EndpointChannelMessages(channel) + "?limit=100&after=" + after
 		resp, err := b.send("GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
+		if permanent(err) {
+			// The channel is out of reach (no View Channel): the board's post
+			// will be refused as well, and dropped; asking again would only add
+			// refusals Discord counts against the address.
+			b.log.Warn("cannot read the channel to find a board whose answer was lost", "channel", channel, "err", err)
+			return found, nil
+		}
 		if err != nil {
 			return nil, err
 		}
