@@ -56,9 +56,14 @@ func parseVia(via string) (app, interaction, token string, ok bool) {
 // interaction's answer (the webhook exists only then, and a follow-up right after a deferral
 // would replace the deferred message instead of posting a new one).
 type answers struct {
-	mu sync.Mutex
-	m  map[string]*answer
+	mu     sync.Mutex
+	m      map[string]*answer
+	pruned time.Time
 }
+
+// answerKept is how long an answer is remembered once sent: its board follows within
+// moments. An interaction no longer remembered counts as answered (wait).
+const answerKept = time.Minute
 
 // answer is one interaction's answer: done is closed once it was sent (or failed).
 type answer struct {
@@ -76,10 +81,18 @@ func (a *answers) expect(id string) *answer {
 		a.m = map[string]*answer{}
 	}
 	now := time.Now()
-	if len(a.m) >= 1024 {
+	if now.Sub(a.pruned) > answerKept {
+		a.pruned = now
 		for k, w := range a.m {
-			if now.Sub(w.at) > tokenLife {
-				delete(a.m, k)
+			select {
+			case <-w.done:
+				if now.Sub(w.at) > answerKept {
+					delete(a.m, k)
+				}
+			default:
+				if now.Sub(w.at) > tokenLife {
+					delete(a.m, k)
+				}
 			}
 		}
 	}
