@@ -161,7 +161,7 @@ func (b *Bot) PostVia(via, channel string, m commands.Message) (string, error) {
 	w, files := toWire(m)
 	resp, err := b.sendOnce("POST", discordgo.EndpointWebhookToken(app, token), w, files)
 	if err != nil {
-		return "", viaError(err)
+		return "", redact(viaError(err), token)
 	}
 	var msg struct {
 		ID string `json:"id"`
@@ -183,8 +183,25 @@ func (b *Bot) RemoveControlsVia(via, channel, message string) error {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
 	_, err := b.sendInteraction("PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
-	return viaError(err)
+	return redact(viaError(err), token)
 }
+
+// redact keeps an interaction's token out of an error's text (a URL in it), since errors are
+// logged: the token lets anyone post as the bot in the channel for 15 minutes.
+func redact(err error, token string) error {
+	if err == nil || !strings.Contains(err.Error(), token) {
+		return err
+	}
+	return redactedError{strings.ReplaceAll(err.Error(), token, "[token]"), err}
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e redactedError) Error() string { return e.msg }
+func (e redactedError) Unwrap() error { return e.err }
 
 // viaError marks a refusal (a 4xx: the token expired, the webhook is unknown, the body was
 // refused) as ErrViaGone: nothing was done, and the channel can do it instead.

@@ -1,11 +1,15 @@
 package bot
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"conductor/commands"
 )
 
 // TestViaOnlyWhereALostFollowUpCanBeFound: an interaction offers its webhook to post the board
@@ -53,5 +57,14 @@ func TestFollowUpWaitsForTheAnswer(t *testing.T) {
 	}
 	if !a.wait("unknown") {
 		t.Error("an interaction of an earlier process holds its board back")
+	}
+}
+
+// TestTokensStayOutOfErrors: an error that quotes the webhook's URL names no token.
+func TestTokensStayOutOfErrors(t *testing.T) {
+	err := viaError(&discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{}, URL: "https://discord.com/api/v9/webhooks/42/s3cret"}})
+	err = redact(err, "s3cret")
+	if strings.Contains(err.Error(), "s3cret") || !errors.Is(err, commands.ErrViaGone) {
+		t.Errorf("%v", err)
 	}
 }
