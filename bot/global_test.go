@@ -125,6 +125,7 @@ func TestBurstWithinTheGlobalLimitLosesNothing(t *testing.T) {
 		t.Errorf("%d boards for %d turns", posts, want)
 	}
 	all, global := e.srv.RateLimited()
+	t.Logf("%d boards; 429s: %d past the global limit, %d in all", posts, global, all)
 	if global > 2 {
 		t.Errorf("%d requests answered 429 past the global limit: a storm", global)
 	}
