@@ -57,12 +57,12 @@ func TestHumanMoveCostsAtMostOneGlobalRequest(t *testing.T) {
 	e.srv.CheckClean(t)
 }
 
-// TestBurstWithinTheGlobalLimitLosesNothing: twenty tables play at once where the boards must
+// TestBurstWithinTheGlobalLimitLosesNothing: twelve tables play at once where the boards must
 // go to the channel (the bot may not read the channels' history, so no follow-up), against a
-// Discord that enforces a global limit of 10 requests a second: the bot paces itself below
+// Discord that enforces a global limit of 6 requests a second: the bot paces itself below
 // it, so every board arrives and Discord answers (almost) no 429.
 func TestBurstWithinTheGlobalLimitLosesNothing(t *testing.T) {
-	const channels, limit = 20, 10
+	const channels, limit = 12, 6
 	e := newEnv(t, envOptions{globalRate: limit})
 	e.srv.SetRolePermissions(e.guild.ID, e.guild.ID, fakediscord.EveryonePermissions&^fakediscord.PermReadMessageHistory)
 	tables := benchTables(e, channels)
