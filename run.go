@@ -41,6 +41,9 @@ type runConfig struct {
 	// lobby nobody changed for that long; -1 never.
 	LobbiesPerMember, LobbiesPerChannel int
 	LobbyExpiry                         time.Duration
+	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
+	// process may make under Discord's global rate limit; 0: the bot's default.
+	GlobalRate float64
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
@@ -95,6 +98,11 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 			cfg.LobbyExpiry = -1
 		default:
 			cfg.LobbyExpiry = d
+		}
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
+			return cfg, badInput("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
 		}
 	}
 	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
@@ -161,7 +169,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
 	}
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, Logger: log})
+		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log})
 	if err != nil {
 		return err
 	}

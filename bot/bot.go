@@ -47,7 +47,11 @@ type Config struct {
 	// it the events of the servers with (guild_id >> 22) % ShardCount ==
 	// ShardID, and DMs to shard 0. ShardCount 0 or 1 means no sharding.
 	ShardID, ShardCount int
-	Logger              *slog.Logger
+	// GlobalRate is how many REST requests a second this process may make under
+	// Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
+	// DefaultGlobalRate shared among ShardCount processes. Negative paces nothing.
+	GlobalRate float64
+	Logger     *slog.Logger
 }
 
 // Bot is a Discord session serving a Handler. It implements
@@ -85,6 +89,10 @@ type Bot struct {
 	// refused are the channels whose posts Discord refuses (channel id ->
 	// refusedChannel).
 	refused sync.Map
+	// gate paces the requests under Discord's global limit (global_limit.go).
+	gate *globalGate
+	// answers follows interactions' answers, for their follow-ups (via.go).
+	answers answers
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -125,12 +133,18 @@ func New(cfg Config) (*Bot, error) {
 		}
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
+	if cfg.GlobalRate == 0 {
+		cfg.GlobalRate = DefaultGlobalRate / float64(max(1, cfg.ShardCount))
+	}
+	// The gate waits before a request is sent; the clock times the request
+	// itself, so a wait at the gate never widens its bounds.
 	clock := &discordClock{}
-	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: &clockedTransport{next: transport, clock: clock}}
+	gate := newGlobalGate(cfg.GlobalRate)
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: gate.wrap(&clockedTransport{next: transport, clock: clock})}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock}
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate}
 	b.health.init()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onResumed)
@@ -367,7 +381,16 @@ func (b *Bot) onInteraction(ic *discordgo.InteractionCreate, raw []byte) {
 	r := newResponder(b, i, req, focused)
 	r.arm(deferIn(age, b.cfg.DeferAfter))
 	defer r.disarm()
-	h.Handle(ctx, req, r)
+	var resp commands.Responder = r
+	if req.Type != commands.AutocompleteRequest {
+		// The board of a move goes through the interaction's webhook once
+		// its answer is out (via.go).
+		req.Via, req.ViaUntil = viaOf(i)
+		w := b.answers.expect(i.ID)
+		defer w.settle(false) // never answered: no follow-up waits for it
+		resp = settling{r, w}
+	}
+	h.Handle(ctx, req, resp)
 }
 
 // answerWindow is how long after its creation Discord accepts the first

@@ -54,9 +54,10 @@ type neededPermission struct {
 }
 
 // neededPermissions are what a game channel must allow the bot; the thread
-// ones are for games played in threads of the channel. Nothing else: the
-// bot reads no message history (it edits its own posts by id), manages no
-// thread it did not start.
+// ones are for games played in threads of the channel. Nothing else: it
+// manages no thread it did not start. Read Message History serves one
+// purpose: finding a board posted through a move's interaction whose answer
+// was lost (commands/via.go), without which boards go to the channel.
 var neededPermissions = []neededPermission{
 	{discordgo.PermissionViewChannel, "View Channel", "see the channel"},
 	{discordgo.PermissionSendMessages, "Send Messages", "post the lobby and the boards"},
@@ -64,6 +65,7 @@ var neededPermissions = []neededPermission{
 	{discordgo.PermissionEmbedLinks, "Embed Links", "show the lobby and the scores as embeds"},
 	{discordgo.PermissionCreatePublicThreads, "Create Public Threads", "open a thread per game"},
 	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads", "post in a game's thread"},
+	{discordgo.PermissionReadMessageHistory, "Read Message History", "post each board through the move's own interaction, outside Discord's global rate limit (without it boards go to the channel, slower under load)"},
 }
 
 // threadPermissions are what a game's own thread needs beyond the channel's

@@ -220,7 +220,9 @@ func TestStaleButtonIsHarmless(t *testing.T) {
 	tb := startedTable(t, e, "table")
 	// Discord refuses to take the old board's buttons off (or a player
 	// clicks before it does): a click on them must still be harmless.
-	e.srv.InjectFault(fakediscord.Fault{Method: "PATCH", Route: "/channels/{channel_id}/messages/{message_id}", Status: 500, Code: 0, Message: "500: Internal Server Error"})
+	for _, route := range []string{"/channels/{channel_id}/messages/{message_id}", followUpEdit} {
+		e.srv.InjectFault(fakediscord.Fault{Method: "PATCH", Route: route, Status: 500, Code: 0, Message: "500: Internal Server Error"})
+	}
 	cur, old := tb.current()
 	deck := button(old, "draw:", ":deck")
 	a := e.click(cur.ID, old.ID, deck)
@@ -311,8 +313,8 @@ func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	tb := startedTable(t, e, "table")
 	cur, b := tb.current()
 	a := e.click(cur.ID, b.ID, button(b, "draw:", ":deck"))
-	posts := len(e.srv.RequestsTo("POST", "/channels/{channel_id}/messages"))
-	e.srv.RateLimit("POST", "/channels/{channel_id}/messages", 1, 150*time.Millisecond)
+	posts := len(e.srv.RequestsTo("POST", followUpPost))
+	e.srv.RateLimit("POST", followUpPost, 1, 150*time.Millisecond)
 	e.click(cur.ID, a.msg.ID, button(a.msg, "draw:", ":deck"))
 	nb, _ := tb.board()
 	if nb.ID == b.ID {
@@ -325,7 +327,7 @@ func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	if hits := e.srv.FaultHits(); hits[0] != 1 {
 		t.Fatalf("the 429 was served %d times", hits[0])
 	}
-	reqs := e.srv.RequestsTo("POST", "/channels/{channel_id}/messages")[posts:]
+	reqs := e.srv.RequestsTo("POST", followUpPost)[posts:]
 	if len(reqs) != 2 || reqs[0].Fault == "" || reqs[1].Status != 200 {
 		t.Fatalf("want a refused upload then a successful one, got %d requests", len(reqs))
 	}

@@ -46,6 +46,9 @@ type env struct {
 	botDelay   time.Duration
 	logs       io.Writer
 	now        func() time.Time
+	globalRate float64
+	// ahead moves the service's clock (a restart long after a crash).
+	ahead time.Duration
 }
 
 type envOptions struct {
@@ -59,6 +62,8 @@ type envOptions struct {
 	logs io.Writer
 	// now is the Service's clock (default the machine's).
 	now func() time.Time
+	// globalRate is the bot's pace under Discord's global limit (bot.Config).
+	globalRate float64
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -85,7 +90,7 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now}
+		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -120,11 +125,14 @@ func (e *env) start() {
 		log = slog.New(slog.NewTextHandler(e.logs, nil))
 	}
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
-		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second})
+		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now}
+	if ahead := e.ahead; ahead != 0 {
+		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
+	}
 	if e.bots {
 		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
 		cfg.BotLevels = ai.Levels

@@ -33,6 +33,15 @@ type Health struct {
 	// posts (a moderator took a permission away): their posts wait for a
 	// player to act there. Not a problem of the bot's health.
 	RefusedChannels []RefusedChannel `json:"refused_channels,omitempty"`
+	// GlobalRequests counts the REST requests since the start that fall under
+	// Discord's global rate limit; Moves, the moves people made; PerMove, the
+	// one divided by the other (interaction endpoints are exempt).
+	GlobalRequests int64   `json:"global_requests"`
+	Moves          int64   `json:"moves"`
+	PerMove        float64 `json:"global_requests_per_move,omitempty"`
+	// InvalidRequests counts the answers 401, 403 and 429 of the last ten
+	// minutes: Discord bans the address after 10,000.
+	InvalidRequests int `json:"invalid_requests_10m"`
 }
 
 // RefusedChannel is a channel where Discord refuses the bot's posts.
@@ -64,6 +73,9 @@ func (h Health) Problems(now time.Time) []string {
 	}
 	if !h.CommandsRegistered {
 		out = append(out, "slash commands not registered")
+	}
+	if h.InvalidRequests >= InvalidRequestsAlarm {
+		out = append(out, strconv.Itoa(h.InvalidRequests)+" requests refused (401, 403, 429) in 10 minutes: Discord bans the address at "+strconv.Itoa(InvalidRequestsBan))
 	}
 	if h.RESTFailures >= FailingAfter {
 		out = append(out, "Discord's API failing: "+strconv.FormatInt(h.RESTFailures, 10)+" requests in a row")
@@ -126,6 +138,11 @@ func (b *Bot) Health() Health {
 	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load(),
 		DroppedInteractions: b.dropped.Load(), DroppedInARow: b.droppedInARow.Load(), ClockOffsetMillis: b.clock.offset().Milliseconds(),
 		RefusedChannels: b.refusedChannels()}
+	h.GlobalRequests, h.Moves = b.GlobalRequests()
+	if h.Moves > 0 {
+		h.PerMove = float64(h.GlobalRequests) / float64(h.Moves)
+	}
+	h.InvalidRequests = b.InvalidRequests()
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
 	if connected {

@@ -100,6 +100,8 @@ func (b *Bot) DM(user string, m commands.Message) error {
 	case discordCode(err) == errCodeOpeningDMsTooFast:
 		return &commands.Backoff{Wait: retryAfter(err), Err: err}
 	case permanent(err):
+		// Refused for good: retrying a refusal (401, 403...) would only add
+		// to the requests Discord holds against the address.
 		return fmt.Errorf("%w (%v)", commands.ErrDMClosed, err)
 	}
 	return err

@@ -48,11 +48,11 @@ func (s *Service) botAct(t *table, seat int) (outcome, bool) {
 	if b := s.botFor(t, seat); b != nil {
 		a = b.Choose(g.View(seat), legal)
 	}
-	o, err := s.apply(t, seat, a, "")
+	o, err := s.apply(t, seat, a, nil)
 	if err != nil {
 		// A bot's mistake must not stall the table: play the safe move.
 		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
-		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), ""); err != nil {
+		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), nil); err != nil {
 			s.log.Error("safe action refused", "err", err)
 			return outcome{}, false
 		}
@@ -127,7 +127,7 @@ func (s *Service) scheduleBots(t *table) {
 	g := t.game
 	if g.Phase() == engine.PhaseTurn && !isBot(t.rec, g.Current()) {
 		if legal := g.LegalActions(g.Current(), nil); len(legal) == 1 && legal[0].Kind == engine.ActPass {
-			if o, err := s.apply(t, g.Current(), legal[0], ""); err == nil {
+			if o, err := s.apply(t, g.Current(), legal[0], nil); err == nil {
 				s.after(t, o)
 			}
 			return

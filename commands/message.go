@@ -4,6 +4,8 @@
 // player speaks to a terminal, and both call Service.Handle.
 package commands
 
+import "time"
+
 // Message is a reply or a post, in transport-neutral terms.
 type Message struct {
 	Content    string
@@ -133,6 +135,11 @@ type Request struct {
 	// ChannelKind is what the request's channel is (a text channel, a
 	// thread...), when the transport knows.
 	ChannelKind ChannelKind
+	// Via, until ViaUntil, lets the transport post in the request's channel on
+	// the request's behalf (Discord: the interaction's webhook, outside the
+	// bot's global rate limit); opaque here, "" when there is no such way.
+	Via      string
+	ViaUntil time.Time
 }
 
 // Opt returns an option's value or "".

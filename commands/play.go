@@ -23,7 +23,7 @@ type outcome struct {
 // with what the table must see because of it (the board after a finished
 // turn, the final reveal after the last move), so that no move is ever
 // committed without its announcement. On any error the game is as it was.
-func (s *Service) apply(t *table, seat int, a engine.Action, interaction string) (outcome, error) {
+func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outcome, error) {
 	g := t.game
 	turn, phase := g.Turn(), g.Phase()
 	ev, err := g.Apply(seat, a)
@@ -40,13 +40,16 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
-		posts = append(posts, boardEntry(s.boardText(t), len(t.rec.Log)+1, t.locale()))
+		posts = append(posts, s.moveBoard(t, len(t.rec.Log)+1, req))
 		posts = append(posts, s.turnPings(t)...)
 		t.reminded = -1
 	case o.turnDone:
 		t.reminded = -1
 	}
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now()}
+	if req != nil {
+		entry.Interaction = req.ID
+	}
 	if _, err := s.cfg.Store.AppendActionWithPosts(t.rec.Channel, entry, posts); err != nil {
 		// The store is the truth: forget the move by reloading.
 		if lerr := s.load(t, t.rec.Channel); lerr != nil {
@@ -56,6 +59,9 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	}
 	t.rec.Log = append(t.rec.Log, entry)
 	s.kickQueues(posts)
+	if req != nil && o.turnDone {
+		s.countMove()
+	}
 	return o, nil
 }
 

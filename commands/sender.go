@@ -51,26 +51,26 @@ type outboxPayload struct {
 	// Edit replaces that earlier message of the channel instead of
 	// posting (an expired lobby).
 	Edit string `json:",omitempty"`
+	// Via is the way the move's request offered to post the board, until
+	// ViaUntil; Epoch names the process that queued it (via.go).
+	Via      string    `json:",omitempty"`
+	ViaUntil time.Time `json:",omitzero"`
+	Epoch    string    `json:",omitempty"`
 }
 
 // boardAt names the board picture after a game's first Moves moves, in a
-// language.
+// language. Narration, when known, is the part of the message's text that
+// tells the moves, for merging queued boards (coalesce.go).
 type boardAt struct {
-	Moves  int
-	Locale string
+	Moves     int
+	Locale    string
+	Narration *string `json:",omitempty"`
 }
 
 // outboxEntry wraps a message for the store.
 func outboxEntry(kind string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
 	return store.OutboxEntry{Kind: kind, Payload: payload}
-}
-
-// boardEntry wraps a board whose picture is drawn at delivery from the
-// stored game after its first moves moves.
-func boardEntry(m Message, moves int, loc string) store.OutboxEntry {
-	payload, _ := json.Marshal(outboxPayload{Message: m, Board: &boardAt{Moves: moves, Locale: loc}})
-	return store.OutboxEntry{Kind: "board", Payload: payload}
 }
 
 // elsewhereEntry wraps a message for another channel.
@@ -182,7 +182,18 @@ func (s *Service) deliver(channel string) {
 			s.mu.Unlock()
 			continue
 		}
-		for _, e := range entries {
+		// Queued boards go out merged (coalesce.go); what a merge took is
+		// passed over, and a merge found only in part reads the outbox again.
+		merged := map[uint64]bool{}
+	entries:
+		for k, e := range entries {
+			if merged[e.Seq] {
+				continue
+			}
+			run := boardRun(entries[k:])
+			for _, q := range run {
+				merged[q.e.Seq] = true
+			}
 			for {
 				if s.isClosed() {
 					s.mu.Lock()
@@ -191,7 +202,17 @@ func (s *Service) deliver(channel string) {
 					s.idle.Broadcast()
 					return
 				}
-				err := s.send(channel, e)
+				var err error
+				complete := true
+				if run != nil {
+					complete, err = s.sendBoards(channel, run)
+				} else {
+					err = s.send(channel, e)
+				}
+				if err == nil && !complete {
+					wait = firstRetry
+					break entries
+				}
 				if err == nil {
 					wait = firstRetry
 					break
@@ -318,11 +339,10 @@ func (s *Service) replaceBoard(channel, id string, final bool) {
 		s.boards[channel] = id
 	}
 	s.mu.Unlock()
-	rm, ok := s.cfg.Poster.(ControlsRemover)
-	if !ok || prev == "" || prev == id {
+	if prev == "" || prev == id {
 		return
 	}
-	if err := rm.RemoveControls(channel, prev); err != nil {
+	if err := s.removeControls(channel, prev); err != nil {
 		s.log.Warn("old board's buttons not removed", "channel", channel, "message", prev, "err", err)
 	}
 }

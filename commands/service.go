@@ -72,6 +72,8 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+	// vias is what the sender posted through requests' vias (via.go).
+	vias viaBook
 
 	// blocked are the channels whose posts Discord refuses (blocked.go);
 	// dmRefused, "channel/user" of the players owed word that their turn

@@ -68,7 +68,7 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 // private details (and the next step of the turn) for the player, then the
 // public board when the turn is over.
 func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine.Action, update bool) error {
-	o, err := s.apply(t, seat, a, req.ID)
+	o, err := s.apply(t, seat, a, req)
 	if err != nil {
 		return resp.Reply(s.refusal(req, t, err))
 	}

@@ -174,9 +174,9 @@ func (s *Store) Outbox(channel string) ([]OutboxEntry, error) {
 	return out, err
 }
 
-// Delivered removes a post Discord confirmed (or that can never be
-// delivered); a channel without posts left loses its bucket.
-func (s *Store) Delivered(channel string, seq uint64) error {
+// Delivered removes posts Discord confirmed (or that can never be
+// delivered), together; a channel without posts left loses its bucket.
+func (s *Store) Delivered(channel string, seqs ...uint64) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
@@ -189,8 +189,10 @@ func (s *Store) Delivered(channel string, seq uint64) error {
 		if cb == nil {
 			return nil
 		}
-		if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
-			return err
+		for _, seq := range seqs {
+			if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
+				return err
+			}
 		}
 		if k, _ := cb.Cursor().First(); k == nil {
 			return root.DeleteBucket([]byte(channel))

@@ -105,6 +105,17 @@
 // on RESUME. IDENTIFY with shard [id, count] gets the guilds of that shard
 // ((guild_id >> 22) % count), and each guild's interactions go to its shard.
 //
+// # Rate limits
+//
+// Every REST answer carries Discord's X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and
+// -Bucket headers for its route's bucket (per top-level resource: channel, guild, webhook,
+// interaction); Options.RouteLimit enforces the buckets (429, scope user). Options.GlobalLimit
+// enforces Discord's global limit (50 a second for a bot): past it, 429 with "global": true,
+// X-RateLimit-Global and X-RateLimit-Scope: global; interaction endpoints (the callback and
+// the interaction's webhook) are exempt, as on Discord. InvalidRequests counts the 401, 403
+// and 429 answers Discord holds against an IP (10,000 in 10 minutes ban it), RateLimited the
+// 429s and GlobalRequests the requests that fall under the global limit (ratelimits.go).
+//
 // Waiting never sleeps blindly: WaitFor re-checks a condition whenever the fake's state
 // changes, bounded by Options.WaitTimeout.
 package fakediscord

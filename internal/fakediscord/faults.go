@@ -165,7 +165,7 @@ func writeRateLimit(c *call, f Fault, bucket string) {
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(f.RetryAfter).UnixMilli())/1000, 'f', 3, 64))
 	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(secs, 'f', 3, 64))
-	h.Set("X-RateLimit-Bucket", fmt.Sprintf("%x", bucket))
+	h.Set("X-RateLimit-Bucket", bucketHash(c.r.Method, bucket))
 	scope := "user"
 	if f.Global {
 		h.Set("X-RateLimit-Global", "true")

@@ -125,6 +125,9 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
 		return
 	}
+	if !s.rateLimit(c, op) {
+		return
+	}
 	if err != nil {
 		c.invalid = append(c.invalid, SchemaError{Message: err.Error()})
 		c.fail(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
@@ -167,6 +170,7 @@ func (s *Server) finish(c *call) {
 	defer s.mu.Unlock()
 	c.rec.Status = c.w.status
 	c.rec.Response = c.w.body
+	s.countInvalidLocked(c.w.status, c.w.Header().Get("X-RateLimit-Scope"))
 	s.recordLocked(c.rec)
 	s.recordInvalidLocked(c.rec, c.invalid)
 	s.changedLocked()
@@ -329,19 +333,53 @@ func handleListMessages(s *Server, c *call) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.channels[c.params["channel_id"]]; !ok {
+	ch, ok := s.channels[c.params["channel_id"]]
+	if !ok {
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
-	ids := s.channelMsgs[c.params["channel_id"]]
+	perms := ^int64(0) // a DM: nothing to check
+	if ch.GuildID != "" {
+		perms = s.permissionsLocked(ch, s.bot.ID)
+	}
+	if perms&PermViewChannel == 0 {
+		c.fail(http.StatusForbidden, 50001, "Missing Access")
+		return
+	}
 	out := []any{}
-	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
-		// Ephemeral messages are not in a channel's history.
-		if m := s.messages[ids[i]]; !m.Deleted && !m.Ephemeral() {
-			out = append(out, s.messageJSONLocked(m))
+	if perms&PermReadMessageHistory == 0 {
+		// Discord: without Read Message History, no messages are returned.
+		c.json(http.StatusOK, out)
+		return
+	}
+	// Ephemeral messages are not in a channel's history. Newest first; with
+	// after, the oldest messages after that id (still newest first).
+	var listed []*Message
+	for _, id := range s.channelMsgs[ch.ID] {
+		if m := s.messages[id]; !m.Deleted && !m.Ephemeral() {
+			listed = append(listed, m)
 		}
 	}
+	if after := c.rec.Query.Get("after"); after != "" {
+		i := 0
+		for i < len(listed) && !snowflakeAfter(listed[i].ID, after) {
+			i++
+		}
+		listed = listed[i:min(len(listed), i+limit)]
+	} else {
+		listed = listed[max(0, len(listed)-limit):]
+	}
+	for i := len(listed) - 1; i >= 0; i-- {
+		out = append(out, s.messageJSONLocked(listed[i]))
+	}
 	c.json(http.StatusOK, out)
+}
+
+// snowflakeAfter reports whether snowflake a is later than b.
+func snowflakeAfter(a, b string) bool {
+	x, _ := strconv.ParseUint(a, 10, 64)
+	y, _ := strconv.ParseUint(b, 10, 64)
+	return x > y
 }
 
 // isEmptyMessage reports a message Discord refuses to store (50006).

@@ -31,6 +31,16 @@ type Options struct {
 	// ClockOffset sets Discord's clock apart from the machine's (clock.go): -5s is a bot
 	// whose clock runs five seconds ahead of Discord's.
 	ClockOffset time.Duration
+	// GlobalLimit, when positive, enforces Discord's global rate limit: at most this many
+	// requests in any second (Discord's is 50 per bot), interaction endpoints exempt
+	// (ratelimits.go). Zero enforces none.
+	GlobalLimit int
+	// RouteLimit, when positive, enforces per-route buckets of that many requests per
+	// RouteWindow (default one second): a request past its bucket is answered 429. Zero
+	// reports buckets of 50 a second in the headers without refusing anything, so that tests
+	// sending bursts on purpose (limits, validation) are not slowed.
+	RouteLimit  int
+	RouteWindow time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -48,6 +58,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.WaitTimeout <= 0 {
 		o.WaitTimeout = 10 * time.Second
+	}
+	if o.RouteWindow <= 0 {
+		o.RouteWindow = defaultRouteWindow
 	}
 }
 
@@ -92,6 +105,7 @@ type Server struct {
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
 	faults      []*faultRule
+	limits      limitState
 	dmFailures  map[string]*apiError // recipient -> Discord's refusal of a DM to them
 	gatewayLog  []GatewayFrame
 	identifies  []IdentifyRecord
