@@ -37,15 +37,17 @@ func TestTwoShardsPostingWithTheSameCounter(t *testing.T) {
 		}
 	}
 	for s, ch := range channels {
-		lobby, ok := srv.LatestMessage(ch.ID, func(m fakediscord.Message) bool { return button(m, "lobby:", ":join") != "" })
-		if !ok {
-			t.Errorf("shard %d's lobby was swallowed", s)
+		// The posts go out after the answers, paced by the global limit.
+		posted := func() bool {
+			_, lobby := srv.LatestMessage(ch.ID, func(m fakediscord.Message) bool { return button(m, "lobby:", ":join") != "" })
+			threads := srv.Threads(ch.ID)
+			return lobby && len(threads) == 1 && len(srv.Messages(threads[0].ID)) == 1
+		}
+		if err := srv.WaitFor("the lobby and its thread's welcome", posted); err != nil {
+			t.Errorf("shard %d: the lobby was swallowed or its thread has no welcome: %v", s, err)
 			continue
 		}
-		threads := srv.Threads(ch.ID)
-		if len(threads) != 1 || len(srv.Messages(threads[0].ID)) != 1 {
-			t.Errorf("shard %d's thread has no welcome", s)
-		}
+		lobby, _ := srv.LatestMessage(ch.ID, func(m fakediscord.Message) bool { return button(m, "lobby:", ":join") != "" })
 		if lobby.Nonce == "" {
 			t.Errorf("shard %d's lobby has no nonce", s)
 		}

@@ -106,7 +106,10 @@ func TestPermissionsRemovedMidGame(t *testing.T) {
 		}
 		return n
 	}
-	e.srv.SetOverwrite(tb.parent.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermSendMessagesInThreads})
+	// Without Read Message History the board goes to the channel, not
+	// through the move's interaction (via.go), which the thread's
+	// permissions do not touch.
+	e.srv.SetOverwrite(tb.parent.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermSendMessagesInThreads | fakediscord.PermReadMessageHistory})
 	before, next := tb.drawTurn()
 	if err := e.srv.WaitFor("the refused board", func() bool { return refused() == 1 }); err != nil {
 		t.Fatal(err)
