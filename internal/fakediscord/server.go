@@ -27,6 +27,9 @@ type Options struct {
 	CallbackDeadline time.Duration
 	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
 	WaitTimeout time.Duration
+	// ClientSecret is the application's OAuth2 client secret the code
+	// exchange accepts. Default "fake-client-secret".
+	ClientSecret string
 }
 
 func (o *Options) setDefaults() {
@@ -44,6 +47,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.WaitTimeout <= 0 {
 		o.WaitTimeout = 10 * time.Second
+	}
+	if o.ClientSecret == "" {
+		o.ClientSecret = "fake-client-secret"
 	}
 }
 
@@ -89,6 +95,11 @@ type Server struct {
 	shardOwner  map[int]*gatewaySession // shard id -> latest identified session
 	conns       map[*gatewayConn]bool
 	connCounter int
+
+	// Activities (activity.go): codes, the users of access tokens, instances.
+	grants    map[string]*oauthGrant
+	bearers   map[string]string
+	instances map[string]*ActivityInstance
 }
 
 // Start runs a fake Discord on 127.0.0.1 with a random port.
