@@ -20,6 +20,7 @@ import (
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
+	"conductor/engine"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
 	"conductor/store"
@@ -60,6 +61,9 @@ type stackOptions struct {
 	// entryPoint, when set, is the handler of the Entry Point command
 	// Discord made before the bot starts (Activities turned on).
 	entryPoint int
+	// poster, when set, makes what takes the tables' posts instead of the
+	// bot.
+	poster func(*bot.Bot) commands.Poster
 }
 
 func newStack(t testing.TB, opts ...stackOptions) *stack {
@@ -100,7 +104,11 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 		t.Fatal(err)
 	}
 	s.web = ws
-	s.svc = commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(),
+	var poster commands.Poster = b
+	if o.poster != nil {
+		poster = o.poster(b)
+	}
+	s.svc = commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: poster, Logger: logger(),
 		BotDelay: time.Millisecond, Activity: ws})
 	ws.Attach(s.svc)
 	var h http.Handler = ws.Handler()
@@ -168,10 +176,15 @@ func (s *stack) handle(user fakediscord.User, channel string, req commands.Reque
 // starts it and has everyone keep their first tickets: the first player
 // is to play. It returns the thread.
 func (s *stack) game(players ...fakediscord.User) (parent, thread string) {
+	return s.gameWith(map[string]string{"map": "europe"}, players...)
+}
+
+// gameWith is game with /ttr new's options.
+func (s *stack) gameWith(options map[string]string, players ...fakediscord.User) (parent, thread string) {
 	s.t.Helper()
 	ch := s.srv.CreateTextChannel(s.guild.ID, fmt.Sprint("table-", s.seq.Add(1)))
 	before := len(s.srv.Threads(ch.ID))
-	c := s.handle(players[0], ch.ID, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: map[string]string{"map": "europe"}})
+	c := s.handle(players[0], ch.ID, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
 	threads := s.srv.Threads(ch.ID)
 	if len(threads) != before+1 {
 		s.t.Fatalf("/ttr new opened no thread: %s", c.text())
@@ -345,4 +358,45 @@ func (s *stack) act(session string, body map[string]any) (actAnswer, []byte) {
 		s.t.Fatal(err)
 	}
 	return a, raw
+}
+
+// playTurns plays n turns through the page's API, as the players would:
+// the player to play claims a track if they can (paying as first offered,
+// tunnels included), else draws two cards from the deck.
+func (s *stack) playTurns(thread string, sessions map[string]string, users []fakediscord.User, n int) {
+	s.t.Helper()
+	for range n {
+		mover := s.current(thread, users...)
+		sess := sessions[mover.ID]
+		g := s.engineGame(thread)
+		v, _ := s.svc.View(thread, mover.ID, "en")
+		ref := ""
+		best := -1
+		for _, a := range g.LegalActions(v.Seat, nil) {
+			if a.Kind == engine.ActClaim && int(v.Board.Tracks[a.Track].Length) > best {
+				best, ref = int(v.Board.Tracks[a.Track].Length), engine.TrackRef(v.Board, a.Track)
+			}
+		}
+		var f frame
+		if ref != "" {
+			a, _ := s.act(sess, map[string]any{"route": ref})
+			json.Unmarshal(a.State, &f)
+		} else {
+			f = s.state(sess)
+			a, _ := s.act(sess, map[string]any{"custom_id": f.Deck.ID})
+			json.Unmarshal(a.State, &f)
+			if f.Deck != nil {
+				a, _ = s.act(sess, map[string]any{"custom_id": f.Deck.ID})
+				json.Unmarshal(a.State, &f)
+			}
+		}
+		// Answer what the move asks: a payment, a tunnel's extra cards.
+		for i := 0; i < 3 && f.Prompt != nil && len(f.Prompt.Rows) > 0 && len(f.Prompt.Rows[0]) > 0; i++ {
+			c := f.Prompt.Rows[0][0]
+			a, _ := s.act(sess, map[string]any{"custom_id": c.ID})
+			f = frame{}
+			json.Unmarshal(a.State, &f)
+		}
+		s.svc.Quiet()
+	}
 }

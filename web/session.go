@@ -225,9 +225,10 @@ type pickJSON struct {
 	Label   string `json:"label"`
 }
 
-// sessionLimit bounds the sessions opened per instance a minute: each
-// costs three requests to Discord.
-const sessionLimit = 30
+// sessionLimit bounds the sessions opened per instance a minute (a busy
+// channel's readers all open the page at once): each costs three requests
+// to Discord.
+const sessionLimit = 120
 
 // serveSession is the identity flow: code → token → user, instance
 // confirmed with the bot token, game resolved, session minted.
@@ -239,7 +240,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.opts.Now()
-	if !s.limits.allow("instance:"+in.InstanceID, sessionLimit, now) || !s.limits.allow("all", 50*sessionLimit, now) {
+	if !s.limits.allow("instance:"+in.InstanceID, sessionLimit, now) || !s.limits.allow("all", 10*sessionLimit, now) {
 		w.Header().Set("Retry-After", "60")
 		s.refuse(w, http.StatusTooManyRequests, "auth_failed", lang)
 		return
