@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"conductor/data"
 	"conductor/engine"
@@ -261,4 +262,24 @@ type launcher struct {
 func (l *launcher) LaunchActivity() (string, error) {
 	l.launches++
 	return l.instance, nil
+}
+
+// TestTimerMovesTellThePage: a move the turn timer plays for an absent
+// player tells the page, like any other.
+func TestTimerMovesTellThePage(t *testing.T) {
+	w, fa := newActivityWorld(t)
+	startedGame(t, w, map[string]string{"turn_timer": "9"})
+	v1, _ := w.svc.View("c1", "", "en")
+	fa.changes()
+	for _, after := range []time.Duration{4 * time.Minute, 3 * time.Minute, 3 * time.Minute} {
+		w.now = w.now.Add(after)
+		w.svc.CheckTimers()
+		w.svc.Quiet()
+	}
+	if fa.changes() == 0 {
+		t.Fatal("the timer's moves told no change")
+	}
+	if v2, _ := w.svc.View("c1", "", "en"); v2.Version <= v1.Version {
+		t.Errorf("the version did not move with the timer's moves: %d → %d", v1.Version, v2.Version)
+	}
 }

@@ -61,7 +61,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a move needs a nonce and one thing to do", http.StatusBadRequest)
 		return
 	}
-	channel, _ := sess.bound()
+	channel, game := sess.bound()
 	if channel == "" {
 		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
 		return
@@ -92,8 +92,8 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	}
 	// One move of a session at a time: a repeat waits for the first and
 	// gets its answer.
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
+	sess.acts.Lock()
+	defer sess.acts.Unlock()
 	if prev, ok := sess.replies[in.Nonce]; ok {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
@@ -124,7 +124,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
 		ans.State = f
 	} else if errors.Is(err, commands.ErrNoGame) {
-		ans.State = overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, sess.game)}
+		ans.State = overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
 	}
 	data, err := json.Marshal(ans)
 	if err != nil {

@@ -168,9 +168,11 @@ func flipBit(s string) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// TestFinalSheetLinksTheReplay: a finished game's last post links its
-// public replay page.
-func TestFinalSheetLinksTheReplay(t *testing.T) {
+// TestAGameEndedEarlyHasNoReplayLink: a game the host ended with the
+// score as it stood has no replay (its log ends before the game does), so
+// its final sheet links none and its page answers nothing. (A game played
+// to its end is linked: commands' TestBoardOffersTheLivePageWhenItIsOn.)
+func TestAGameEndedEarlyHasNoReplayLink(t *testing.T) {
 	s := newStack(t)
 	alice, bob := s.srv.CreateUser("alice"), s.srv.CreateUser("bob")
 	_, thread := s.game(alice, bob)
@@ -192,15 +194,14 @@ func TestFinalSheetLinksTheReplay(t *testing.T) {
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("archive: %v %v", entries, err)
 	}
-	want := s.web.ReplayURL(s.guild.ID, entries[0].GameID)
-	found := false
+	link := s.web.ReplayURL(s.guild.ID, entries[0].GameID)
 	for _, m := range s.srv.Messages(thread) {
-		if strings.Contains(m.Content, "(<"+want+">)") {
-			found = true
+		if strings.Contains(m.Content, "/r/") {
+			t.Errorf("a post links a replay: %q", m.Content)
 		}
 	}
-	if !found {
-		t.Errorf("no post of the thread links %s", want)
+	if code, _ := s.get(link); code != http.StatusNotFound {
+		t.Errorf("the replay page of a game ended early: %d", code)
 	}
 }
 

@@ -41,11 +41,15 @@ type session struct {
 	instance, location string
 	inInstance         bool
 
-	mu      sync.Mutex // guards what follows; acts are applied one at a time
+	mu      sync.Mutex // guards channel, game and seen
 	channel string     // the game's channel; "" until one is picked
 	game    string
 	seen    time.Time
-	replies map[string][]byte // answers to recent acts, by the page's nonce
+
+	// acts applies the session's moves one at a time; it guards replies,
+	// the answers to recent moves by the page's nonce.
+	acts    sync.Mutex
+	replies map[string][]byte
 	order   []string
 }
 
