@@ -22,6 +22,29 @@ type boardCache struct {
 	svg map[string][]byte // by svgKey
 }
 
+func (c *boardCache) init() {
+	c.art, c.svg = map[string][]byte{}, map[string][]byte{}
+}
+
+// get returns m[key], drawing it with draw the first time. A board's
+// pictures never change, and there are few: they are kept for ever.
+func (c *boardCache) get(m map[string][]byte, key string, draw func(*bytes.Buffer) error) ([]byte, error) {
+	c.mu.Lock()
+	data, ok := m[key]
+	c.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	var buf bytes.Buffer
+	if err := draw(&buf); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	m[key] = buf.Bytes()
+	c.mu.Unlock()
+	return buf.Bytes(), nil
+}
+
 // svgKey names a board's SVG: board, variant, language and a version of
 // the program's drawing (the art's name), so an address is never reused
 // for another picture.
@@ -54,23 +77,11 @@ func (s *Server) serveArt(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	s.boards.mu.Lock()
-	png, ok := s.boards.art[name]
-	s.boards.mu.Unlock()
-	if !ok {
-		var buf bytes.Buffer
-		if err := s.opts.Renderer.BoardArt(&buf, b); err != nil {
-			s.log.Error("board art", "board", b.ID, "err", err)
-			http.Error(w, "the board could not be drawn", http.StatusInternalServerError)
-			return
-		}
-		png = buf.Bytes()
-		s.boards.mu.Lock()
-		if s.boards.art == nil {
-			s.boards.art = map[string][]byte{}
-		}
-		s.boards.art[name] = png
-		s.boards.mu.Unlock()
+	png, err := s.boards.get(s.boards.art, name, func(w *bytes.Buffer) error { return s.opts.Renderer.BoardArt(w, b) })
+	if err != nil {
+		s.log.Error("board art", "board", b.ID, "err", err)
+		http.Error(w, "the board could not be drawn", http.StatusInternalServerError)
+		return
 	}
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -116,25 +127,9 @@ func knownVariant(b *data.Board, v string) bool {
 
 // boardSVG is a board's empty SVG in a language, made once.
 func (s *Server) boardSVG(b *data.Board, variant, lang string) ([]byte, error) {
-	key := svgKey(b, variant, lang)
-	s.boards.mu.Lock()
-	doc, ok := s.boards.svg[key]
-	s.boards.mu.Unlock()
-	if ok {
-		return doc, nil
-	}
-	var buf bytes.Buffer
-	if err := s.opts.Renderer.BoardSVG(&buf, emptyScene(b), boardWords(b, variant, lang), "art/"+imaging.ArtName(b)); err != nil {
-		return nil, err
-	}
-	doc = buf.Bytes()
-	s.boards.mu.Lock()
-	if s.boards.svg == nil {
-		s.boards.svg = map[string][]byte{}
-	}
-	s.boards.svg[key] = doc
-	s.boards.mu.Unlock()
-	return doc, nil
+	return s.boards.get(s.boards.svg, svgKey(b, variant, lang), func(w *bytes.Buffer) error {
+		return s.opts.Renderer.BoardSVG(w, emptyScene(b), boardWords(b, variant, lang), "art/"+imaging.ArtName(b))
+	})
 }
 
 // boardWords are a board's labels for screen readers, in a language.

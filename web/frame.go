@@ -27,22 +27,13 @@ type stateFrame struct {
 	SVG     string `json:"svg"`
 	Title   string `json:"title"`
 	Lobby   bool   `json:"lobby"`
-	Status  string `json:"status"`
 	// Seat is the reader's seat, -1 for a spectator; Current the seat to
 	// play, -1 when none.
 	Seat    int `json:"seat"`
 	Current int `json:"current"`
-
-	Owners     []int8   `json:"owners"`
-	Stations   []int8   `json:"stations"`
-	Passengers []int8   `json:"passengers"`
-	Goods      []string `json:"goods"`
-	Last       lastJSON `json:"last"`
-
-	Players []playerJSON `json:"players"`
-	Piles   []string     `json:"piles"`
-	FaceUp  []cardJSON   `json:"faceUp"`
-	Lines   []string     `json:"lines"`
+	boardFrame
+	FaceUp []cardJSON `json:"faceUp"`
+	Lines  []string   `json:"lines"`
 
 	// The reader's own (seat only).
 	Deck          *componentJSON    `json:"deck,omitempty"`
@@ -54,6 +45,19 @@ type stateFrame struct {
 	StationsLeft  int               `json:"stationsLeft"`
 	PassengersOut int               `json:"passengersLeft"`
 	LobbyRows     [][]componentJSON `json:"lobbyRows,omitempty"`
+}
+
+// boardFrame is a frame's public board: what the board's picture shows,
+// from its scene. The live page's frames and the replay page's share it.
+type boardFrame struct {
+	Status     string       `json:"status"`
+	Owners     []int8       `json:"owners"`
+	Stations   []int8       `json:"stations"`
+	Passengers []int8       `json:"passengers"`
+	Goods      []string     `json:"goods"`
+	Last       lastJSON     `json:"last"`
+	Players    []playerJSON `json:"players"`
+	Piles      []string     `json:"piles"`
 }
 
 type lastJSON struct {
@@ -137,6 +141,7 @@ func buildFrame(v *commands.View, lang, user, svg string) *stateFrame {
 		f.Lines = append(f.Lines, plain(l, names))
 	}
 	if v.Lobby {
+		f.boardFrame = sceneFrame(emptyScene(b))
 		f.Status = present.T(lang, "web.lobby")
 		for i, st := range v.Seats {
 			f.Players = append(f.Players, playerJSON{Name: st.Name, Color: imaging.SeatColor(i), Ink: imaging.SeatInk(i), Bot: st.Bot,
@@ -144,13 +149,6 @@ func buildFrame(v *commands.View, lang, user, svg string) *stateFrame {
 		}
 		for _, row := range v.LobbyControls {
 			f.LobbyRows = append(f.LobbyRows, componentsJSON(row))
-		}
-		f.Owners, f.Stations, f.Passengers, f.Goods = make([]int8, len(b.Tracks)), make([]int8, len(b.Cities)), make([]int8, len(b.Cities)), make([]string, len(b.Cities))
-		for i := range f.Owners {
-			f.Owners[i] = -1
-		}
-		for i := range f.Stations {
-			f.Stations[i], f.Passengers[i] = -1, -1
 		}
 		return f
 	}
@@ -164,32 +162,10 @@ func buildFrame(v *commands.View, lang, user, svg string) *stateFrame {
 		players[i] = present.Player{Name: st.Name, Bot: st.Bot}
 	}
 	sc := present.BoardScene(lang, pub, players, last)
-	f.Status, f.Current, f.Piles = sc.Status, sc.Current, sc.Text.Piles
-	f.Owners, f.Stations = pub.Owners, pub.Stations
-	f.Passengers = pub.Passengers
-	if f.Passengers == nil {
-		f.Passengers = make([]int8, len(b.Cities))
-		for i := range f.Passengers {
-			f.Passengers[i] = -1
-		}
-	}
-	f.Goods = make([]string, len(b.Cities))
-	for c, stack := range pub.Goods {
-		if len(stack) > 0 && c < len(f.Goods) {
-			f.Goods[c] = strconv.Itoa(stack[0])
-		}
-	}
-	f.Last = lastJSON{Tracks: []int{}, Cities: []int{}, Text: sc.LastMove.Text}
-	for _, t := range sc.LastMove.Tracks {
-		f.Last.Tracks = append(f.Last.Tracks, int(t))
-	}
-	for _, c := range sc.LastMove.Cities {
-		f.Last.Cities = append(f.Last.Cities, int(c))
-	}
-	for i, p := range sc.Players {
-		f.Players = append(f.Players, playerJSON{Name: p.Name, Color: imaging.SeatColor(i), Ink: imaging.SeatInk(i), Score: p.Score,
-			Bot: p.Bot, Pieces: p.Pieces, Holding: p.Holding, Claimed: present.T(lang, "web.claimed_by", "player", p.Name),
-			Current: i == sc.Current, You: i == v.Seat})
+	f.boardFrame, f.Current = sceneFrame(sc), sc.Current
+	for i := range f.Players {
+		f.Players[i].Claimed = present.T(lang, "web.claimed_by", "player", f.Players[i].Name)
+		f.Players[i].You = i == v.Seat
 	}
 	for _, c := range pub.FaceUp {
 		f.FaceUp = append(f.FaceUp, card(lang, c, 0))
@@ -303,6 +279,42 @@ func plain(s string, names map[string]string) string {
 		return "@…"
 	})
 	return present.StripMarkdown(s)
+}
+
+// sceneFrame is a scene's public board as the pages set it.
+func sceneFrame(sc *imaging.Scene) boardFrame {
+	b := sc.Board
+	f := boardFrame{Status: sc.Status, Owners: sc.Owners, Stations: sc.Stations, Piles: sc.Text.Piles,
+		Passengers: make([]int8, len(b.Cities)), Goods: make([]string, len(b.Cities)),
+		Last: lastJSON{Tracks: []int{}, Cities: []int{}, Text: sc.LastMove.Text}}
+	if f.Stations == nil {
+		f.Stations = make([]int8, len(b.Cities))
+		for i := range f.Stations {
+			f.Stations[i] = -1
+		}
+	}
+	for i := range f.Passengers {
+		f.Passengers[i] = -1
+	}
+	for _, pm := range sc.Passengers {
+		f.Passengers[pm.City] = int8(pm.Seat)
+	}
+	for c, stack := range sc.Goods {
+		if len(stack) > 0 && c < len(f.Goods) {
+			f.Goods[c] = strconv.Itoa(stack[0])
+		}
+	}
+	for _, t := range sc.LastMove.Tracks {
+		f.Last.Tracks = append(f.Last.Tracks, int(t))
+	}
+	for _, c := range sc.LastMove.Cities {
+		f.Last.Cities = append(f.Last.Cities, int(c))
+	}
+	for i, p := range sc.Players {
+		f.Players = append(f.Players, playerJSON{Name: p.Name, Color: imaging.SeatColor(i), Ink: imaging.SeatInk(i), Score: p.Score,
+			Bot: p.Bot, Pieces: p.Pieces, Holding: p.Holding, Current: i == sc.Current})
+	}
+	return f
 }
 
 // emptyScene is a board with nothing on it, for its SVG.

@@ -309,7 +309,8 @@ func (h *hub) sendFirst(c *conn) {
 	}
 	data, err := json.Marshal(f)
 	if err == nil {
-		c.offer(data, f.Version, true)
+		// Not forced: a newer frame a change queued meanwhile stays.
+		c.offer(data, f.Version, false)
 	}
 }
 

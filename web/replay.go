@@ -90,20 +90,8 @@ type replayData struct {
 	Art    string            `json:"art"`
 	Lang   string            `json:"lang"`
 	Texts  map[string]string `json:"texts"`
-	Frames []replayFrame     `json:"frames"`
+	Frames []boardFrame      `json:"frames"`
 	Final  []finalJSON       `json:"final"`
-}
-
-// replayFrame is a frame's public board: what the picture showed.
-type replayFrame struct {
-	Status     string       `json:"status"`
-	Owners     []int8       `json:"owners"`
-	Stations   []int8       `json:"stations"`
-	Passengers []int8       `json:"passengers"`
-	Goods      []string     `json:"goods"`
-	Last       lastJSON     `json:"last"`
-	Players    []playerJSON `json:"players"`
-	Piles      []string     `json:"piles"`
 }
 
 type finalJSON struct {
@@ -221,42 +209,6 @@ func (s *Server) replay(token string) (*builtReplay, error) {
 // ticketLabel names a ticket by its ends, as the final sheet does.
 func ticketLabel(b *data.Board, t engine.TicketResult) string {
 	return b.Cities[t.A].Name + " – " + b.Cities[t.B].Name + " (" + strconv.Itoa(t.Points) + ")"
-}
-
-// sceneFrame is a scene's public board as the page sets it.
-func sceneFrame(sc *imaging.Scene) replayFrame {
-	b := sc.Board
-	f := replayFrame{Status: sc.Status, Owners: sc.Owners, Stations: sc.Stations, Piles: sc.Text.Piles,
-		Passengers: make([]int8, len(b.Cities)), Goods: make([]string, len(b.Cities)),
-		Last: lastJSON{Tracks: []int{}, Cities: []int{}, Text: sc.LastMove.Text}}
-	if f.Stations == nil {
-		f.Stations = make([]int8, len(b.Cities))
-		for i := range f.Stations {
-			f.Stations[i] = -1
-		}
-	}
-	for i := range f.Passengers {
-		f.Passengers[i] = -1
-	}
-	for _, pm := range sc.Passengers {
-		f.Passengers[pm.City] = int8(pm.Seat)
-	}
-	for c, stack := range sc.Goods {
-		if len(stack) > 0 && c < len(f.Goods) {
-			f.Goods[c] = strconv.Itoa(stack[0])
-		}
-	}
-	for _, t := range sc.LastMove.Tracks {
-		f.Last.Tracks = append(f.Last.Tracks, int(t))
-	}
-	for _, c := range sc.LastMove.Cities {
-		f.Last.Cities = append(f.Last.Cities, int(c))
-	}
-	for i, p := range sc.Players {
-		f.Players = append(f.Players, playerJSON{Name: p.Name, Color: imaging.SeatColor(i), Ink: imaging.SeatInk(i), Score: p.Score,
-			Bot: p.Bot, Pieces: p.Pieces, Holding: p.Holding, Current: i == sc.Current})
-	}
-	return f
 }
 
 // replayError answers a token that names no replay: 404 whatever the

@@ -121,6 +121,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{})}
 	s.sessions.init()
 	s.launches.init()
+	s.boards.init()
 	s.hub = newHub(s)
 	return s, nil
 }

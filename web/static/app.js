@@ -24,6 +24,7 @@ const page = {
   wsFailures: 0,
   polling: false,
   ended: false,
+  reauthorised: false,
   zoom: 1,
   lastReply: null,
 };
@@ -338,7 +339,7 @@ async function act(body) {
       ans = await api('api/act', body);
       break;
     } catch (e) {
-      if (e.status === 401) { ended(texts.session_ended); break; }
+      if (e.status === 401) { expired(); break; }
       if (e.status && e.status < 500) { say(e.message, 'error'); break; }
       // A network failure: the same nonce again is applied at most once.
       await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
@@ -386,12 +387,13 @@ function connect() {
   ws.onclose = (e) => {
     if (page.ended) return;
     if (e.code === 4003) return; // the over frame came first
-    if (e.code === 4004 || e.code === 4001) { ended(texts.session_ended); return; }
+    if (e.code === 4004) { ended(texts.session_ended); return; }
+    if (e.code === 4001) { expired(); return; }
     if (!opened) page.wsFailures++;
     say(texts.reconnecting, 'warn');
     const wait = Math.min(10000, 500 * 2 ** page.wsFailures);
     setTimeout(async () => {
-      try { await show(await api('api/state')); } catch (err) { if (err.status === 401) { ended(texts.session_ended); return; } }
+      try { await show(await api('api/state')); } catch (err) { if (err.status === 401) { expired(); return; } }
       connect();
     }, wait);
   };
@@ -407,7 +409,7 @@ async function poll() {
       await show(await api('api/state?after=' + v));
       say('');
     } catch (e) {
-      if (e.status === 401) { ended(texts.session_ended); return; }
+      if (e.status === 401) { page.polling = false; expired(); return; }
       say(texts.reconnecting, 'warn');
       await new Promise((r) => setTimeout(r, 3000));
     }
@@ -440,6 +442,23 @@ function ended(text) {
   page.ended = true;
   if (page.ws) page.ws.close();
   say(text, 'error');
+}
+
+// expired: the server no longer knows the session (it restarted, or the
+// session sat unused for hours). Discord gives a new code without asking
+// once the user consented, so the page authorises again, once.
+function expired() {
+  if (page.reauthorised || !page.sdk) { ended(texts.session_ended); return; }
+  page.reauthorised = true;
+  page.ended = true;
+  if (page.ws) page.ws.close();
+  page.session = '';
+  page.state = null;
+  page.board = null;
+  page.svgURL = '';
+  page.ended = false;
+  page.wsFailures = 0;
+  authorise();
 }
 
 boot().catch((e) => say(String(e && e.message ? e.message : e), 'error'));
