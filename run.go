@@ -44,6 +44,10 @@ type runConfig struct {
 	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
 	// process may make under Discord's global rate limit; 0: the bot's default.
 	GlobalRate float64
+	// The live page (web/): ClientSecret (DISCORD_CLIENT_SECRET) turns it
+	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
+	// at PublicURL (CONDUCTOR_PUBLIC_URL, for replay links).
+	ClientSecret, WebAddr, PublicURL string
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
@@ -66,6 +70,10 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 		Decks:    decks,
 
 		BackupToken: strings.TrimSpace(getenv("CONDUCTOR_BACKUP_TOKEN")),
+
+		ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")),
+		WebAddr:      strings.TrimSpace(getenv("CONDUCTOR_WEB")),
+		PublicURL:    strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL")),
 	}
 	if cfg.Token == "" {
 		return cfg, errNoToken
@@ -107,6 +115,9 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	}
 	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, usageError{err}
+	}
+	if err := checkWebConfig(&cfg); err != nil {
+		return cfg, err
 	}
 	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
 	case "", "info":
@@ -169,15 +180,22 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
 	}
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log})
+		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
+		Activity: cfg.ClientSecret != ""})
+	if err != nil {
+		return err
+	}
+	renderer := imaging.NewRenderer()
+	page, err := newWebPage(cfg, b, st, renderer, log)
 	if err != nil {
 		return err
 	}
 	// Bots come from bots.go; without them /ttr addbot says bots are
 	// unavailable and the turn timer plays a safe move for absent players.
-	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
-		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log,
+	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: renderer, Poster: b,
+		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log, Activity: page.activity(),
 		MaxLobbiesPerMember: cfg.LobbiesPerMember, MaxLobbiesPerChannel: cfg.LobbiesPerChannel, LobbyExpiry: cfg.LobbyExpiry})
+	page.attach(svc)
 
 	// The health server answers until everything else has stopped.
 	var servers errgroup.Group
@@ -214,6 +232,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			log.Warn("stopping", "err", err)
 		}
 		err := waitWork()
+		page.stop(sctx)
 		svc.Close()
 		if err := b.Close(); err != nil {
 			log.Warn("closing the gateway", "err", err)
@@ -230,6 +249,10 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	}
 	if err := svc.Resume(ctx); err != nil {
 		log.Error("resuming games", "err", err)
+	}
+	if err := page.start(&servers); err != nil {
+		stop(func() error { return nil })
+		return err
 	}
 	// The turn timers and the gateway watchdog run until ctx ends; the
 	// watchdog ends them all when the gateway stays down too long.

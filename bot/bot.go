@@ -52,6 +52,9 @@ type Config struct {
 	// DefaultGlobalRate shared among ShardCount processes. Negative paces nothing.
 	GlobalRate float64
 	Logger     *slog.Logger
+	// Activity: the live page (web/) is on; the Entry Point command is
+	// then answered by the bot (entrypoint.go).
+	Activity bool
 }
 
 // Bot is a Discord session serving a Handler. It implements
@@ -295,9 +298,17 @@ func (b *Bot) register(appID string) error {
 		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
+	put := func() error {
+		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		return err
+	}
+	if b.cfg.GuildID == "" {
+		// Globally, Discord's Entry Point command must be kept.
+		put = func() error { return b.registerGlobal(appID, cmds) }
+	}
 	wait := registerRetry
 	for attempt := 1; ; attempt++ {
-		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		err := put()
 		if err == nil || !retryable(err) || attempt == registerAttempts {
 			return err
 		}

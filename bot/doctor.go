@@ -123,6 +123,9 @@ func (b *Bot) Doctor(opts DoctorOptions) Report {
 		}
 	}
 	r = append(r, b.checkCommands(app.ID)...)
+	if b.cfg.GuildID == "" || b.cfg.Activity {
+		r = append(r, b.checkEntryPoint(app.ID))
+	}
 	if opts.ChannelID != "" {
 		r = append(r, b.checkChannel(opts.ChannelID, me.ID, invite, opts.TestBoard)...)
 	}

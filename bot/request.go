@@ -53,6 +53,9 @@ func toRequest(i *discordgo.Interaction) (req *commands.Request, focused discord
 		}
 		d := i.ApplicationCommandData()
 		req.Name = d.Name
+		if d.CommandType == commandTypeEntryPoint {
+			req.Name = commands.EntryPointName // whatever the operator named it
+		}
 		req.Options = map[string]string{}
 		opts := d.Options
 		// A subcommand (or a group holding one) carries the real options.

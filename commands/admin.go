@@ -101,5 +101,8 @@ func (s *Service) forget(req *Request, resp Responder) error {
 		t.unlock()
 	}
 	s.mu.Unlock()
+	if s.cfg.Activity != nil {
+		s.cfg.Activity.Forgotten(req.Guild)
+	}
 	return resp.Reply(note(present.T(req.Locale, "forget.done", "live", live, "archived", archived)))
 }

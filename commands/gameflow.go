@@ -111,6 +111,7 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
+	last.Content += s.replayLine(t, loc)
 	if png, err := s.finalPNG(t, fs); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {

@@ -237,6 +237,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
+	actions = append(actions, s.activityButtons(rec.ID, loc)...)
 	return []Row{cards, actions}
 }
 

@@ -52,6 +52,8 @@ type Config struct {
 	// is the default (opening.go), a negative value no limit.
 	MaxLobbiesPerMember, MaxLobbiesPerChannel int
 	LobbyExpiry                               time.Duration
+	// Activity is the board as a live page (web/), nil when it is off.
+	Activity Activity
 }
 
 // Service runs the games of every channel.
@@ -115,12 +117,16 @@ type table struct {
 	// snap is what the table looked like when its lock was last released:
 	// autocomplete reads it and never waits for the lock.
 	snap atomic.Pointer[tableSnapshot]
+	// changed is told, outside the lock, when a release published a
+	// changed table (see publish); nil when nobody listens.
+	changed func()
 }
 
 // tableSnapshot is a table as it stood, for readers that must not wait.
 type tableSnapshot struct {
 	rec  store.GameRecord // Seats copied; Log left out
 	game *engine.Game     // a clone; nil in the lobby
+	view viewSnapshot     // what View reads besides (view.go)
 }
 
 // unlock publishes the table's state for autocomplete, then releases it.
@@ -134,8 +140,11 @@ func (t *table) unlock() {
 			snap.game = t.game.Clone()
 		}
 	}
-	t.snap.Store(snap)
+	changed := t.publish(snap)
 	t.mu.Unlock()
+	if changed && t.changed != nil {
+		t.changed()
+	}
 }
 
 type pendingAction struct {
@@ -203,7 +212,7 @@ func (s *Service) table(channel string) (*table, error) {
 	s.mu.Lock()
 	t, ok := s.channels[channel]
 	if !ok {
-		t = &table{pending: map[string]pendingAction{}, reminded: -1}
+		t = &table{pending: map[string]pendingAction{}, reminded: -1, changed: s.changedHook(channel)}
 		s.channels[channel] = t
 	}
 	s.mu.Unlock()

@@ -21,10 +21,10 @@ func init() {
 
 // allowedCallbacks lists the callback types Discord accepts for each interaction type.
 var allowedCallbacks = map[int][]int{
-	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal},
-	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal},
+	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal, CallbackLaunchActivity},
+	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal, CallbackLaunchActivity},
 	InteractionAutocomplete: {CallbackAutocompleteResult},
-	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage},
+	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackLaunchActivity},
 }
 
 func handleInteractionCallback(s *Server, c *call) {
@@ -139,6 +139,8 @@ func handleInteractionCallback(s *Server, c *call) {
 		}
 		json.Unmarshal(req.Data, &d)
 		cb.Modal = &Modal{CustomID: d.CustomID, Title: d.Title, Components: d.Components, InteractionID: it.id}
+	case CallbackLaunchActivity:
+		cb.ActivityInstance = s.launchActivityLocked(it)
 	}
 	it.callback = cb
 	s.changedLocked()
@@ -147,6 +149,10 @@ func handleInteractionCallback(s *Server, c *call) {
 		resource = map[string]any{"type": req.Type, "message": s.messageJSONLocked(s.messages[it.originalID])}
 	}
 	interaction := map[string]any{"id": it.id, "type": it.kind}
+	if cb.ActivityInstance != "" {
+		resource = map[string]any{"type": req.Type, "activity_instance": map[string]any{"id": cb.ActivityInstance}}
+		interaction["activity_instance_id"] = cb.ActivityInstance
+	}
 	s.mu.Unlock()
 	if event != "" {
 		s.dispatchMessageEvent(guildID, event, eventData)

@@ -30,11 +30,14 @@ type Command struct {
 	ID          string
 	GuildID     string // empty for a global command
 	Version     string
-	Type        int // 1 chat input, 2 user, 3 message
+	Type        int // 1 chat input, 2 user, 3 message, 4 primary entry point
 	Name        string
 	Description string
 	Options     []CommandOptionSpec
 	Raw         json.RawMessage // as the bot sent it
+	// Handler is an Entry Point's: 1 the app answers, 2 Discord launches
+	// the Activity itself.
+	Handler int
 }
 
 // CommandOptionSpec is an option of a registered command.
@@ -113,6 +116,7 @@ func (s *Server) commandJSON(cmd Command) map[string]any {
 func (s *Server) newCommandLocked(guildID string, raw json.RawMessage, previous []Command) (Command, error) {
 	var body struct {
 		Type        int                 `json:"type"`
+		Handler     int                 `json:"handler"`
 		Name        string              `json:"name"`
 		Description string              `json:"description"`
 		Options     []CommandOptionSpec `json:"options"`
@@ -123,7 +127,7 @@ func (s *Server) newCommandLocked(guildID string, raw json.RawMessage, previous 
 	if body.Type == 0 {
 		body.Type = 1
 	}
-	cmd := Command{GuildID: guildID, Version: s.ids.next(), Type: body.Type, Name: body.Name,
+	cmd := Command{GuildID: guildID, Version: s.ids.next(), Type: body.Type, Handler: body.Handler, Name: body.Name,
 		Description: body.Description, Options: body.Options, Raw: append(json.RawMessage(nil), raw...)}
 	for _, p := range previous {
 		if p.Name == cmd.Name && p.Type == cmd.Type {
@@ -160,6 +164,10 @@ func handleBulkOverwriteCommands(s *Server, c *call) {
 	defer s.mu.Unlock()
 	gid, ok := s.commandScopeLocked(c)
 	if !ok {
+		return
+	}
+	if gid == "" && dropsEntryPoint(s.commands[""], list) {
+		c.fail(http.StatusBadRequest, errCodeEntryPointDropped, "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.")
 		return
 	}
 	var cmds []Command

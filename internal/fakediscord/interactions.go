@@ -79,6 +79,7 @@ const (
 	CallbackUpdateMessage      = 7
 	CallbackAutocompleteResult = 8
 	CallbackModal              = 9
+	CallbackLaunchActivity     = 12
 )
 
 // Callback is the bot's answer to an interaction (POST /interactions/{id}/{token}/callback).
@@ -91,6 +92,9 @@ type Callback struct {
 	MessageID string
 	Choices   []OptionChoice // type 8
 	Modal     *Modal         // type 9
+	// ActivityInstance is the activity instance a LAUNCH_ACTIVITY (12)
+	// opened or joined.
+	ActivityInstance string
 }
 
 // Modal is a form the bot opened (callback type 9).

@@ -58,6 +58,7 @@ func (s *Server) newMux() http.Handler {
 	muxes[0].HandleFunc("GET /ws", s.serveGateway)
 	muxes[0].HandleFunc("GET /ws/{$}", s.serveGateway)
 	muxes[0].HandleFunc("GET /attachments/{channel_id}/{attachment_id}/{filename}", s.serveAttachment)
+	muxes[0].HandleFunc("POST /api/v10/oauth2/token", s.serveOAuthToken)
 	for _, op := range s.spec.Operations() {
 		h := func(w http.ResponseWriter, r *http.Request) { s.serveOperation(op, w, r) }
 		for i := 0; !register(muxes[i], op.Pattern(), h); i++ {
@@ -180,6 +181,10 @@ func (s *Server) authorized(op *Operation, header string) bool {
 	if header == "" {
 		return !op.botTokenOnly
 	}
+	if token, ok := strings.CutPrefix(header, "Bearer "); ok {
+		// A user's OAuth2 token, where the operation allows one (oauth.go).
+		return op.oauth && s.bearerUser(token) != nil
+	}
 	return header == "Bot "+s.opts.Token
 }
 
@@ -262,6 +267,10 @@ func handleGatewayBot(s *Server, c *call) {
 }
 
 func handleMe(s *Server, c *call) {
+	if token, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer "); ok {
+		handleOAuthMe(s, c, token)
+		return
+	}
 	s.mu.Lock()
 	out := userJSON(&s.bot)
 	s.mu.Unlock()

@@ -41,6 +41,9 @@ type Options struct {
 	// sending bursts on purpose (limits, validation) are not slowed.
 	RouteLimit  int
 	RouteWindow time.Duration
+	// ClientSecret is the application's OAuth2 client secret the code
+	// exchange accepts. Default "fake-client-secret".
+	ClientSecret string
 }
 
 func (o *Options) setDefaults() {
@@ -61,6 +64,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.RouteWindow <= 0 {
 		o.RouteWindow = defaultRouteWindow
+	}
+	if o.ClientSecret == "" {
+		o.ClientSecret = "fake-client-secret"
 	}
 }
 
@@ -114,6 +120,11 @@ type Server struct {
 	shardOwner  map[int]*gatewaySession // shard id -> latest identified session
 	conns       map[*gatewayConn]bool
 	connCounter int
+
+	// Activities (activity.go): codes, the users of access tokens, instances.
+	grants    map[string]*oauthGrant
+	bearers   map[string]string
+	instances map[string]*ActivityInstance
 }
 
 // Start runs a fake Discord on 127.0.0.1 with a random port.
