@@ -141,6 +141,16 @@ func (s settling) FollowUp(m commands.Message) error {
 	return s.settled(s.Responder.FollowUp(m))
 }
 
+// LaunchActivity passes the Activity's launch on (activity.go): a wrapper
+// that hid it would turn every launch into "the live board is off".
+func (s settling) LaunchActivity() (string, error) {
+	inst, err := s.Responder.(commands.ActivityLauncher).LaunchActivity()
+	s.w.settle(err == nil)
+	return inst, err
+}
+
+var _ commands.ActivityLauncher = settling{}
+
 func (s settling) settled(err error) error {
 	s.w.settle(err == nil)
 	return err
