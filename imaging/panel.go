@@ -49,7 +49,7 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 		if i >= 5 {
 			break
 		}
-		drawCard(c, card, x+float64(i*(cardW+cardGap)), cardsTop+24, cardW, cardH)
+		drawCard(c, card, x+float64(i*(cardW+cardGap)), cardsTop+24, cardW, cardH, &s.Letters)
 	}
 
 	piles := flow(c, c.f.body, s.Text.Piles, " · ", panelWidth-32)
@@ -170,7 +170,7 @@ func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool,
 
 // drawCard draws a train card: its colour (stripes for a locomotive), a
 // border and the letter that names the colour.
-func drawCard(c *canvas, card engine.Card, x, y, w, h float64) {
+func drawCard(c *canvas, card engine.Card, x, y, w, h float64, letters *Letters) {
 	if card == engine.NoCard {
 		c.roundRectStroke(x, y, w, h, 6, 1.5, panelRule)
 		return
@@ -188,7 +188,7 @@ func drawCard(c *canvas, card engine.Card, x, y, w, h float64) {
 		}
 	}
 	c.roundRectStroke(x, y, w, h, 6, 1.5, ink)
-	letter := cardLetters[card]
+	letter := letters.of(card)
 	face := c.f.cardLetter
 	if len(letter) > 1 {
 		face = c.f.bodyBold

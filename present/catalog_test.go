@@ -39,6 +39,14 @@ var sameAsEnglish = map[string]map[string]string{
 		"picture.final.total":          "same French word",
 		"picture.final.routes":         "French rules: « Routes »",
 		"picture.bot":                  "the badge of a bot player, the same word",
+		"time.minutes":                 "same French word",
+		"bot.level.normal":             "same French word",
+		"bot.level.expert":             "same French word",
+		"letter.red":                   "R for rouge",
+		"letter.blue":                  "B for bleu",
+		"letter.orange":                "O for orange",
+		"letter.locomotive":            "L for Locomotive",
+		"letter.locomotive+4":          "L+4 for Locomotive +4",
 	},
 	"it": {
 		"cmd.ttr.name":             "the Italian edition is sold as Ticket to Ride",
@@ -49,6 +57,10 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
 		"picture.bot":              "the badge of a bot player, the same word",
+		"letter.red":               "R for rosso",
+		"letter.blue":              "B for blu",
+		"letter.locomotive":        "L for locomotiva",
+		"letter.locomotive+4":      "L+4 for locomotiva +4",
 	},
 	"de": {
 		"card.orange":              "German colour name is orange",
@@ -57,6 +69,13 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
 		"picture.bot":              "the badge of a bot player, the same word",
+		"bot.level.normal":         "same German word",
+		"letter.red":               "R for rot",
+		"letter.blue":              "B for blau",
+		"letter.white":             "W for weiß",
+		"letter.orange":            "O for orange",
+		"letter.locomotive":        "L for Lokomotive",
+		"letter.locomotive+4":      "L+4 for Lokomotive +4",
 	},
 }
 
@@ -300,8 +319,10 @@ func TestI18nTranslated(t *testing.T) {
 func TestI18nTranslateUsesCatalog(t *testing.T) {
 	for _, lang := range translatedLanguages {
 		for key, value := range readTexts(t, lang) {
-			if got := T(lang, key); got != value {
-				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, value)
+			// Commands are written as Discord's mentions, "</ttr join>":
+			// without their ids they read as typed, "/rail rejoindre".
+			if got, want := T(lang, key), renderCommands(lang, value); got != want {
+				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, want)
 			}
 		}
 		// Discord sends regional locales such as "fr" but also "de-DE".

@@ -136,7 +136,7 @@ func TestPicturesSpeakTheTablesLanguage(t *testing.T) {
 			return map[string]any{
 				"board": BoardScene(lang, &public, players, line),
 				"hand":  HandScene(lang, &late, "Alice"),
-				"final": FinalScene(lang, &end, fs, names),
+				"final": FinalScene(lang, &end, fs, players, false),
 			}
 		}
 		english := scenes("en")
@@ -164,7 +164,7 @@ func TestPictureWordsFilled(t *testing.T) {
 	for _, lang := range Languages {
 		sc := BoardScene(lang, &public, []Player{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D", Bot: true}}, "x")
 		hs := HandScene(lang, &late, "A")
-		fsc := FinalScene(lang, &end, fs, names)
+		fsc := FinalScene(lang, &end, fs, namedPlayers(names...), true)
 		for what, v := range map[string]any{"board panel": sc.Text, "hand": hs.Text, "final": fsc.Text} {
 			rv := reflect.ValueOf(v)
 			for i := range rv.NumField() {
@@ -254,7 +254,7 @@ func TestFinalSheetAsTheBoard(t *testing.T) {
 	} {
 		_, public, end, fs := lateGame(t, c.game)
 		names := []string{"A", "B", "C", "D", "E"}[:len(end.Players)]
-		sc := FinalScene("fr", &end, fs, names)
+		sc := FinalScene("fr", &end, fs, namedPlayers(names...), false)
 		board := BoardScene("fr", &public, make([]Player, len(names)), "")
 		if sc.Title != c.title || board.Title != c.title {
 			t.Errorf("%s: sheet %q, board %q, want %q", c.game, sc.Title, board.Title, c.title)
@@ -279,4 +279,13 @@ func TestFinalSheetAsTheBoard(t *testing.T) {
 			t.Errorf("%s: the note on outlines reads %q", c.game, sc.Text.Paths)
 		}
 	}
+}
+
+// namedPlayers are people's seats with these names.
+func namedPlayers(names ...string) []Player {
+	out := make([]Player, len(names))
+	for i, n := range names {
+		out[i] = Player{Name: n}
+	}
+	return out
 }

@@ -88,7 +88,11 @@ func replay(root string, g shownGame) (*played, error) {
 	}
 	for i := range p.end.Players {
 		p.names = append(p.names, seatNames[i])
-		p.players = append(p.players, present.Player{Name: seatNames[i], Bot: i == len(p.end.Players)-1})
+		if i == len(p.end.Players)-1 {
+			p.players = append(p.players, present.Player{Name: seatNames[i], Bot: true, Level: "hard"})
+		} else {
+			p.players = append(p.players, present.Player{Name: seatNames[i]})
+		}
 	}
 	return p, nil
 }
@@ -118,7 +122,7 @@ func (p *played) draw(r *imaging.Renderer, kind, loc string) ([]byte, error) {
 	case "hand":
 		err = r.Hand(&buf, present.HandScene(loc, &p.hand, p.names[0]))
 	case "final":
-		err = r.Final(&buf, present.FinalScene(loc, &p.end, p.final, p.names))
+		err = r.Final(&buf, present.FinalScene(loc, &p.end, p.final, p.players, false))
 	case "replay":
 		frames := make([]imaging.Scene, len(p.turns))
 		for i := range p.turns {
