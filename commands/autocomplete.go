@@ -287,7 +287,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		add(present.T(req.Locale, "word.deck"), "deck")
 		for i, c := range g.FaceUp() {
 			if c != engine.NoCard {
-				add(strconv.Itoa(i+1)+": "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
+				add(strconv.Itoa(i+1)+" · "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
 			}
 		}
 	case "tickets/long":

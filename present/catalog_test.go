@@ -332,3 +332,57 @@ func TestI18nTranslateUsesCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestFrenchTypography: French puts a no-break space before ":" (U+00A0)
+// and a narrow one before ";", "!" and "?" (U+202F), and no-break spaces
+// inside « »: never a plain space, which lets a line break there, and
+// never none.
+func TestFrenchTypography(t *testing.T) {
+	checked := 0
+	for key, m := range readCatalog(t, "fr") {
+		for _, text := range append([]string{m.text}, func() []string {
+			var out []string
+			for _, c := range m.counts {
+				for _, p := range c.forms {
+					out = append(out, p)
+				}
+			}
+			return out
+		}()...) {
+			r := []rune(text)
+			for i, c := range r {
+				switch c {
+				case ':', ';', '!', '?', '»':
+				case '«':
+					if i+1 < len(r) && r[i+1] != '\u00a0' {
+						t.Errorf("fr %q: « without a no-break space after it: %q", key, text)
+					}
+					continue
+				default:
+					continue
+				}
+				checked++
+				prev, next := ' ', ' '
+				if i > 0 {
+					prev = r[i-1]
+				}
+				if i+1 < len(r) {
+					next = r[i+1]
+				}
+				if c == ':' && next != ' ' && next != '\n' && i+1 < len(r) {
+					continue // not punctuation: "mp:True", "https://"
+				}
+				want := '\u202f'
+				if c == ':' || c == '»' {
+					want = '\u00a0'
+				}
+				if prev != want && !(c == '?' && prev == '!') && !(c == '!' && prev == '?') {
+					t.Errorf("fr %q: %q before %q in %q, want U+%04X", key, prev, c, text, want)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d marks checked", checked)
+	}
+}

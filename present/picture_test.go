@@ -129,14 +129,16 @@ func TestPicturesSpeakTheTablesLanguage(t *testing.T) {
 		names := []string{"Alice", "Bruno", "Chloé", "Dmitri", "Eve"}[:len(public.Players)]
 		players := make([]Player, len(names))
 		for i, n := range names {
-			players[i] = Player{Name: n, Bot: i == len(names)-1}
+			players[i] = Player{Name: n, Bot: i == len(names)-1, Level: "hard"}
 		}
+		// A seat a bot took over, and a sheet ended early: every word.
+		players[0] = Player{Name: "Alice", Bot: true, Level: "normal", For: "Alice"}
 		scenes := func(lang string) map[string]any {
 			line := T(lang, "ev.pass", "player", "**Alice**")
 			return map[string]any{
 				"board": BoardScene(lang, &public, players, line),
 				"hand":  HandScene(lang, &late, "Alice"),
-				"final": FinalScene(lang, &end, fs, players, false),
+				"final": FinalScene(lang, &end, fs, players, true),
 			}
 		}
 		english := scenes("en")
@@ -149,6 +151,17 @@ func TestPicturesSpeakTheTablesLanguage(t *testing.T) {
 				for path, s := range words {
 					if s == en[path] && !sameWordsAllowed(lang, s) {
 						t.Errorf("%s %s %s picture: %s is still English: %q", game, lang, what, path, s)
+					}
+					if left := EnglishIn(lang, s); len(left) > 0 {
+						t.Errorf("%s %s %s picture: %s holds English %q: %q", game, lang, what, path, left, s)
+					}
+				}
+				// The letters on cards and tracks are the language's.
+				if sc, ok := sc.(*imaging.Scene); ok {
+					for c := engine.Card(1); c < engine.NumCards; c++ {
+						if want := T(lang, "letter."+c.String()); sc.Letters[c] != want {
+							t.Errorf("%s %s: the letter of %s is %q, want %q", game, lang, c, sc.Letters[c], want)
+						}
 					}
 				}
 			}
