@@ -67,8 +67,12 @@ func TestTablesSpeakTheirLanguageToTheEnd(t *testing.T) {
 				t.Errorf("/score in the parent channel does not list its table: %+v", a.msg.Text())
 			}
 			help := ask(tb.host.ID, tb.ch.ID, "ttr", fakediscord.Subcommand("help"))
-			if !help.msg.Contains("</ttr new:") || !help.msg.Contains("</claim:") {
-				t.Errorf("/ttr help does not write its commands as mentions: %+v", help.msg.Text())
+			ids := map[string]string{}
+			for _, c := range e.srv.Commands(e.guild.ID) {
+				ids[c.Name] = c.ID
+			}
+			if !help.msg.Contains("</ttr new:"+ids["ttr"]+">") || !help.msg.Contains("</claim:"+ids["claim"]+">") {
+				t.Errorf("/ttr help does not write its commands as mentions with their registered ids %v: %+v", ids, help.msg.Text())
 			}
 			ask(tb.host.ID, tb.ch.ID, "ttr", fakediscord.Subcommand("rules", fakediscord.StringOption("topic", "scoring")))
 			ask(tb.host.ID, tb.ch.ID, "log")

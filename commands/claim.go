@@ -129,22 +129,28 @@ func (s *Service) payWith(t *table, seat int, track data.TrackID, length int, co
 			colored -= a.Locos4
 		}
 	} else {
-		missing := length - colored
-		a.Locos = min(hand[engine.Locomotive], missing)
-		missing -= a.Locos
-		if loco4 && missing > 0 {
-			a.Locos4 = min(hand[engine.Locomotive4], missing)
-			missing -= a.Locos4
-		}
-		// What no card covers is asked of ordinary locomotives: the
-		// engine's refusal then says what is short.
-		a.Locos += missing
+		a.Locos, a.Locos4 = wildCards(hand, length-colored, loco4)
 	}
 	a.Color = c
 	if colored == 0 {
 		a.Color = data.Gray
 	}
 	return a, ""
+}
+
+// wildCards chooses the locomotives that pay what colour cards do not:
+// ordinary locomotives first, then, where they are allowed (loco4),
+// Locomotive +4 cards, which pay only long routes and so are kept for
+// them. What no card covers is asked of ordinary locomotives: the
+// engine's refusal then says what is short.
+func wildCards(hand engine.Hand, missing int, loco4 bool) (locos, locos4 int) {
+	locos = min(hand[engine.Locomotive], missing)
+	missing -= locos
+	if loco4 && missing > 0 {
+		locos4 = min(hand[engine.Locomotive4], missing)
+		missing -= locos4
+	}
+	return locos + missing, locos4
 }
 
 // parseColorName reads a colour in English or in the user's language.

@@ -30,13 +30,13 @@ type finalColumn struct {
 func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 	t := &fs.Text
 	cols := []finalColumn{
-		{t.Routes, 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
+		{t.Routes, 0, func(p *FinalLine) string { return number(p.RoutePoints) }},
 		{t.TicketsWon, 0, func(p *FinalLine) string { return signed(sumPoints(p.TicketsWon)) }},
 		{t.TicketsLost, 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
 		{t.Bonuses, 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
 	}
 	if a.b.Rules.Stations > 0 {
-		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return strconv.Itoa(p.StationPoints) }})
+		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return number(p.StationPoints) }})
 	}
 	goods := false
 	for _, c := range a.b.Cities {
@@ -46,9 +46,9 @@ func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 		goods = goods || fs.Players[i].GoodsPoints != 0
 	}
 	if goods {
-		cols = append(cols, finalColumn{t.Goods, 0, func(p *FinalLine) string { return strconv.Itoa(p.GoodsPoints) }})
+		cols = append(cols, finalColumn{t.Goods, 0, func(p *FinalLine) string { return number(p.GoodsPoints) }})
 	}
-	cols = append(cols, finalColumn{t.Total, 0, func(p *FinalLine) string { return strconv.Itoa(p.Total) }})
+	cols = append(cols, finalColumn{t.Total, 0, func(p *FinalLine) string { return number(p.Total) }})
 	for i := range cols {
 		cols[i].x = 480 + float64(i)*130
 	}
@@ -65,6 +65,15 @@ func signed(n int) string {
 		return "−" + strconv.Itoa(-n)
 	}
 	return "0"
+}
+
+// number writes a count of points, a negative one with the true minus
+// sign ("−3"), as every score in the pictures and the texts is written.
+func number(n int) string {
+	if n < 0 {
+		return "−" + strconv.Itoa(-n)
+	}
+	return strconv.Itoa(n)
 }
 
 func sumPoints(ts []TicketLine) int {
@@ -185,7 +194,7 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		c.text(c.f.title, strconv.Itoa(place), panelX+14, top+20, 0, 0.5, muted)
 		drawSwatch(c, p.Color, panelX+36, top+6, 28)
 		a.drawName(c, p.Name, p.Bot, fs.Text.Bot, panelX+74, top+15, 150)
-		c.text(c.f.title, strconv.Itoa(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
+		c.text(c.f.title, number(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
 		note := flow(c, c.f.body, p.Note, " · ", imageWidth-16-(panelX+74))
 		for k, l := range note[:min(2, len(note))] {
 			c.text(c.f.body, l, panelX+74, top+37+float64(k*18), 0, 0.5, muted)

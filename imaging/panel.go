@@ -3,7 +3,6 @@ package imaging
 import (
 	"image"
 	"math"
-	"strconv"
 	"strings"
 
 	"conductor/engine"
@@ -161,7 +160,7 @@ func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool,
 		c.roundRect(bx, sy+1, badgeW, 17, 4, muted)
 		c.text(c.f.small, t.Bot, bx+badgeW/2, sy+9.5, 0.5, 0.5, paper)
 	}
-	c.text(c.f.title, strconv.Itoa(p.Score), imageWidth-16, sy+10, 1, 0.5, ink)
+	c.text(c.f.title, number(p.Score), imageWidth-16, sy+10, 1, 0.5, ink)
 	c.text(c.f.small, fit(c, c.f.small, t.Points, 48), imageWidth-16, sy+28, 1, 0.5, muted)
 
 	c.text(c.f.body, fit(c, c.f.body, p.Pieces, panelWidth-76), sx+38, sy+30, 0, 0.5, ink)

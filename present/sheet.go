@@ -175,7 +175,7 @@ func PlayerSheet(loc string, b *data.Board, seat int, name string, ps *engine.Pl
 	if b.Rules.Passengers > 0 {
 		lines = append(lines, T(loc, "final.goods", "points", ps.GoodsPoints))
 	}
-	return fmt.Sprintf("%s %s — %d", ColorDot(seat), EscapeMarkdown(name), ps.Total), lines
+	return fmt.Sprintf("%s %s — %s", ColorDot(seat), EscapeMarkdown(name), Number(loc, ps.Total)), lines
 }
 
 // Ranking is the final order, one line a player: "1. 🔴 Alice — 97";
