@@ -3,6 +3,8 @@ package present
 import (
 	"strings"
 	"testing"
+
+	"conductor/engine"
 )
 
 // Commands in texts are Discord's mentions once the commands' ids are
@@ -70,5 +72,22 @@ func TestPlayerNames(t *testing.T) {
 	}
 	if got := PlayerLabel("en", Player{Name: "Vera", Bot: true, Level: "hard"}); got != "🤖 Vera (hard)" {
 		t.Errorf("PlayerLabel = %q", got)
+	}
+}
+
+// Each language's letters tell every kind of card apart.
+func TestLettersAreDistinct(t *testing.T) {
+	for _, lang := range Languages {
+		seen := map[string]string{}
+		l := Letters(lang)
+		for c := engine.Card(1); c < engine.NumCards; c++ {
+			if l[c] == "" {
+				t.Errorf("%s: no letter for %s", lang, c)
+			}
+			if other, dup := seen[l[c]]; dup {
+				t.Errorf("%s: %s and %s share the letter %q", lang, c, other, l[c])
+			}
+			seen[l[c]] = c.String()
+		}
 	}
 }
