@@ -25,10 +25,14 @@ func TestFastPathMatchesFullRedraw(t *testing.T) {
 		a := r.art(b)
 		late := playedScene(b, 5, 70, 9)
 		late.LastMove.Cities = append(late.LastMove.Cities, 0, 3)
-		// A table in another language prints other letters: its own layer.
-		french := playedScene(b, 3, 30, 4)
-		french.Letters[engine.ColorCard(data.Green)], french.Letters[engine.ColorCard(data.Yellow)] = "Ve", "J"
-		scenes := []*Scene{playedScene(b, 4, 40, 1), emptyScene(b, 2), late, emptyScene(b, 5), french}
+		scenes := []*Scene{playedScene(b, 4, 40, 1), emptyScene(b, 2), late, emptyScene(b, 5)}
+		if id == "europe" {
+			// A table in another language prints other letters: its own
+			// layer (built once: one board is enough).
+			french := playedScene(b, 3, 30, 4)
+			french.Letters[engine.ColorCard(data.Green)], french.Letters[engine.ColorCard(data.Yellow)] = "Ve", "J"
+			scenes = append(scenes, french)
+		}
 		for i, s := range scenes {
 			l := a.boardLayer(s.Letters)
 			f := l.get()
