@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,8 +71,33 @@ func tiedSeed(t *testing.T) uint64 {
 	return 0
 }
 
+// testClock is a clock the test moves while bots, on their own timers,
+// read it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// serve gives the world's service greedy bots and the clock.
+func (w *world) serve(clock *testClock) {
+	w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
+	w.svc.cfg.Now = clock.Now
+}
+
 // tableOf opens a two-player table in channel ch (seed 0: a random one).
-func (w *world) tableOf(ch string, seed uint64) string {
+func (w *world) tableOf(ch string, seed uint64, clock *testClock) string {
 	w.t.Helper()
 	w.do(&Request{Type: CommandRequest, Channel: ch, User: "u1", Name: "ttr", Sub: "new", Options: map[string]string{"map": "usa", "turn_timer": "1"}})
 	w.do(&Request{Type: CommandRequest, Channel: ch, User: "u2", Name: "ttr", Sub: "join"})
@@ -80,7 +106,7 @@ func (w *world) tableOf(ch string, seed uint64) string {
 			w.t.Fatal(err)
 		}
 		w.restart()
-		w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
+		w.serve(clock)
 	}
 	w.do(&Request{Type: CommandRequest, Channel: ch, User: "u1", Name: "ttr", Sub: "start"})
 	rec, err := w.store.Get(ch)
@@ -93,7 +119,7 @@ func (w *world) tableOf(ch string, seed uint64) string {
 // timerPlays lets the turn timer play the people's turns (with the bot
 // that plays an absent player's turn) until the game ends or moves reach
 // limit; it reports whether the game ended.
-func (w *world) timerPlays(ch string, limit int) bool {
+func (w *world) timerPlays(ch string, limit int, clock *testClock) bool {
 	w.t.Helper()
 	for range 5000 {
 		rec, err := w.store.Get(ch)
@@ -106,7 +132,7 @@ func (w *world) timerPlays(ch string, limit int) bool {
 		if len(rec.Log) >= limit {
 			return false
 		}
-		w.now = w.now.Add(2 * time.Minute)
+		clock.advance(2 * time.Minute)
 		w.svc.CheckTimers()
 		w.svc.Quiet()
 		time.Sleep(time.Millisecond) // a bot seat's move runs on its own timer
@@ -169,11 +195,12 @@ func texts(posts []Message) string {
 // pictures against the archived score sheets.
 func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
+	clock := &testClock{now: w.now}
+	w.serve(clock)
 
 	// A shared victory, after every tie-break.
-	tie := w.tableOf("tie", tiedSeed(t))
-	if !w.timerPlays("tie", 1<<30) {
+	tie := w.tableOf("tie", tiedSeed(t), clock)
+	if !w.timerPlays("tie", 1<<30, clock) {
 		t.Fatal("the tied game did not end")
 	}
 	tieSheet := sheetOf(t, w.store, tie)
@@ -198,12 +225,12 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	}
 
 	// A seat taken over by a bot: u2 leaves after the first turn.
-	over := w.tableOf("over", 0)
-	w.timerPlays("over", 4)
+	over := w.tableOf("over", 0, clock)
+	w.timerPlays("over", 4, clock)
 	if a := w.do(&Request{Type: CommandRequest, Channel: "over", User: "u2", Name: "ttr", Sub: "leave"}); !strings.Contains(a.msg.Content, "left the game") {
 		t.Fatalf("leaving: %q", a.msg.Content)
 	}
-	if !w.timerPlays("over", 1<<30) {
+	if !w.timerPlays("over", 1<<30, clock) {
 		t.Fatal("the game with a seat taken over did not end")
 	}
 	overSheet := sheetOf(t, w.store, over)
@@ -236,8 +263,8 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	}
 
 	// Ended early: scored as it stood, said so, counted apart.
-	early := w.tableOf("early", 0)
-	w.timerPlays("early", 12)
+	early := w.tableOf("early", 0, clock)
+	w.timerPlays("early", 12, clock)
 	ask := w.do(&Request{Type: CommandRequest, Channel: "early", User: "u1", Name: "ttr", Sub: "end"})
 	score := findButton(ask.msg, "end:")
 	if !strings.HasSuffix(score, ":score") {
