@@ -40,7 +40,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	token := strings.TrimSpace(os.Getenv("DISCORD_TOKEN"))
 	if token == "" {
-		return errNoToken
+		return noTokenError("conductor doctor")
 	}
 	b, err := bot.New(bot.Config{Token: token, GuildID: strings.TrimSpace(os.Getenv("DISCORD_GUILD_ID")),
 		APIBase: strings.TrimSpace(os.Getenv("DISCORD_API_URL")), Commands: commands.Definitions(data.Embedded().IDs()),

@@ -55,9 +55,15 @@ type runConfig struct {
 }
 
 // errNoToken explains how to get a token and how to play without one.
-var errNoToken = errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
-	"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... conductor. " +
-	"To try a game without Discord, run: conductor play")
+var errNoToken = noTokenError("conductor")
+
+// noTokenError says how to get a token, and how to run command (the
+// bot, or `conductor doctor`) with it; and how to play without one.
+func noTokenError(command string) error {
+	return errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
+		"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... " + command + ". " +
+		"To try a game without Discord, run: conductor play")
+}
 
 // runConfigFrom reads the configuration from environment variables.
 func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error) {

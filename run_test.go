@@ -28,6 +28,11 @@ func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
 			t.Errorf("the message does not mention %q: %s", want, stderr.String())
 		}
 	}
+	// `conductor doctor` without a token says to run itself with one.
+	stderr.Reset()
+	if code := realMain([]string{"doctor"}, nil, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "DISCORD_TOKEN=... conductor doctor.") {
+		t.Errorf("doctor without a token: exit %d, %q", code, stderr.String())
+	}
 }
 
 func TestRunConfigFromEnvironment(t *testing.T) {

@@ -287,28 +287,36 @@ func userName(u *discordgo.User) string {
 }
 
 // register bulk-overwrites the commands: on one server when GuildID is
-// set, else globally.
+// set, else globally. The ids Discord gives them go to the handler, whose
+// texts then write commands as mentions.
 func (b *Bot) register(appID string) error {
 	if appID == "" {
 		return errors.New("READY named no application")
 	}
 	if b.cfg.ShardCount > 1 && b.cfg.ShardID != 0 {
 		// Commands belong to the application, not to a shard: one shard
-		// registers them for all.
+		// registers them for all; the others read their ids.
+		if got, err := b.s.ApplicationCommands(appID, b.cfg.GuildID); err == nil {
+			b.tellCommandIDs(got)
+		} else {
+			b.log.Warn("reading the slash commands' ids", "err", err)
+		}
 		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
-	put := func() error {
-		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
-		return err
+	put := func() ([]*discordgo.ApplicationCommand, error) {
+		return b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
 	}
 	if b.cfg.GuildID == "" {
 		// Globally, Discord's Entry Point command must be kept.
-		put = func() error { return b.registerGlobal(appID, cmds) }
+		put = func() ([]*discordgo.ApplicationCommand, error) { return b.registerGlobal(appID, cmds) }
 	}
 	wait := registerRetry
 	for attempt := 1; ; attempt++ {
-		err := put()
+		got, err := put()
+		if err == nil {
+			b.tellCommandIDs(got)
+		}
 		if err == nil || !retryable(err) || attempt == registerAttempts {
 			return err
 		}
@@ -318,6 +326,31 @@ func (b *Bot) register(appID string) error {
 		time.Sleep(wait)
 		wait *= 2
 	}
+}
+
+// CommandIDsSetter is a Handler that writes commands as mentions once it
+// knows their ids (commands.Service).
+type CommandIDsSetter interface {
+	SetCommandIDs(ids map[string]string)
+}
+
+// tellCommandIDs gives the registered commands' ids, by name, to the
+// handler when it takes them.
+func (b *Bot) tellCommandIDs(cmds []*discordgo.ApplicationCommand) {
+	b.mu.Lock()
+	h := b.handler
+	b.mu.Unlock()
+	setter, ok := h.(CommandIDsSetter)
+	if !ok {
+		return
+	}
+	ids := map[string]string{}
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			ids[c.Name] = c.ID
+		}
+	}
+	setter.SetCommandIDs(ids)
 }
 
 // Registration is tried registerAttempts times, waiting registerRetry and

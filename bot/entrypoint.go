@@ -60,10 +60,10 @@ func (b *Bot) entryPoints(appID string) ([]map[string]json.RawMessage, error) {
 
 // registerGlobal bulk-overwrites the global commands with cmds and the
 // Entry Point Discord made, if any.
-func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand) error {
+func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand) ([]*discordgo.ApplicationCommand, error) {
 	eps, err := b.entryPoints(appID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	body := make([]any, 0, len(cmds)+len(eps))
 	for _, c := range cmds {
@@ -73,8 +73,17 @@ func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand)
 		body = append(body, ep)
 	}
 	url := discordgo.EndpointApplicationGlobalCommands(appID)
-	_, err = b.send("PUT", url, url, body, nil)
-	return err
+	raw, err := b.send("PUT", url, url, body, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The answer lists every command with its id (the Entry Point too,
+	// whose fields discordgo's type ignores).
+	var got []*discordgo.ApplicationCommand
+	if err := json.Unmarshal(raw, &got); err != nil {
+		return nil, fmt.Errorf("reading the registered commands: %w", err)
+	}
+	return got, nil
 }
 
 // checkEntryPoint reports the Entry Point command, for doctor.

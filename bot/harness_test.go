@@ -200,6 +200,14 @@ func (t *tracker) Handle(ctx context.Context, req *commands.Request, resp comman
 	t.h.Handle(ctx, req, resp)
 }
 
+// SetCommandIDs passes the registered commands' ids on, as the bot gives
+// them to the Service it serves.
+func (t *tracker) SetCommandIDs(ids map[string]string) {
+	if s, ok := t.h.(bot.CommandIDsSetter); ok {
+		s.SetCommandIDs(ids)
+	}
+}
+
 // wait blocks until the interaction was handled n times (at most 60 s).
 func (t *tracker) wait(id string, n int) error {
 	deadline := time.Now().Add(60 * time.Second)

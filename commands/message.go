@@ -85,10 +85,12 @@ type SelectOption struct {
 	Default                   bool
 }
 
-// Choice is an autocomplete suggestion.
+// Choice is an autocomplete suggestion, or one of an option's fixed
+// choices; Names gives a fixed choice's name per language.
 type Choice struct {
 	Name  string
 	Value string
+	Names map[string]string `json:",omitempty"`
 }
 
 // RequestType says what kind of interaction a request is.

@@ -48,7 +48,7 @@ func (s *Service) notifyCommand(req *Request, resp Responder) error {
 	}
 	set(t.rec)
 	if on {
-		return resp.Reply(note(present.T(req.Locale, "notify.on")))
+		return resp.Reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
 	}
 	return resp.Reply(note(present.T(req.Locale, "notify.off")))
 }

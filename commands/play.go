@@ -36,7 +36,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
-		posts = s.finalEntries(t, g.Final())
+		posts = s.finalEntries(t, g.Final(), false)
 	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
@@ -110,14 +110,26 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 	return s.oops(req, err.Error())
 }
 
-// seatName is a seat's display name as typed: present escapes it in the
-// texts it builds; a name put into a message here goes through
-// present.EscapeMarkdown.
+// seatName is a seat's name as the table's texts show it: a person's name
+// as typed, a bot named as a bot in the table's language ("🤖 Vera
+// (difficile)", "🤖 bot normal pour bob" for a seat a bot took over).
+// present escapes it in the texts it builds; a name put into a message
+// here goes through present.EscapeMarkdown.
 func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"
 	}
-	return rec.Seats[seat].Name
+	return present.PlayerLabel(rec.Options["locale"], seatPlayer(rec, seat))
+}
+
+// seatPlayer is a seat as the presentation shows it.
+func seatPlayer(rec *store.GameRecord, seat int) present.Player {
+	st := rec.Seats[seat]
+	p := present.Player{Name: st.Name, Bot: st.Bot != "", Level: st.Bot}
+	if st.TakenOver() {
+		p.For = st.Name
+	}
+	return p
 }
 
 // scene builds the public board picture of a game.
@@ -133,8 +145,8 @@ func (s *Service) scene(t *table, loc string) *imaging.Scene {
 // seatPlayers are a game's seats as the presentation shows them.
 func seatPlayers(rec *store.GameRecord) []present.Player {
 	out := make([]present.Player, len(rec.Seats))
-	for i, st := range rec.Seats {
-		out[i] = present.Player{Name: st.Name, Bot: st.Bot != ""}
+	for i := range rec.Seats {
+		out[i] = seatPlayer(rec, i)
 	}
 	return out
 }
@@ -185,7 +197,12 @@ func (s *Service) boardText(t *table) Message {
 			sb.WriteString(present.T(loc, "turn.last_round", "turns", n))
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", present.ColorDot(cur)))
+		if st.Bot != "" {
+			// A bot is not spoken to: the table reads that it is playing.
+			sb.WriteString(present.T(loc, "turn.bot", "player", mention(loc, st), "color", present.ColorDot(cur)))
+		} else {
+			sb.WriteString(present.T(loc, "turn.next", "player", mention(loc, st), "color", present.ColorDot(cur)))
+		}
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}

@@ -26,7 +26,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	if err != nil {
 		return resp.Reply(note(present.T(req.Locale, "rematch.gone")))
 	}
-	if seatOf(old, req.User) < 0 {
+	if heldSeat(old, req.User) < 0 {
 		return resp.Reply(note(present.T(req.Locale, "rematch.not_player")))
 	}
 	done := func() error {
@@ -52,6 +52,11 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	}
 	for i := range rec.Seats {
 		rec.Seats[i].Color = seatColors[i]
+		if rec.Seats[i].TakenOver() {
+			// The member whose seat a bot finished is a player of the
+			// game: the rematch seats them again (they may leave it).
+			rec.Seats[i].Bot, rec.Seats[i].LeftAt = "", 0
+		}
 	}
 	// Where: a new thread of the same parent channel, else the channel the
 	// game was played in.
@@ -70,7 +75,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
 				lobby.Mentions = append(lobby.Mentions, st.UserID)
-				pings = append(pings, mention(st))
+				pings = append(pings, mention(loc, st))
 			}
 		}
 		opened := present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">")
@@ -84,6 +89,17 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 		return resp.Reply(answer)
 	}
 	return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
+}
+
+// heldSeat is the seat user held in a game, played to the end or left to
+// a bot; -1 when they had none.
+func heldSeat(rec *store.GameRecord, user string) int {
+	for i, st := range rec.Seats {
+		if st.UserID == user && (st.Bot == "" || st.TakenOver()) {
+			return i
+		}
+	}
+	return -1
 }
 
 // finishedGame is an archived game of a server, as it was played, with its

@@ -40,8 +40,8 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 		t.Fatalf("leaving is told publicly: %+v", a.msg)
 	}
 	rec, _ := w.store.Get("c1")
-	if rec.Seats[0].Bot == "" || rec.Seats[0].UserID != "" {
-		t.Fatalf("the seat is a bot's in the store: %+v", rec.Seats[0])
+	if !rec.Seats[0].TakenOver() || rec.Seats[0].UserID != "u1" || rec.Seats[0].LeftAt != len(rec.Log) {
+		t.Fatalf("the seat is a bot's in the store, for the player who left: %+v", rec.Seats[0])
 	}
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 1 }) }, "the bot plays the seat's turn")
 	if a := w.cmd("u1", "draw", "", nil); !strings.Contains(a.msg.Content, "not playing") {

@@ -156,19 +156,43 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 }
 
 // noGameHere answers a game command typed in a channel without a game of
-// its own (key says so): when the player has a game in one of the
-// channel's threads, it points there instead.
+// its own (key says so): when the channel's games are played in its
+// threads, it lists them (the player's own first), each with its board
+// and players, for anyone, players and watchers alike.
 func (s *Service) noGameHere(req *Request, key string) Message {
 	if recs, err := s.cfg.Store.ListGuild(req.Guild); err == nil {
-		var links []string
+		var mine, others []string
 		for _, r := range recs {
-			if r.Options["parent"] == req.Channel && seatOf(r, req.User) >= 0 {
-				links = append(links, "<#"+r.Channel+">")
+			if r.Options["parent"] != req.Channel || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
+				continue
+			}
+			line := s.tableLine(req.Locale, r)
+			if heldSeat(r, req.User) >= 0 {
+				mine = append(mine, line)
+			} else {
+				others = append(others, line)
 			}
 		}
-		if len(links) > 0 {
-			return note(present.T(req.Locale, "game.in_thread", "threads", strings.Join(links, ", ")))
+		if tables := append(mine, others...); len(tables) > 0 {
+			return note(present.T(req.Locale, "game.tables", "tables", truncate(strings.Join(tables, "\n"), 1500)))
 		}
 	}
 	return note(present.T(req.Locale, key))
+}
+
+// tableLine is one live table of a channel: its thread, board and seats.
+func (s *Service) tableLine(loc string, r *store.GameRecord) string {
+	board := r.Map
+	if b, err := s.cfg.Catalog.Board(r.Map); err == nil {
+		board = present.EditionName(loc, b, r.Variant)
+	}
+	names := make([]string, len(r.Seats))
+	for i := range r.Seats {
+		names[i] = present.EscapeMarkdown(present.PlayerLabel(loc, seatPlayer(r, i)))
+	}
+	key := "game.table"
+	if r.Status == store.StatusLobby {
+		key = "game.table_lobby"
+	}
+	return present.T(loc, key, "thread", "<#"+r.Channel+">", "board", board, "players", strings.Join(names, ", "))
 }

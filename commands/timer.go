@@ -107,7 +107,7 @@ func (s *Service) checkTimer(t *table) {
 	if due > t.reminders {
 		t.reminders = due
 		st := t.rec.Seats[seat]
-		m := Message{Content: present.T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
+		m := Message{Content: present.T(loc, "timer.reminder", "player", mention(loc, st), "minutes", int((limit-waited).Minutes()+0.5))}
 		if st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}

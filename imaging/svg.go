@@ -47,13 +47,14 @@ func ArtName(b *data.Board) string {
 }
 
 // BoardArt writes the board's static map (no panel, nothing claimed) as
-// the PNG the SVG lays its marks over.
-func (r *Renderer) BoardArt(w io.Writer, b *data.Board) error {
+// the PNG the SVG lays its marks over, its tracks lettered with letters
+// (present.Letters of the page's language).
+func (r *Renderer) BoardArt(w io.Writer, b *data.Board, letters Letters) error {
 	if b == nil {
 		return errNoBoard
 	}
 	a := r.art(b)
-	l := a.boardLayer()
+	l := a.boardLayer(letters)
 	crop := l.staticPal.SubImage(image.Rect(0, 0, mapWidth, a.h)).(*image.Paletted)
 	return r.encode(w, crop)
 }

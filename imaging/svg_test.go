@@ -188,7 +188,7 @@ func TestBoardArtIsTheMapOfThePNG(t *testing.T) {
 	r := shared()
 	b := testkit.Board(t, "europe")
 	var buf bytes.Buffer
-	if err := r.BoardArt(&buf, b); err != nil {
+	if err := r.BoardArt(&buf, b, Letters{}); err != nil {
 		t.Fatal(err)
 	}
 	art, err := png.Decode(&buf)

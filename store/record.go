@@ -34,13 +34,21 @@ type GameRecord struct {
 	Messages map[string]string `json:"messages,omitempty"` // e.g. the last board message id
 }
 
-// Seat is one place at the table, held by a member or a bot.
+// Seat is one place at the table, held by a member or a bot. A seat a
+// member left in a running game (or was removed from) is played by a bot
+// from then on: it keeps the member's UserID and Name, Bot holds the
+// bot's level and LeftAt the number of moves played when the bot took
+// over (TakenOver reports such a seat).
 type Seat struct {
 	UserID string `json:"user_id,omitempty"`
 	Name   string `json:"name"`
 	Bot    string `json:"bot,omitempty"` // bot level, "" for a human
 	Color  string `json:"color,omitempty"`
+	LeftAt int    `json:"left_at,omitempty"`
 }
+
+// TakenOver reports whether a bot plays the seat a member left.
+func (s Seat) TakenOver() bool { return s.Bot != "" && s.UserID != "" }
 
 // LogEntry is one applied action.
 type LogEntry struct {

@@ -57,6 +57,12 @@ func svgURL(b *data.Board, variant, lang string) string {
 	return "board/" + svgKey(b, variant, lang) + ".svg"
 }
 
+// artName names a board's art in a language (its tracks' colour letters
+// are the language's): the program's art name with the language added.
+func artName(b *data.Board, lang string) string {
+	return strings.TrimSuffix(imaging.ArtName(b), ".png") + "." + lang + ".png"
+}
+
 // boardByArt finds the board an art name was made from.
 func (s *Server) boardByArt(name string) (*data.Board, bool) {
 	id, _, ok := strings.Cut(name, "-")
@@ -73,11 +79,15 @@ func (s *Server) boardByArt(name string) (*data.Board, bool) {
 func (s *Server) serveArt(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	b, ok := s.boardByArt(name)
-	if !ok || name != imaging.ArtName(b) {
+	base, _ := strings.CutSuffix(name, ".png")
+	lang := base[strings.LastIndexByte(base, '.')+1:]
+	if !ok || present.Lang(lang) != lang || name != artName(b, lang) {
 		http.NotFound(w, r)
 		return
 	}
-	png, err := s.boards.get(s.boards.art, name, func(w *bytes.Buffer) error { return s.opts.Renderer.BoardArt(w, b) })
+	png, err := s.boards.get(s.boards.art, name, func(w *bytes.Buffer) error {
+		return s.opts.Renderer.BoardArt(w, b, present.Letters(lang))
+	})
 	if err != nil {
 		s.log.Error("board art", "board", b.ID, "err", err)
 		http.Error(w, "the board could not be drawn", http.StatusInternalServerError)
@@ -128,7 +138,7 @@ func knownVariant(b *data.Board, v string) bool {
 // boardSVG is a board's empty SVG in a language, made once.
 func (s *Server) boardSVG(b *data.Board, variant, lang string) ([]byte, error) {
 	return s.boards.get(s.boards.svg, svgKey(b, variant, lang), func(w *bytes.Buffer) error {
-		return s.opts.Renderer.BoardSVG(w, emptyScene(b), boardWords(b, variant, lang), "art/"+imaging.ArtName(b))
+		return s.opts.Renderer.BoardSVG(w, emptyScene(b), boardWords(b, variant, lang), "art/"+artName(b, lang))
 	})
 }
 

@@ -82,13 +82,15 @@ func TestEveryBoardsSVGAsServed(t *testing.T) {
 	s := newStack(t)
 	for _, id := range data.Embedded().IDs() {
 		b, _ := s.svc.Board(id)
-		art := imaging.ArtName(b)
-		resp, _ := s.fetch("/art/" + art)
-		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/png" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
-			t.Errorf("%s art: %d %v", id, resp.StatusCode, resp.Header)
-		}
+		arts := map[string]string{}
 		for _, lang := range []string{"en", "de"} {
-			path := "/board/" + strings.TrimSuffix(art, ".png") + "." + b.Variants[0].ID + "." + lang + ".svg"
+			art := artName(b, lang)
+			resp, png := s.fetch("/art/" + art)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/png" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+				t.Errorf("%s art: %d %v", id, resp.StatusCode, resp.Header)
+			}
+			arts[lang] = string(png)
+			path := "/board/" + strings.TrimSuffix(imaging.ArtName(b), ".png") + "." + b.Variants[0].ID + "." + lang + ".svg"
 			resp, doc := s.fetch(path)
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("%s: %d %s", path, resp.StatusCode, doc)
@@ -128,10 +130,20 @@ func TestEveryBoardsSVGAsServed(t *testing.T) {
 				t.Errorf("%s: the SVG does not lie on its art", id)
 			}
 		}
+		if arts["en"] == arts["de"] {
+			// The tracks' colour letters are the reader's (S for schwarz).
+			t.Errorf("%s: the German art is the English one", id)
+		}
 	}
-	for _, bad := range []string{"/board/usa-0.base.en.svg", "/art/usa-0.png", "/board/x.svg"} {
+	usa, _ := s.svc.Board("usa")
+	for _, bad := range []string{"/board/usa-0.base.en.svg", "/art/usa-0.png", "/art/" + imaging.ArtName(usa), "/art/" + artName(usa, "xx"), "/board/x.svg"} {
 		if resp, _ := s.fetch(bad); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d", bad, resp.StatusCode)
 		}
 	}
+}
+
+// artName is the address the page uses for a board's art in a language.
+func artName(b *data.Board, lang string) string {
+	return strings.TrimSuffix(imaging.ArtName(b), ".png") + "." + lang + ".png"
 }

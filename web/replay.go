@@ -186,7 +186,7 @@ func (s *Server) replay(token string) (*builtReplay, error) {
 	b := g.Board
 	title := present.EditionName(lang, b, g.Variant)
 	rd := replayData{Title: present.T(lang, "web.replay_title", "board", title), Board: b.ID, Lang: lang,
-		SVG: "../" + svgURL(b, g.Variant, lang), Art: "../art/" + imaging.ArtName(b), Texts: pageTexts(lang)}
+		SVG: "../" + svgURL(b, g.Variant, lang), Art: "../art/" + artName(b, lang), Texts: pageTexts(lang)}
 	for i := range g.Frames {
 		rd.Frames = append(rd.Frames, sceneFrame(&g.Frames[i]))
 	}
@@ -255,7 +255,7 @@ func (s *Server) serveReplayTurn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := s.opts.Renderer.BoardSVG(&buf, &rp.scenes[n], rp.words, "../../../art/"+imaging.ArtName(rp.board)); err != nil {
+	if err := s.opts.Renderer.BoardSVG(&buf, &rp.scenes[n], rp.words, "../../../art/"+artName(rp.board, rp.lang)); err != nil {
 		s.replayError(w, r, err)
 		return
 	}

@@ -95,7 +95,7 @@ func TestReplayPage(t *testing.T) {
 		for i := range replay.Board.Tracks {
 			words.Tracks = append(words.Tracks, present.RouteLabel("fr", replay.Board, dataTrack(i)))
 		}
-		if err := sharedRenderer.BoardSVG(&want, &replay.Frames[n], words, "../../../art/"+imaging.ArtName(replay.Board)); err != nil {
+		if err := sharedRenderer.BoardSVG(&want, &replay.Frames[n], words, "../../../art/"+artName(replay.Board, "fr")); err != nil {
 			t.Fatal(err)
 		}
 		if code != http.StatusOK || !bytes.Equal(svg, want.Bytes()) {
