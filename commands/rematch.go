@@ -80,18 +80,18 @@ func (s *Service) finishedGame(guild, id string) (*store.GameRecord, error) {
 	return s.cfg.Store.ArchivedGame(e.Key)
 }
 
-// rematchOf is the live table opened as a game's rematch, if any.
+// rematchOf is the live table opened as a game's rematch, if any, found by
+// the store's rematch index.
 func (s *Service) rematchOf(old *store.GameRecord) *store.GameRecord {
-	recs, err := s.cfg.Store.ListGuild(old.Guild)
+	ch, err := s.cfg.Store.RematchOf(old.ID)
 	if err != nil {
 		return nil
 	}
-	for _, r := range recs {
-		if r.Options["rematch_of"] == old.ID {
-			return r
-		}
+	rec, err := s.cfg.Store.Header(ch)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return rec
 }
 
 // claimRematch marks a game's rematch as being opened; false when another

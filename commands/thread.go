@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -131,7 +132,7 @@ func (s *Service) routeToThread(req *Request, id *customID) bool {
 	if thread == req.Channel {
 		return true // clicked inside the thread itself
 	}
-	rec, err := s.cfg.Store.Get(thread)
+	rec, err := s.cfg.Store.Header(thread)
 	if err != nil || rec.Options["parent"] != req.Channel || rec.ID != id.game {
 		return false
 	}
@@ -151,18 +152,21 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 
 // noGameHere answers a game command typed in a channel without a game of
 // its own (key says so): when the player has a game in one of the
-// channel's threads, it points there instead.
+// channel's threads, it points there instead. The store's index of the
+// channel's threads says, without reading any game.
 func (s *Service) noGameHere(req *Request, key string) Message {
-	if recs, err := s.cfg.Store.ListGuild(req.Guild); err == nil {
+	if threads, err := s.cfg.Store.Threads(req.Channel); err == nil {
 		var links []string
-		for _, r := range recs {
-			if r.Options["parent"] == req.Channel && seatOf(r, req.User) >= 0 {
-				links = append(links, "<#"+r.Channel+">")
+		for _, th := range threads {
+			if slices.Contains(th.Members, req.User) {
+				links = append(links, "<#"+th.Channel+">")
 			}
 		}
 		if len(links) > 0 {
 			return note(present.T(req.Locale, "game.in_thread", "threads", strings.Join(links, ", ")))
 		}
+	} else {
+		s.log.Warn("read the threads of a channel", "channel", req.Channel, "err", err)
 	}
 	return note(present.T(req.Locale, key))
 }

@@ -78,7 +78,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		finished = s.stamp()
 	}
 	var entry *ArchiveEntry
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		live, err := readHeader(tx, channel)
 		if err != nil {
 			return err

@@ -201,7 +201,7 @@ func (s *Store) Import(b *Bundle) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		cmp, writes, err := plan(tx, b)
 		if err != nil {
 			return err
@@ -451,7 +451,7 @@ func (s *Store) Remove(b *Bundle) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		for _, top := range b.buckets {
 			have := tx.Bucket(top.key)
 			if have == nil {

@@ -79,7 +79,7 @@ func (s *Store) SetDue(channel string, due *Deadline, posts ...OutboxEntry) erro
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err

@@ -11,7 +11,7 @@ func (s *Store) ForgetGuild(guild string) (live, archived int, err error) {
 	if err := s.ready(); err != nil {
 		return 0, 0, err
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		live, archived = 0, 0
 		for _, ch := range guildChannels(tx, guild) {
 			old, err := readHeader(tx, ch)

@@ -65,7 +65,7 @@ func (s *Store) Put(rec *GameRecord) error {
 		rec.Status = StatusLobby
 	}
 	rec.Updated = now
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return writeGame(tx, rec, true)
 	})
 }
@@ -75,7 +75,7 @@ func (s *Store) Delete(channel string) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err
@@ -91,7 +91,7 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 	}
 	entry.At = entry.At.UTC()
 	var n int
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err

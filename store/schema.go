@@ -123,6 +123,7 @@ func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
 	to = from
 	for v := from; v < len(steps); v++ {
 		err := db.Update(func(tx *bolt.Tx) error {
+			tune(tx)
 			if err := steps[v].up(tx); err != nil {
 				return err
 			}
@@ -209,6 +210,7 @@ func migrate1to2(tx *bolt.Tx) error {
 	if err := createBuckets(tx); err != nil {
 		return err
 	}
+	tune(tx)
 	games := tx.Bucket(bucketGames)
 	var channels [][]byte
 	err := games.ForEach(func(k, v []byte) error {

@@ -95,7 +95,7 @@ func (s *Store) Park(channel string, data []byte) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketGames).Get([]byte(channel)) == nil {
 			return fmt.Errorf("%w in channel %s", ErrNotFound, channel)
 		}
@@ -103,5 +103,26 @@ func (s *Store) Park(channel string, data []byte) error {
 			return tx.Bucket(bucketParked).Delete([]byte(channel))
 		}
 		return tx.Bucket(bucketParked).Put([]byte(channel), data)
+	})
+}
+
+// SaveSnapshot replaces the snapshot of the live game in channel, when a
+// game is loaded from far behind its last one.
+func (s *Store) SaveSnapshot(channel string, snap *Snapshot) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		if _, err := readHeader(tx, channel); err != nil {
+			return err
+		}
+		tail, err := readTail(tx, channel)
+		if err != nil {
+			return err
+		}
+		if snap.Moves > tail.n {
+			return fmt.Errorf("store: a snapshot after %d moves of a log of %d", snap.Moves, tail.n)
+		}
+		return writeSnapshot(tx, channel, snap)
 	})
 }
