@@ -277,7 +277,7 @@ func ensureScaleDB(t *testing.T, path string, n int) error {
 type nopPoster struct{}
 
 func (nopPoster) Post(string, commands.Message) (string, error) { return "1", nil }
-func (nopPoster) DM(string, commands.Message) error              { return nil }
+func (nopPoster) DM(string, commands.Message) error             { return nil }
 
 type nopResponder struct{}
 
@@ -287,7 +287,9 @@ func (nopResponder) Ack() error                      { return nil }
 func (nopResponder) Choices([]commands.Choice) error { return nil }
 func (nopResponder) FollowUp(commands.Message) error { return nil }
 
-func scaleMember(server, m int) string { return strconv.Itoa(scaleIDBase + 10_000_000 + server*1000 + m) }
+func scaleMember(server, m int) string {
+	return strconv.Itoa(scaleIDBase + 10_000_000 + server*1000 + m)
+}
 
 // makeTemplates plays k games with random legal moves, leaning towards
 // claims as people play, each to a point between 100 and 170 moves where a
