@@ -135,10 +135,12 @@ func (s *Service) scheduleBots(t *table) {
 	}
 	s.disarmBot(t)
 	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
+	t.botArmed++
+	armed := t.botArmed
 	s.wg.Add(1)
 	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
 		defer s.wg.Done()
-		s.botTurn(channel, gameID, turn)
+		s.botTurn(channel, gameID, turn, armed)
 	})
 }
 
@@ -152,8 +154,9 @@ func (s *Service) disarmBot(t *table) {
 	t.botTimer = nil
 }
 
-// botTurn plays a bot's whole turn, then posts the board.
-func (s *Service) botTurn(channel, gameID string, turn int) {
+// botTurn plays a bot's whole turn, then posts the board. armed tells the
+// timer that fired from a later one.
+func (s *Service) botTurn(channel, gameID string, turn, armed int) {
 	if s.isClosed() {
 		return
 	}
@@ -163,6 +166,9 @@ func (s *Service) botTurn(channel, gameID string, turn int) {
 		return
 	}
 	defer t.unlock()
+	if t.botArmed == armed {
+		t.botTimer = nil // it fired: the table may leave memory again
+	}
 	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
 		return
 	}

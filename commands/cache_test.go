@@ -387,6 +387,11 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	if inMemory(w, "c2") {
 		t.Fatal("Resume loaded a game with nothing due")
 	}
+	// Once the bot has played, its table may leave memory again.
+	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn again")
+	if !w.svc.evict("c1") {
+		t.Fatal("the table stays in memory after its bot played")
+	}
 }
 
 // inMemory says whether a channel's table is in memory.

@@ -112,8 +112,11 @@ type table struct {
 	pending map[string]pendingAction
 	// undo is an open undo vote.
 	undo *undoVote
-	// botTimer is armed while a bot is about to move.
+	// botTimer is armed while a bot is about to move; botArmed counts
+	// the timers armed, so that one that fired knows whether it is the
+	// latest.
 	botTimer *time.Timer
+	botArmed int
 	// boardShown is when /board last reposted the board.
 	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:

@@ -119,7 +119,8 @@ func readTail(tx *bolt.Tx, channel string) (*logTail, error) {
 	prefix := channelPrefix(channel)
 	c := tx.Bucket(bucketLogs).Cursor()
 	// Every key of the channel sorts below channel+"\x01".
-	k, v := c.Seek(append([]byte(channel), 1))
+	k, _ := c.Seek(append([]byte(channel), 1))
+	var v []byte
 	if k == nil {
 		k, v = c.Last()
 	} else {

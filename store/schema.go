@@ -199,8 +199,11 @@ func migrate0to1(tx *bolt.Tx) error {
 
 // checkKind is the deadline an upgrade gives every live game: the service
 // looks at each once and sets the deadline it needs (a turn timer, a bot's
-// move), which only it knows how to compute.
+// move), which only it knows how to compute. It is due since checkAt,
+// the Unix epoch: due at once by any clock.
 const checkKind = "check"
+
+var checkAt = time.Unix(0, 0).UTC()
 
 // migrate1to2 converts the version 1 layout (schema1.go), a bucket per
 // game with a key per log entry, into the version 2 layout of doc.go, one
@@ -223,7 +226,6 @@ func migrate1to2(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now().UTC()
 	for _, ch := range channels {
 		rec, err := readGameV1(games.Bucket(ch))
 		if err != nil {
@@ -234,7 +236,7 @@ func migrate1to2(tx *bolt.Tx) error {
 		if err := games.DeleteBucket(ch); err != nil {
 			return err
 		}
-		rec.Due = &Deadline{At: now, Kind: checkKind}
+		rec.Due = &Deadline{At: checkAt, Kind: checkKind}
 		if err := writeHeader(tx, nil, rec); err != nil {
 			return fmt.Errorf("games/%s: %w", ch, err)
 		}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -206,10 +205,10 @@ func TestFailedMigrationStopsAtLastGoodVersion(t *testing.T) {
 func migrated(t *testing.T, s *Store, channel string) *GameRecord {
 	t.Helper()
 	rec := mustGet(t, s, channel)
-	if rec.Due == nil || rec.Due.Kind != checkKind || time.Since(rec.Due.At) > time.Minute {
+	if rec.Due == nil || rec.Due.Kind != checkKind || !rec.Due.At.Equal(checkAt) {
 		t.Fatalf("%s migrated with deadline %+v, want a check due now", channel, rec.Due)
 	}
-	due, err := s.Due(time.Now(), 100)
+	due, err := s.Due(checkAt, 100)
 	if err != nil || !slices.ContainsFunc(due, func(d DueGame) bool { return d.Channel == channel && d.Kind == checkKind }) {
 		t.Fatalf("%s is not in the deadline index: %+v, %v", channel, due, err)
 	}
