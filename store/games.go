@@ -118,9 +118,6 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 		if err := validate(&rec); err != nil {
 			return err
 		}
-		if err := uniqueInteractions(rec.Log); err != nil {
-			return err
-		}
 		rec.Updated = s.stamp()
 		if err := writeHeader(tx, old, &rec); err != nil {
 			return err

@@ -283,7 +283,8 @@ func uniqueInteractions(log []LogEntry) error {
 
 // syncLog rewrites the stored log from old to updated, touching only the
 // chunks after their common prefix (usually none, or the last), and drops
-// a snapshot of a position the log no longer reaches.
+// a snapshot of a position the log no longer reaches. An entry after the
+// prefix that repeats an interaction is refused with ErrDuplicate.
 func syncLog(tx *bolt.Tx, channel string, old, updated []LogEntry) error {
 	same := 0
 	for same < len(old) && same < len(updated) && sameEntry(old[same], updated[same]) {
@@ -291,6 +292,18 @@ func syncLog(tx *bolt.Tx, channel string, old, updated []LogEntry) error {
 	}
 	if same == len(old) && same == len(updated) {
 		return nil
+	}
+	// A new entry may not apply an interaction the log already holds (an
+	// old log may repeat one: version 0 did not refuse replays).
+	seen := make(map[string]bool, len(updated))
+	for n, e := range updated {
+		if e.Interaction == "" {
+			continue
+		}
+		if n >= same && seen[e.Interaction] {
+			return ErrDuplicate
+		}
+		seen[e.Interaction] = true
 	}
 	if err := writeLog(tx, channel, updated, same); err != nil {
 		return err

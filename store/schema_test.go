@@ -120,6 +120,10 @@ func TestOpenMigratesVersion0(t *testing.T) {
 	for _, want := range []*GameRecord{plain, other, replayed} {
 		assertSame(t, migrated(t, s, want.Channel), want)
 	}
+	// A log with a replayed interaction stays writable.
+	if err := s.Update("c3", func(r *GameRecord) error { r.Messages["board"] = "m-43"; return nil }); err != nil {
+		t.Fatalf("update of a game whose old log repeats an interaction: %v", err)
+	}
 	// The migrated interaction index refuses replays.
 	if _, err := s.AppendAction("c1", LogEntry{Action: "x", Interaction: "c1-i5"}); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("migrated interaction not indexed: %v", err)
