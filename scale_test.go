@@ -108,11 +108,7 @@ func TestScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := w.games[0]
-	h, err := srv.RunCommand(first.user, first.channel, "draw", fakediscord.StringOption("card", "deck"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.WaitCallback(); err != nil {
+	if _, _, err := answer(srv, first.user, first.channel, "draw", fakediscord.StringOption("card", "deck")); err != nil {
 		t.Fatalf("the first interaction: %v\n%s", err, tail(logs.Name()))
 	}
 	firstAnswer := time.Since(begin)
@@ -123,21 +119,17 @@ func TestScale(t *testing.T) {
 	var draws []time.Duration
 	failed := 0
 	for _, g := range w.games[1:] {
-		h, err := srv.RunCommand(g.user, g.channel, "draw", fakediscord.StringOption("card", "deck"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cb, err := h.WaitCallback()
+		m, took, err := answer(srv, g.user, g.channel, "draw", fakediscord.StringOption("card", "deck"))
 		if err != nil {
 			t.Fatalf("/draw in %s: %v", g.channel, err)
 		}
-		if m, _ := h.Original(); !strings.Contains(m.Content, "You drew") {
+		if !strings.Contains(m.Content, "You drew") {
 			failed++
 			if failed < 5 {
 				t.Logf("/draw in %s answered %q", g.channel, m.Content)
 			}
 		}
-		draws = append(draws, cb.Latency)
+		draws = append(draws, took)
 	}
 	settle(t, pid)
 	rssTouched := rssKB(t, pid)
@@ -147,15 +139,11 @@ func TestScale(t *testing.T) {
 	var boards []time.Duration
 	for i := range 500 {
 		p := w.parents[i%len(w.parents)]
-		h, err := srv.RunCommand(w.games[i%len(w.games)].user, p, "board")
+		_, took, err := answer(srv, w.games[i%len(w.games)].user, p, "board")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cb, err := h.WaitCallback()
-		if err != nil {
-			t.Fatal(err)
-		}
-		boards = append(boards, cb.Latency)
+		boards = append(boards, took)
 	}
 
 	time.Sleep(5 * time.Second)
@@ -174,8 +162,11 @@ func TestScale(t *testing.T) {
 	t.Logf("first answer %v after the start; busy until %v after the start", firstAnswer.Round(time.Millisecond), settled.Sub(begin).Round(100*time.Millisecond))
 	t.Logf("resident memory after start %.1f MB, after touching %d games %.1f MB (goal %.1f MB)",
 		float64(rssStart)/1024, len(w.games), float64(rssTouched)/1024, 150+float64(len(w.games))*64/1024)
-	t.Logf("/draw p50 %v p99 %v", quantile(draws, 0.5), quantile(draws, 0.99))
+	t.Logf("/draw p50 %v p99 %v (until the answer shows)", quantile(draws, 0.5), quantile(draws, 0.99))
 	t.Logf("/board where no game is p50 %v p99 %v", quantile(boards, 0.5), quantile(boards, 0.99))
+	if loads, err := os.ReadFile("/proc/loadavg"); err == nil {
+		t.Logf("machine load (1, 5, 15 minutes): %s", strings.Join(strings.Fields(string(loads))[:3], " "))
+	}
 	t.Logf("CPU over %v idle: %v (%.2f ms a minute)", idle, cpuIdle, float64(cpuIdle.Microseconds())/1000/idle.Minutes())
 	t.Logf("stop took %v", time.Since(stopAt).Round(time.Millisecond))
 	t.Logf("bytes a game on disk: %.0f", float64(info.Size())/float64(n))
@@ -492,6 +483,18 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// answer runs a command and waits for its answer to show (a deferred
+// answer, once edited in): the answer and how long it took.
+func answer(srv *fakediscord.Server, user, channel, name string, opts ...fakediscord.CommandOption) (fakediscord.Message, time.Duration, error) {
+	begin := time.Now()
+	h, err := srv.RunCommand(user, channel, name, opts...)
+	if err != nil {
+		return fakediscord.Message{}, 0, err
+	}
+	m, err := h.WaitOriginal(func(m fakediscord.Message) bool { return m.Content != "" || len(m.Embeds) > 0 })
+	return m, time.Since(begin), err
 }
 
 // settle waits until a process is idle (less than 20 ms of CPU in a
