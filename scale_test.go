@@ -107,9 +107,16 @@ func TestScale(t *testing.T) {
 	if err := srv.WaitFor("the commands", func() bool { return len(srv.Commands(w.guild)) > 0 }); err != nil {
 		t.Fatal(err)
 	}
+	// The first interaction: one that comes too early may be dropped (a
+	// bot drops what it cannot answer within Discord's three seconds), so
+	// another follows until one is answered.
 	first := w.games[0]
-	if _, _, err := answer(srv, first.user, first.channel, "draw", fakediscord.StringOption("card", "deck")); err != nil {
-		t.Fatalf("the first interaction: %v\n%s", err, tail(logs.Name()))
+	for try := 0; ; try++ {
+		if _, _, err := answer(srv, 5*time.Second, first.user, first.channel, "draw", fakediscord.StringOption("card", "deck")); err == nil {
+			break
+		} else if try == 60 {
+			t.Fatalf("no interaction answered after the start: %v\n%s", err, tail(logs.Name()))
+		}
 	}
 	firstAnswer := time.Since(begin)
 	settled := settle(t, pid)
@@ -117,11 +124,14 @@ func TestScale(t *testing.T) {
 
 	// Touch 1% of the games: a /draw by the player to move in each.
 	var draws []time.Duration
-	failed := 0
+	failed, unanswered := 0, 0
+	cpuDraws := cpuTime(t, pid)
 	for _, g := range w.games[1:] {
-		m, took, err := answer(srv, g.user, g.channel, "draw", fakediscord.StringOption("card", "deck"))
+		m, took, err := answer(srv, 30*time.Second, g.user, g.channel, "draw", fakediscord.StringOption("card", "deck"))
 		if err != nil {
-			t.Fatalf("/draw in %s: %v", g.channel, err)
+			unanswered++
+			draws = append(draws, took)
+			continue
 		}
 		if !strings.Contains(m.Content, "You drew") {
 			failed++
@@ -131,20 +141,23 @@ func TestScale(t *testing.T) {
 		}
 		draws = append(draws, took)
 	}
+	cpuDraws = cpuTime(t, pid) - cpuDraws
 	settle(t, pid)
 	rssTouched := rssKB(t, pid)
 
 	// /board where there is no game: a parent channel, by a member seated
 	// in some of its threads.
 	var boards []time.Duration
+	cpuBoards := cpuTime(t, pid)
 	for i := range 500 {
 		p := w.parents[i%len(w.parents)]
-		_, took, err := answer(srv, w.games[i%len(w.games)].user, p, "board")
+		_, took, err := answer(srv, 30*time.Second, w.games[i%len(w.games)].user, p, "board")
 		if err != nil {
-			t.Fatal(err)
+			unanswered++
 		}
 		boards = append(boards, took)
 	}
+	cpuBoards = cpuTime(t, pid) - cpuBoards
 
 	time.Sleep(5 * time.Second)
 	cpu0 := cpuTime(t, pid)
@@ -158,12 +171,14 @@ func TestScale(t *testing.T) {
 	if err != nil {
 		t.Errorf("the bot ended with %v:\n%s", err, tail(logs.Name()))
 	}
-	t.Logf("games %d, touched %d (/draw refused %d)", n, len(w.games), failed)
+	t.Logf("games %d, touched %d (/draw refused %d; %d requests not answered within 30 s)", n, len(w.games), failed, unanswered)
 	t.Logf("first answer %v after the start; busy until %v after the start", firstAnswer.Round(time.Millisecond), settled.Sub(begin).Round(100*time.Millisecond))
 	t.Logf("resident memory after start %.1f MB, after touching %d games %.1f MB (goal %.1f MB)",
 		float64(rssStart)/1024, len(w.games), float64(rssTouched)/1024, 150+float64(len(w.games))*64/1024)
-	t.Logf("/draw p50 %v p99 %v (until the answer shows)", quantile(draws, 0.5), quantile(draws, 0.99))
-	t.Logf("/board where no game is p50 %v p99 %v", quantile(boards, 0.5), quantile(boards, 0.99))
+	t.Logf("/draw p50 %v p99 %v (until the answer shows); the bot's CPU %.2f ms a /draw", quantile(draws, 0.5), quantile(draws, 0.99),
+		float64(cpuDraws.Microseconds())/1000/float64(len(draws)))
+	t.Logf("/board where no game is p50 %v p99 %v; the bot's CPU %.2f ms a /board", quantile(boards, 0.5), quantile(boards, 0.99),
+		float64(cpuBoards.Microseconds())/1000/float64(len(boards)))
 	if loads, err := os.ReadFile("/proc/loadavg"); err == nil {
 		t.Logf("machine load (1, 5, 15 minutes): %s", strings.Join(strings.Fields(string(loads))[:3], " "))
 	}
@@ -487,13 +502,18 @@ func copyFile(from, to string) error {
 
 // answer runs a command and waits for its answer to show (a deferred
 // answer, once edited in): the answer and how long it took.
-func answer(srv *fakediscord.Server, user, channel, name string, opts ...fakediscord.CommandOption) (fakediscord.Message, time.Duration, error) {
+func answer(srv *fakediscord.Server, timeout time.Duration, user, channel, name string, opts ...fakediscord.CommandOption) (fakediscord.Message, time.Duration, error) {
 	begin := time.Now()
 	h, err := srv.RunCommand(user, channel, name, opts...)
 	if err != nil {
 		return fakediscord.Message{}, 0, err
 	}
-	m, err := h.WaitOriginal(func(m fakediscord.Message) bool { return m.Content != "" || len(m.Embeds) > 0 })
+	var m fakediscord.Message
+	err = srv.WaitForTimeout(timeout, "the answer of "+h.ID, func() bool {
+		var ok bool
+		m, ok = h.Original()
+		return ok && (m.Content != "" || len(m.Embeds) > 0)
+	})
 	return m, time.Since(begin), err
 }
 
