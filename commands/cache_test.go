@@ -401,3 +401,20 @@ func inMemory(w *world, ch string) bool {
 	_, ok := w.svc.channels[ch]
 	return ok
 }
+
+// Hundreds of deadlines due at once (an upgraded file's checks) all fire
+// in one pass.
+func TestManyDeadlinesDueAtOnce(t *testing.T) {
+	w := newWorld(t)
+	for i := range 600 {
+		rec := &store.GameRecord{Channel: fmt.Sprint("l", i), Guild: "g1", Map: "usa", Status: store.StatusLobby,
+			Seats: []store.Seat{{UserID: "u1", Name: "Ada"}}, Due: &store.Deadline{At: w.now.Add(-time.Hour), Kind: dueCheck}}
+		if err := w.store.Put(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.svc.CheckTimers()
+	if due, _ := w.store.Due(w.now, 1000); len(due) != 0 {
+		t.Fatalf("%d deadlines still due", len(due))
+	}
+}

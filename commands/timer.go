@@ -97,8 +97,8 @@ func (s *Service) woken(at time.Time) {
 func (s *Service) CheckTimers() {
 	now := s.cfg.Now()
 	fired := map[string]bool{}
-	for {
-		due, err := s.cfg.Store.Due(now, 256)
+	for limit := 256; ; {
+		due, err := s.cfg.Store.Due(now, limit)
 		if err != nil {
 			s.log.Error("read the deadlines", "err", err)
 			return
@@ -111,8 +111,12 @@ func (s *Service) CheckTimers() {
 			fired[d.Channel], progress = true, true
 			s.fire(d.Channel, now)
 		}
-		if !progress || len(due) < 256 {
+		if len(due) < limit {
 			return
+		}
+		if !progress {
+			// The first ones could not be moved on: read past them.
+			limit *= 2
 		}
 	}
 }
