@@ -104,9 +104,11 @@ func TestScale(t *testing.T) {
 	if _, err := srv.WaitReady(0); err != nil {
 		t.Fatal(err)
 	}
+	ready := time.Since(begin)
 	if err := srv.WaitFor("the commands", func() bool { return len(srv.Commands(w.guild)) > 0 }); err != nil {
 		t.Fatal(err)
 	}
+	registered := time.Since(begin)
 	// The first interaction: one that comes too early may be dropped (a
 	// bot drops what it cannot answer within Discord's three seconds), so
 	// another follows until one is answered.
@@ -172,7 +174,8 @@ func TestScale(t *testing.T) {
 		t.Errorf("the bot ended with %v:\n%s", err, tail(logs.Name()))
 	}
 	t.Logf("games %d, touched %d (/draw refused %d; %d requests not answered within 30 s)", n, len(w.games), failed, unanswered)
-	t.Logf("first answer %v after the start; busy until %v after the start", firstAnswer.Round(time.Millisecond), settled.Sub(begin).Round(100*time.Millisecond))
+	t.Logf("first answer %v after the start (gateway ready at %v, commands registered at %v); busy until %v after the start",
+		firstAnswer.Round(time.Millisecond), ready.Round(time.Millisecond), registered.Round(time.Millisecond), settled.Sub(begin).Round(100*time.Millisecond))
 	t.Logf("resident memory after start %.1f MB, after touching %d games %.1f MB (goal %.1f MB)",
 		float64(rssStart)/1024, len(w.games), float64(rssTouched)/1024, 150+float64(len(w.games))*64/1024)
 	t.Logf("/draw p50 %v p99 %v (until the answer shows); the bot's CPU %.2f ms a /draw", quantile(draws, 0.5), quantile(draws, 0.99),
