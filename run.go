@@ -140,7 +140,8 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	return cfg, nil
 }
 
-// turnTimerEvery is how often the turn timers are checked.
+// turnTimerEvery is the longest the deadlines' loop sleeps (it wakes for
+// the next deadline, and drops the tables left idle).
 const turnTimerEvery = 30 * time.Second
 
 // shutdownGrace bounds the wait for the moves in flight on shutdown.

@@ -167,16 +167,23 @@ func (s *Service) forget(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
+	// The server's tables in memory go too (never waiting for a table's
+	// lock under the service's).
 	s.mu.Lock()
-	for ch, t := range s.channels {
-		t.mu.Lock()
-		if t.rec != nil && t.rec.Guild == req.Guild {
-			s.disarmBot(t)
-			delete(s.channels, ch)
-		}
-		t.unlock()
+	tables := make([]*table, 0, len(s.channels))
+	for _, t := range s.channels {
+		tables = append(tables, t)
 	}
 	s.mu.Unlock()
+	for _, t := range tables {
+		t.mu.Lock()
+		if !t.gone && t.rec != nil && t.rec.Guild == req.Guild {
+			s.disarmBot(t)
+			t.rec, t.game = nil, nil
+			s.drop(t)
+		}
+		t.mu.Unlock()
+	}
 	if s.cfg.Activity != nil {
 		s.cfg.Activity.Forgotten(req.Guild)
 	}

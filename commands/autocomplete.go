@@ -230,7 +230,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			}
 		case "seat":
 			// Read from the store: autocomplete never waits for a table.
-			if rec, err := s.cfg.Store.Get(req.Channel); err == nil {
+			if rec, err := s.cfg.Store.Header(req.Channel); err == nil {
 				seatChoices(req.Locale, rec, add)
 			}
 		}

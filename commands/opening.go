@@ -158,6 +158,9 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 	if o.lobby != nil {
 		o.lobby(&lobby)
 	}
+	// The lobby's expiry is stored with it: a crash right after never
+	// leaves a lobby that stays open for ever.
+	o.rec.Due = s.lobbyDue(s.cfg.Now())
 	t, m := s.openLobby(req, o.rec, o.home, lobby, o.put)
 	if t == nil {
 		if o.rec.Channel != o.home {
@@ -237,16 +240,22 @@ func (s *Service) sendEdit(channel string, e store.OutboxEntry, p outboxPayload)
 	return s.cfg.Store.Delivered(channel, e.Seq)
 }
 
+// lobbyExpiry is how long a lobby nobody changes stays open; negative:
+// for ever.
+func (s *Service) lobbyExpiry() time.Duration {
+	if s.cfg.LobbyExpiry == 0 {
+		return DefaultLobbyExpiry
+	}
+	return s.cfg.LobbyExpiry
+}
+
 // expireLobby closes a lobby nobody changed for the configured time: its
 // message says so and loses its buttons, its thread is archived. Called
 // by the timers with the table locked.
 func (s *Service) expireLobby(t *table) {
 	rec := t.rec
-	expiry := s.cfg.LobbyExpiry
-	if expiry == 0 {
-		expiry = DefaultLobbyExpiry
-	}
-	if expiry < 0 || s.cfg.Now().Sub(rec.Updated) < expiry {
+	expiry := s.lobbyExpiry()
+	if rec.Status != store.StatusLobby || expiry < 0 || s.cfg.Now().Sub(rec.Updated) < expiry {
 		return
 	}
 	stored, err := s.cfg.Store.Get(rec.Channel)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"conductor/engine"
 	"conductor/imaging"
@@ -42,22 +43,38 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 		// answer does not wait for it.
 		posts = append(posts, s.moveBoard(t, len(t.rec.Log)+1, req))
 		posts = append(posts, s.turnPings(t)...)
-		t.reminded = -1
-	case o.turnDone:
-		t.reminded = -1
 	}
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now()}
+	// Times are kept to the millisecond: a log entry's time then takes a
+	// few bytes (store/logcodec.go).
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now().UTC().Truncate(time.Millisecond)}
 	if req != nil {
 		entry.Interaction = req.ID
 	}
-	if _, err := s.cfg.Store.AppendActionWithPosts(t.rec.Channel, entry, posts); err != nil {
+	// The deadline after the move, and now and then a snapshot of the
+	// game, are committed with it.
+	n := len(t.rec.Log) + 1
+	t.rec.Log = append(t.rec.Log, entry)
+	due := s.dueFor(t)
+	var snap *store.Snapshot
+	if t.snapshotDue(n) {
+		snap = t.tableSnapshot(n)
+	}
+	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
+	if _, err := s.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
+		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.
 		if lerr := s.load(t, t.rec.Channel); lerr != nil {
 			s.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
 		}
 		return outcome{}, err
 	}
-	t.rec.Log = append(t.rec.Log, entry)
+	t.rec.Due = due
+	if snap != nil {
+		t.snapMoves = n
+	}
+	if due != nil {
+		s.woken(due.At)
+	}
 	s.kickQueues(posts)
 	if req != nil && o.turnDone {
 		s.countMove()

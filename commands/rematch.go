@@ -36,7 +36,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 		return resp.Reply(note(present.T(req.Locale, "rematch.already")))
 	}
 	// One rematch a game, even when two players click at once.
-	if store.RematchOf(old) != "" || !s.claimRematch(old.ID) {
+	if store.RematchMark(old) != "" || !s.claimRematch(old.ID) {
 		return done()
 	}
 	defer s.releaseRematch(old.ID)
@@ -113,18 +113,18 @@ func (s *Service) finishedGame(guild, id string) (string, *store.GameRecord, err
 	return e.Key, rec, err
 }
 
-// rematchOf is the live table opened as a game's rematch, if any.
+// rematchOf is the live table opened as a game's rematch, if any, found by
+// the store's rematch index.
 func (s *Service) rematchOf(old *store.GameRecord) *store.GameRecord {
-	recs, err := s.cfg.Store.ListGuild(old.Guild)
+	ch, err := s.cfg.Store.RematchOf(old.ID)
 	if err != nil {
 		return nil
 	}
-	for _, r := range recs {
-		if r.Options["rematch_of"] == old.ID {
-			return r
-		}
+	rec, err := s.cfg.Store.Header(ch)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return rec
 }
 
 // claimRematch marks a game's rematch as being opened; false when another

@@ -109,7 +109,6 @@ func (s *Service) handToBot(t *table, seat int) error {
 	}
 	t.rec.Seats[seat].Bot, t.rec.Seats[seat].LeftAt = takeoverLevel, moves
 	delete(t.pending, user)
-	delete(t.bots, seat)
 	if t.game.Phase() == engine.PhaseSetup {
 		s.botsSetup(t)
 		s.after(t, outcome{}) // the board, if set-up ended, was queued with the move

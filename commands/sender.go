@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"conductor/engine"
 	"conductor/store"
 )
 
@@ -88,25 +87,19 @@ func archiveEntry() store.OutboxEntry {
 // drawBoard draws a channel's board as it stood after the first moves
 // moves, from the stored game, outside any lock.
 func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
-	rec, err := s.cfg.Store.Get(channel)
+	l, err := s.cfg.Store.Load(channel)
 	if err != nil {
 		return File{}, err
 	}
+	rec := l.Record
 	if at.Moves > len(rec.Log) {
 		return File{}, fmt.Errorf("the board after move %d of a log of %d", at.Moves, len(rec.Log))
 	}
-	cfg, err := s.gameConfig(rec)
+	b, err := s.rebuild(rec, l.Snapshot, at.Moves)
 	if err != nil {
 		return File{}, err
 	}
-	tmp := &table{rec: rec}
-	g, err := engine.ReplayNotation(cfg, logMoves(rec)[:at.Moves], func(g *engine.Game, _ engine.Move, ev []engine.Event) {
-		tmp.narrate(rec, g, ev)
-	})
-	if err != nil {
-		return File{}, err
-	}
-	tmp.game = g
+	tmp := &table{rec: rec, game: b.game, history: b.history}
 	png, err := s.boardPNG(tmp, at.Locale)
 	if err != nil {
 		return File{}, err
@@ -202,13 +195,15 @@ func (s *Service) deliver(channel string) {
 					s.idle.Broadcast()
 					return
 				}
-				var err error
 				complete := true
-				if run != nil {
+				err := s.withSendSlot(func() error {
+					if run == nil {
+						return s.send(channel, e)
+					}
+					var err error
 					complete, err = s.sendBoards(channel, run)
-				} else {
-					err = s.send(channel, e)
-				}
+					return err
+				})
 				if err == nil && !complete {
 					wait = firstRetry
 					break entries

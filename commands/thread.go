@@ -137,7 +137,7 @@ func (s *Service) routeToThread(req *Request, id *customID) bool {
 	if thread == req.Channel {
 		return true // clicked inside the thread itself
 	}
-	rec, err := s.cfg.Store.Get(thread)
+	rec, err := s.cfg.Store.Header(thread)
 	if err != nil || rec.Options["parent"] != req.Channel || rec.ID != id.game {
 		return false
 	}
@@ -158,12 +158,14 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 // noGameHere answers a game command typed in a channel without a game of
 // its own (key says so): when the channel's games are played in its
 // threads, it lists them (the player's own first), each with its board
-// and players, for anyone, players and watchers alike.
+// and players, for anyone, players and watchers alike. The store's index
+// of the channel's threads names them without reading any other game.
 func (s *Service) noGameHere(req *Request, key string) Message {
-	if recs, err := s.cfg.Store.ListGuild(req.Guild); err == nil {
+	if threads, err := s.cfg.Store.Threads(req.Channel); err == nil {
 		var mine, others []string
-		for _, r := range recs {
-			if r.Options["parent"] != req.Channel || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
+		for _, th := range threads {
+			r, err := s.cfg.Store.Header(th.Channel)
+			if err != nil || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
 				continue
 			}
 			line := s.tableLine(req.Locale, r)
@@ -176,6 +178,8 @@ func (s *Service) noGameHere(req *Request, key string) Message {
 		if tables := append(mine, others...); len(tables) > 0 {
 			return note(present.T(req.Locale, "game.tables", "tables", truncate(strings.Join(tables, "\n"), 1500)))
 		}
+	} else {
+		s.log.Warn("read the threads of a channel", "channel", req.Channel, "err", err)
 	}
 	return note(present.T(req.Locale, key))
 }

@@ -241,18 +241,27 @@ type LiveGame struct {
 }
 
 // LiveGames lists the games in the lobby or being played in a guild's
-// channel: the channel's own and those of its threads.
+// channel: the channel's own and those of its threads (found by the
+// store's index, reading only their headers).
 func (s *Service) LiveGames(guild, channel string) ([]LiveGame, error) {
-	recs, err := s.cfg.Store.ListGuild(guild)
+	threads, err := s.cfg.Store.Threads(channel)
 	if err != nil {
 		return nil, err
 	}
+	channels := []string{channel}
+	for _, th := range threads {
+		channels = append(channels, th.Channel)
+	}
 	var out []LiveGame
-	for _, rec := range recs {
-		if rec.Channel != channel && rec.Options["parent"] != channel {
+	for _, ch := range channels {
+		rec, err := s.cfg.Store.Header(ch)
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		if rec.Status != store.StatusLobby && rec.Status != store.StatusPlaying {
+		if err != nil {
+			return nil, err
+		}
+		if rec.Guild != guild || (rec.Status != store.StatusLobby && rec.Status != store.StatusPlaying) {
 			continue
 		}
 		g := LiveGame{Game: rec.ID, Channel: rec.Channel, Guild: rec.Guild, Map: rec.Map, Variant: rec.Variant, Lobby: rec.Status == store.StatusLobby}

@@ -86,16 +86,16 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		finished = s.stamp()
 	}
 	var entry *ArchiveEntry
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
+	err := s.update(func(tx *bolt.Tx) error {
+		live, err := readHeader(tx, channel)
 		if err != nil {
 			return err
 		}
-		rec, err := readGame(gb)
-		if err != nil {
+		rec := *live
+		if rec.Log, err = readLog(tx, channel); err != nil {
 			return err
 		}
-		rec.Status, rec.Updated = status, finished
+		rec.Status, rec.Updated, rec.Due = status, finished, nil
 		key := archiveKey(rec.Guild, finished, rec.ID)
 		entry = &ArchiveEntry{
 			Key: string(key), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
@@ -111,7 +111,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		if err != nil {
 			return err
 		}
-		full, err := json.Marshal(rec)
+		full, err := json.Marshal(&rec)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		if err := archivedGames.Put(key, full); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketGames).DeleteBucket([]byte(channel))
+		return deleteGame(tx, live)
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,18 +22,37 @@ func (s *Store) PutWithPosts(rec *GameRecord, posts ...OutboxEntry) error {
 	if err := s.prepare(rec); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if err := writeGame(tx.Bucket(bucketGames), rec, true); err != nil {
+	return s.update(func(tx *bolt.Tx) error {
+		if err := writeGame(tx, rec, true); err != nil {
 			return err
 		}
 		return s.enqueueTx(tx, rec.Channel, posts)
 	})
 }
 
-// Lobbies lists the tables of a guild still forming (Status lobby), which
-// have no log: it reads only their headers.
+// Lobbies lists the tables of a guild still forming (Status lobby): the
+// guild index names them with their status, so only their headers are read.
 func (s *Store) Lobbies(guild string) ([]*GameRecord, error) {
-	return s.list(func(rec *GameRecord) bool { return rec.Guild == guild && rec.Status == StatusLobby })
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	var out []*GameRecord
+	prefix := guildPrefix(guild)
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketIndexGuild).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if string(v) != StatusLobby {
+				continue
+			}
+			rec, err := readHeader(tx, string(k[len(prefix):]))
+			if err != nil {
+				return err
+			}
+			out = append(out, rec)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // ErrRematched: the finished game already had its rematch.
@@ -41,9 +61,10 @@ var ErrRematched = errors.New("store: the game already had its rematch")
 // rematchOption is the archived game's option naming its rematch's id.
 const rematchOption = "rematch"
 
-// RematchOf is the id of the table opened as the rematch of an archived
-// game, or "".
-func RematchOf(archived *GameRecord) string { return archived.Options[rematchOption] }
+// RematchMark is the id of the table opened as the rematch of an archived
+// game, or "": the archived game keeps it for ever (the rematch index,
+// RematchOf, knows only live rematches).
+func RematchMark(archived *GameRecord) string { return archived.Options[rematchOption] }
 
 // PutRematch stores rec, the rematch of the archived game under key, with
 // the posts that show it, and marks the archived game as rematched, all in
@@ -56,7 +77,7 @@ func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) er
 	if err := s.prepare(rec); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		archived := tx.Bucket(bucketArchivedGames)
 		raw := archived.Get([]byte(key))
 		if raw == nil {
@@ -66,7 +87,7 @@ func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) er
 		if err := json.Unmarshal(raw, &old); err != nil {
 			return fmt.Errorf("%w: archived game %q: %v", errCorrupt, key, err)
 		}
-		if RematchOf(&old) != "" {
+		if RematchMark(&old) != "" {
 			return ErrRematched
 		}
 		if old.Options == nil {
@@ -80,7 +101,7 @@ func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) er
 		if err := archived.Put([]byte(key), full); err != nil {
 			return err
 		}
-		if err := writeGame(tx.Bucket(bucketGames), rec, true); err != nil {
+		if err := writeGame(tx, rec, true); err != nil {
 			return err
 		}
 		return s.enqueueTx(tx, rec.Channel, posts)

@@ -48,7 +48,7 @@ func TestOneRematchPerArchivedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	old, err := s.ArchivedGame(entry.Key)
-	if err != nil || RematchOf(old) != first.ID {
+	if err != nil || RematchMark(old) != first.ID {
 		t.Fatalf("the archived game does not name its rematch: %v %v", old.Options, err)
 	}
 	if err := s.Delete("c2"); err != nil {

@@ -44,39 +44,9 @@ type OutboxEntry struct {
 }
 
 // AppendActionWithPosts appends a move to a game's log and queues the posts
-// it causes, in one transaction.
+// it causes, in one transaction (Commit with posts).
 func (s *Store) AppendActionWithPosts(channel string, entry LogEntry, posts []OutboxEntry) (int, error) {
-	if err := s.ready(); err != nil {
-		return 0, err
-	}
-	if entry.At.IsZero() {
-		entry.At = s.stamp()
-	}
-	var n int
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
-		if err != nil {
-			return err
-		}
-		lb, ib := gb.Bucket(bucketLog), gb.Bucket(bucketInteractions)
-		if lb == nil || ib == nil {
-			return fmt.Errorf("%w: game %s without log buckets", errCorrupt, channel)
-		}
-		n = logLen(lb)
-		if err := putEntry(lb, ib, n, entry, true); err != nil {
-			return err
-		}
-		rec, err := readHeader(gb)
-		if err != nil {
-			return err
-		}
-		rec.Updated = s.stamp()
-		if err := writeHeader(gb, rec); err != nil {
-			return err
-		}
-		return s.enqueueTx(tx, channel, posts)
-	})
-	return n, err
+	return s.Commit(channel, MoveCommit{Entry: entry, Posts: posts})
 }
 
 // Enqueue queues posts for a channel on their own.

@@ -126,3 +126,26 @@ func (s *Store) ready() error {
 func (s *Store) stamp() time.Time {
 	return s.now().UTC()
 }
+
+// fillPercent is how full bbolt leaves a page it splits in the buckets
+// keyed by channel or time: their keys mostly grow (a new thread's id is a
+// later snowflake, a deadline a later time), and bbolt's default (half)
+// would leave most of their pages half empty.
+const fillPercent = 0.9
+
+// update runs fn in a write transaction with the buckets tuned for how
+// their keys grow.
+func (s *Store) update(fn func(tx *bolt.Tx) error) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		tune(tx)
+		return fn(tx)
+	})
+}
+
+func tune(tx *bolt.Tx) {
+	for _, name := range append(append([][]byte{bucketGames}, gameBuckets...), indexBuckets...) {
+		if b := tx.Bucket(name); b != nil {
+			b.FillPercent = fillPercent
+		}
+	}
+}
