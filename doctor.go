@@ -12,7 +12,7 @@ import (
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
-	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/imaging"
 	"conductor/present"
 )
@@ -67,7 +67,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // game's board post has it (picture, embed).
 func testBoard() (*commands.Message, error) {
 	b, _ := data.Embedded().Board("usa")
-	sc, err := present.PositionScene("en", &engine.Position{Board: b})
+	sc, err := present.PositionScene("en", &position.Position{Board: b})
 	if err != nil {
 		return nil, err
 	}

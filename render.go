@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/imaging"
 	"conductor/present"
 )
@@ -25,7 +25,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("o", "-", "write the PNG to this `FILE` (- for standard output)")
 	lang := fs.String("lang", "en", "the language of the picture's words: "+strings.Join(present.Languages, ", "))
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conductor render [flags] < position.json > board.png\n\nThe position is the JSON of `conductor score`, players in seat order,\nwith an optional \"face_up\" list of cards. Example:\n\n  "+engine.PositionExample+"\n\nflags:")
+		fmt.Fprintln(stderr, "usage: conductor render [flags] < position.json > board.png\n\nThe position is the JSON of `conductor score`, players in seat order,\nwith an optional \"face_up\" list of cards. Example:\n\n  "+position.Example+"\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -49,7 +49,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if l, _, _ := strings.Cut(strings.ToLower(*lang), "-"); !slices.Contains(present.Languages, l) {
 		return badInput("--lang %s: the pictures speak %s", *lang, strings.Join(present.Languages, ", "))
 	}
-	pos, err := engine.ParsePosition(cat, src)
+	pos, err := position.Parse(cat, src)
 	if err != nil {
 		return badInput("%v", err)
 	}
@@ -86,7 +86,7 @@ func withMap(src []byte, mapID string) ([]byte, error) {
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(src, &m); err != nil {
-		return nil, badInput("the position is not JSON: %v (example: %s)", err, engine.PositionExample)
+		return nil, badInput("the position is not JSON: %v (example: %s)", err, position.Example)
 	}
 	if raw, ok := m["map"]; ok {
 		var given string

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/present"
 )
 
@@ -18,7 +19,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: conductor score [flags] [FILE]\n\n"+
 			"Scores an end-of-game position read from FILE, or from standard input\n"+
 			"when FILE is absent or \"-\", and prints the scores as JSON. Example position:\n\n  "+
-			engine.PositionExample+"\n\nflags:")
+			position.Example+"\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -44,7 +45,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pos, err := engine.ParsePosition(cat, src)
+	pos, err := position.Parse(cat, src)
 	if err != nil {
 		return badInput("%v", err)
 	}
