@@ -393,3 +393,24 @@ func joinInts(list []int) string {
 	}
 	return strings.Join(s, " or ")
 }
+
+// WithMap checks the position's "map" against mapID (the --map flag), or
+// fills it in when the position has none; "" leaves src as it is.
+func WithMap(src []byte, mapID string) ([]byte, error) {
+	if mapID == "" {
+		return src, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(src, &m); err != nil {
+		return nil, fmt.Errorf("the position is not JSON: %v (example: %s)", err, Example)
+	}
+	if raw, ok := m["map"]; ok {
+		var given string
+		if json.Unmarshal(raw, &given) == nil && given != mapID {
+			return nil, fmt.Errorf("--map %s but the position is on the %s board", mapID, given)
+		}
+		return src, nil
+	}
+	m["map"], _ = json.Marshal(mapID)
+	return json.Marshal(m)
+}

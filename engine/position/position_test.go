@@ -252,3 +252,28 @@ func ticket(t testing.TB, b *data.Board, a, c string, points int) engine.HeldTic
 	t.Helper()
 	return engine.HeldTicket{A: testkit.City(t, b, a), B: testkit.City(t, b, c), Points: points}
 }
+
+// --map fills in a position's missing "map", and refuses one that says
+// another board.
+func TestWithMap(t *testing.T) {
+	src := []byte(`{"players":[{"name":"A"}]}`)
+	got, err := WithMap(src, "usa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, err := Parse(testkit.Catalog(), got); err != nil || pos.Board.ID != "usa" {
+		t.Fatalf("filled in: %s: %v", got, err)
+	}
+	if same, err := WithMap([]byte(Example), "europe"); err != nil || string(same) != Example {
+		t.Fatalf("the same board: %s %v", same, err)
+	}
+	if _, err := WithMap([]byte(Example), "usa"); err == nil || !strings.Contains(err.Error(), "europe board") {
+		t.Fatalf("another board: %v", err)
+	}
+	if _, err := WithMap([]byte(`{`), "usa"); err == nil || !strings.Contains(err.Error(), "not JSON") {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if kept, err := WithMap(src, ""); err != nil || string(kept) != string(src) {
+		t.Fatal("no --map changed the position")
+	}
+}
