@@ -9,12 +9,7 @@ import (
 // answered, a gateway frame, a message stored), for at most Options.WaitTimeout. what names
 // the condition in the error.
 func (s *Server) WaitFor(what string, cond func() bool) error {
-	return s.WaitForTimeout(s.opts.WaitTimeout, what, cond)
-}
-
-// WaitForTimeout is WaitFor with an explicit bound.
-func (s *Server) WaitForTimeout(timeout time.Duration, what string, cond func() bool) error {
-	deadline := time.NewTimer(timeout)
+	deadline := time.NewTimer(s.opts.WaitTimeout)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
@@ -26,7 +21,7 @@ func (s *Server) WaitForTimeout(timeout time.Duration, what string, cond func() 
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return fmt.Errorf("fakediscord: timed out after %v waiting for %s", timeout, what)
+			return fmt.Errorf("fakediscord: timed out after %v waiting for %s", s.opts.WaitTimeout, what)
 		}
 	}
 }
@@ -41,14 +36,4 @@ func (s *Server) WaitMessage(channelID string, match func(Message) bool) (Messag
 		return ok
 	})
 	return found, err
-}
-
-// WaitRequests waits until at least n requests were made to method+route and returns them.
-func (s *Server) WaitRequests(method, route string, n int) ([]RecordedRequest, error) {
-	var got []RecordedRequest
-	err := s.WaitFor(fmt.Sprintf("%d request(s) %s %s", n, method, route), func() bool {
-		got = s.RequestsTo(method, route)
-		return len(got) >= n
-	})
-	return got, err
 }
