@@ -9,7 +9,13 @@ import (
 // answered, a gateway frame, a message stored), for at most Options.WaitTimeout. what names
 // the condition in the error.
 func (s *Server) WaitFor(what string, cond func() bool) error {
-	deadline := time.NewTimer(s.opts.WaitTimeout)
+	return s.WaitForTimeout(s.opts.WaitTimeout, what, cond)
+}
+
+// WaitForTimeout is WaitFor with its own bound (the scale test times each
+// answer against its own limit).
+func (s *Server) WaitForTimeout(timeout time.Duration, what string, cond func() bool) error {
+	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
@@ -21,7 +27,7 @@ func (s *Server) WaitFor(what string, cond func() bool) error {
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return fmt.Errorf("fakediscord: timed out after %v waiting for %s", s.opts.WaitTimeout, what)
+			return fmt.Errorf("fakediscord: timed out after %v waiting for %s", timeout, what)
 		}
 	}
 }
