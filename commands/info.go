@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"conductor/engine"
+	"conductor/imaging"
 	"conductor/present"
 )
 
@@ -17,10 +18,11 @@ import (
 func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 	var (
 		msg, prompt     Message
+		picture         *imaging.HandScene
 		pending, seated bool
 	)
 	err := s.atTable(req, resp, nil, func(t *table, seat int) error {
-		msg = s.handMessage(t, seat, req.Locale)
+		msg, picture = s.handMessage(t, seat, req.Locale)
 		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
 		seated = true
 		return nil
@@ -28,6 +30,8 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 	if err != nil || !seated {
 		return err // atTable answered why not
 	}
+	// The picture is drawn once the table is free again.
+	s.drawHand(&msg, picture)
 	if dm {
 		msg.Ephemeral = false
 		err := s.cfg.Poster.DM(req.User, msg)
@@ -55,8 +59,9 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,
-// and a picture of both.
-func (s *Service) handMessage(t *table, seat int, loc string) Message {
+// and the picture of both to draw (drawHand) once the table's lock is
+// released.
+func (s *Service) handMessage(t *table, seat int, loc string) (Message, *imaging.HandScene) {
 	g := t.game
 	b := g.Board()
 	v := g.View(seat)
@@ -100,45 +105,63 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 		e.Footer = present.T(loc, "hand.footer_trains", "trains", me.Trains, "score", me.Score)
 	}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
-	hs := present.HandScene(loc, &v, seatName(t.rec, seat))
+	return m, present.HandScene(loc, &v, seatName(t.rec, seat))
+}
+
+// drawHand adds the picture of a hand to its message (handMessage). The
+// scene is a copy: no lock is needed.
+func (s *Service) drawHand(m *Message, hs *imaging.HandScene) {
 	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
-		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
-		m.Embeds[0].Image = "hand.png"
-	} else {
+	if err := s.cfg.Renderer.Hand(&buf, hs); err != nil {
 		s.log.Error("render hand", "err", err)
+		return
 	}
-	return m
+	m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
+	m.Embeds[0].Image = "hand.png"
 }
 
 // boardCooldown is the least time between two /board reposts of a table.
 const boardCooldown = 30 * time.Second
 
 // boardCommand: /board reposts the board publicly for a player; a
-// spectator sees it privately, without controls.
+// spectator sees it privately, without controls. The picture is drawn
+// once the table's lock is released.
 func (s *Service) boardCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
-		if seatOf(t.rec, req.User) < 0 {
-			saved := t.turnLog
-			t.turnLog = nil
-			m := s.boardMessage(t)
-			t.turnLog = saved
-			m.Ephemeral, m.Components, m.Mentions = true, nil, nil
-			return resp.Reply(m)
+	var (
+		m       Message
+		scene   *imaging.Scene
+		channel string
+	)
+	err := s.withGame(req, resp, func(t *table) error {
+		if seatOf(t.rec, req.User) >= 0 {
+			// One public repost per table and cooldown: a board is 170 KB
+			// of pictures and eight buttons in everyone's channel.
+			if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
+				return resp.Reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
+			}
+			t.boardShown = s.cfg.Now()
 		}
-		// One public repost per table and cooldown: a board is 170 KB of
-		// pictures and eight buttons in everyone's channel.
-		if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
-			return resp.Reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
-		}
-		t.boardShown = s.cfg.Now()
 		saved := t.turnLog
 		t.turnLog = nil
-		m := s.boardMessage(t)
+		m = s.boardText(t)
 		t.turnLog = saved
+		scene, channel = s.scene(t, t.locale()), t.rec.Channel
 		m.Mentions = nil // a repost does not ping
-		return resp.Reply(m)
+		if seatOf(t.rec, req.User) < 0 {
+			m.Ephemeral, m.Components = true, nil
+		}
+		return nil
 	})
+	if err != nil || scene == nil {
+		return err // answered under the lock
+	}
+	var buf bytes.Buffer
+	if err := s.cfg.Renderer.Board(&buf, scene); err != nil {
+		s.log.Error("render board", "channel", channel, "err", err)
+	} else {
+		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}}
+	}
+	return resp.Reply(m)
 }
 
 // scoreCommand: /score shows public counts only.
