@@ -8,7 +8,7 @@ import (
 // botMaker makes the ai package's bots for the commands layer.
 func botMaker() commands.BotMaker {
 	return func(level string, seed uint64) (commands.Bot, error) {
-		return ai.New(level, seed)
+		return ai.NewWithContext(level, seed)
 	}
 }
 

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ func hintKey(seat int) string { return "hints_used." + strconv.Itoa(seat) }
 // hintCommand answers /ttr hint: privately, the move the expert would make
 // from the asker's own view, with a one-line reason. The view and legal
 // moves are copied under the table's lock; the search runs after it.
-func (s *Service) hintCommand(req *Request, resp Responder) error {
+func (s *Service) hintCommand(ctx context.Context, req *Request, resp Responder) error {
 	t, seat, m := s.seated(req, nil)
 	if m != nil {
 		return resp.Reply(*m)
@@ -73,7 +74,11 @@ func (s *Service) hintCommand(req *Request, resp Responder) error {
 	if err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	a := bot.Choose(v, legal)
+	// Closing the service cuts the search short: the hint is then the
+	// best move found so far.
+	ctx, cancel := s.withClose(ctx)
+	defer cancel()
+	a := bot.Choose(ctx, v, legal)
 	return resp.Reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a), "reason", hintReason(req.Locale, &v, a))))
 }
 

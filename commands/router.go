@@ -37,7 +37,7 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "undo":
 			return s.undoAsk(req, resp)
 		case "hint":
-			return s.hintCommand(req, resp)
+			return s.hintCommand(ctx, req, resp)
 		case "notify":
 			return s.notifyCommand(req, resp)
 		}

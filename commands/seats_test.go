@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -172,7 +173,9 @@ func waitFor(t *testing.T, ok func() bool, what string) {
 // firstLegal is a test bot: it plays the first legal action.
 type firstLegal struct{}
 
-func (firstLegal) Choose(_ engine.PlayerView, legal []engine.Action) engine.Action { return legal[0] }
+func (firstLegal) Choose(_ context.Context, _ engine.PlayerView, legal []engine.Action) engine.Action {
+	return legal[0]
+}
 
 func testBots(level string, _ uint64) (Bot, error) {
 	switch level {

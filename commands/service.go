@@ -23,9 +23,11 @@ import (
 // refusal but a request to wait.
 var ErrDMClosed = errors.New("the user does not accept direct messages")
 
-// Bot chooses actions for a seat from what that seat may see.
+// Bot chooses actions for a seat from what that seat may see. A search
+// stops when ctx is done (the service closing) and returns the best move
+// it found so far; the service then discards it.
 type Bot interface {
-	Choose(view engine.PlayerView, legal []engine.Action) engine.Action
+	Choose(ctx context.Context, view engine.PlayerView, legal []engine.Action) engine.Action
 }
 
 // BotMaker makes a bot of a level ("easy", "normal", "hard"…); seed makes
@@ -107,6 +109,9 @@ type Service struct {
 
 	wg     sync.WaitGroup
 	closed chan struct{}
+	// ctx is done once Close is called: a bot's search in progress stops.
+	ctx       context.Context
+	cancelCtx context.CancelFunc
 }
 
 // table is one channel's game, loaded from the store, guarded by its own
@@ -138,9 +143,12 @@ type table struct {
 	undo *undoVote
 	// botTimer is armed while a bot is about to move; botArmed counts
 	// the timers armed, so that one that fired knows whether it is the
-	// latest.
+	// latest. thinking counts the bot turns being played (bots.go): their
+	// bots decide with the lock released, and the table stays in memory
+	// until they have moved.
 	botTimer *time.Timer
 	botArmed int
+	thinking int
 	// boardShown is when /board last reposted the board.
 	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:
@@ -216,11 +224,15 @@ func New(cfg Config) *Service {
 		blocked: map[string]*blockage{}, dmRefused: map[string]bool{},
 		wake: make(chan struct{}, 1), sendSlots: make(chan struct{}, sendConcurrency)}
 	s.idle = sync.NewCond(&s.mu)
+	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	return s
 }
 
-// Close stops bot moves and timers and waits for moves in flight.
+// Close stops bot moves and timers and waits for moves in flight. A bot
+// thinking is told to stop: its move is not played, and the game waits in
+// the store for the next start (its deadline is there).
 func (s *Service) Close() {
+	s.cancelCtx()
 	s.mu.Lock()
 	select {
 	case <-s.closed:
@@ -239,6 +251,13 @@ func (s *Service) Close() {
 	}
 	s.idle.Broadcast()
 	s.wg.Wait()
+}
+
+// withClose is ctx, cancelled as well when the service closes.
+func (s *Service) withClose(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 func (s *Service) isClosed() bool {

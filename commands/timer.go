@@ -162,9 +162,9 @@ func (s *Service) fire(channel string, now time.Time) {
 }
 
 // resumeBots lets the bots that owe a move play, unless their timer is
-// already armed.
+// already armed or one is playing.
 func (s *Service) resumeBots(t *table) {
-	if t.game == nil || t.botTimer != nil {
+	if t.game == nil || t.botTimer != nil || t.thinking > 0 {
 		return
 	}
 	s.botsSetup(t)
