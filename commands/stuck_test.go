@@ -95,7 +95,9 @@ func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
 
 	// u1 draws twice; the board's post hangs, and so does u1's answer.
 	send(click("u1", "draw:"+gid+":0:deck"), stuckResponder{release})
-	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Phase() == engine.PhaseSecondDraw }) }, "u1's first draw")
+	waitFor(t, func() bool {
+		return w.under("c1", func(g *engine.Game) bool { return g.Phase() == engine.PhaseSecondDraw })
+	}, "u1's first draw")
 	send(click("u1", "draw:"+gid+":0:deck"), stuckResponder{release})
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 1 }) }, "u1's turn ends")
 	// u2's hand sent by DM hangs; u2 and u1 are answered meanwhile.

@@ -222,7 +222,9 @@ func TestCloseStopsAThinkingBot(t *testing.T) {
 	}
 
 	w.restart()
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return thinker{budget: time.Millisecond, started: make(chan struct{}, 1)}, nil }
+	w.svc.cfg.Bots = func(string, uint64) (Bot, error) {
+		return thinker{budget: time.Millisecond, started: make(chan struct{}, 1)}, nil
+	}
 	if err := w.svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
