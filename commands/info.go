@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,20 +16,19 @@ import (
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
 // a DM on request (falling back to ephemeral when DMs are closed). The
 // hand is read under the table's lock; the DM is sent after it.
-func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
+func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (response, error) {
 	var (
-		msg, prompt     Message
-		picture         *imaging.HandScene
-		pending, seated bool
+		msg, prompt Message
+		picture     *imaging.HandScene
+		pending     bool
 	)
-	err := s.atTable(req, resp, nil, func(t *table, seat int) error {
+	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
 		msg, picture = s.handMessage(t, seat, req.Locale)
 		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
-		seated = true
-		return nil
+		return response{}, nil
 	})
-	if err != nil || !seated {
-		return err // atTable answered why not
+	if err != nil || r.kind != noAnswer {
+		return r, err // atTable answered why not
 	}
 	// The picture is drawn once the table is free again.
 	s.drawHand(&msg, picture)
@@ -39,9 +39,9 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 			if pending {
 				// The choice's controls work only where the game is.
 				prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
-				return resp.Reply(prompt)
+				return reply(prompt)
 			}
-			return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
+			return reply(note(present.T(req.Locale, "hand.sent_dm")))
 		}
 		msg.Ephemeral = true
 		if errors.Is(err, ErrDMClosed) {
@@ -55,7 +55,7 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 		msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
 		msg.Components = prompt.Components
 	}
-	return resp.Reply(msg)
+	return reply(msg)
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,
@@ -126,18 +126,18 @@ const boardCooldown = 30 * time.Second
 // boardCommand: /board reposts the board publicly for a player; a
 // spectator sees it privately, without controls. The picture is drawn
 // once the table's lock is released.
-func (s *Service) boardCommand(req *Request, resp Responder) error {
+func (s *Service) boardCommand(ctx context.Context, req *Request) (response, error) {
 	var (
 		m       Message
 		scene   *imaging.Scene
 		channel string
 	)
-	err := s.withGame(req, resp, func(t *table) error {
+	r, err := s.withGame(ctx, req, func(t *table) (response, error) {
 		if seatOf(t.rec, req.User) >= 0 {
 			// One public repost per table and cooldown: a board is 170 KB
 			// of pictures and eight buttons in everyone's channel.
 			if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
-				return resp.Reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
+				return reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
 			}
 			t.boardShown = s.cfg.Now()
 		}
@@ -150,10 +150,10 @@ func (s *Service) boardCommand(req *Request, resp Responder) error {
 		if seatOf(t.rec, req.User) < 0 {
 			m.Ephemeral, m.Components = true, nil
 		}
-		return nil
+		return response{}, nil
 	})
-	if err != nil || scene == nil {
-		return err // answered under the lock
+	if err != nil || r.kind != noAnswer {
+		return r, err // answered under the lock
 	}
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Board(&buf, scene); err != nil {
@@ -161,12 +161,12 @@ func (s *Service) boardCommand(req *Request, resp Responder) error {
 	} else {
 		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}}
 	}
-	return resp.Reply(m)
+	return reply(m)
 }
 
 // scoreCommand: /score shows public counts only.
-func (s *Service) scoreCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
+func (s *Service) scoreCommand(ctx context.Context, req *Request) (response, error) {
+	return s.withGame(ctx, req, func(t *table) (response, error) {
 		loc := t.locale()
 		v := t.game.Public()
 		var lines []string
@@ -185,34 +185,35 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 		}
 		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
 			Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
-		return resp.Reply(Message{Embeds: []Embed{e}})
+		return reply(Message{Embeds: []Embed{e}})
 	})
 }
 
 // logCommand: /log shows the last public moves.
-func (s *Service) logCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
+func (s *Service) logCommand(ctx context.Context, req *Request) (response, error) {
+	return s.withGame(ctx, req, func(t *table) (response, error) {
 		h := t.history
 		if len(h) > 15 {
 			h = h[len(h)-15:]
 		}
 		if len(h) == 0 {
-			return resp.Reply(note(present.T(req.Locale, "log.empty")))
+			return reply(note(present.T(req.Locale, "log.empty")))
 		}
-		return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
+		return reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
 	})
 }
 
 // withGame runs fn with the table locked when the channel has a running
 // game (for anyone: watchers may look at the board and the scores).
-func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error) error {
-	t, err := s.table(req.Channel)
+func (s *Service) withGame(ctx context.Context, req *Request, fn func(t *table) (response, error)) (response, error) {
+	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
+		if t.rec == nil || t.game == nil {
+			return reply(s.noGameHere(req, "game.none"))
+		}
+		return fn(t)
+	})
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
-	defer t.unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(s.noGameHere(req, "game.none"))
-	}
-	return fn(t)
+	return r, nil
 }

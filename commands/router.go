@@ -17,7 +17,7 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "join":
 			return s.lobbyJoin(req, resp, "")
 		case "leave":
-			return s.leave(req, resp)
+			return s.leave(ctx, req, resp)
 		case "start":
 			return s.start(req, resp, "")
 		case "addbot":
@@ -35,30 +35,30 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "forget":
 			return s.forget(req, resp)
 		case "undo":
-			return s.undoAsk(req, resp)
+			return sent(resp)(s.undoAsk(ctx, req))
 		case "hint":
-			return s.hintCommand(ctx, req, resp)
+			return sent(resp)(s.hintCommand(ctx, req))
 		case "notify":
 			return s.notifyCommand(req, resp)
 		}
 	case "draw":
-		return s.drawCommand(req, resp)
+		return sent(resp)(s.drawCommand(ctx, req))
 	case "claim":
-		return s.claimCommand(req, resp)
+		return sent(resp)(s.claimCommand(ctx, req))
 	case "tickets":
-		return s.ticketsCommand(req, resp, "")
+		return sent(resp)(s.ticketsCommand(ctx, req, ""))
 	case "station":
-		return s.stationCommand(req, resp)
+		return sent(resp)(s.stationCommand(ctx, req))
 	case "passenger":
-		return s.passengerCommand(req, resp)
+		return sent(resp)(s.passengerCommand(ctx, req))
 	case "hand":
-		return s.handCommand(req, resp, req.Opt("dm") == "true")
+		return sent(resp)(s.handCommand(ctx, req, req.Opt("dm") == "true"))
 	case "board":
-		return s.boardCommand(req, resp)
+		return sent(resp)(s.boardCommand(ctx, req))
 	case "score":
-		return s.scoreCommand(req, resp)
+		return sent(resp)(s.scoreCommand(ctx, req))
 	case "log":
-		return s.logCommand(req, resp)
+		return sent(resp)(s.logCommand(ctx, req))
 	case EntryPointName:
 		return s.entryPoint(req, resp)
 	}
@@ -85,25 +85,25 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 			return s.start(req, resp, id.game)
 		}
 	case "setup":
-		return s.setupTickets(req, resp, id)
+		return sent(resp)(s.setupTickets(ctx, req, id))
 	case "draw":
-		return s.drawButton(req, resp, id)
+		return sent(resp)(s.drawButton(ctx, req, id))
 	case "tickets":
-		return s.ticketsButton(req, resp, id)
+		return sent(resp)(s.ticketsButton(ctx, req, id))
 	case "mix":
-		return s.mixButton(req, resp, id)
+		return sent(resp)(s.mixButton(ctx, req, id))
 	case "keep":
-		return s.keepMenu(req, resp, id)
+		return sent(resp)(s.keepMenu(ctx, req, id))
 	case "tunnel":
-		return s.tunnelButton(req, resp, id)
+		return sent(resp)(s.tunnelButton(ctx, req, id))
 	case "confirm":
-		return s.confirmButton(req, resp, id)
+		return sent(resp)(s.confirmButton(ctx, req, id))
 	case "trip":
-		return s.tripButton(req, resp, id)
+		return sent(resp)(s.tripButton(ctx, req, id))
 	case "hand":
-		return s.handCommand(req, resp, false)
+		return sent(resp)(s.handCommand(ctx, req, false))
 	case "undo":
-		return s.undoVote(req, resp, id)
+		return sent(resp)(s.undoVote(ctx, req, id))
 	case "replay":
 		return s.replayButton(req, resp, id)
 	case "rematch":
@@ -111,7 +111,7 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 	case "end":
 		return s.endButton(req, resp, id)
 	case "pay":
-		return s.payButton(req, resp, id)
+		return sent(resp)(s.payButton(ctx, req, id))
 	case "activity":
 		return s.activityButton(req, resp, id)
 	}

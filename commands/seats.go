@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -20,18 +21,18 @@ const takeoverLevel = "normal"
 
 // leave: /ttr leave — out of the lobby, or out of a running game (a bot
 // takes the seat).
-func (s *Service) leave(req *Request, resp Responder) error {
+func (s *Service) leave(ctx context.Context, req *Request, resp Responder) error {
 	if !s.running(req.Channel) {
 		return s.lobbyLeave(req, resp, "")
 	}
-	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+	return sent(resp)(s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := s.handToBot(t, seat); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+			return reply(s.oops(req, err.Error()))
 		}
 		loc := t.locale()
-		return resp.Reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
-	})
+		return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
+	}))
 }
 
 // kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included

@@ -1,0 +1,92 @@
+package commands
+
+import "context"
+
+// response is what a request gets back, as a value. A handler decides it
+// (usually with a table locked, inside withTable) and returns it; Handle
+// sends it once the handler has returned and no lock is held. Code that
+// runs under a table's lock has no Responder to call: it cannot reach the
+// network.
+type response struct {
+	kind      responseKind
+	msg       Message
+	choices   []Choice
+	followUps []Message
+}
+
+type responseKind int
+
+const (
+	noAnswer      responseKind = iota // nothing to send (answered otherwise)
+	replyAnswer                       // a new message
+	updateAnswer                      // an edit of the clicked message
+	ackAnswer                         // a click acknowledged, nothing shown
+	choicesAnswer                     // autocomplete choices
+)
+
+// reply answers with a new message.
+func reply(m Message) (response, error) { return response{kind: replyAnswer, msg: m}, nil }
+
+// update answers a click by editing the message clicked.
+func update(m Message) (response, error) { return response{kind: updateAnswer, msg: m}, nil }
+
+// replyOrUpdate is update for a click, reply for a command.
+func replyOrUpdate(m Message, click bool) (response, error) {
+	if click {
+		return update(m)
+	}
+	return reply(m)
+}
+
+// then adds a follow-up message, sent after the answer.
+func (r response) then(m Message) response {
+	r.followUps = append(r.followUps, m)
+	return r
+}
+
+// sendTo sends the response; the first error is returned.
+func (r response) sendTo(resp Responder) error {
+	var err error
+	switch r.kind {
+	case replyAnswer:
+		err = resp.Reply(r.msg)
+	case updateAnswer:
+		err = resp.Update(r.msg)
+	case ackAnswer:
+		err = resp.Ack()
+	case choicesAnswer:
+		err = resp.Choices(r.choices)
+	}
+	for _, m := range r.followUps {
+		if ferr := resp.FollowUp(m); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// sent is the adapter between handlers that return their response and the
+// router: sent(resp)(handler(ctx, req)) sends what the handler decided.
+func sent(resp Responder) func(response, error) error {
+	return func(r response, err error) error {
+		if err != nil {
+			return err
+		}
+		return r.sendTo(resp)
+	}
+}
+
+// withTable is the way into a channel's table for a request: fn runs
+// with the table locked (loaded from the store when it is not in memory)
+// and returns what the request gets back, which its caller sends after
+// withTable returned. ctx is the request's; a request that waited for the
+// table is still handled when it ended (at shutdown, serve lets the moves
+// in flight finish).
+func (s *Service) withTable(_ context.Context, channel string, fn func(*table) (response, error)) (response, error) {
+	t, err := s.table(channel)
+	if err != nil {
+		return response{}, err
+	}
+	defer t.unlock()
+	return fn(t)
+}
