@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -34,16 +35,16 @@ const (
 	MaxTurnTimer     = 7 * 24 * 60
 )
 
-func (s *Service) ttrNew(req *Request, resp Responder) error {
+func (s *Service) ttrNew(ctx context.Context, req *Request) (response, error) {
 	rec, refusal := s.newTableRecord(req)
 	if refusal != "" {
-		return resp.Reply(note(refusal))
+		return reply(note(refusal))
 	}
 	// The lobby is a post of its own (opening.go); the asker is answered
 	// privately.
 	_, answer := s.open(req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
 		wantThread: s.threadsHere(req), put: s.cfg.Store.PutWithPosts})
-	return resp.Reply(answer)
+	return reply(answer)
 }
 
 // newTableRecord reads /ttr new's options into a lobby record (its
@@ -202,8 +203,8 @@ func seatOf(rec *store.GameRecord, user string) int {
 }
 
 // lobbyChange runs join/leave/addbot/kick on a lobby and refreshes its message.
-func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
-	return s.inLobby(req, resp, game, func(t *table) string {
+func (s *Service) lobbyJoin(ctx context.Context, req *Request, game string) (response, error) {
+	return s.inLobby(ctx, req, game, func(t *table) string {
 		rec := t.rec
 		if seatOf(rec, req.User) >= 0 {
 			return present.T(req.Locale, "lobby.already_in")
@@ -216,8 +217,8 @@ func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
 	})
 }
 
-func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
-	return s.inLobby(req, resp, game, func(t *table) string {
+func (s *Service) lobbyLeave(ctx context.Context, req *Request, game string) (response, error) {
+	return s.inLobby(ctx, req, game, func(t *table) string {
 		i := seatOf(t.rec, req.User)
 		if i < 0 {
 			return present.T(req.Locale, "lobby.not_in")
@@ -227,9 +228,9 @@ func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
 	})
 }
 
-func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
+func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, error) {
 	if s.cfg.Bots == nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.no_bots")))
+		return reply(note(present.T(req.Locale, "lobby.no_bots")))
 	}
 	level := req.Opt("level")
 	if level == "" && len(s.cfg.BotLevels) > 0 {
@@ -238,9 +239,9 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 		level = s.cfg.BotLevels[(len(s.cfg.BotLevels)-1)/2]
 	}
 	if _, err := s.cfg.Bots(level, 0); err != nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
+		return reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
 	}
-	return s.inLobby(req, resp, "", func(t *table) string {
+	return s.inLobby(ctx, req, "", func(t *table) string {
 		if len(t.rec.Seats) >= maxPlayers {
 			return present.T(req.Locale, "lobby.full")
 		}
@@ -249,8 +250,8 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 	})
 }
 
-func (s *Service) lobbyKick(req *Request, resp Responder) error {
-	return s.inLobby(req, resp, "", func(t *table) string {
+func (s *Service) lobbyKick(ctx context.Context, req *Request) (response, error) {
+	return s.inLobby(ctx, req, "", func(t *table) string {
 		if req.User != t.rec.Host && !req.CanManage {
 			return present.T(req.Locale, "lobby.host_only")
 		}
@@ -268,58 +269,55 @@ func (s *Service) lobbyKick(req *Request, resp Responder) error {
 
 // inLobby applies a change to the lobby, saves it and shows the table.
 // game is the lobby id a button carries ("" for a slash command).
-func (s *Service) inLobby(req *Request, resp Responder, game string, change func(*table) string) error {
+func (s *Service) inLobby(ctx context.Context, req *Request, game string, change func(*table) string) (response, error) {
 	fromButton := game != ""
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	if t.rec == nil {
-		return resp.Reply(s.noGameHere(req, "lobby.none"))
-	}
-	if t.rec.Status != store.StatusLobby {
-		return resp.Reply(note(present.T(req.Locale, "lobby.started")))
-	}
-	if fromButton && game != t.rec.ID {
-		return resp.Reply(note(present.T(req.Locale, "stale.game")))
-	}
-	prev := append([]store.Seat(nil), t.rec.Seats...)
-	if msg := change(t); msg != "" {
-		t.rec.Seats = prev
-		return resp.Reply(note(msg))
-	}
-	for i := range t.rec.Seats {
-		t.rec.Seats[i].Color = seatColors[i]
-	}
-	if len(t.rec.Seats) == 0 {
-		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if t.rec == nil {
+			return reply(s.noGameHere(req, "lobby.none"))
 		}
-		if t.rec.Options["parent"] != "" {
-			// Nobody is left at the table: its thread closes.
-			if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
-				s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
+		if t.rec.Status != store.StatusLobby {
+			return reply(note(present.T(req.Locale, "lobby.started")))
+		}
+		if fromButton && game != t.rec.ID {
+			return reply(note(present.T(req.Locale, "stale.game")))
+		}
+		prev := append([]store.Seat(nil), t.rec.Seats...)
+		if msg := change(t); msg != "" {
+			t.rec.Seats = prev
+			return reply(note(msg))
+		}
+		for i := range t.rec.Seats {
+			t.rec.Seats[i].Color = seatColors[i]
+		}
+		if len(t.rec.Seats) == 0 {
+			if err := s.cfg.Store.Delete(req.Channel); err != nil {
+				return reply(s.oops(req, err.Error()))
 			}
-			s.kick(req.Channel)
+			if t.rec.Options["parent"] != "" {
+				// Nobody is left at the table: its thread closes.
+				if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
+					s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
+				}
+				s.kick(req.Channel)
+			}
+			t.rec = nil
+			if fromButton {
+				return update(Message{Content: present.T(t.locale(), "lobby.closed")})
+			}
+			return reply(Message{Content: present.T(t.locale(), "lobby.closed")})
 		}
-		t.rec = nil
+		if err := s.cfg.Store.Put(t.rec); err != nil {
+			t.rec.Seats = prev
+			return reply(s.oops(req, err.Error()))
+		}
+		m := s.lobbyMessage(t.rec, t.locale())
 		if fromButton {
-			return resp.Update(Message{Content: present.T(t.locale(), "lobby.closed")})
+			return update(m)
 		}
-		return resp.Reply(Message{Content: present.T(t.locale(), "lobby.closed")})
-	}
-	if err := s.cfg.Store.Put(t.rec); err != nil {
-		t.rec.Seats = prev
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	m := s.lobbyMessage(t.rec, t.locale())
-	if fromButton {
-		return resp.Update(m)
-	}
-	// A command's answer is a copy of the table as it stands: the buttons
-	// stay on the lobby itself, so that no copy keeps controls that die
-	// when the game starts.
-	m.Components = nil
-	return resp.Reply(m)
+		// A command's answer is a copy of the table as it stands: the buttons
+		// stay on the lobby itself, so that no copy keeps controls that die
+		// when the game starts.
+		m.Components = nil
+		return reply(m)
+	})
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"maps"
 	"strings"
 
@@ -21,19 +22,19 @@ func rematchButton(loc string, rec *store.GameRecord) Component {
 // rematch opens the table a finished game's player asked for: once per
 // game, ever (the archived game keeps its rematch's id), whatever becomes
 // of that table; its lobby pings the other players once.
-func (s *Service) rematch(req *Request, resp Responder, id customID) error {
+func (s *Service) rematch(ctx context.Context, req *Request, id customID) (response, error) {
 	key, old, err := s.finishedGame(req.Guild, id.game)
 	if err != nil {
-		return resp.Reply(note(present.T(req.Locale, "rematch.gone")))
+		return reply(note(present.T(req.Locale, "rematch.gone")))
 	}
 	if heldSeat(old, req.User) < 0 {
-		return resp.Reply(note(present.T(req.Locale, "rematch.not_player")))
+		return reply(note(present.T(req.Locale, "rematch.not_player")))
 	}
-	done := func() error {
+	done := func() (response, error) {
 		if rec := s.rematchOf(old); rec != nil {
-			return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
+			return reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 		}
-		return resp.Reply(note(present.T(req.Locale, "rematch.already")))
+		return reply(note(present.T(req.Locale, "rematch.already")))
 	}
 	// One rematch a game, even when two players click at once.
 	if store.RematchMark(old) != "" || !s.claimRematch(old.ID) {
@@ -86,9 +87,9 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	}
 	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options["parent"] != "", lobby: dress, put: put})
 	if !opened {
-		return resp.Reply(answer)
+		return reply(answer)
 	}
-	return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
+	return reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 }
 
 // heldSeat is the seat user held in a game, played to the end or left to

@@ -90,3 +90,13 @@ func (s *Service) withTable(_ context.Context, channel string, fn func(*table) (
 	defer t.unlock()
 	return fn(t)
 }
+
+// atChannel is withTable for a request: a table that cannot be loaded is
+// answered with an apology.
+func (s *Service) atChannel(ctx context.Context, req *Request, fn func(*table) (response, error)) (response, error) {
+	r, err := s.withTable(ctx, req.Channel, fn)
+	if err != nil {
+		return reply(s.oops(req, err.Error()))
+	}
+	return r, nil
+}

@@ -13,19 +13,19 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 	case "ttr":
 		switch req.Sub {
 		case "new":
-			return s.ttrNew(req, resp)
+			return sent(resp)(s.ttrNew(ctx, req))
 		case "join":
-			return s.lobbyJoin(req, resp, "")
+			return sent(resp)(s.lobbyJoin(ctx, req, ""))
 		case "leave":
-			return s.leave(ctx, req, resp)
+			return sent(resp)(s.leave(ctx, req))
 		case "start":
-			return s.start(req, resp, "")
+			return sent(resp)(s.start(ctx, req, ""))
 		case "addbot":
-			return s.lobbyAddBot(req, resp)
+			return sent(resp)(s.lobbyAddBot(ctx, req))
 		case "kick":
-			return s.kickSeat(req, resp)
+			return sent(resp)(s.kickSeat(ctx, req))
 		case "end":
-			return s.end(req, resp)
+			return sent(resp)(s.end(ctx, req))
 		case "help":
 			return resp.Reply(s.help(req))
 		case "rules":
@@ -39,7 +39,7 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		case "hint":
 			return sent(resp)(s.hintCommand(ctx, req))
 		case "notify":
-			return s.notifyCommand(req, resp)
+			return sent(resp)(s.notifyCommand(ctx, req))
 		}
 	case "draw":
 		return sent(resp)(s.drawCommand(ctx, req))
@@ -78,11 +78,11 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		}
 		switch id.arg {
 		case "join":
-			return s.lobbyJoin(req, resp, id.game)
+			return sent(resp)(s.lobbyJoin(ctx, req, id.game))
 		case "leave":
-			return s.lobbyLeave(req, resp, id.game)
+			return sent(resp)(s.lobbyLeave(ctx, req, id.game))
 		case "start":
-			return s.start(req, resp, id.game)
+			return sent(resp)(s.start(ctx, req, id.game))
 		}
 	case "setup":
 		return sent(resp)(s.setupTickets(ctx, req, id))
@@ -105,11 +105,11 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 	case "undo":
 		return sent(resp)(s.undoVote(ctx, req, id))
 	case "replay":
-		return s.replayButton(req, resp, id)
+		return sent(resp)(s.replayButton(ctx, req, id))
 	case "rematch":
-		return s.rematch(req, resp, id)
+		return sent(resp)(s.rematch(ctx, req, id))
 	case "end":
-		return s.endButton(req, resp, id)
+		return sent(resp)(s.endButton(ctx, req, id))
 	case "pay":
 		return sent(resp)(s.payButton(ctx, req, id))
 	case "activity":

@@ -21,49 +21,46 @@ const takeoverLevel = "normal"
 
 // leave: /ttr leave — out of the lobby, or out of a running game (a bot
 // takes the seat).
-func (s *Service) leave(ctx context.Context, req *Request, resp Responder) error {
+func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
 	if !s.running(req.Channel) {
-		return s.lobbyLeave(req, resp, "")
+		return s.lobbyLeave(ctx, req, "")
 	}
-	return sent(resp)(s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
+	return s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := s.handToBot(t, seat); err != nil {
 			return reply(s.oops(req, err.Error()))
 		}
 		loc := t.locale()
 		return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
-	}))
+	})
 }
 
 // kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
-func (s *Service) kickSeat(req *Request, resp Responder) error {
+func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) {
 	if !s.running(req.Channel) {
-		return s.lobbyKick(req, resp)
+		return s.lobbyKick(ctx, req)
 	}
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(s.noGameHere(req, "game.none"))
-	}
-	if req.User != t.rec.Host && !req.CanManage {
-		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))
-	}
-	seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
-	if seat < 0 {
-		return resp.Reply(note(present.T(req.Locale, "lobby.no_such_player")))
-	}
-	name := present.EscapeMarkdown(seatName(t.rec, seat))
-	if isBot(t.rec, seat) {
-		return resp.Reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
-	}
-	if err := s.handToBot(t, seat); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	return resp.Reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if t.rec == nil || t.game == nil {
+			return reply(s.noGameHere(req, "game.none"))
+		}
+		if req.User != t.rec.Host && !req.CanManage {
+			return reply(note(present.T(req.Locale, "lobby.host_only")))
+		}
+		seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
+		if seat < 0 {
+			return reply(note(present.T(req.Locale, "lobby.no_such_player")))
+		}
+		name := present.EscapeMarkdown(seatName(t.rec, seat))
+		if isBot(t.rec, seat) {
+			return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
+		}
+		if err := s.handToBot(t, seat); err != nil {
+			return reply(s.oops(req, err.Error()))
+		}
+		return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
+	})
 }
 
 // running reports whether a channel's game has started.
