@@ -12,12 +12,15 @@ type response struct {
 	msg       Message
 	choices   []Choice
 	followUps []Message
+	// launch, when set, is the answer instead: it needs the responder
+	// itself (Discord's LAUNCH_ACTIVITY, activity.go).
+	launch func(Responder) error
 }
 
 type responseKind int
 
 const (
-	noAnswer      responseKind = iota // nothing to send (answered otherwise)
+	noAnswer      responseKind = iota // nothing (or launch) to send
 	replyAnswer                       // a new message
 	updateAnswer                      // an edit of the clicked message
 	ackAnswer                         // a click acknowledged, nothing shown
@@ -38,6 +41,9 @@ func replyOrUpdate(m Message, click bool) (response, error) {
 	return reply(m)
 }
 
+// choose answers an autocomplete request.
+func choose(c []Choice) (response, error) { return response{kind: choicesAnswer, choices: c}, nil }
+
 // then adds a follow-up message, sent after the answer.
 func (r response) then(m Message) response {
 	r.followUps = append(r.followUps, m)
@@ -47,6 +53,9 @@ func (r response) then(m Message) response {
 // sendTo sends the response; the first error is returned.
 func (r response) sendTo(resp Responder) error {
 	var err error
+	if r.launch != nil {
+		err = r.launch(resp)
+	}
 	switch r.kind {
 	case replyAnswer:
 		err = resp.Reply(r.msg)
@@ -63,17 +72,6 @@ func (r response) sendTo(resp Responder) error {
 		}
 	}
 	return err
-}
-
-// sent is the adapter between handlers that return their response and the
-// router: sent(resp)(handler(ctx, req)) sends what the handler decided.
-func sent(resp Responder) func(response, error) error {
-	return func(r response, err error) error {
-		if err != nil {
-			return err
-		}
-		return r.sendTo(resp)
-	}
 }
 
 // withTable is the way into a channel's table for a request: fn runs

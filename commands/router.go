@@ -8,112 +8,112 @@ import (
 )
 
 // command dispatches a slash command.
-func (s *Service) command(ctx context.Context, req *Request, resp Responder) error {
+func (s *Service) command(ctx context.Context, req *Request) (response, error) {
 	switch req.Name {
 	case "ttr":
 		switch req.Sub {
 		case "new":
-			return sent(resp)(s.ttrNew(ctx, req))
+			return s.ttrNew(ctx, req)
 		case "join":
-			return sent(resp)(s.lobbyJoin(ctx, req, ""))
+			return s.lobbyJoin(ctx, req, "")
 		case "leave":
-			return sent(resp)(s.leave(ctx, req))
+			return s.leave(ctx, req)
 		case "start":
-			return sent(resp)(s.start(ctx, req, ""))
+			return s.start(ctx, req, "")
 		case "addbot":
-			return sent(resp)(s.lobbyAddBot(ctx, req))
+			return s.lobbyAddBot(ctx, req)
 		case "kick":
-			return sent(resp)(s.kickSeat(ctx, req))
+			return s.kickSeat(ctx, req)
 		case "end":
-			return sent(resp)(s.end(ctx, req))
+			return s.end(ctx, req)
 		case "help":
-			return resp.Reply(s.help(req))
+			return reply(s.help(req))
 		case "rules":
-			return resp.Reply(s.rules(req))
+			return reply(s.rules(req))
 		case "stats":
-			return s.stats(req, resp)
+			return s.stats(ctx, req)
 		case "forget":
-			return s.forget(req, resp)
+			return s.forget(ctx, req)
 		case "undo":
-			return sent(resp)(s.undoAsk(ctx, req))
+			return s.undoAsk(ctx, req)
 		case "hint":
-			return sent(resp)(s.hintCommand(ctx, req))
+			return s.hintCommand(ctx, req)
 		case "notify":
-			return sent(resp)(s.notifyCommand(ctx, req))
+			return s.notifyCommand(ctx, req)
 		}
 	case "draw":
-		return sent(resp)(s.drawCommand(ctx, req))
+		return s.drawCommand(ctx, req)
 	case "claim":
-		return sent(resp)(s.claimCommand(ctx, req))
+		return s.claimCommand(ctx, req)
 	case "tickets":
-		return sent(resp)(s.ticketsCommand(ctx, req, ""))
+		return s.ticketsCommand(ctx, req, "")
 	case "station":
-		return sent(resp)(s.stationCommand(ctx, req))
+		return s.stationCommand(ctx, req)
 	case "passenger":
-		return sent(resp)(s.passengerCommand(ctx, req))
+		return s.passengerCommand(ctx, req)
 	case "hand":
-		return sent(resp)(s.handCommand(ctx, req, req.Opt("dm") == "true"))
+		return s.handCommand(ctx, req, req.Opt("dm") == "true")
 	case "board":
-		return sent(resp)(s.boardCommand(ctx, req))
+		return s.boardCommand(ctx, req)
 	case "score":
-		return sent(resp)(s.scoreCommand(ctx, req))
+		return s.scoreCommand(ctx, req)
 	case "log":
-		return sent(resp)(s.logCommand(ctx, req))
+		return s.logCommand(ctx, req)
 	case EntryPointName:
-		return s.entryPoint(req, resp)
+		return s.entryPoint(ctx, req)
 	}
-	return resp.Reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
+	return reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
 }
 
 // component dispatches a button click or a menu choice.
-func (s *Service) component(ctx context.Context, req *Request, resp Responder) error {
+func (s *Service) component(ctx context.Context, req *Request) (response, error) {
 	id, ok := parseCID(req.CustomID)
 	if !ok {
-		return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+		return reply(note(present.T(req.Locale, "stale.unknown")))
 	}
 	switch id.kind {
 	case "lobby":
 		if !s.routeToThread(req, &id) {
-			return resp.Reply(note(present.T(req.Locale, "stale.game")))
+			return reply(note(present.T(req.Locale, "stale.game")))
 		}
 		switch id.arg {
 		case "join":
-			return sent(resp)(s.lobbyJoin(ctx, req, id.game))
+			return s.lobbyJoin(ctx, req, id.game)
 		case "leave":
-			return sent(resp)(s.lobbyLeave(ctx, req, id.game))
+			return s.lobbyLeave(ctx, req, id.game)
 		case "start":
-			return sent(resp)(s.start(ctx, req, id.game))
+			return s.start(ctx, req, id.game)
 		}
 	case "setup":
-		return sent(resp)(s.setupTickets(ctx, req, id))
+		return s.setupTickets(ctx, req, id)
 	case "draw":
-		return sent(resp)(s.drawButton(ctx, req, id))
+		return s.drawButton(ctx, req, id)
 	case "tickets":
-		return sent(resp)(s.ticketsButton(ctx, req, id))
+		return s.ticketsButton(ctx, req, id)
 	case "mix":
-		return sent(resp)(s.mixButton(ctx, req, id))
+		return s.mixButton(ctx, req, id)
 	case "keep":
-		return sent(resp)(s.keepMenu(ctx, req, id))
+		return s.keepMenu(ctx, req, id)
 	case "tunnel":
-		return sent(resp)(s.tunnelButton(ctx, req, id))
+		return s.tunnelButton(ctx, req, id)
 	case "confirm":
-		return sent(resp)(s.confirmButton(ctx, req, id))
+		return s.confirmButton(ctx, req, id)
 	case "trip":
-		return sent(resp)(s.tripButton(ctx, req, id))
+		return s.tripButton(ctx, req, id)
 	case "hand":
-		return sent(resp)(s.handCommand(ctx, req, false))
+		return s.handCommand(ctx, req, false)
 	case "undo":
-		return sent(resp)(s.undoVote(ctx, req, id))
+		return s.undoVote(ctx, req, id)
 	case "replay":
-		return sent(resp)(s.replayButton(ctx, req, id))
+		return s.replayButton(ctx, req, id)
 	case "rematch":
-		return sent(resp)(s.rematch(ctx, req, id))
+		return s.rematch(ctx, req, id)
 	case "end":
-		return sent(resp)(s.endButton(ctx, req, id))
+		return s.endButton(ctx, req, id)
 	case "pay":
-		return sent(resp)(s.payButton(ctx, req, id))
+		return s.payButton(ctx, req, id)
 	case "activity":
-		return s.activityButton(req, resp, id)
+		return s.activityButton(ctx, req, id)
 	}
-	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+	return reply(note(present.T(req.Locale, "stale.unknown")))
 }

@@ -402,29 +402,36 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		s.log.Debug("repeated interaction ignored", "id", req.ID)
 		return
 	}
-	// Handlers decide and commit under the table's lock; their answers are
-	// sent after they return, when no lock is held.
-	held := &heldReplies{}
-	var err error
+	// Handlers decide and commit under the table's lock and return their
+	// answer, sent here when no lock is held.
+	var (
+		r   response
+		err error
+	)
 	switch req.Type {
 	case CommandRequest:
-		err = s.command(ctx, req, held)
+		r, err = s.command(ctx, req)
 	case ComponentRequest:
-		err = s.component(ctx, req, held)
+		r, err = s.component(ctx, req)
 	case AutocompleteRequest:
-		err = s.autocomplete(req, held)
+		r, err = s.autocomplete(req)
 	default:
-		err = held.Reply(s.oops(req, "unknown request"))
+		r, err = reply(s.oops(req, "unknown request"))
 	}
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
 		// refuses here, DMs Discord refused them.
-		s.tellBlocked(req, held)
-		s.tellDMRefused(req, held)
+		r.followUps = append(r.followUps, s.tellBlocked(req)...)
+		r.followUps = append(r.followUps, s.tellDMRefused(ctx, req)...)
 	}
-	if serr := held.sendTo(resp); err == nil {
-		err = serr
+	if err != nil {
+		// A handler's unexpected failure still gets an answer.
+		s.log.Warn("request failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
+		if r.kind == noAnswer && r.launch == nil {
+			r.kind, r.msg = replyAnswer, s.oops(req, err.Error())
+		}
 	}
+	err = r.sendTo(resp)
 	if req.Type != AutocompleteRequest {
 		s.waitSent(req.Channel)
 	}
