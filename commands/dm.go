@@ -63,7 +63,7 @@ func (s *Service) kickQueues(entries []store.OutboxEntry) {
 
 // sendDM delivers a queued DM.
 func (s *Service) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Message) error {
-	err := s.cfg.Poster.DM(p.DM, m)
+	err := s.cfg.Poster.DM(s.ctx, p.DM, m)
 	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
 		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
 		s.refuseDMs(p.Game, p.DM)

@@ -34,7 +34,7 @@ func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (respo
 	s.drawHand(&msg, picture)
 	if dm {
 		msg.Ephemeral = false
-		err := s.cfg.Poster.DM(req.User, msg)
+		err := s.cfg.Poster.DM(ctx, req.User, msg)
 		if err == nil {
 			if pending {
 				// The choice's controls work only where the game is.

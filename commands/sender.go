@@ -218,6 +218,9 @@ func (s *Service) deliver(channel string) {
 					s.stopSending(channel)
 					return
 				}
+				if s.isClosed() {
+					continue // the post was cut short by Close: it waits for the next start
+				}
 				delay := retryDelay(err, wait)
 				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", delay, "err", err)
 				s.setRetrying(channel, true)
@@ -264,7 +267,7 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if p.To != "" {
 		to = p.To
 	}
-	id, err := s.cfg.Poster.Post(to, m)
+	id, err := s.cfg.Poster.Post(s.ctx, to, m)
 	if errors.Is(err, ErrForbidden) && to == channel {
 		return s.postRefused(channel, err)
 	}

@@ -18,14 +18,14 @@ type stuckPoster struct {
 	release <-chan struct{}
 }
 
-func (p stuckPoster) Post(ch string, m Message) (string, error) {
+func (p stuckPoster) Post(ctx context.Context, ch string, m Message) (string, error) {
 	<-p.release
-	return p.fakePoster.Post(ch, m)
+	return p.fakePoster.Post(ctx, ch, m)
 }
 
-func (p stuckPoster) DM(user string, m Message) error {
+func (p stuckPoster) DM(ctx context.Context, user string, m Message) error {
 	<-p.release
-	return p.fakePoster.DM(user, m)
+	return p.fakePoster.DM(ctx, user, m)
 }
 
 // stuckResponder never finishes answering (until the test ends).
@@ -141,5 +141,57 @@ func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
 	answered("ending the game with its score", scored)
 	if rec, err := w.store.Get("c1"); err == nil && rec.Status == store.StatusPlaying {
 		t.Fatalf("the game was not ended: %+v", rec.Status)
+	}
+}
+
+// hangingPoster is a Discord that answers no post until the request's
+// context ends.
+type hangingPoster struct {
+	*fakePoster
+	started chan struct{}
+}
+
+func (p hangingPoster) Post(ctx context.Context, ch string, m Message) (string, error) {
+	select {
+	case p.started <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return "", ctx.Err()
+}
+
+// TestCloseEndsAPostInFlight: the service closes while Discord holds a
+// board's post. Close ends the request instead of waiting for Discord;
+// the board stays queued and goes out after the restart.
+func TestCloseEndsAPostInFlight(t *testing.T) {
+	w := newWorld(t)
+	gid := startedGame(t, w, nil)
+	started := make(chan struct{}, 1)
+	w.svc.cfg.Poster = hangingPoster{w.poster, started}
+	r := &notedResponder{done: make(chan struct{})}
+	go w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: "d1", Channel: "c1", Guild: "g1", User: "u1", CustomID: "draw:" + gid + ":0:deck"}, r)
+	<-r.done
+	r = &notedResponder{done: make(chan struct{})}
+	go w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: "d2", Channel: "c1", Guild: "g1", User: "u1", CustomID: "draw:" + gid + ":0:deck"}, r)
+	<-r.done
+	<-started
+	closed := make(chan struct{})
+	go func() { w.svc.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close waits for Discord to answer a post")
+	}
+	if entries, err := w.store.Outbox("c1"); err != nil || len(entries) == 0 {
+		t.Fatalf("the board left the outbox unsent: %d entries, %v", len(entries), err)
+	}
+	before := len(w.poster.all("c1"))
+	w.restart()
+	if err := w.svc.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.svc.Quiet()
+	if len(w.poster.all("c1")) <= before {
+		t.Fatal("the board was not posted after the restart")
 	}
 }

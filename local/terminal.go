@@ -65,7 +65,7 @@ func NewTerminal(in io.Reader, out io.Writer) *Terminal {
 }
 
 // Post shows a public message and saves its pictures.
-func (t *Terminal) Post(channel string, m commands.Message) (string, error) {
+func (t *Terminal) Post(_ context.Context, channel string, m commands.Message) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
@@ -78,7 +78,7 @@ func (t *Terminal) Post(channel string, m commands.Message) (string, error) {
 }
 
 // DM keeps a private message for its player, shown when they hold the keyboard.
-func (t *Terminal) DM(user string, m commands.Message) error {
+func (t *Terminal) DM(_ context.Context, user string, m commands.Message) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if user == t.viewer {
