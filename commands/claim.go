@@ -271,7 +271,7 @@ func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.Track
 // maybeConfirm applies a claim or station, or asks first when the table
 // plays with confirmations.
 func (s *Service) maybeConfirm(req *Request, t *table, seat int, a engine.Action) (response, error) {
-	if t.rec.Options["confirm"] != "on" {
+	if !tableOptions(t.rec).Confirm {
 		return s.act(req, t, seat, a, false)
 	}
 	// Check now so that the question is only asked for a legal move.

@@ -305,7 +305,7 @@ func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 			return reply(s.oops(req, err.Error()))
 		}
 	}
-	inThread := t.rec.Options["parent"] != ""
+	inThread := t.rec.Options[optParent] != ""
 	t.rec, t.game = nil, nil
 	done := Message{Content: present.T(loc, "end.done", "player", present.EscapeMarkdown(req.UserName))}
 	if inThread {

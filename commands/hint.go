@@ -16,7 +16,7 @@ import (
 const hintLevel = "expert"
 
 // hintsOff reports whether the table turned hints off (/ttr new hints:False).
-func hintsOff(rec *store.GameRecord) bool { return rec.Options["hints"] == "off" }
+func hintsOff(rec *store.GameRecord) bool { return tableOptions(rec).NoHints }
 
 // hintKey is the record option counting the hints a seat asked for; it is
 // kept in the record so that the count survives restarts.

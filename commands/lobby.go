@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"conductor/present"
 	"conductor/store"
@@ -82,30 +83,26 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 	} else {
 		lang = "en"
 	}
-	opts := map[string]string{"locale": lang}
+	set := TableOptions{Locale: lang, Confirm: req.Opt("confirm") == "true", NoHints: req.Opt("hints") == "false"}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
 			return nil, present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))
 		}
-		opts["bonus_tickets"] = "on"
-	}
-	if req.Opt("confirm") == "true" {
-		opts["confirm"] = "on"
-	}
-	if req.Opt("hints") == "false" {
-		opts["hints"] = "off"
+		set.BonusTickets = true
 	}
 	// Async tables are the common case: a turn timer is on unless turned off
 	// (0), so that an absent player never stalls the table for good.
 	if v := req.Opt("turn_timer"); v == "" {
-		opts["turn_timer"] = strconv.Itoa(DefaultTurnTimer)
+		set.TurnTimer = DefaultTurnTimer * time.Minute
 	} else if v != "0" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxTurnTimer {
 			return nil, present.T(req.Locale, "lobby.bad_timer")
 		}
-		opts["turn_timer"] = strconv.Itoa(n)
+		set.TurnTimer = time.Duration(n) * time.Minute
 	}
+	opts := map[string]string{}
+	set.write(opts)
 	return &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby,
 		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}, ""
@@ -120,16 +117,17 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
 	var opts []string
-	if rec.Options["bonus_tickets"] == "on" {
+	set := tableOptions(rec)
+	if set.BonusTickets {
 		opts = append(opts, present.T(loc, "lobby.opt.bonus"))
 	}
-	if m, err := strconv.Atoi(rec.Options["turn_timer"]); err == nil && m > 0 {
-		opts = append(opts, present.T(loc, "lobby.opt.timer", "time", duration(loc, m)))
+	if set.TurnTimer > 0 {
+		opts = append(opts, present.T(loc, "lobby.opt.timer", "time", duration(loc, int(set.TurnTimer/time.Minute))))
 	}
-	if rec.Options["confirm"] == "on" {
+	if set.Confirm {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
 	}
-	if hintsOff(rec) {
+	if set.NoHints {
 		opts = append(opts, present.T(loc, "lobby.opt.nohints"))
 	}
 	// The board's standard game needs no variant named ("USA — USA").
@@ -146,13 +144,13 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	e := Embed{Title: present.T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
 		Fields: []Field{{Name: present.T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
 		Footer: present.T(loc, "lobby.footer")}
-	if rec.Options["parent"] != "" {
+	if rec.Options[optParent] != "" {
 		e.Description += "\n" + present.T(loc, "lobby.thread", "thread", "<#"+rec.Channel+">")
 	}
 	full := len(rec.Seats) >= maxPlayers
 	// In the parent channel the buttons name the game's thread.
 	at := ""
-	if rec.Options["parent"] != "" {
+	if rec.Options[optParent] != "" {
 		at = "@" + rec.Channel
 	}
 	return Message{Embeds: []Embed{e}, Components: []Row{{
@@ -293,7 +291,7 @@ func (s *Service) inLobby(ctx context.Context, req *Request, game string, change
 			if err := s.cfg.Store.Delete(req.Channel); err != nil {
 				return reply(s.oops(req, err.Error()))
 			}
-			if t.rec.Options["parent"] != "" {
+			if t.rec.Options[optParent] != "" {
 				// Nobody is left at the table: its thread closes.
 				if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
 					s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)

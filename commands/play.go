@@ -136,7 +136,7 @@ func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"
 	}
-	return present.PlayerLabel(rec.Options["locale"], seatPlayer(rec, seat))
+	return present.PlayerLabel(rec.Options[optLocale], seatPlayer(rec, seat))
 }
 
 // seatPlayer is a seat as the presentation shows it.
@@ -287,7 +287,7 @@ func (s *Service) post(t *table, kind string, m Message) {
 // locale is the language of a table's public messages.
 func (t *table) locale() string {
 	if t.rec != nil && t.rec.Options != nil {
-		return t.rec.Options["locale"]
+		return t.rec.Options[optLocale]
 	}
 	return ""
 }

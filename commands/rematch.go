@@ -45,7 +45,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
 	delete(rec.Options, "rematch") // the old game's own mark
-	rec.Options["rematch_of"] = old.ID
+	rec.Options[optRematchOf] = old.ID
 	for k := range rec.Options {
 		if strings.HasPrefix(k, "notify.") {
 			delete(rec.Options, k) // each table's DMs are asked for anew
@@ -61,7 +61,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	}
 	// Where: a new thread of the same parent channel, else the channel the
 	// game was played in.
-	home, kind := old.Options["parent"], ChannelText
+	home, kind := old.Options[optParent], ChannelText
 	if home == "" {
 		home, kind = old.Channel, ChannelUnknown
 		if req.Channel == home {
@@ -71,7 +71,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	dress := func(lobby *Message) {
 		// The lobby pings the other players, once: their mentions in its
 		// content (a mention in an embed pings nobody).
-		loc := rec.Options["locale"]
+		loc := rec.Options[optLocale]
 		var pings []string
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
@@ -85,7 +85,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)
 	}
-	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options["parent"] != "", lobby: dress, put: put})
+	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
 	if !opened {
 		return reply(answer)
 	}

@@ -99,7 +99,7 @@ func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry)
 	if err != nil {
 		return nil, nil, err
 	}
-	loc := rec.Options["locale"]
+	loc := rec.Options[optLocale]
 	players := seatPlayers(rec)
 	// A new game is in the ticket choice, turn 0.
 	turn, phase, last := 0, engine.PhaseSetup, ""

@@ -357,7 +357,7 @@ func (s *Service) gameConfig(rec *store.GameRecord) (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, err
 	}
-	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
+	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: tableOptions(rec).BonusTickets,
 		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)}, nil
 }
 

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"conductor/engine"
@@ -176,8 +175,7 @@ func (s *Service) resumeBots(t *table) {
 
 // turnLimit is a table's turn timer; 0 when off.
 func turnLimit(rec *store.GameRecord) time.Duration {
-	minutes, _ := strconv.Atoi(rec.Options["turn_timer"])
-	return time.Duration(max(minutes, 0)) * time.Minute
+	return tableOptions(rec).TurnTimer
 }
 
 // lastMoveAt is when the game last moved (or was last written).
