@@ -54,7 +54,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	// after it takes its buttons off.
 	lobby := s.lobbyMessage(rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{outboxEntry("board", m)}, s.turnPings(t)...)
+	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, s.turnPings(t)...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
@@ -310,7 +310,7 @@ func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 	done := Message{Content: present.T(loc, "end.done", "player", present.EscapeMarkdown(req.UserName))}
 	if inThread {
 		// The thread is archived once the table was told, in order.
-		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry("", done), archiveEntry()); err != nil {
+		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry(postMessage, done), archiveEntry()); err != nil {
 			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
 		s.kick(req.Channel)

@@ -55,7 +55,9 @@ func (s *Service) notifyCommand(ctx context.Context, req *Request) (response, er
 // user's own queue.
 func dmEntry(user, channel string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, DM: user, Game: channel})
-	return store.OutboxEntry{Kind: "dm", Payload: payload, Queue: dmQueue(user)}
+	e := entryOf(postDM, payload)
+	e.Queue = dmQueue(user)
+	return e
 }
 
 // turnPings are the DMs owed to the players a new board asks to play: the

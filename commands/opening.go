@@ -182,7 +182,7 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 // queued in its home channel.
 func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Game: game})
-	e := store.OutboxEntry{Kind: "lobby", Payload: payload}
+	e := entryOf(postLobby, payload)
 	if home != game {
 		e.Queue = home
 	}
@@ -222,7 +222,7 @@ type MessageEditor interface {
 // editEntry replaces the message id of the outbox's channel with m.
 func editEntry(id string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Edit: id})
-	return store.OutboxEntry{Kind: "edit", Payload: payload}
+	return entryOf(postEdit, payload)
 }
 
 // sendEdit delivers an edit entry.

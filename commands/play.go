@@ -276,7 +276,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 }
 
 // post queues a public message for the table's channel and has it sent.
-func (s *Service) post(t *table, kind string, m Message) {
+func (s *Service) post(t *table, kind postKind, m Message) {
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
 		s.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return

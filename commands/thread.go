@@ -94,7 +94,7 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lo
 	posts := []store.OutboxEntry{lobbyEntry(rec.Channel, home, lobby)}
 	if rec.Options[optParent] != "" {
 		// The thread's first message points back to the lobby.
-		posts = append(posts, outboxEntry("", s.threadWelcome(rec)))
+		posts = append(posts, outboxEntry(postMessage, s.threadWelcome(rec)))
 	}
 	if err := put(rec, posts...); err != nil {
 		if errors.Is(err, store.ErrRematched) {

@@ -333,7 +333,7 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 	if st.UserID != "" {
 		m.Mentions = []string{st.UserID}
 	}
-	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry("", m)); err != nil {
+	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
 		s.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
 		return
 	}

@@ -110,7 +110,7 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
 	m := s.boardMessage(t)
 	if click {
-		s.post(t, "board", m)
+		s.post(t, postBoard, m)
 	}
 	s.scheduleBots(t)
 	if click {
