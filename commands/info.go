@@ -100,7 +100,7 @@ func (s *Service) handMessage(t *table, seat int, loc string) (Message, *imaging
 			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
-	if b.Rules.Stations == 0 {
+	if !b.Rules.HasStations() {
 		// USA and Märklin have no stations: say nothing of them.
 		e.Footer = present.T(loc, "hand.footer_trains", "trains", me.Trains, "score", me.Score)
 	}
@@ -172,10 +172,10 @@ func (s *Service) scoreCommand(ctx context.Context, req *Request) (response, err
 		var lines []string
 		for i, p := range v.Players {
 			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", present.EscapeMarkdown(seatName(t.rec, i)), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
-			if v.Board.Rules.Stations > 0 {
+			if v.Board.Rules.HasStations() {
 				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 			}
-			if v.Board.Rules.Passengers > 0 {
+			if v.Board.Rules.HasPassengers() {
 				line += " · " + present.T(loc, "score.passengers", "n", p.PassengersLeft)
 			}
 			if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {

@@ -17,7 +17,7 @@ func (s *Service) passengerCommand(ctx context.Context, req *Request) (response,
 	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
 		g := t.game
 		b := g.Board()
-		if b.Rules.Passengers == 0 {
+		if !b.Rules.HasPassengers() {
 			return reply(note(present.T(req.Locale, "passenger.none_here")))
 		}
 		from, ok := b.FindCity(req.Opt("from"))

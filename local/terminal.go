@@ -428,10 +428,10 @@ func (t *Terminal) help() string {
 		{cmd("claim", "") + " " + from + " " + to + " " + opt("claim.color", "color") + "=" + red + " " + opt("claim.locomotives", "locomotives") + "=1", "term.help.claim"},
 		{cmd("tickets", ""), "term.help.tickets"},
 	}
-	if t.gameBoard == nil || t.gameBoard.Rules.Stations > 0 {
+	if t.gameBoard == nil || t.gameBoard.Rules.HasStations() {
 		lines = append(lines, [2]string{cmd("station", "") + " " + city + " " + opt("station.color", "color") + "=" + red, "term.help.station"})
 	}
-	if t.gameBoard == nil || t.gameBoard.Rules.Passengers > 0 {
+	if t.gameBoard == nil || t.gameBoard.Rules.HasPassengers() {
 		lines = append(lines, [2]string{cmd("passenger", "") + " " + city + " > …", "term.help.passenger"})
 	}
 	lines = append(lines,
