@@ -216,14 +216,19 @@ func (s *Service) lobbyJoin(ctx context.Context, req *Request, game string) (res
 }
 
 func (s *Service) lobbyLeave(ctx context.Context, req *Request, game string) (response, error) {
-	return s.inLobby(ctx, req, game, func(t *table) string {
+	return s.inLobby(ctx, req, game, leaveLobby(req))
+}
+
+// leaveLobby takes the asker's seat out of a lobby.
+func leaveLobby(req *Request) func(t *table) string {
+	return func(t *table) string {
 		i := seatOf(t.rec, req.User)
 		if i < 0 {
 			return present.T(req.Locale, "lobby.not_in")
 		}
 		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
 		return ""
-	})
+	}
 }
 
 func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, error) {
@@ -248,8 +253,9 @@ func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, erro
 	})
 }
 
-func (s *Service) lobbyKick(ctx context.Context, req *Request) (response, error) {
-	return s.inLobby(ctx, req, "", func(t *table) string {
+// kickFromLobby takes the seat the host names out of a lobby.
+func kickFromLobby(req *Request) func(t *table) string {
+	return func(t *table) string {
 		if req.User != t.rec.Host && !req.CanManage {
 			return present.T(req.Locale, "lobby.host_only")
 		}
@@ -262,60 +268,63 @@ func (s *Service) lobbyKick(ctx context.Context, req *Request) (response, error)
 		}
 		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
 		return ""
-	})
+	}
 }
 
 // inLobby applies a change to the lobby, saves it and shows the table.
 // game is the lobby id a button carries ("" for a slash command).
 func (s *Service) inLobby(ctx context.Context, req *Request, game string, change func(*table) string) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.inLobbyAt(req, t, game, change) })
+}
+
+// inLobbyAt is inLobby on a locked table.
+func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*table) string) (response, error) {
 	fromButton := game != ""
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if t.rec == nil {
-			return reply(s.noGameHere(req, "lobby.none"))
-		}
-		if t.rec.Status != store.StatusLobby {
-			return reply(note(present.T(req.Locale, "lobby.started")))
-		}
-		if fromButton && game != t.rec.ID {
-			return reply(note(present.T(req.Locale, "stale.game")))
-		}
-		prev := append([]store.Seat(nil), t.rec.Seats...)
-		if msg := change(t); msg != "" {
-			t.rec.Seats = prev
-			return reply(note(msg))
-		}
-		for i := range t.rec.Seats {
-			t.rec.Seats[i].Color = seatColors[i]
-		}
-		if len(t.rec.Seats) == 0 {
-			if err := s.cfg.Store.Delete(req.Channel); err != nil {
-				return reply(s.oops(req, err.Error()))
-			}
-			if t.rec.Options[optParent] != "" {
-				// Nobody is left at the table: its thread closes.
-				if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
-					s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
-				}
-				s.kick(req.Channel)
-			}
-			t.rec = nil
-			if fromButton {
-				return update(Message{Content: present.T(t.locale(), "lobby.closed")})
-			}
-			return reply(Message{Content: present.T(t.locale(), "lobby.closed")})
-		}
-		if err := s.cfg.Store.Put(t.rec); err != nil {
-			t.rec.Seats = prev
+	if t.rec == nil {
+		return reply(s.noGameHere(req, "lobby.none"))
+	}
+	if t.rec.Status != store.StatusLobby {
+		return reply(note(present.T(req.Locale, "lobby.started")))
+	}
+	if fromButton && game != t.rec.ID {
+		return reply(note(present.T(req.Locale, "stale.game")))
+	}
+	prev := append([]store.Seat(nil), t.rec.Seats...)
+	if msg := change(t); msg != "" {
+		t.rec.Seats = prev
+		return reply(note(msg))
+	}
+	for i := range t.rec.Seats {
+		t.rec.Seats[i].Color = seatColors[i]
+	}
+	if len(t.rec.Seats) == 0 {
+		if err := s.cfg.Store.Delete(req.Channel); err != nil {
 			return reply(s.oops(req, err.Error()))
 		}
-		m := s.lobbyMessage(t.rec, t.locale())
-		if fromButton {
-			return update(m)
+		if t.rec.Options[optParent] != "" {
+			// Nobody is left at the table: its thread closes.
+			if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
+				s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
+			}
+			s.kick(req.Channel)
 		}
-		// A command's answer is a copy of the table as it stands: the buttons
-		// stay on the lobby itself, so that no copy keeps controls that die
-		// when the game starts.
-		m.Components = nil
-		return reply(m)
-	})
+		t.rec = nil
+		if fromButton {
+			return update(Message{Content: present.T(t.locale(), "lobby.closed")})
+		}
+		return reply(Message{Content: present.T(t.locale(), "lobby.closed")})
+	}
+	if err := s.cfg.Store.Put(t.rec); err != nil {
+		t.rec.Seats = prev
+		return reply(s.oops(req, err.Error()))
+	}
+	m := s.lobbyMessage(t.rec, t.locale())
+	if fromButton {
+		return update(m)
+	}
+	// A command's answer is a copy of the table as it stands: the buttons
+	// stay on the lobby itself, so that no copy keeps controls that die
+	// when the game starts.
+	m.Components = nil
+	return reply(m)
 }

@@ -22,10 +22,14 @@ const takeoverLevel = "normal"
 // leave: /ttr leave — out of the lobby, or out of a running game (a bot
 // takes the seat).
 func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
-	if !s.running(req.Channel) {
-		return s.lobbyLeave(ctx, req, "")
-	}
-	return s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if !running(t) {
+			return s.inLobbyAt(req, t, "", leaveLobby(req))
+		}
+		seat, m := s.seated(req, t, nil)
+		if m != nil {
+			return reply(*m)
+		}
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := s.handToBot(t, seat); err != nil {
 			return reply(s.oops(req, err.Error()))
@@ -38,12 +42,9 @@ func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
 // kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
 func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) {
-	if !s.running(req.Channel) {
-		return s.lobbyKick(ctx, req)
-	}
 	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if t.rec == nil || t.game == nil {
-			return reply(s.noGameHere(req, "game.none"))
+		if !running(t) {
+			return s.inLobbyAt(req, t, "", kickFromLobby(req))
 		}
 		if req.User != t.rec.Host && !req.CanManage {
 			return reply(note(present.T(req.Locale, "lobby.host_only")))
@@ -63,13 +64,8 @@ func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) 
 	})
 }
 
-// running reports whether a channel's game has started.
-func (s *Service) running(channel string) bool {
-	t, err := s.table(channel)
-	if err != nil {
-		return false
-	}
-	defer t.unlock()
+// running reports whether a locked table's game has started.
+func running(t *table) bool {
 	return t.rec != nil && t.rec.Status == store.StatusPlaying && t.game != nil
 }
 
