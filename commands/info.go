@@ -20,18 +20,21 @@ func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (respo
 	var (
 		msg, prompt Message
 		picture     *imaging.HandScene
+		key         handKey
 		pending     bool
 	)
 	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
 		msg, picture = s.handMessage(t, seat, req.Locale)
+		key = handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
 		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
 		return response{}, nil
 	})
 	if err != nil || r.kind != noAnswer {
 		return r, err // atTable answered why not
 	}
-	// The picture is drawn once the table is free again.
-	s.drawHand(&msg, picture)
+	// The picture is drawn once the table is free again, unless the same
+	// hand was drawn a moment ago.
+	s.drawHand(&msg, picture, key)
 	if dm {
 		msg.Ephemeral = false
 		err := s.cfg.Poster.DM(ctx, req.User, msg)
@@ -108,15 +111,20 @@ func (s *Service) handMessage(t *table, seat int, loc string) (Message, *imaging
 	return m, present.HandScene(loc, &v, seatName(t.rec, seat))
 }
 
-// drawHand adds the picture of a hand to its message (handMessage). The
-// scene is a copy: no lock is needed.
-func (s *Service) drawHand(m *Message, hs *imaging.HandScene) {
-	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Hand(&buf, hs); err != nil {
-		s.log.Error("render hand", "err", err)
-		return
+// drawHand adds the picture of a hand to its message (handMessage), from
+// the cache when it holds it. The scene is a copy: no lock is needed.
+func (s *Service) drawHand(m *Message, hs *imaging.HandScene, key handKey) {
+	png, ok := s.hands.get(key)
+	if !ok {
+		var buf bytes.Buffer
+		if err := s.cfg.Renderer.Hand(&buf, hs); err != nil {
+			s.log.Error("render hand", "err", err)
+			return
+		}
+		png = buf.Bytes()
+		s.hands.put(key, png)
 	}
-	m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
+	m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: png}}
 	m.Embeds[0].Image = "hand.png"
 }
 

@@ -86,6 +86,7 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+	hands      handCache
 	// vias is what the sender posted through requests' vias (via.go).
 	vias viaBook
 
