@@ -44,12 +44,6 @@ func replyOrUpdate(m Message, click bool) (response, error) {
 // choose answers an autocomplete request.
 func choose(c []Choice) (response, error) { return response{kind: choicesAnswer, choices: c}, nil }
 
-// then adds a follow-up message, sent after the answer.
-func (r response) then(m Message) response {
-	r.followUps = append(r.followUps, m)
-	return r
-}
-
 // sendTo sends the response; the first error is returned.
 func (r response) sendTo(resp Responder) error {
 	var err error
