@@ -285,8 +285,8 @@ func ensureScaleDB(t *testing.T, path string, n int) error {
 
 type nopPoster struct{}
 
-func (nopPoster) Post(string, commands.Message) (string, error) { return "1", nil }
-func (nopPoster) DM(string, commands.Message) error             { return nil }
+func (nopPoster) Post(context.Context, string, commands.Message) (string, error) { return "1", nil }
+func (nopPoster) DM(context.Context, string, commands.Message) error             { return nil }
 
 type nopResponder struct{}
 

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -57,6 +58,12 @@ func newExpert(seed uint64) *expert {
 const maxCandidates = 7
 
 func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	return e.decide(context.Background(), v, legal)
+}
+
+// decide searches until its budget is spent or ctx is done, whichever
+// comes first, and plays the best move found by then.
+func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
 	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
 		return base
@@ -89,7 +96,8 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 		}
 		worlds = append(worlds, g)
 	}
-	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, e.budget)
+	defer cancel()
 	sum := make([]float64, len(cands))
 	alive := make([]int, len(cands))
 	for i := range alive {
@@ -102,14 +110,14 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 	for round := 0; played < e.worlds && len(alive) > 0; round++ {
 		end := min(e.worlds, played+per)
 		over := false
-		// World by world, so that the time cap (checked after each world,
-		// every live candidate having met it) cuts a round short.
+		// World by world, so that the time cap or ctx (checked after each
+		// world, every live candidate having met it) cuts a round short.
 		for w := played; w < end && !over; w++ {
 			for _, c := range alive {
 				sum[c] += e.playout(worlds[w], v.Seat, cands[c], mix+uint64(w))
 			}
 			played = w + 1
-			over = time.Since(start) > e.budget
+			over = ctx.Err() != nil
 		}
 		if over {
 			break

@@ -36,7 +36,7 @@ func (r *responder) LaunchActivity() (string, error) {
 	body := struct {
 		Type int `json:"type"`
 	}{callbackLaunchActivity}
-	resp, err := r.b.sendInteraction("POST", discordgo.EndpointInteractionResponse(r.i.ID, r.i.Token)+"?with_response=true", body, nil)
+	resp, err := r.b.sendInteraction(r.ctx, "POST", discordgo.EndpointInteractionResponse(r.i.ID, r.i.Token)+"?with_response=true", body, nil)
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +66,7 @@ func (b *Bot) ActivityInstance(ctx context.Context, id string) (commands.Activit
 		return commands.ActivityInstance{}, errors.New("bot: not connected yet")
 	}
 	base := discordgo.EndpointApplication(appID) + "/activity-instances/"
-	resp, err := b.send("GET", base+url.PathEscape(id), base, nil, nil)
+	resp, err := b.send(ctx, "GET", base+url.PathEscape(id), base, nil, nil)
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound {
 		return commands.ActivityInstance{}, commands.ErrUnknownInstance

@@ -65,8 +65,12 @@ type Bot struct {
 	log *slog.Logger
 
 	handler Handler
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// ctx ends when the bot closes (the interactions in flight are then
+	// answered); runCtx is Start's, the process's: it ends the
+	// registration's retries at once on SIGTERM.
+	ctx    context.Context
+	cancel context.CancelFunc
+	runCtx context.Context
 
 	// accepting and inflight let Stop refuse new interactions and wait for
 	// the ones being handled.
@@ -171,6 +175,7 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 	b.mu.Lock()
 	b.handler = h
 	b.ctx, b.cancel = context.WithCancel(context.Background())
+	b.runCtx = ctx
 	b.accepting = true
 	b.mu.Unlock()
 	gw, err := b.s.GatewayBot()
@@ -258,7 +263,13 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 		appID = r.User.ID
 	}
 	b.appID.Store(appID)
-	err := b.register(appID)
+	b.mu.Lock()
+	ctx := b.runCtx
+	b.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background() // a session opened without Start (doctor)
+	}
+	err := b.register(ctx, appID)
 	b.health.registered(err)
 	if err != nil {
 		b.log.Error("registering slash commands", "err", err)
@@ -277,15 +288,16 @@ func userName(u *discordgo.User) string {
 
 // register bulk-overwrites the commands: on one server when GuildID is
 // set, else globally. The ids Discord gives them go to the handler, whose
-// texts then write commands as mentions.
-func (b *Bot) register(appID string) error {
+// texts then write commands as mentions. Closing the bot (ctx) ends the
+// retries.
+func (b *Bot) register(ctx context.Context, appID string) error {
 	if appID == "" {
 		return errors.New("READY named no application")
 	}
 	if b.cfg.ShardCount > 1 && b.cfg.ShardID != 0 {
 		// Commands belong to the application, not to a shard: one shard
 		// registers them for all; the others read their ids.
-		if got, err := b.s.ApplicationCommands(appID, b.cfg.GuildID); err == nil {
+		if got, err := b.s.ApplicationCommands(appID, b.cfg.GuildID, discordgo.WithContext(ctx)); err == nil {
 			b.tellCommandIDs(got)
 		} else {
 			b.log.Warn("reading the slash commands' ids", "err", err)
@@ -294,11 +306,11 @@ func (b *Bot) register(appID string) error {
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
 	put := func() ([]*discordgo.ApplicationCommand, error) {
-		return b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		return b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds, discordgo.WithContext(ctx))
 	}
 	if b.cfg.GuildID == "" {
 		// Globally, Discord's Entry Point command must be kept.
-		put = func() ([]*discordgo.ApplicationCommand, error) { return b.registerGlobal(appID, cmds) }
+		put = func() ([]*discordgo.ApplicationCommand, error) { return b.registerGlobal(ctx, appID, cmds) }
 	}
 	wait := registerRetry
 	for attempt := 1; ; attempt++ {
@@ -312,7 +324,11 @@ func (b *Bot) register(appID string) error {
 		// A hiccup of Discord's (5xx, a rate limit, the network) must not
 		// stop the bot: try again a few times before giving up.
 		b.log.Warn("registering slash commands failed; retrying", "attempt", attempt, "in", wait, "err", err)
-		time.Sleep(wait)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return fmt.Errorf("registering slash commands: %w (last error: %v)", ctx.Err(), err)
+		}
 		wait *= 2
 	}
 }
@@ -414,7 +430,7 @@ func (b *Bot) onInteraction(ic *discordgo.InteractionCreate, raw []byte) {
 	h, ctx := b.handler, b.ctx
 	b.mu.Unlock()
 	defer b.inflight.Done()
-	r := newResponder(b, i, req, focused)
+	r := newResponder(ctx, b, i, req, focused)
 	r.arm(deferIn(age, b.cfg.DeferAfter))
 	defer r.disarm()
 	var resp commands.Responder = r
@@ -457,7 +473,7 @@ func deferIn(age, after time.Duration) time.Duration {
 
 // refuse answers an interaction that arrives while the bot shuts down.
 func (b *Bot) refuse(i *discordgo.Interaction, req *commands.Request) {
-	r := newResponder(b, i, req, 0)
+	r := newResponder(context.Background(), b, i, req, 0)
 	var err error
 	if req.Type == commands.AutocompleteRequest {
 		err = r.Choices(nil)

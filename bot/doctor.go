@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -196,7 +197,7 @@ func (b *Bot) checkChannel(channelID, botID, invite string, board *commands.Mess
 		add(false, "Permissions in #"+ch.Name, "the server's roles could not be read: "+err.Error(), "")
 	}
 	if board != nil {
-		id, err := b.Post(channelID, *board)
+		id, err := b.Post(context.Background(), channelID, *board)
 		switch {
 		case err != nil:
 			add(false, "Test board in #"+ch.Name, "posting failed: "+err.Error(), "grant the permissions marked ✗ above")

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -27,9 +28,9 @@ var entryPointFields = []string{"id", "type", "name", "name_localizations", "des
 
 // entryPoints returns the global Entry Point commands as a bulk overwrite
 // must carry them.
-func (b *Bot) entryPoints(appID string) ([]map[string]json.RawMessage, error) {
+func (b *Bot) entryPoints(ctx context.Context, appID string) ([]map[string]json.RawMessage, error) {
 	url := discordgo.EndpointApplicationGlobalCommands(appID)
-	resp, err := b.send("GET", url, url, nil, nil)
+	resp, err := b.send(ctx, "GET", url, url, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -60,8 +61,8 @@ func (b *Bot) entryPoints(appID string) ([]map[string]json.RawMessage, error) {
 
 // registerGlobal bulk-overwrites the global commands with cmds and the
 // Entry Point Discord made, if any.
-func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand) ([]*discordgo.ApplicationCommand, error) {
-	eps, err := b.entryPoints(appID)
+func (b *Bot) registerGlobal(ctx context.Context, appID string, cmds []*discordgo.ApplicationCommand) ([]*discordgo.ApplicationCommand, error) {
+	eps, err := b.entryPoints(ctx, appID)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand)
 		body = append(body, ep)
 	}
 	url := discordgo.EndpointApplicationGlobalCommands(appID)
-	raw, err := b.send("PUT", url, url, body, nil)
+	raw, err := b.send(ctx, "PUT", url, url, body, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func (b *Bot) registerGlobal(appID string, cmds []*discordgo.ApplicationCommand)
 // checkEntryPoint reports the Entry Point command, for doctor.
 func (b *Bot) checkEntryPoint(appID string) Finding {
 	const check = "Entry Point"
-	eps, err := b.entryPoints(appID)
+	eps, err := b.entryPoints(context.Background(), appID)
 	if err != nil {
 		return Finding{false, check, "listing the global commands: " + err.Error(), ""}
 	}

@@ -134,7 +134,7 @@ func (e *env) start() {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
 	}
 	if e.bots {
-		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
+		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.NewWithContext(level, seed) }
 		cfg.BotLevels = ai.Levels
 	}
 	svc := commands.New(cfg)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
@@ -23,11 +24,11 @@ var _ commands.Poster = (*Bot)(nil)
 // when m has none), so that a retry Discord answers with the message it
 // already created. A 403 is commands.ErrForbidden: the channel is listed
 // in Health until a post there succeeds again.
-func (b *Bot) Post(channel string, m commands.Message) (string, error) {
+func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (string, error) {
 	m.Ephemeral = false
 	w, files := toWire(m)
 	w.Nonce, w.EnforceNonce = nonceOf(m), true
-	id, err := b.createMessage(channel, w, files)
+	id, err := b.createMessage(ctx, channel, w, files)
 	switch {
 	case forbidden(err):
 		b.refused.LoadOrStore(channel, RefusedChannel{Channel: channel, Code: discordCode(err), Since: time.Now()})
@@ -86,13 +87,13 @@ func permanent(err error) bool {
 // it gives one); any other refusal (a 4xx but 429, which discordgo waits
 // out itself: 50007 DMs closed, 50033 invalid recipient, 20009 explicit
 // content...) is for good: commands.ErrDMClosed.
-func (b *Bot) DM(user string, m commands.Message) error {
-	ch, err := b.dmChannel(user)
+func (b *Bot) DM(ctx context.Context, user string, m commands.Message) error {
+	ch, err := b.dmChannel(ctx, user)
 	if err == nil {
 		m.Ephemeral = false
 		w, files := toWire(m)
 		w.Nonce, w.EnforceNonce = nonceOf(m), true
-		_, err = b.createMessage(ch, w, files)
+		_, err = b.createMessage(ctx, ch, w, files)
 	}
 	switch {
 	case err == nil:
@@ -122,11 +123,11 @@ func retryAfter(err error) time.Duration {
 	return time.Duration(body.RetryAfter * float64(time.Second))
 }
 
-func (b *Bot) dmChannel(user string) (string, error) {
+func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
 	if id, ok := b.dmChannels.Load(user); ok {
 		return id.(string), nil
 	}
-	ch, err := b.s.UserChannelCreate(user)
+	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +143,7 @@ func (b *Bot) RemoveControls(channel, message string) error {
 	body := struct {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
-	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
+	_, err := b.send(context.Background(), "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
 	return err
 }
 
@@ -152,7 +153,7 @@ var _ commands.MessageEditor = (*Bot)(nil)
 // (PATCH /channels/{channel}/messages/{message}).
 func (b *Bot) EditMessage(channel, message string, m commands.Message) error {
 	w, files := toReplacement(m)
-	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
+	_, err := b.send(context.Background(), "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
 	if permanent(err) {
 		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
 	}
@@ -183,7 +184,7 @@ func (b *Bot) OpenThread(channel, name string) (string, error) {
 		AutoArchiveDuration int    `json:"auto_archive_duration"`
 	}{name, int(discordgo.ChannelTypeGuildPublicThread), threadArchive}
 	url := discordgo.EndpointChannelThreads(channel)
-	resp, err := b.send("POST", url, url, body, nil)
+	resp, err := b.send(context.Background(), "POST", url, url, body, nil)
 	switch discordCode(err) {
 	case errCodeMissingAccess, errCodeMissingPermissions:
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
@@ -208,7 +209,7 @@ func (b *Bot) ArchiveThread(thread string) error {
 		Archived bool `json:"archived"`
 	}{true}
 	url := discordgo.EndpointChannel(thread)
-	_, err := b.send("PATCH", url, url, body, nil)
+	_, err := b.send(context.Background(), "PATCH", url, url, body, nil)
 	if permanent(err) {
 		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
 	}

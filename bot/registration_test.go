@@ -125,3 +125,34 @@ func TestRegistrationRetriesDiscordsFailures(t *testing.T) {
 		t.Fatalf("faults hit %v, %d commands registered", hits, len(srv.Commands("")))
 	}
 }
+
+// The process told to stop while Discord fails the registration: the
+// retries end at once rather than going on after the shutdown.
+func TestRegistrationRetriesEndWithTheProcess(t *testing.T) {
+	srv := fakediscord.New(t)
+	srv.CreateGuild("Rail Club")
+	srv.InjectFault(fakediscord.Fault{Method: "PUT", Route: "/applications/{application_id}/commands", Times: 100, Status: 500})
+	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: commands.Definitions(data.Embedded().IDs()), Logger: logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan error, 1)
+	go func() { started <- b.Start(ctx, nopHandler{}) }()
+	for i := 0; srv.FaultHits()[0] == 0; i++ {
+		if i == 2000 {
+			t.Fatal("the registration was never tried")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-started; err == nil {
+		t.Fatal("Start succeeded while every registration failed")
+	}
+	// The first retry would come 2 s after the first try.
+	time.Sleep(3 * time.Second)
+	b.Close()
+	if hits := srv.FaultHits()[0]; hits != 1 {
+		t.Fatalf("%d registrations tried, want 1: the retries went on after the process was told to stop", hits)
+	}
+}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"sync"
@@ -39,6 +40,9 @@ var errNoChoicesHere = errors.New("bot: choices answer only autocomplete request
 // handler while the deferral timer fires: the mutex orders them, so exactly
 // one callback is ever sent.
 type responder struct {
+	// ctx is the bot's: it ends when the bot closes, once the interactions
+	// in flight were answered (Stop).
+	ctx     context.Context
 	b       *Bot
 	i       *discordgo.Interaction
 	kind    commands.RequestType
@@ -54,8 +58,8 @@ type responder struct {
 	timer *time.Timer
 }
 
-func newResponder(b *Bot, i *discordgo.Interaction, req *commands.Request, focused discordgo.ApplicationCommandOptionType) *responder {
-	return &responder{b: b, i: i, kind: req.Type, focused: focused, deferPublic: answersPublicly(req), locale: req.Locale}
+func newResponder(ctx context.Context, b *Bot, i *discordgo.Interaction, req *commands.Request, focused discordgo.ApplicationCommandOptionType) *responder {
+	return &responder{ctx: ctx, b: b, i: i, kind: req.Type, focused: focused, deferPublic: answersPublicly(req), locale: req.Locale}
 }
 
 // arm starts the deferral timer (autocomplete cannot be deferred).
@@ -83,13 +87,13 @@ func (r *responder) deferNow() {
 	}
 	var err error
 	if r.kind == commands.ComponentRequest {
-		err = r.b.callback(r.i, callbackDeferUpdate, nil, nil)
+		err = r.b.callback(r.ctx, r.i, callbackDeferUpdate, nil, nil)
 	} else {
 		var data any
 		if !r.deferPublic {
 			data = map[string]int{"flags": int(discordgo.MessageFlagsEphemeral)}
 		}
-		err = r.b.callback(r.i, callbackDeferMessage, data, nil)
+		err = r.b.callback(r.ctx, r.i, callbackDeferMessage, data, nil)
 	}
 	r.state = deferred
 	r.b.deferrals.Add(1)
@@ -114,18 +118,18 @@ func (r *responder) Reply(m commands.Message) error {
 	case pending:
 		w, files := toWire(m)
 		r.state = answered
-		return r.b.callback(r.i, callbackMessage, w, files)
+		return r.b.callback(r.ctx, r.i, callbackMessage, w, files)
 	case deferred:
 		r.state = answered
 		if r.kind != commands.CommandRequest {
 			// A component's deferral (type 6) leaves no placeholder: a
 			// follow-up is a message of its own.
 			w, files := toWire(m)
-			return r.b.followUp(r.i, w, files)
+			return r.b.followUp(r.ctx, r.i, w, files)
 		}
 		if m.Ephemeral == !r.deferPublic {
 			w, files := toReplacement(m)
-			return r.b.editOriginal(r.i, w, files)
+			return r.b.editOriginal(r.ctx, r.i, w, files)
 		}
 		// The placeholder has the other visibility, for good: it says where
 		// the answer went, and the answer follows with its own.
@@ -134,7 +138,7 @@ func (r *responder) Reply(m commands.Message) error {
 			key = "reply.answered_publicly"
 		}
 		placeholder, _ := toReplacement(commands.Message{Content: present.T(r.locale, key)})
-		if err := r.b.editOriginal(r.i, placeholder, nil); err != nil {
+		if err := r.b.editOriginal(r.ctx, r.i, placeholder, nil); err != nil {
 			// Unedited, the placeholder would take the follow-up in
 			// (ignoring its visibility): a private answer must not go.
 			if m.Ephemeral {
@@ -143,10 +147,10 @@ func (r *responder) Reply(m commands.Message) error {
 			r.b.log.Warn("completing a deferred reply", "id", r.i.ID, "err", err)
 		}
 		w, files := toWire(m)
-		return r.b.followUp(r.i, w, files)
+		return r.b.followUp(r.ctx, r.i, w, files)
 	default:
 		w, files := toWire(m)
-		return r.b.followUp(r.i, w, files)
+		return r.b.followUp(r.ctx, r.i, w, files)
 	}
 }
 
@@ -162,10 +166,10 @@ func (r *responder) Update(m commands.Message) error {
 	w, files := toReplacement(m)
 	if r.state == pending {
 		r.state = answered
-		return r.b.callback(r.i, callbackUpdate, w, files)
+		return r.b.callback(r.ctx, r.i, callbackUpdate, w, files)
 	}
 	r.state = answered
-	return r.b.editOriginal(r.i, w, files)
+	return r.b.editOriginal(r.ctx, r.i, w, files)
 }
 
 // Ack acknowledges a click without a visible change.
@@ -178,18 +182,18 @@ func (r *responder) Ack() error {
 		// The deferred "thinking" message becomes the quiet tick.
 		r.state = answered
 		tick, _ := toReplacement(commands.Message{Content: "✅"})
-		return r.b.editOriginal(r.i, tick, nil)
+		return r.b.editOriginal(r.ctx, r.i, tick, nil)
 	case r.state != pending:
 		r.state = answered
 		return nil
 	case r.kind == commands.ComponentRequest:
 		r.state = answered
-		return r.b.callback(r.i, callbackDeferUpdate, nil, nil)
+		return r.b.callback(r.ctx, r.i, callbackDeferUpdate, nil, nil)
 	default:
 		// A command must show something: a quiet ephemeral tick.
 		r.state = answered
 		w, _ := toWire(commands.Message{Content: "✅", Ephemeral: true})
-		return r.b.callback(r.i, callbackMessage, w, nil)
+		return r.b.callback(r.ctx, r.i, callbackMessage, w, nil)
 	}
 }
 
@@ -231,7 +235,7 @@ func (r *responder) Choices(cs []commands.Choice) error {
 		out = append(out, choice{Name: cut(c.Name, 100), Value: v})
 	}
 	r.state = answered
-	return r.b.callback(r.i, callbackAutocomplete, map[string]any{"choices": out}, nil)
+	return r.b.callback(r.ctx, r.i, callbackAutocomplete, map[string]any{"choices": out}, nil)
 }
 
 // FollowUp sends another message after the first answer (the first
@@ -244,7 +248,7 @@ func (r *responder) FollowUp(m commands.Message) error {
 	}
 	defer r.mu.Unlock()
 	w, files := toWire(m)
-	return r.b.followUp(r.i, w, files)
+	return r.b.followUp(r.ctx, r.i, w, files)
 }
 
 // answersPublicly guesses whether a command's answer is public, so that a

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 
@@ -20,16 +21,17 @@ const (
 // send makes one REST request through discordgo (authorisation, rate
 // limits, retries on 429 and 502), as JSON or, with files, as multipart
 // with the JSON in payload_json. A multipart body is built once into bytes,
-// and discordgo re-sends those same bytes when it retries.
-func (b *Bot) send(method, url, bucket string, body any, files []*discordgo.File) ([]byte, error) {
+// and discordgo re-sends those same bytes when it retries. ctx ends the
+// request, its retries and its waits for a rate limit.
+func (b *Bot) send(ctx context.Context, method, url, bucket string, body any, files []*discordgo.File) ([]byte, error) {
 	if len(files) > 0 {
 		ct, data, err := discordgo.MultipartBodyWithJSON(body, files)
 		if err != nil {
 			return nil, err
 		}
-		return b.counted(b.s.RequestRaw(method, url, ct, data, bucket, 0))
+		return b.counted(b.s.RequestRaw(method, url, ct, data, bucket, 0, discordgo.WithContext(ctx)))
 	}
-	return b.counted(b.s.RequestWithBucketID(method, url, body, bucket))
+	return b.counted(b.s.RequestWithBucketID(method, url, body, bucket, discordgo.WithContext(ctx)))
 }
 
 // counted keeps the count of REST failures in a row for the health check:
@@ -49,7 +51,7 @@ func (b *Bot) counted(resp []byte, err error) ([]byte, error) {
 // other request; a bucket of its own, outside the session's limiter (which
 // keeps every key it ever saw), means a slow or rate-limited answer never
 // delays another interaction's. The global limit still applies.
-func (b *Bot) sendInteraction(method, url string, body any, files []*discordgo.File) ([]byte, error) {
+func (b *Bot) sendInteraction(ctx context.Context, method, url string, body any, files []*discordgo.File) ([]byte, error) {
 	ct, data := "application/json", []byte(nil)
 	var err error
 	switch {
@@ -62,36 +64,36 @@ func (b *Bot) sendInteraction(method, url string, body any, files []*discordgo.F
 		return nil, err
 	}
 	bucket := discordgo.NewRatelimiter().LockBucket(url)
-	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0))
+	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0, discordgo.WithContext(ctx)))
 }
 
 // callback answers an interaction (POST /interactions/{id}/{token}/callback).
-func (b *Bot) callback(i *discordgo.Interaction, typ int, data any, files []*discordgo.File) error {
+func (b *Bot) callback(ctx context.Context, i *discordgo.Interaction, typ int, data any, files []*discordgo.File) error {
 	body := struct {
 		Type int `json:"type"`
 		Data any `json:"data,omitempty"`
 	}{typ, data}
-	_, err := b.sendInteraction("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token), body, files)
+	_, err := b.sendInteraction(ctx, "POST", discordgo.EndpointInteractionResponse(i.ID, i.Token), body, files)
 	return err
 }
 
 // followUp sends a follow-up message (POST /webhooks/{app}/{token}).
-func (b *Bot) followUp(i *discordgo.Interaction, w wireMessage, files []*discordgo.File) error {
-	_, err := b.sendInteraction("POST", discordgo.EndpointFollowupMessage(i.AppID, i.Token), w, files)
+func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, w wireMessage, files []*discordgo.File) error {
+	_, err := b.sendInteraction(ctx, "POST", discordgo.EndpointFollowupMessage(i.AppID, i.Token), w, files)
 	return err
 }
 
 // editOriginal replaces the interaction's original message
 // (PATCH /webhooks/{app}/{token}/messages/@original).
-func (b *Bot) editOriginal(i *discordgo.Interaction, w wireReplacement, files []*discordgo.File) error {
-	_, err := b.sendInteraction("PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), w, files)
+func (b *Bot) editOriginal(ctx context.Context, i *discordgo.Interaction, w wireReplacement, files []*discordgo.File) error {
+	_, err := b.sendInteraction(ctx, "PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), w, files)
 	return err
 }
 
 // createMessage posts to a channel and returns the new message's id.
-func (b *Bot) createMessage(channel string, w wireMessage, files []*discordgo.File) (string, error) {
+func (b *Bot) createMessage(ctx context.Context, channel string, w wireMessage, files []*discordgo.File) (string, error) {
 	url := discordgo.EndpointChannelMessages(channel)
-	resp, err := b.send("POST", url, url, w, files)
+	resp, err := b.send(ctx, "POST", url, url, w, files)
 	if err != nil {
 		return "", err
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -192,7 +193,7 @@ func (b *Bot) RemoveControlsVia(via, channel, message string) error {
 	body := struct {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
-	_, err := b.sendInteraction("PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
+	_, err := b.sendInteraction(context.Background(), "PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
 	return redact(viaError(err), token)
 }
 
@@ -255,7 +256,7 @@ func (b *Bot) FindVia(channel string, vias []string) (map[string]string, error) 
 	app := b.AppID()
 	for range findPages {
 		url := discordgo.EndpointChannelMessages(channel) + "?limit=100&after=" + after
-		resp, err := b.send("GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
+		resp, err := b.send(context.Background(), "GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
 		if permanent(err) {
 			// The channel is out of reach (no View Channel): the board's post
 			// will be refused as well, and dropped; asking again would only add

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 
 	"conductor/engine"
@@ -72,48 +73,49 @@ func (s *Service) activityButtons(gameID, loc string) []Component {
 }
 
 // activityButton opens the page of the channel's game.
-func (s *Service) activityButton(req *Request, resp Responder, id customID) error {
+func (s *Service) activityButton(ctx context.Context, req *Request, id customID) (response, error) {
 	if s.cfg.Activity == nil {
-		return resp.Reply(note(present.T(req.Locale, "web.off")))
+		return reply(note(present.T(req.Locale, "web.off")))
 	}
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+	live := false
+	if _, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
+		rec := t.rec
+		live = rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
+		return response{}, nil
+	}); err != nil {
+		return reply(s.oops(req, err.Error()))
 	}
-	rec := t.rec
-	live := rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
-	t.unlock()
 	if !live {
-		return resp.Reply(note(present.T(req.Locale, "stale.game")))
+		return reply(note(present.T(req.Locale, "stale.game")))
 	}
-	return s.launch(req, resp, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
+	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
 }
 
 // entryPoint answers the Entry Point command: the page of the channel's
 // game, or of the channel's games to choose from.
-func (s *Service) entryPoint(req *Request, resp Responder) error {
+func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error) {
 	if s.cfg.Activity == nil {
-		return resp.Reply(note(present.T(req.Locale, "web.off")))
+		return reply(note(present.T(req.Locale, "web.off")))
 	}
 	l := Launch{Guild: req.Guild, Channel: req.Channel, User: req.User}
 	if snap := s.snapshot(req.Channel); snap != nil && snap.rec.ID != "" &&
 		(snap.rec.Status == store.StatusPlaying || snap.rec.Status == store.StatusLobby) {
 		l.Game = snap.rec.ID
-		return s.launch(req, resp, l)
+		return s.launch(req, l)
 	}
 	games, err := s.LiveGames(req.Guild, req.Channel)
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	if len(games) == 0 {
-		return resp.Reply(note(present.T(req.Locale, "web.no_games")))
+		return reply(note(present.T(req.Locale, "web.no_games")))
 	}
-	return s.launch(req, resp, l)
+	return s.launch(req, l)
 }
 
-// launch answers with LAUNCH_ACTIVITY once the handler returned (answers
-// are held until then, see Handle) and records the instance opened.
-func (s *Service) launch(req *Request, resp Responder, l Launch) error {
+// launch answers with LAUNCH_ACTIVITY, sent once the handler returned
+// like every answer, and records the instance opened.
+func (s *Service) launch(req *Request, l Launch) (response, error) {
 	now := func(r Responder) error {
 		lr, ok := r.(ActivityLauncher)
 		if !ok {
@@ -128,11 +130,7 @@ func (s *Service) launch(req *Request, resp Responder, l Launch) error {
 		s.cfg.Activity.Launched(l)
 		return nil
 	}
-	if h, ok := resp.(*heldReplies); ok {
-		h.calls = append(h.calls, now)
-		return nil
-	}
-	return now(resp)
+	return response{launch: now}, nil
 }
 
 // replayLine is the final sheet's link to the public replay page of a

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strings"
 
 	"conductor/present"
@@ -57,15 +58,15 @@ func ruleTopics(loc string) string {
 }
 
 // stats shows the server's record, or one member's.
-func (s *Service) stats(req *Request, resp Responder) error {
+func (s *Service) stats(ctx context.Context, req *Request) (response, error) {
 	loc := req.Locale
 	who := req.Opt("player")
 	st, err := s.cfg.Store.Stats(req.Guild, who)
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	if st.Games == 0 && st.Early == 0 && st.Abandoned == 0 {
-		return resp.Reply(note(present.T(loc, "stats.none")))
+		return reply(note(present.T(loc, "stats.none")))
 	}
 	// Every number here is read from the archived score sheets: the same
 	// the tables saw at the end of their games.
@@ -104,7 +105,7 @@ func (s *Service) stats(req *Request, resp Responder) error {
 		}
 		e.Fields = append(e.Fields, Field{Name: present.T(loc, "stats.user", "player", present.EscapeMarkdown(u.Name)), Value: value})
 	}
-	return resp.Reply(Message{Embeds: []Embed{e}})
+	return reply(Message{Embeds: []Embed{e}})
 }
 
 // memberLine is a member's line in the server's ranking.
@@ -156,16 +157,16 @@ func resultName(loc string, p *store.PlayerResult) string {
 }
 
 // forget deletes every game and statistic of the server (admins only).
-func (s *Service) forget(req *Request, resp Responder) error {
+func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
 	if !req.CanManageServer {
-		return resp.Reply(note(present.T(req.Locale, "forget.not_allowed")))
+		return reply(note(present.T(req.Locale, "forget.not_allowed")))
 	}
 	if req.Opt("confirm") != "true" {
-		return resp.Reply(note(present.T(req.Locale, "forget.confirm", "option", present.CommandWord(req.Locale, "opt.ttr.forget.confirm", "confirm"))))
+		return reply(note(present.T(req.Locale, "forget.confirm", "option", present.CommandWord(req.Locale, "opt.ttr.forget.confirm", "confirm"))))
 	}
 	live, archived, err := s.cfg.Store.ForgetGuild(req.Guild)
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	// The server's tables in memory go too (never waiting for a table's
 	// lock under the service's).
@@ -187,5 +188,5 @@ func (s *Service) forget(req *Request, resp Responder) error {
 	if s.cfg.Activity != nil {
 		s.cfg.Activity.Forgotten(req.Guild)
 	}
-	return resp.Reply(note(present.T(req.Locale, "forget.done", "live", live, "archived", archived)))
+	return reply(note(present.T(req.Locale, "forget.done", "live", live, "archived", archived)))
 }

@@ -170,7 +170,7 @@ func (s *Service) snapshot(channel string) *tableSnapshot {
 }
 
 // autocomplete suggests values for the option being typed.
-func (s *Service) autocomplete(req *Request, resp Responder) error {
+func (s *Service) autocomplete(req *Request) (response, error) {
 	// Anyone in the server can type anything: what is typed is cut to the
 	// 100 characters a choice can have, so that no input costs much.
 	for k, v := range req.Options {
@@ -220,11 +220,11 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 				seatChoices(req.Locale, rec, add)
 			}
 		}
-		return resp.Choices(choices)
+		return choose(choices)
 	}
 	snap := s.snapshot(req.Channel)
 	if snap == nil || snap.game == nil {
-		return resp.Choices(nil)
+		return choose(nil)
 	}
 	g := snap.game
 	b := g.Board()
@@ -283,5 +283,5 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			}
 		}
 	}
-	return resp.Choices(choices)
+	return choose(choices)
 }

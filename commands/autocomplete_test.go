@@ -54,9 +54,8 @@ func BenchmarkAutocompleteLongInput(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r := &fakeResponder{}
 				w.svc.autocomplete(&Request{Type: AutocompleteRequest, Channel: "c1", User: "u9", Name: "claim", Focused: bc.focused,
-					Options: map[string]string{"route": long, "passenger": long}}, r)
+					Options: map[string]string{"route": long, "passenger": long}})
 			}
 		})
 	}

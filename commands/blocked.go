@@ -66,13 +66,14 @@ func (s *Service) stopSending(channel string) {
 
 // tellBlocked tells someone acting in a blocked channel what the bot lacks
 // there (once per person), or, when their interaction shows nothing missing
-// any more, retries the channel's posts.
-func (s *Service) tellBlocked(req *Request, resp Responder) {
+// any more, retries the channel's posts. It returns what to follow the
+// person's answer with.
+func (s *Service) tellBlocked(req *Request) []Message {
 	s.mu.Lock()
 	b := s.blocked[req.Channel]
 	if b == nil || b.retrying {
 		s.mu.Unlock()
-		return
+		return nil
 	}
 	missing := missingToPost(req)
 	tell := !b.told[req.User] && (missing != 0 || b.unexplained)
@@ -87,10 +88,11 @@ func (s *Service) tellBlocked(req *Request, resp Responder) {
 	}
 	switch {
 	case !tell:
+		return nil
 	case missing != 0:
-		resp.FollowUp(note(present.T(req.Locale, "post.refused", "missing", missing.names(req.Locale))))
+		return []Message{note(present.T(req.Locale, "post.refused", "missing", missing.names(req.Locale)))}
 	default:
-		resp.FollowUp(note(present.T(req.Locale, "post.refused_unknown")))
+		return []Message{note(present.T(req.Locale, "post.refused_unknown"))}
 	}
 }
 

@@ -33,21 +33,77 @@ func isBot(rec *store.GameRecord, seat int) bool {
 	return seat >= 0 && seat < len(rec.Seats) && rec.Seats[seat].Bot != ""
 }
 
-// botAct plays one action for a seat with its bot, or a safe fallback. It
-// returns false when nothing could be played.
+// botAct plays one action for a seat with its bot, or a safe fallback,
+// deciding under the table's lock: for the quick decisions (first tickets,
+// a turn the timer takes over). It returns false when nothing could be
+// played.
 func (s *Service) botAct(t *table, seat int) (outcome, bool) {
+	d, ok := s.botDecision(t, seat)
+	if !ok {
+		return outcome{}, false
+	}
+	return s.playBot(t, seat, d.choose(s.ctx), d.legal)
+}
+
+// botDecision is what a bot decides on, copied from the table: its seat's
+// view, the legal actions and the position they belong to. The bot may
+// then think with the table's lock released.
+type botDecision struct {
+	bot   Bot // nil: the safe action
+	view  engine.PlayerView
+	legal []engine.Action
+	safe  engine.Action
+	at    position
+}
+
+// position names the state of a table's game: the same position means
+// the same view and the same legal actions for every seat (the game is
+// its log).
+type position struct {
+	game  string
+	moves int
+	last  store.LogEntry
+}
+
+func positionOf(t *table) position {
+	p := position{game: t.rec.ID, moves: len(t.rec.Log)}
+	if p.moves > 0 {
+		p.last = t.rec.Log[p.moves-1]
+	}
+	return p
+}
+
+// botDecision copies what seat's bot decides on; false when the seat has
+// nothing to play. The table is locked.
+func (s *Service) botDecision(t *table, seat int) (botDecision, bool) {
 	g := t.game
 	legal := g.LegalActions(seat, nil)
 	if len(legal) == 0 {
-		return outcome{}, false
+		return botDecision{}, false
 	}
-	a := safeAction(g, seat, legal)
-	if b := s.botFor(t, seat); b != nil {
-		a = b.Choose(g.View(seat), legal)
+	d := botDecision{legal: legal, safe: safeAction(g, seat, legal), at: positionOf(t)}
+	if d.bot = s.botFor(t, seat); d.bot != nil {
+		d.view = g.View(seat)
 	}
+	return d, true
+}
+
+// choose is the bot's move (the safe one without a bot). It reads only
+// the copies in d: no lock is needed.
+func (d *botDecision) choose(ctx context.Context) engine.Action {
+	if d.bot == nil {
+		return d.safe
+	}
+	return d.bot.Choose(ctx, d.view, d.legal)
+}
+
+// playBot applies a bot's move; a move the engine refuses is replaced by
+// the safe one, so that a bot's mistake never stalls the table. It returns
+// false when nothing could be played.
+func (s *Service) playBot(t *table, seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
+	g := t.game
 	o, err := s.apply(t, seat, a, nil)
 	if err != nil {
-		// A bot's mistake must not stall the table: play the safe move.
 		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
 		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), nil); err != nil {
 			s.log.Error("safe action refused", "err", err)
@@ -154,32 +210,109 @@ func (s *Service) disarmBot(t *table) {
 	t.botTimer = nil
 }
 
+// maxBotActions bounds the actions of one bot turn.
+const maxBotActions = 12
+
 // botTurn plays a bot's whole turn, then posts the board. armed tells the
 // timer that fired from a later one.
+//
+// The bot thinks with the table's lock released (the expert searches for
+// up to its budget): it decides on a copy of its seat's view, and its move
+// is applied under the lock only if the game is still at the position it
+// saw; otherwise, when it is still this bot's turn, it decides again.
+// Meanwhile everyone at the table is answered.
 func (s *Service) botTurn(channel, gameID string, turn, armed int) {
-	if s.isClosed() {
+	first, ok := s.botTable(channel, gameID, turn, armed)
+	if !ok {
 		return
+	}
+	// The table stays in memory until the turn is played.
+	first.thinking++
+	first.unlock()
+	defer func() {
+		first.mu.Lock()
+		first.thinking--
+		first.mu.Unlock()
+	}()
+	var last outcome
+	moves := 0
+	for range 2 * maxBotActions {
+		t, ok := s.botTable(channel, gameID, turn, armed)
+		if !ok {
+			return
+		}
+		seat := t.game.Current()
+		if moves == maxBotActions {
+			break
+		}
+		d, ok := s.botDecision(t, seat)
+		if !ok {
+			s.after(t, last)
+			t.unlock()
+			return
+		}
+		t.unlock()
+		a := d.choose(s.ctx)
+		if t, ok = s.botTable(channel, gameID, turn, armed); !ok {
+			return
+		}
+		if positionOf(t) != d.at || t.game.Current() != seat {
+			t.unlock()
+			continue // the game moved while the bot thought: again
+		}
+		o, played := s.playBot(t, seat, a, d.legal)
+		moves++
+		if !played || o.turnDone {
+			if played {
+				last = o
+			}
+			s.after(t, last)
+			t.unlock()
+			return
+		}
+		last = o
+		t.unlock()
+	}
+	// Too many actions in one turn: post what was played.
+	t, ok := s.botTable(channel, gameID, turn, armed)
+	if !ok {
+		return
+	}
+	s.after(t, last)
+	t.unlock()
+}
+
+// botTable returns a channel's table, locked, when the bot turn armed is
+// still to be played there: the same game at the same turn, a bot to
+// move, no later timer armed and the service open. The timer that fired
+// is forgotten, so that the table may leave memory again once the bot has
+// moved.
+func (s *Service) botTable(channel, gameID string, turn, armed int) (*table, bool) {
+	if s.isClosed() {
+		return nil, false
 	}
 	t, err := s.table(channel)
 	if err != nil {
 		s.log.Error("bot turn", "channel", channel, "err", err)
-		return
+		return nil, false
 	}
-	defer t.unlock()
 	if t.botArmed == armed {
-		t.botTimer = nil // it fired: the table may leave memory again
+		t.botTimer = nil
 	}
-	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
-		return
+	if s.isClosed() || t.botArmed != armed || t.rec == nil || t.game == nil || t.rec.ID != gameID ||
+		t.game.Turn() != turn || t.game.Phase() == engine.PhaseOver || !isBot(t.rec, t.game.Current()) {
+		t.unlock()
+		return nil, false
 	}
-	s.playTurnFor(t, t.game.Current())
+	return t, true
 }
 
 // playTurnFor plays the current seat's turn to its end with its bot (or the
-// safe fallback), then posts.
+// safe fallback), deciding under the lock, then posts. The turn timer
+// uses it for a player who is away (a quick level decides).
 func (s *Service) playTurnFor(t *table, seat int) {
 	var last outcome
-	for i := 0; i < 12; i++ {
+	for range maxBotActions {
 		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
 			break
 		}

@@ -99,7 +99,7 @@ func (s *Service) idleTable(before time.Time) *table {
 		if !t.mu.TryLock() {
 			continue // in use
 		}
-		if t.botTimer != nil {
+		if t.botTimer != nil || t.thinking > 0 {
 			t.mu.Unlock()
 			continue // a bot is about to move
 		}
@@ -116,7 +116,7 @@ func (s *Service) evict(channel string) bool {
 	if !ok || !t.mu.TryLock() {
 		return false
 	}
-	if t.gone || t.botTimer != nil {
+	if t.gone || t.botTimer != nil || t.thinking > 0 {
 		t.mu.Unlock()
 		return false
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -10,32 +11,32 @@ import (
 )
 
 // claimCommand: /claim route [color] [locomotives] [passenger].
-func (s *Service) claimCommand(req *Request, resp Responder) error {
-	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) claimCommand(ctx context.Context, req *Request) (response, error) {
+	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
 		b := t.game.Board()
 		tr, ok := findTrack(b, req.Opt("route"))
 		if !ok {
-			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(t.game, seat)))))
+			return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(t.game, seat)))))
 		}
 		tr = pickParallel(t.game, tr, req.Opt("color"), req.Locale)
 		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
 		if msg != "" {
-			return resp.Reply(note(msg))
+			return reply(note(msg))
 		}
 		a.Kind, a.Track = engine.ActClaim, tr
 		if p := req.Opt("passenger"); p != "" {
 			c, ok := b.FindCity(p)
 			if !ok {
-				return resp.Reply(note(present.T(req.Locale, "error.bad_city", "city", p)))
+				return reply(note(present.T(req.Locale, "error.bad_city", "city", p)))
 			}
 			a.Passenger, a.City = true, c
 		}
 		if b.Tracks[tr].Color == data.Gray && req.Opt("color") == "" && req.Opt("locomotives") == "" {
 			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
-				return s.askPayment(req, resp, t, a, opts)
+				return s.askPayment(req, t, a, opts)
 			}
 		}
-		return s.maybeConfirm(req, resp, t, seat, a)
+		return s.maybeConfirm(req, t, seat, a)
 	})
 }
 
@@ -56,12 +57,12 @@ func exampleTrack(g *engine.Game, seat int) data.TrackID {
 }
 
 // stationCommand: /station city [color] [locomotives].
-func (s *Service) stationCommand(req *Request, resp Responder) error {
-	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) stationCommand(ctx context.Context, req *Request) (response, error) {
+	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
 		b := t.game.Board()
 		c, ok := b.FindCity(req.Opt("city"))
 		if !ok {
-			return resp.Reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+			return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
 		}
 		cost := t.game.StationCost(seat)
 		if cost == 0 {
@@ -69,15 +70,15 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 		}
 		a, msg := s.payment(req, t, seat, -1, cost)
 		if msg != "" {
-			return resp.Reply(note(msg))
+			return reply(note(msg))
 		}
 		a.Kind, a.City = engine.ActStation, c
 		if req.Opt("color") == "" && req.Opt("locomotives") == "" {
 			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
-				return s.askPayment(req, resp, t, a, opts)
+				return s.askPayment(req, t, a, opts)
 			}
 		}
-		return s.maybeConfirm(req, resp, t, seat, a)
+		return s.maybeConfirm(req, t, seat, a)
 	})
 }
 
@@ -269,30 +270,30 @@ func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.Track
 
 // maybeConfirm applies a claim or station, or asks first when the table
 // plays with confirmations.
-func (s *Service) maybeConfirm(req *Request, resp Responder, t *table, seat int, a engine.Action) error {
-	if t.rec.Options["confirm"] != "on" {
-		return s.act(req, resp, t, seat, a, false)
+func (s *Service) maybeConfirm(req *Request, t *table, seat int, a engine.Action) (response, error) {
+	if !tableOptions(t.rec).Confirm {
+		return s.act(req, t, seat, a, false)
 	}
 	// Check now so that the question is only asked for a legal move.
 	probe := t.game.Clone()
 	if err := probe.Play(seat, a); err != nil {
-		return resp.Reply(s.refusal(req, t, err))
+		return reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	return resp.Reply(s.confirmPrompt(t, req.Locale, a))
+	return reply(s.confirmPrompt(t, req.Locale, a))
 }
 
-func (s *Service) confirmButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) confirmButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
 		p, ok := t.pending[req.User]
 		delete(t.pending, req.User)
 		if !ok || p.turn != t.game.Turn() {
-			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+			return reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		if id.arg != "yes" {
-			return resp.Update(note(present.T(req.Locale, "confirm.cancelled")))
+			return update(note(present.T(req.Locale, "confirm.cancelled")))
 		}
-		return s.act(req, resp, t, seat, p.action, true)
+		return s.act(req, t, seat, p.action, true)
 	})
 }
 

@@ -48,7 +48,7 @@ func boardRun(entries []store.OutboxEntry) []queuedBoard {
 	}
 	told := len(*first.p.Board.Narration)
 	for _, e := range entries[1:] {
-		if e.Kind == "dm" {
+		if kindOf(e) == postDM {
 			continue
 		}
 		q, ok := decodeBoard(e)
@@ -77,12 +77,12 @@ func (s *Service) moveBoard(t *table, moves int, req *Request) store.OutboxEntry
 	}
 	s.viaFields(&p, req)
 	payload, _ := json.Marshal(p) // a payload always marshals
-	return store.OutboxEntry{Kind: "board", Payload: payload}
+	return entryOf(postBoard, payload)
 }
 
 // decodeBoard reads a board posted in the outbox's own channel.
 func decodeBoard(e store.OutboxEntry) (queuedBoard, bool) {
-	if e.Kind != "board" {
+	if kindOf(e) != postBoard {
 		return queuedBoard{}, false
 	}
 	var p outboxPayload

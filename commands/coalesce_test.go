@@ -22,11 +22,11 @@ type downPoster struct {
 
 var errDiscordDown = errors.New("502 Bad Gateway")
 
-func (p *downPoster) Post(ch string, m Message) (string, error) {
+func (p *downPoster) Post(ctx context.Context, ch string, m Message) (string, error) {
 	if p.down.Load() {
 		return "", errDiscordDown
 	}
-	return p.fakePoster.Post(ch, m)
+	return p.fakePoster.Post(ctx, ch, m)
 }
 
 // TestQueuedBoardsGoOutAsOneKeepingTheNarration: three turns are played while Discord is

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"time"
@@ -62,7 +63,7 @@ func (s *Service) kickQueues(entries []store.OutboxEntry) {
 
 // sendDM delivers a queued DM.
 func (s *Service) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Message) error {
-	err := s.cfg.Poster.DM(p.DM, m)
+	err := s.cfg.Poster.DM(s.ctx, p.DM, m)
 	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
 		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
 		s.refuseDMs(p.Game, p.DM)
@@ -124,17 +125,17 @@ func (s *Service) owedDMWords(rec *store.GameRecord) {
 }
 
 // tellDMRefused tells a player acting at a table that their turn DMs were
-// refused and turned off, once.
-func (s *Service) tellDMRefused(req *Request, resp Responder) {
+// refused and turned off, once: what to follow their answer with.
+func (s *Service) tellDMRefused(ctx context.Context, req *Request) []Message {
 	key := req.Channel + "/" + req.User
 	s.dmMu.Lock()
 	owed := s.dmRefused[key]
 	delete(s.dmRefused, key)
 	s.dmMu.Unlock()
 	if !owed {
-		return
+		return nil
 	}
-	if t, err := s.table(req.Channel); err == nil {
+	s.withTable(ctx, req.Channel, func(t *table) (response, error) {
 		opt := notifyKey(req.User)
 		if t.rec != nil && t.rec.Options[opt] == notifyRefused {
 			clear := func(r *store.GameRecord) error {
@@ -147,7 +148,7 @@ func (s *Service) tellDMRefused(req *Request, resp Responder) {
 				clear(t.rec)
 			}
 		}
-		t.unlock()
-	}
-	resp.FollowUp(note(present.T(req.Locale, "notify.refused")))
+		return response{}, nil
+	})
+	return []Message{note(present.T(req.Locale, "notify.refused"))}
 }

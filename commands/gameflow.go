@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"sort"
 	"strings"
 
@@ -12,37 +13,37 @@ import (
 )
 
 // start begins the game from the lobby: everyone then chooses tickets.
-func (s *Service) start(req *Request, resp Responder, game string) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
+func (s *Service) start(ctx context.Context, req *Request, game string) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.startAt(req, t, game) })
+}
+
+// startAt starts the lobby of a locked table.
+func (s *Service) startAt(req *Request, t *table, game string) (response, error) {
 	rec := t.rec
 	switch {
 	case rec == nil:
-		return resp.Reply(s.noGameHere(req, "lobby.none"))
+		return reply(s.noGameHere(req, "lobby.none"))
 	case game != "" && game != rec.ID:
-		return resp.Reply(note(present.T(req.Locale, "stale.game")))
+		return reply(note(present.T(req.Locale, "stale.game")))
 	case rec.Status != store.StatusLobby:
-		return resp.Reply(note(present.T(req.Locale, "lobby.started")))
+		return reply(note(present.T(req.Locale, "lobby.started")))
 	case len(rec.Seats) < 2:
-		return resp.Reply(note(present.T(req.Locale, "lobby.too_few")))
+		return reply(note(present.T(req.Locale, "lobby.too_few")))
 	}
 	hostSeated := seatOf(rec, rec.Host) >= 0
 	if req.User != rec.Host && !req.CanManage && (hostSeated || seatOf(rec, req.User) < 0) {
-		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))
+		return reply(note(present.T(req.Locale, "lobby.host_only")))
 	}
 	rec.Rules = engine.LatestRevision
 	g, err := s.newGame(rec)
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	rec.Status = store.StatusPlaying
 	rec.Log = nil
 	if err := s.cfg.Store.Put(rec); err != nil {
 		rec.Status = store.StatusLobby
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	t.game, t.turnLog, t.history = g, nil, nil
 	s.botsSetup(t)
@@ -53,19 +54,14 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 	// after it takes its buttons off.
 	lobby := s.lobbyMessage(rec, t.locale())
 	lobby.Components = nil
-	if game != "" {
-		err = resp.Update(lobby)
-	} else {
-		err = resp.Reply(lobby)
-	}
-	entries := append([]store.OutboxEntry{outboxEntry("board", m)}, s.turnPings(t)...)
+	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, s.turnPings(t)...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
 	s.kick(t.rec.Channel)
 	s.kickQueues(entries)
 	s.scheduleBots(t)
-	return err
+	return replyOrUpdate(lobby, game != "")
 }
 
 // finish archives a game that ended with a move; its final reveal was
@@ -246,66 +242,59 @@ func claimedBy(rec *store.GameRecord, b *data.Board, owners []int8, seat, moves 
 // end: /ttr end (host or a member with Manage Channel). A lobby closes at
 // once; a running game asks first: score it as it stands and archive it,
 // stop it without a score, or go on.
-func (s *Service) end(req *Request, resp Responder) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	if t.rec == nil {
-		return resp.Reply(s.noGameHere(req, "game.none"))
-	}
-	if req.User != t.rec.Host && !req.CanManage {
-		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))
-	}
-	if t.rec.Status == store.StatusLobby || t.game == nil {
-		return s.stop(req, resp, t, false)
-	}
-	turn := len(t.rec.Log)
-	return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
-		{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
-		{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
-		{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
-	}}})
+func (s *Service) end(ctx context.Context, req *Request) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if t.rec == nil {
+			return reply(s.noGameHere(req, "game.none"))
+		}
+		if req.User != t.rec.Host && !req.CanManage {
+			return reply(note(present.T(req.Locale, "end.not_allowed")))
+		}
+		if t.rec.Status == store.StatusLobby || t.game == nil {
+			return s.stop(req, t, false)
+		}
+		turn := len(t.rec.Log)
+		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
+			{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
+			{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
+			{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
+		}}})
+	})
 }
 
 // endButton answers /ttr end's question.
-func (s *Service) endButton(req *Request, resp Responder, id customID) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	switch {
-	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
-		return resp.Update(note(present.T(req.Locale, "stale.game")))
-	case req.User != t.rec.Host && !req.CanManage:
-		return resp.Reply(note(present.T(req.Locale, "end.not_allowed")))
-	case id.arg == "cancel":
-		return resp.Update(note(present.T(req.Locale, "end.cancelled")))
-	case id.turn != len(t.rec.Log):
-		// Moves were played since the question: ask again.
-		return resp.Update(note(present.T(req.Locale, "stale.turn")))
-	case id.arg == "stop":
-		return s.stop(req, resp, t, true)
-	case id.arg == "score":
-		s.disarmBot(t)
-		fs := t.game.ScoreNow()
-		t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
-		err := resp.Update(note(present.T(req.Locale, "end.scoring")))
-		s.finishWith(t, &fs)
-		return err
-	}
-	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+func (s *Service) endButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		switch {
+		case t.rec == nil || t.game == nil || t.rec.ID != id.game:
+			return update(note(present.T(req.Locale, "stale.game")))
+		case req.User != t.rec.Host && !req.CanManage:
+			return reply(note(present.T(req.Locale, "end.not_allowed")))
+		case id.arg == "cancel":
+			return update(note(present.T(req.Locale, "end.cancelled")))
+		case id.turn != len(t.rec.Log):
+			// Moves were played since the question: ask again.
+			return update(note(present.T(req.Locale, "stale.turn")))
+		case id.arg == "stop":
+			return s.stop(req, t, true)
+		case id.arg == "score":
+			s.disarmBot(t)
+			fs := t.game.ScoreNow()
+			t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
+			s.finishWith(t, &fs)
+			return update(note(present.T(req.Locale, "end.scoring")))
+		}
+		return reply(note(present.T(req.Locale, "stale.unknown")))
+	})
 }
 
 // stop throws a lobby away, or archives a running game without a score.
-func (s *Service) stop(req *Request, resp Responder, t *table, update bool) error {
+func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 	s.disarmBot(t)
 	loc := t.locale()
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+			return reply(s.oops(req, err.Error()))
 		}
 	} else {
 		res := store.ArchiveResult{Status: store.StatusAbandoned, Finished: s.cfg.Now()}
@@ -313,32 +302,26 @@ func (s *Service) stop(req *Request, resp Responder, t *table, update bool) erro
 			res.Players = append(res.Players, store.PlayerResult{UserID: st.UserID, Name: st.Name, Bot: st.Bot, Score: t.game.Public().Players[i].Score})
 		}
 		if _, err := s.cfg.Store.Archive(req.Channel, res); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+			return reply(s.oops(req, err.Error()))
 		}
 	}
-	inThread := t.rec.Options["parent"] != ""
+	inThread := t.rec.Options[optParent] != ""
 	t.rec, t.game = nil, nil
 	done := Message{Content: present.T(loc, "end.done", "player", present.EscapeMarkdown(req.UserName))}
 	if inThread {
 		// The thread is archived once the table was told, in order.
-		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry("", done), archiveEntry()); err != nil {
+		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry(postMessage, done), archiveEntry()); err != nil {
 			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
 		s.kick(req.Channel)
-		if update {
-			return resp.Update(note(present.T(req.Locale, "end.stopped")))
-		}
-		return resp.Reply(note(present.T(req.Locale, "end.stopped")))
+		return replyOrUpdate(note(present.T(req.Locale, "end.stopped")), click)
 	}
-	if update {
-		if err := resp.Update(note(present.T(req.Locale, "end.stopped"))); err != nil {
-			return err
-		}
+	if click {
 		if err := s.enqueue(req.Channel, done); err != nil {
 			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
 		s.kick(req.Channel)
-		return nil
+		return update(note(present.T(req.Locale, "end.stopped")))
 	}
-	return resp.Reply(done)
+	return reply(done)
 }

@@ -31,7 +31,7 @@ func newFakePoster() *fakePoster {
 	return &fakePoster{posts: map[string][]Message{}, dms: map[string][]Message{}, dmClosed: map[string]bool{}, dmErrs: map[string][]error{}}
 }
 
-func (p *fakePoster) Post(ch string, m Message) (string, error) {
+func (p *fakePoster) Post(_ context.Context, ch string, m Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
@@ -39,7 +39,7 @@ func (p *fakePoster) Post(ch string, m Message) (string, error) {
 	return fmt.Sprint("m", p.n), nil
 }
 
-func (p *fakePoster) DM(user string, m Message) error {
+func (p *fakePoster) DM(_ context.Context, user string, m Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.dmClosed[user] {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 const hintLevel = "expert"
 
 // hintsOff reports whether the table turned hints off (/ttr new hints:False).
-func hintsOff(rec *store.GameRecord) bool { return rec.Options["hints"] == "off" }
+func hintsOff(rec *store.GameRecord) bool { return tableOptions(rec).NoHints }
 
 // hintKey is the record option counting the hints a seat asked for; it is
 // kept in the record so that the count survives restarts.
@@ -23,58 +24,69 @@ func hintKey(seat int) string { return "hints_used." + strconv.Itoa(seat) }
 
 // hintCommand answers /ttr hint: privately, the move the expert would make
 // from the asker's own view, with a one-line reason. The view and legal
-// moves are copied under the table's lock; the search runs after it.
-func (s *Service) hintCommand(req *Request, resp Responder) error {
-	t, seat, m := s.seated(req, nil)
-	if m != nil {
-		return resp.Reply(*m)
-	}
-	g, rec := t.game, t.rec
-	refuse := func(key string) error {
-		t.mu.Unlock()
-		return resp.Reply(note(present.T(req.Locale, key)))
-	}
-	switch {
-	case hintsOff(rec):
-		return refuse("hint.off")
-	case s.cfg.Bots == nil:
-		return refuse("lobby.no_bots")
-	case g.Phase() == engine.PhaseOver:
-		return refuse("game.over")
-	case g.Phase() == engine.PhaseSetup && g.SetupDone(seat):
-		return refuse("hint.not_your_turn")
-	case g.Phase() != engine.PhaseSetup && g.Current() != seat:
-		return refuse("hint.not_your_turn")
-	}
-	v := g.View(seat)
-	legal := g.LegalActions(seat, nil)
-	n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
-	count := func(r *store.GameRecord) {
-		if r.Options == nil {
-			r.Options = map[string]string{}
+// moves are copied with the table locked; the search runs after.
+func (s *Service) hintCommand(ctx context.Context, req *Request) (response, error) {
+	var (
+		v     engine.PlayerView
+		legal []engine.Action
+		seed  uint64
+	)
+	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
+		seat, m := s.seated(req, t, nil)
+		if m != nil {
+			return reply(*m)
 		}
-		r.Options[hintKey(seat)] = strconv.Itoa(n + 1)
-	}
-	// Update, not Put: the stored record holds what the table's copy may
-	// not (the live board's id), and keeps its snapshot.
-	err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil })
-	if err == nil {
+		g, rec := t.game, t.rec
+		refuse := func(key string) (response, error) { return reply(note(present.T(req.Locale, key))) }
+		switch {
+		case hintsOff(rec):
+			return refuse("hint.off")
+		case s.cfg.Bots == nil:
+			return refuse("lobby.no_bots")
+		case g.Phase() == engine.PhaseOver:
+			return refuse("game.over")
+		case g.Phase() == engine.PhaseSetup && g.SetupDone(seat):
+			return refuse("hint.not_your_turn")
+		case g.Phase() != engine.PhaseSetup && g.Current() != seat:
+			return refuse("hint.not_your_turn")
+		}
+		v = g.View(seat)
+		legal = g.LegalActions(seat, nil)
+		n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
+		count := func(r *store.GameRecord) {
+			if r.Options == nil {
+				r.Options = map[string]string{}
+			}
+			r.Options[hintKey(seat)] = strconv.Itoa(n + 1)
+		}
+		// Update, not Put: the stored record holds what the table's copy
+		// may not (the live board's id), and keeps its snapshot.
+		if err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil }); err != nil {
+			return reply(s.oops(req, err.Error()))
+		}
 		count(rec)
-	}
-	seed := rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
-	t.mu.Unlock()
+		seed = rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
+		return response{}, nil
+	})
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
+	}
+	if r.kind != noAnswer {
+		return r, nil
 	}
 	if len(legal) == 0 {
-		return resp.Reply(note(present.T(req.Locale, "hint.not_your_turn")))
+		return reply(note(present.T(req.Locale, "hint.not_your_turn")))
 	}
 	bot, err := s.cfg.Bots(hintLevel, seed)
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
-	a := bot.Choose(v, legal)
-	return resp.Reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a), "reason", hintReason(req.Locale, &v, a))))
+	// Closing the service cuts the search short: the hint is then the
+	// best move found so far.
+	ctx, cancel := s.withClose(ctx)
+	defer cancel()
+	a := bot.Choose(ctx, v, legal)
+	return reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a), "reason", hintReason(req.Locale, &v, a))))
 }
 
 // hintMove says a move in words.

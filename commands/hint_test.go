@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // (a claim when there is one: claims come after draws).
 type viewBot struct{ views *[]engine.PlayerView }
 
-func (b viewBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+func (b viewBot) Choose(_ context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
 	*b.views = append(*b.views, v)
 	return legal[len(legal)-1]
 }

@@ -12,7 +12,7 @@ const historyLen = 50
 // narrate records the public narration of an action, in the server's
 // language: the lines of the turn being played and the history /log shows.
 func (t *table) narrate(rec *store.GameRecord, g *engine.Game, ev []engine.Event) {
-	lines := present.Narrate(rec.Options["locale"], g.Board(), seatNamer(rec), ev)
+	lines := present.Narrate(rec.Options[optLocale], g.Board(), seatNamer(rec), ev)
 	t.turnLog = append(t.turnLog, lines...)
 	t.history = append(t.history, lines...)
 	if n := len(t.history); n > historyLen {

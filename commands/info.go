@@ -2,42 +2,49 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"conductor/engine"
+	"conductor/imaging"
 	"conductor/present"
 )
 
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
 // a DM on request (falling back to ephemeral when DMs are closed). The
 // hand is read under the table's lock; the DM is sent after it.
-func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
+func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (response, error) {
 	var (
-		msg, prompt     Message
-		pending, seated bool
+		msg, prompt Message
+		picture     *imaging.HandScene
+		key         handKey
+		pending     bool
 	)
-	err := s.atTable(req, resp, nil, func(t *table, seat int) error {
-		msg = s.handMessage(t, seat, req.Locale)
+	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
+		msg, picture = s.handMessage(t, seat, req.Locale)
+		key = handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
 		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
-		seated = true
-		return nil
+		return response{}, nil
 	})
-	if err != nil || !seated {
-		return err // atTable answered why not
+	if err != nil || r.kind != noAnswer {
+		return r, err // atTable answered why not
 	}
+	// The picture is drawn once the table is free again, unless the same
+	// hand was drawn a moment ago.
+	s.drawHand(&msg, picture, key)
 	if dm {
 		msg.Ephemeral = false
-		err := s.cfg.Poster.DM(req.User, msg)
+		err := s.cfg.Poster.DM(ctx, req.User, msg)
 		if err == nil {
 			if pending {
 				// The choice's controls work only where the game is.
 				prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
-				return resp.Reply(prompt)
+				return reply(prompt)
 			}
-			return resp.Reply(note(present.T(req.Locale, "hand.sent_dm")))
+			return reply(note(present.T(req.Locale, "hand.sent_dm")))
 		}
 		msg.Ephemeral = true
 		if errors.Is(err, ErrDMClosed) {
@@ -51,12 +58,13 @@ func (s *Service) handCommand(req *Request, resp Responder, dm bool) error {
 		msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
 		msg.Components = prompt.Components
 	}
-	return resp.Reply(msg)
+	return reply(msg)
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,
-// and a picture of both.
-func (s *Service) handMessage(t *table, seat int, loc string) Message {
+// and the picture of both to draw (drawHand) once the table's lock is
+// released.
+func (s *Service) handMessage(t *table, seat int, loc string) (Message, *imaging.HandScene) {
 	g := t.game
 	b := g.Board()
 	v := g.View(seat)
@@ -95,64 +103,87 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 			{Name: present.T(loc, "hand.tickets", "done", done, "n", len(v.Tickets), "points", pts), Value: truncate(strings.Join(tickets, "\n"), 1000), Inline: true},
 		},
 		Footer: present.T(loc, "hand.footer", "trains", me.Trains, "stations", me.Stations, "score", me.Score)}
-	if b.Rules.Stations == 0 {
+	if !b.Rules.HasStations() {
 		// USA and Märklin have no stations: say nothing of them.
 		e.Footer = present.T(loc, "hand.footer_trains", "trains", me.Trains, "score", me.Score)
 	}
 	m := Message{Ephemeral: true, Embeds: []Embed{e}}
-	hs := present.HandScene(loc, &v, seatName(t.rec, seat))
-	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Hand(&buf, hs); err == nil {
-		m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: buf.Bytes()}}
-		m.Embeds[0].Image = "hand.png"
-	} else {
-		s.log.Error("render hand", "err", err)
+	return m, present.HandScene(loc, &v, seatName(t.rec, seat))
+}
+
+// drawHand adds the picture of a hand to its message (handMessage), from
+// the cache when it holds it. The scene is a copy: no lock is needed.
+func (s *Service) drawHand(m *Message, hs *imaging.HandScene, key handKey) {
+	png, ok := s.hands.get(key)
+	if !ok {
+		var buf bytes.Buffer
+		if err := s.cfg.Renderer.Hand(&buf, hs); err != nil {
+			s.log.Error("render hand", "err", err)
+			return
+		}
+		png = buf.Bytes()
+		s.hands.put(key, png)
 	}
-	return m
+	m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: png}}
+	m.Embeds[0].Image = "hand.png"
 }
 
 // boardCooldown is the least time between two /board reposts of a table.
 const boardCooldown = 30 * time.Second
 
 // boardCommand: /board reposts the board publicly for a player; a
-// spectator sees it privately, without controls.
-func (s *Service) boardCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
-		if seatOf(t.rec, req.User) < 0 {
-			saved := t.turnLog
-			t.turnLog = nil
-			m := s.boardMessage(t)
-			t.turnLog = saved
-			m.Ephemeral, m.Components, m.Mentions = true, nil, nil
-			return resp.Reply(m)
+// spectator sees it privately, without controls. The picture is drawn
+// once the table's lock is released.
+func (s *Service) boardCommand(ctx context.Context, req *Request) (response, error) {
+	var (
+		m       Message
+		scene   *imaging.Scene
+		channel string
+	)
+	r, err := s.withGame(ctx, req, func(t *table) (response, error) {
+		if seatOf(t.rec, req.User) >= 0 {
+			// One public repost per table and cooldown: a board is 170 KB
+			// of pictures and eight buttons in everyone's channel.
+			if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
+				return reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
+			}
+			t.boardShown = s.cfg.Now()
 		}
-		// One public repost per table and cooldown: a board is 170 KB of
-		// pictures and eight buttons in everyone's channel.
-		if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
-			return resp.Reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
-		}
-		t.boardShown = s.cfg.Now()
 		saved := t.turnLog
 		t.turnLog = nil
-		m := s.boardMessage(t)
+		m = s.boardText(t)
 		t.turnLog = saved
+		scene, channel = s.scene(t, t.locale()), t.rec.Channel
 		m.Mentions = nil // a repost does not ping
-		return resp.Reply(m)
+		if seatOf(t.rec, req.User) < 0 {
+			m.Ephemeral, m.Components = true, nil
+		}
+		return response{}, nil
 	})
+	if err != nil || r.kind != noAnswer {
+		return r, err // answered under the lock
+	}
+	var buf bytes.Buffer
+	if err := s.cfg.Renderer.Board(&buf, scene); err != nil {
+		s.log.Error("render board", "channel", channel, "err", err)
+	} else {
+		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}}
+	}
+	return reply(m)
 }
 
 // scoreCommand: /score shows public counts only.
-func (s *Service) scoreCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
+func (s *Service) scoreCommand(ctx context.Context, req *Request) (response, error) {
+	return s.withGame(ctx, req, func(t *table) (response, error) {
 		loc := t.locale()
 		v := t.game.Public()
 		var lines []string
 		for i, p := range v.Players {
 			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", present.EscapeMarkdown(seatName(t.rec, i)), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
-			if v.Board.Rules.Stations > 0 {
+			if v.Board.Rules.HasStations() {
 				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 			}
-			if v.Board.Rules.Passengers > 0 {
+			if v.Board.Rules.HasPassengers() {
 				line += " · " + present.T(loc, "score.passengers", "n", p.PassengersLeft)
 			}
 			if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
@@ -162,34 +193,35 @@ func (s *Service) scoreCommand(req *Request, resp Responder) error {
 		}
 		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
 			Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
-		return resp.Reply(Message{Embeds: []Embed{e}})
+		return reply(Message{Embeds: []Embed{e}})
 	})
 }
 
 // logCommand: /log shows the last public moves.
-func (s *Service) logCommand(req *Request, resp Responder) error {
-	return s.withGame(req, resp, func(t *table) error {
+func (s *Service) logCommand(ctx context.Context, req *Request) (response, error) {
+	return s.withGame(ctx, req, func(t *table) (response, error) {
 		h := t.history
 		if len(h) > 15 {
 			h = h[len(h)-15:]
 		}
 		if len(h) == 0 {
-			return resp.Reply(note(present.T(req.Locale, "log.empty")))
+			return reply(note(present.T(req.Locale, "log.empty")))
 		}
-		return resp.Reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
+		return reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
 	})
 }
 
 // withGame runs fn with the table locked when the channel has a running
 // game (for anyone: watchers may look at the board and the scores).
-func (s *Service) withGame(req *Request, resp Responder, fn func(t *table) error) error {
-	t, err := s.table(req.Channel)
+func (s *Service) withGame(ctx context.Context, req *Request, fn func(t *table) (response, error)) (response, error) {
+	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
+		if t.rec == nil || t.game == nil {
+			return reply(s.noGameHere(req, "game.none"))
+		}
+		return fn(t)
+	})
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
-	defer t.unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(s.noGameHere(req, "game.none"))
-	}
-	return fn(t)
+	return r, nil
 }

@@ -1,12 +1,14 @@
 package commands
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"conductor/present"
 	"conductor/store"
@@ -34,16 +36,16 @@ const (
 	MaxTurnTimer     = 7 * 24 * 60
 )
 
-func (s *Service) ttrNew(req *Request, resp Responder) error {
+func (s *Service) ttrNew(ctx context.Context, req *Request) (response, error) {
 	rec, refusal := s.newTableRecord(req)
 	if refusal != "" {
-		return resp.Reply(note(refusal))
+		return reply(note(refusal))
 	}
 	// The lobby is a post of its own (opening.go); the asker is answered
 	// privately.
 	_, answer := s.open(req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
 		wantThread: s.threadsHere(req), put: s.cfg.Store.PutWithPosts})
-	return resp.Reply(answer)
+	return reply(answer)
 }
 
 // newTableRecord reads /ttr new's options into a lobby record (its
@@ -81,30 +83,26 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 	} else {
 		lang = "en"
 	}
-	opts := map[string]string{"locale": lang}
+	set := TableOptions{Locale: lang, Confirm: req.Opt("confirm") == "true", NoHints: req.Opt("hints") == "false"}
 	if req.Opt("bonus_tickets") == "true" {
 		if b.DeckSize("bonus") == 0 {
 			return nil, present.T(req.Locale, "lobby.no_bonus_tickets", "map", present.EditionName(req.Locale, b, ""))
 		}
-		opts["bonus_tickets"] = "on"
-	}
-	if req.Opt("confirm") == "true" {
-		opts["confirm"] = "on"
-	}
-	if req.Opt("hints") == "false" {
-		opts["hints"] = "off"
+		set.BonusTickets = true
 	}
 	// Async tables are the common case: a turn timer is on unless turned off
 	// (0), so that an absent player never stalls the table for good.
 	if v := req.Opt("turn_timer"); v == "" {
-		opts["turn_timer"] = strconv.Itoa(DefaultTurnTimer)
+		set.TurnTimer = DefaultTurnTimer * time.Minute
 	} else if v != "0" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxTurnTimer {
 			return nil, present.T(req.Locale, "lobby.bad_timer")
 		}
-		opts["turn_timer"] = strconv.Itoa(n)
+		set.TurnTimer = time.Duration(n) * time.Minute
 	}
+	opts := map[string]string{}
+	set.write(opts)
 	return &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby,
 		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}, ""
@@ -119,16 +117,17 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
 	var opts []string
-	if rec.Options["bonus_tickets"] == "on" {
+	set := tableOptions(rec)
+	if set.BonusTickets {
 		opts = append(opts, present.T(loc, "lobby.opt.bonus"))
 	}
-	if m, err := strconv.Atoi(rec.Options["turn_timer"]); err == nil && m > 0 {
-		opts = append(opts, present.T(loc, "lobby.opt.timer", "time", duration(loc, m)))
+	if set.TurnTimer > 0 {
+		opts = append(opts, present.T(loc, "lobby.opt.timer", "time", duration(loc, int(set.TurnTimer/time.Minute))))
 	}
-	if rec.Options["confirm"] == "on" {
+	if set.Confirm {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
 	}
-	if hintsOff(rec) {
+	if set.NoHints {
 		opts = append(opts, present.T(loc, "lobby.opt.nohints"))
 	}
 	// The board's standard game needs no variant named ("USA — USA").
@@ -145,13 +144,13 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	e := Embed{Title: present.T(loc, "lobby.title"), Description: desc, Color: 0x2b6cb0,
 		Fields: []Field{{Name: present.T(loc, "lobby.seats"), Value: strings.Join(seats, "\n")}},
 		Footer: present.T(loc, "lobby.footer")}
-	if rec.Options["parent"] != "" {
+	if rec.Options[optParent] != "" {
 		e.Description += "\n" + present.T(loc, "lobby.thread", "thread", "<#"+rec.Channel+">")
 	}
 	full := len(rec.Seats) >= maxPlayers
 	// In the parent channel the buttons name the game's thread.
 	at := ""
-	if rec.Options["parent"] != "" {
+	if rec.Options[optParent] != "" {
 		at = "@" + rec.Channel
 	}
 	return Message{Embeds: []Embed{e}, Components: []Row{{
@@ -202,8 +201,8 @@ func seatOf(rec *store.GameRecord, user string) int {
 }
 
 // lobbyChange runs join/leave/addbot/kick on a lobby and refreshes its message.
-func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
-	return s.inLobby(req, resp, game, func(t *table) string {
+func (s *Service) lobbyJoin(ctx context.Context, req *Request, game string) (response, error) {
+	return s.inLobby(ctx, req, game, func(t *table) string {
 		rec := t.rec
 		if seatOf(rec, req.User) >= 0 {
 			return present.T(req.Locale, "lobby.already_in")
@@ -216,20 +215,25 @@ func (s *Service) lobbyJoin(req *Request, resp Responder, game string) error {
 	})
 }
 
-func (s *Service) lobbyLeave(req *Request, resp Responder, game string) error {
-	return s.inLobby(req, resp, game, func(t *table) string {
+func (s *Service) lobbyLeave(ctx context.Context, req *Request, game string) (response, error) {
+	return s.inLobby(ctx, req, game, leaveLobby(req))
+}
+
+// leaveLobby takes the asker's seat out of a lobby.
+func leaveLobby(req *Request) func(t *table) string {
+	return func(t *table) string {
 		i := seatOf(t.rec, req.User)
 		if i < 0 {
 			return present.T(req.Locale, "lobby.not_in")
 		}
 		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
 		return ""
-	})
+	}
 }
 
-func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
+func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, error) {
 	if s.cfg.Bots == nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.no_bots")))
+		return reply(note(present.T(req.Locale, "lobby.no_bots")))
 	}
 	level := req.Opt("level")
 	if level == "" && len(s.cfg.BotLevels) > 0 {
@@ -238,9 +242,9 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 		level = s.cfg.BotLevels[(len(s.cfg.BotLevels)-1)/2]
 	}
 	if _, err := s.cfg.Bots(level, 0); err != nil {
-		return resp.Reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
+		return reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
 	}
-	return s.inLobby(req, resp, "", func(t *table) string {
+	return s.inLobby(ctx, req, "", func(t *table) string {
 		if len(t.rec.Seats) >= maxPlayers {
 			return present.T(req.Locale, "lobby.full")
 		}
@@ -249,8 +253,9 @@ func (s *Service) lobbyAddBot(req *Request, resp Responder) error {
 	})
 }
 
-func (s *Service) lobbyKick(req *Request, resp Responder) error {
-	return s.inLobby(req, resp, "", func(t *table) string {
+// kickFromLobby takes the seat the host names out of a lobby.
+func kickFromLobby(req *Request) func(t *table) string {
+	return func(t *table) string {
 		if req.User != t.rec.Host && !req.CanManage {
 			return present.T(req.Locale, "lobby.host_only")
 		}
@@ -263,40 +268,40 @@ func (s *Service) lobbyKick(req *Request, resp Responder) error {
 		}
 		t.rec.Seats = append(t.rec.Seats[:i], t.rec.Seats[i+1:]...)
 		return ""
-	})
+	}
 }
 
 // inLobby applies a change to the lobby, saves it and shows the table.
 // game is the lobby id a button carries ("" for a slash command).
-func (s *Service) inLobby(req *Request, resp Responder, game string, change func(*table) string) error {
+func (s *Service) inLobby(ctx context.Context, req *Request, game string, change func(*table) string) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.inLobbyAt(req, t, game, change) })
+}
+
+// inLobbyAt is inLobby on a locked table.
+func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*table) string) (response, error) {
 	fromButton := game != ""
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
 	if t.rec == nil {
-		return resp.Reply(s.noGameHere(req, "lobby.none"))
+		return reply(s.noGameHere(req, "lobby.none"))
 	}
 	if t.rec.Status != store.StatusLobby {
-		return resp.Reply(note(present.T(req.Locale, "lobby.started")))
+		return reply(note(present.T(req.Locale, "lobby.started")))
 	}
 	if fromButton && game != t.rec.ID {
-		return resp.Reply(note(present.T(req.Locale, "stale.game")))
+		return reply(note(present.T(req.Locale, "stale.game")))
 	}
 	prev := append([]store.Seat(nil), t.rec.Seats...)
 	if msg := change(t); msg != "" {
 		t.rec.Seats = prev
-		return resp.Reply(note(msg))
+		return reply(note(msg))
 	}
 	for i := range t.rec.Seats {
 		t.rec.Seats[i].Color = seatColors[i]
 	}
 	if len(t.rec.Seats) == 0 {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+			return reply(s.oops(req, err.Error()))
 		}
-		if t.rec.Options["parent"] != "" {
+		if t.rec.Options[optParent] != "" {
 			// Nobody is left at the table: its thread closes.
 			if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
 				s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
@@ -305,21 +310,21 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 		}
 		t.rec = nil
 		if fromButton {
-			return resp.Update(Message{Content: present.T(t.locale(), "lobby.closed")})
+			return update(Message{Content: present.T(t.locale(), "lobby.closed")})
 		}
-		return resp.Reply(Message{Content: present.T(t.locale(), "lobby.closed")})
+		return reply(Message{Content: present.T(t.locale(), "lobby.closed")})
 	}
 	if err := s.cfg.Store.Put(t.rec); err != nil {
 		t.rec.Seats = prev
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	m := s.lobbyMessage(t.rec, t.locale())
 	if fromButton {
-		return resp.Update(m)
+		return update(m)
 	}
 	// A command's answer is a copy of the table as it stands: the buttons
 	// stay on the lobby itself, so that no copy keeps controls that die
 	// when the game starts.
 	m.Components = nil
-	return resp.Reply(m)
+	return reply(m)
 }

@@ -4,7 +4,10 @@
 // player speaks to a terminal, and both call Service.Handle.
 package commands
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Message is a reply or a post, in transport-neutral terms.
 type Message struct {
@@ -165,11 +168,12 @@ type Responder interface {
 // Poster sends messages outside any interaction: board posts after every
 // move, bot moves, turn-timer reminders, DMs.
 type Poster interface {
-	// Post sends a message to a channel and returns its id.
-	Post(channel string, m Message) (string, error)
+	// Post sends a message to a channel and returns its id. ctx ends the
+	// request (the service closing).
+	Post(ctx context.Context, channel string, m Message) (string, error)
 	// DM sends a private message; it returns ErrDMClosed when the user does
 	// not accept direct messages.
-	DM(user string, m Message) error
+	DM(ctx context.Context, user string, m Message) error
 }
 
 // ControlsRemover is a Poster that can take the buttons off an earlier

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 
 	"conductor/engine"
@@ -18,46 +19,45 @@ import (
 func notifyKey(user string) string { return "notify." + user }
 
 // notifyCommand turns a player's turn DMs on (the default) or off.
-func (s *Service) notifyCommand(req *Request, resp Responder) error {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	if t.rec == nil {
-		return resp.Reply(s.noGameHere(req, "lobby.none"))
-	}
-	if seatOf(t.rec, req.User) < 0 {
-		return resp.Reply(note(present.T(req.Locale, "notify.not_player")))
-	}
-	on := req.Opt("on") != "false"
-	set := func(r *store.GameRecord) {
-		if r.Options == nil {
-			r.Options = map[string]string{}
+func (s *Service) notifyCommand(ctx context.Context, req *Request) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if t.rec == nil {
+			return reply(s.noGameHere(req, "lobby.none"))
 		}
+		if seatOf(t.rec, req.User) < 0 {
+			return reply(note(present.T(req.Locale, "notify.not_player")))
+		}
+		on := req.Opt("on") != "false"
+		set := func(r *store.GameRecord) {
+			if r.Options == nil {
+				r.Options = map[string]string{}
+			}
+			if on {
+				r.Options[notifyKey(req.User)] = "on"
+			} else {
+				delete(r.Options, notifyKey(req.User))
+			}
+		}
+		// Update, not Put: the stored record also holds what the sender wrote
+		// (the live board's id), which the table's copy may not.
+		if err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error { set(r); return nil }); err != nil {
+			return reply(s.oops(req, err.Error()))
+		}
+		set(t.rec)
 		if on {
-			r.Options[notifyKey(req.User)] = "on"
-		} else {
-			delete(r.Options, notifyKey(req.User))
+			return reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
 		}
-	}
-	// Update, not Put: the stored record also holds what the sender wrote
-	// (the live board's id), which the table's copy may not.
-	if err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error { set(r); return nil }); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	set(t.rec)
-	if on {
-		return resp.Reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
-	}
-	return resp.Reply(note(present.T(req.Locale, "notify.off")))
+		return reply(note(present.T(req.Locale, "notify.off")))
+	})
 }
 
 // dmEntry wraps a direct message about the game in channel for the
 // user's own queue.
 func dmEntry(user, channel string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, DM: user, Game: channel})
-	return store.OutboxEntry{Kind: "dm", Payload: payload, Queue: dmQueue(user)}
+	e := entryOf(postDM, payload)
+	e.Queue = dmQueue(user)
+	return e
 }
 
 // turnPings are the DMs owed to the players a new board asks to play: the

@@ -59,7 +59,7 @@ func (s *Service) place(req *Request, kind ChannelKind, wantThread bool, loc str
 // lobbyHome is the channel where a table's lobby is shown: the channel of
 // its thread, or its own.
 func lobbyHome(rec *store.GameRecord) string {
-	if p := rec.Options["parent"]; p != "" {
+	if p := rec.Options[optParent]; p != "" {
 		return p
 	}
 	return rec.Channel
@@ -141,7 +141,7 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 	if msg := s.lobbyLimit(req, o.home); msg != "" {
 		return false, note(msg)
 	}
-	loc := o.rec.Options["locale"]
+	loc := o.rec.Options[optLocale]
 	pl := s.place(req, o.kind, o.wantThread, loc)
 	if pl.refusal != "" {
 		return false, note(pl.refusal)
@@ -182,7 +182,7 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 // queued in its home channel.
 func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Game: game})
-	e := store.OutboxEntry{Kind: "lobby", Payload: payload}
+	e := entryOf(postLobby, payload)
 	if home != game {
 		e.Queue = home
 	}
@@ -222,7 +222,7 @@ type MessageEditor interface {
 // editEntry replaces the message id of the outbox's channel with m.
 func editEntry(id string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Edit: id})
-	return store.OutboxEntry{Kind: "edit", Payload: payload}
+	return entryOf(postEdit, payload)
 }
 
 // sendEdit delivers an edit entry.

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -12,27 +13,27 @@ import (
 // passengerCommand: /passenger from [path]. Without a path it offers the
 // best trips found; with one ("Berlin > Leipzig > Dresden") it moves along
 // it, preferring the player's own routes where two are parallel.
-func (s *Service) passengerCommand(req *Request, resp Responder) error {
-	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) passengerCommand(ctx context.Context, req *Request) (response, error) {
+	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
 		g := t.game
 		b := g.Board()
-		if b.Rules.Passengers == 0 {
-			return resp.Reply(note(present.T(req.Locale, "passenger.none_here")))
+		if !b.Rules.HasPassengers() {
+			return reply(note(present.T(req.Locale, "passenger.none_here")))
 		}
 		from, ok := b.FindCity(req.Opt("from"))
 		if !ok || g.PassengerAt(from) != seat {
-			return resp.Reply(note(present.T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
+			return reply(note(present.T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
 		}
 		if p := strings.TrimSpace(req.Opt("path")); p != "" {
 			path, msg := s.parsePath(req, t, seat, from, p)
 			if msg != "" {
-				return resp.Reply(note(msg))
+				return reply(note(msg))
 			}
-			return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: from, Path: path}, false)
+			return s.act(req, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: from, Path: path}, false)
 		}
 		trips := g.BestTrips(seat, from)
 		if len(trips) == 0 {
-			return resp.Reply(note(present.T(req.Locale, "passenger.no_trip")))
+			return reply(note(present.T(req.Locale, "passenger.no_trip")))
 		}
 		if len(trips) > 5 {
 			trips = trips[len(trips)-5:]
@@ -44,19 +45,19 @@ func (s *Service) passengerCommand(req *Request, resp Responder) error {
 			lines = append(lines, present.T(req.Locale, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
 			row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: present.T(req.Locale, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
 		}
-		return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
+		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
 	})
 }
 
-func (s *Service) tripButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) tripButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
 		p, ok := t.pending[req.User]
 		k, err := strconv.Atoi(id.arg)
 		if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
-			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+			return reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		delete(t.pending, req.User)
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
+		return s.act(req, t, seat, engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
 	})
 }
 

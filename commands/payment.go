@@ -4,6 +4,7 @@ import (
 	"conductor/data"
 	"conductor/engine"
 	"conductor/present"
+	"context"
 )
 
 // A grey route or a station can often be paid in several colours. Picking
@@ -53,9 +54,9 @@ func payLength(g *engine.Game, seat int, a engine.Action) (int, data.TrackID) {
 
 // askPayment offers the ways to pay, one button each, and remembers the
 // move until one is clicked.
-func (s *Service) askPayment(req *Request, resp Responder, t *table, a engine.Action, opts []engine.Action) error {
+func (s *Service) askPayment(req *Request, t *table, a engine.Action, opts []engine.Action) (response, error) {
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn(), pay: true}
-	return resp.Reply(s.paymentPrompt(t, req.Locale, a, opts))
+	return reply(s.paymentPrompt(t, req.Locale, a, opts))
 }
 
 // paymentPrompt is the question with its buttons (at most five colours).
@@ -74,23 +75,23 @@ func (s *Service) paymentPrompt(t *table, loc string, a engine.Action, opts []en
 }
 
 // payButton plays the move with the way of paying clicked.
-func (s *Service) payButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) payButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
 		p, ok := t.pending[req.User]
 		if !ok || !p.pay || p.turn != t.game.Turn() {
-			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+			return reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		if id.arg == "cancel" {
 			delete(t.pending, req.User)
-			return resp.Update(note(present.T(req.Locale, "confirm.cancelled")))
+			return update(note(present.T(req.Locale, "confirm.cancelled")))
 		}
 		for _, o := range s.payOptions(t, seat, p.action) {
 			if o.Color.String() == id.arg {
 				delete(t.pending, req.User)
-				return s.act(req, resp, t, seat, o, true)
+				return s.act(req, t, seat, o, true)
 			}
 		}
-		return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+		return reply(note(present.T(req.Locale, "stale.turn")))
 	})
 }
 

@@ -136,7 +136,7 @@ func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"
 	}
-	return present.PlayerLabel(rec.Options["locale"], seatPlayer(rec, seat))
+	return present.PlayerLabel(rec.Options[optLocale], seatPlayer(rec, seat))
 }
 
 // seatPlayer is a seat as the presentation shows it.
@@ -268,7 +268,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 }
 
 // post queues a public message for the table's channel and has it sent.
-func (s *Service) post(t *table, kind string, m Message) {
+func (s *Service) post(t *table, kind postKind, m Message) {
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
 		s.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
@@ -279,7 +279,7 @@ func (s *Service) post(t *table, kind string, m Message) {
 // locale is the language of a table's public messages.
 func (t *table) locale() string {
 	if t.rec != nil && t.rec.Options != nil {
-		return t.rec.Options["locale"]
+		return t.rec.Options[optLocale]
 	}
 	return ""
 }

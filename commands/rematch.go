@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"maps"
 	"strings"
 
@@ -21,19 +22,19 @@ func rematchButton(loc string, rec *store.GameRecord) Component {
 // rematch opens the table a finished game's player asked for: once per
 // game, ever (the archived game keeps its rematch's id), whatever becomes
 // of that table; its lobby pings the other players once.
-func (s *Service) rematch(req *Request, resp Responder, id customID) error {
+func (s *Service) rematch(ctx context.Context, req *Request, id customID) (response, error) {
 	key, old, err := s.finishedGame(req.Guild, id.game)
 	if err != nil {
-		return resp.Reply(note(present.T(req.Locale, "rematch.gone")))
+		return reply(note(present.T(req.Locale, "rematch.gone")))
 	}
 	if heldSeat(old, req.User) < 0 {
-		return resp.Reply(note(present.T(req.Locale, "rematch.not_player")))
+		return reply(note(present.T(req.Locale, "rematch.not_player")))
 	}
-	done := func() error {
+	done := func() (response, error) {
 		if rec := s.rematchOf(old); rec != nil {
-			return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
+			return reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 		}
-		return resp.Reply(note(present.T(req.Locale, "rematch.already")))
+		return reply(note(present.T(req.Locale, "rematch.already")))
 	}
 	// One rematch a game, even when two players click at once.
 	if store.RematchMark(old) != "" || !s.claimRematch(old.ID) {
@@ -44,7 +45,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
 	delete(rec.Options, "rematch") // the old game's own mark
-	rec.Options["rematch_of"] = old.ID
+	rec.Options[optRematchOf] = old.ID
 	for k := range rec.Options {
 		if strings.HasPrefix(k, "notify.") {
 			delete(rec.Options, k) // each table's DMs are asked for anew
@@ -60,7 +61,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	}
 	// Where: a new thread of the same parent channel, else the channel the
 	// game was played in.
-	home, kind := old.Options["parent"], ChannelText
+	home, kind := old.Options[optParent], ChannelText
 	if home == "" {
 		home, kind = old.Channel, ChannelUnknown
 		if req.Channel == home {
@@ -70,7 +71,7 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	dress := func(lobby *Message) {
 		// The lobby pings the other players, once: their mentions in its
 		// content (a mention in an embed pings nobody).
-		loc := rec.Options["locale"]
+		loc := rec.Options[optLocale]
 		var pings []string
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
@@ -84,11 +85,11 @@ func (s *Service) rematch(req *Request, resp Responder, id customID) error {
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)
 	}
-	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options["parent"] != "", lobby: dress, put: put})
+	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
 	if !opened {
-		return resp.Reply(answer)
+		return reply(answer)
 	}
-	return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
+	return reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 }
 
 // heldSeat is the seat user held in a game, played to the end or left to

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -31,24 +32,24 @@ const replayCacheSize = 4
 
 // replayButton answers the Replay button, privately: each player watches
 // at their pace, and the channel is not flooded with copies.
-func (s *Service) replayButton(req *Request, resp Responder, id customID) error {
+func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (response, error) {
 	r, err := s.replay(req.Guild, id.game)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return resp.Reply(note(present.T(req.Locale, "replay.gone")))
+		return reply(note(present.T(req.Locale, "replay.gone")))
 	case errors.Is(err, errReplayDiverged):
-		return resp.Reply(note(present.T(req.Locale, "replay.changed")))
+		return reply(note(present.T(req.Locale, "replay.changed")))
 	case errors.Is(err, present.ErrReplayTooBig):
-		return resp.Reply(note(present.T(req.Locale, "replay.too_big")))
+		return reply(note(present.T(req.Locale, "replay.too_big")))
 	case err != nil:
 		s.log.Error("replay", "guild", req.Guild, "game", id.game, "err", err)
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	text := present.T(req.Locale, "replay.ready", "n", r.Frames)
 	if r.Every > 1 {
 		text = present.T(req.Locale, "replay.ready_short", "n", r.Frames, "every", r.Every)
 	}
-	return resp.Reply(Message{Ephemeral: true, Content: text, Files: []File{{Name: "replay.gif", ContentType: "image/gif", Data: r.Data}}})
+	return reply(Message{Ephemeral: true, Content: text, Files: []File{{Name: "replay.gif", ContentType: "image/gif", Data: r.Data}}})
 }
 
 // replay returns the GIF of guild's archived game id, from the cache or
@@ -98,7 +99,7 @@ func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry)
 	if err != nil {
 		return nil, nil, err
 	}
-	loc := rec.Options["locale"]
+	loc := rec.Options[optLocale]
 	players := seatPlayers(rec)
 	// A new game is in the ticket choice, turn 0.
 	turn, phase, last := 0, engine.PhaseSetup, ""

@@ -57,6 +57,6 @@ func (s *Service) ReplayOf(guild, id string) (*GameReplay, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GameReplay{Game: rec.ID, Guild: rec.Guild, Board: b, Variant: rec.Variant, Locale: rec.Options["locale"],
+	return &GameReplay{Game: rec.ID, Guild: rec.Guild, Board: b, Variant: rec.Variant, Locale: rec.Options[optLocale],
 		Seats: seatNames(rec), Frames: frames, Final: final}, nil
 }

@@ -8,112 +8,112 @@ import (
 )
 
 // command dispatches a slash command.
-func (s *Service) command(ctx context.Context, req *Request, resp Responder) error {
+func (s *Service) command(ctx context.Context, req *Request) (response, error) {
 	switch req.Name {
 	case "ttr":
 		switch req.Sub {
 		case "new":
-			return s.ttrNew(req, resp)
+			return s.ttrNew(ctx, req)
 		case "join":
-			return s.lobbyJoin(req, resp, "")
+			return s.lobbyJoin(ctx, req, "")
 		case "leave":
-			return s.leave(req, resp)
+			return s.leave(ctx, req)
 		case "start":
-			return s.start(req, resp, "")
+			return s.start(ctx, req, "")
 		case "addbot":
-			return s.lobbyAddBot(req, resp)
+			return s.lobbyAddBot(ctx, req)
 		case "kick":
-			return s.kickSeat(req, resp)
+			return s.kickSeat(ctx, req)
 		case "end":
-			return s.end(req, resp)
+			return s.end(ctx, req)
 		case "help":
-			return resp.Reply(s.help(req))
+			return reply(s.help(req))
 		case "rules":
-			return resp.Reply(s.rules(req))
+			return reply(s.rules(req))
 		case "stats":
-			return s.stats(req, resp)
+			return s.stats(ctx, req)
 		case "forget":
-			return s.forget(req, resp)
+			return s.forget(ctx, req)
 		case "undo":
-			return s.undoAsk(req, resp)
+			return s.undoAsk(ctx, req)
 		case "hint":
-			return s.hintCommand(req, resp)
+			return s.hintCommand(ctx, req)
 		case "notify":
-			return s.notifyCommand(req, resp)
+			return s.notifyCommand(ctx, req)
 		}
 	case "draw":
-		return s.drawCommand(req, resp)
+		return s.drawCommand(ctx, req)
 	case "claim":
-		return s.claimCommand(req, resp)
+		return s.claimCommand(ctx, req)
 	case "tickets":
-		return s.ticketsCommand(req, resp, "")
+		return s.ticketsCommand(ctx, req, "")
 	case "station":
-		return s.stationCommand(req, resp)
+		return s.stationCommand(ctx, req)
 	case "passenger":
-		return s.passengerCommand(req, resp)
+		return s.passengerCommand(ctx, req)
 	case "hand":
-		return s.handCommand(req, resp, req.Opt("dm") == "true")
+		return s.handCommand(ctx, req, req.Opt("dm") == "true")
 	case "board":
-		return s.boardCommand(req, resp)
+		return s.boardCommand(ctx, req)
 	case "score":
-		return s.scoreCommand(req, resp)
+		return s.scoreCommand(ctx, req)
 	case "log":
-		return s.logCommand(req, resp)
+		return s.logCommand(ctx, req)
 	case EntryPointName:
-		return s.entryPoint(req, resp)
+		return s.entryPoint(ctx, req)
 	}
-	return resp.Reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
+	return reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
 }
 
 // component dispatches a button click or a menu choice.
-func (s *Service) component(ctx context.Context, req *Request, resp Responder) error {
+func (s *Service) component(ctx context.Context, req *Request) (response, error) {
 	id, ok := parseCID(req.CustomID)
 	if !ok {
-		return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+		return reply(note(present.T(req.Locale, "stale.unknown")))
 	}
 	switch id.kind {
 	case "lobby":
 		if !s.routeToThread(req, &id) {
-			return resp.Reply(note(present.T(req.Locale, "stale.game")))
+			return reply(note(present.T(req.Locale, "stale.game")))
 		}
 		switch id.arg {
 		case "join":
-			return s.lobbyJoin(req, resp, id.game)
+			return s.lobbyJoin(ctx, req, id.game)
 		case "leave":
-			return s.lobbyLeave(req, resp, id.game)
+			return s.lobbyLeave(ctx, req, id.game)
 		case "start":
-			return s.start(req, resp, id.game)
+			return s.start(ctx, req, id.game)
 		}
 	case "setup":
-		return s.setupTickets(req, resp, id)
+		return s.setupTickets(ctx, req, id)
 	case "draw":
-		return s.drawButton(req, resp, id)
+		return s.drawButton(ctx, req, id)
 	case "tickets":
-		return s.ticketsButton(req, resp, id)
+		return s.ticketsButton(ctx, req, id)
 	case "mix":
-		return s.mixButton(req, resp, id)
+		return s.mixButton(ctx, req, id)
 	case "keep":
-		return s.keepMenu(req, resp, id)
+		return s.keepMenu(ctx, req, id)
 	case "tunnel":
-		return s.tunnelButton(req, resp, id)
+		return s.tunnelButton(ctx, req, id)
 	case "confirm":
-		return s.confirmButton(req, resp, id)
+		return s.confirmButton(ctx, req, id)
 	case "trip":
-		return s.tripButton(req, resp, id)
+		return s.tripButton(ctx, req, id)
 	case "hand":
-		return s.handCommand(req, resp, false)
+		return s.handCommand(ctx, req, false)
 	case "undo":
-		return s.undoVote(req, resp, id)
+		return s.undoVote(ctx, req, id)
 	case "replay":
-		return s.replayButton(req, resp, id)
+		return s.replayButton(ctx, req, id)
 	case "rematch":
-		return s.rematch(req, resp, id)
+		return s.rematch(ctx, req, id)
 	case "end":
-		return s.endButton(req, resp, id)
+		return s.endButton(ctx, req, id)
 	case "pay":
-		return s.payButton(req, resp, id)
+		return s.payButton(ctx, req, id)
 	case "activity":
-		return s.activityButton(req, resp, id)
+		return s.activityButton(ctx, req, id)
 	}
-	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+	return reply(note(present.T(req.Locale, "stale.unknown")))
 }

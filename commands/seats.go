@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -20,58 +21,51 @@ const takeoverLevel = "normal"
 
 // leave: /ttr leave — out of the lobby, or out of a running game (a bot
 // takes the seat).
-func (s *Service) leave(req *Request, resp Responder) error {
-	if !s.running(req.Channel) {
-		return s.lobbyLeave(req, resp, "")
-	}
-	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if !running(t) {
+			return s.inLobbyAt(req, t, "", leaveLobby(req))
+		}
+		seat, m := s.seated(req, t, nil)
+		if m != nil {
+			return reply(*m)
+		}
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := s.handToBot(t, seat); err != nil {
-			return resp.Reply(s.oops(req, err.Error()))
+			return reply(s.oops(req, err.Error()))
 		}
 		loc := t.locale()
-		return resp.Reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
+		return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
 	})
 }
 
 // kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
-func (s *Service) kickSeat(req *Request, resp Responder) error {
-	if !s.running(req.Channel) {
-		return s.lobbyKick(req, resp)
-	}
-	t, err := s.table(req.Channel)
-	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	defer t.unlock()
-	if t.rec == nil || t.game == nil {
-		return resp.Reply(s.noGameHere(req, "game.none"))
-	}
-	if req.User != t.rec.Host && !req.CanManage {
-		return resp.Reply(note(present.T(req.Locale, "lobby.host_only")))
-	}
-	seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
-	if seat < 0 {
-		return resp.Reply(note(present.T(req.Locale, "lobby.no_such_player")))
-	}
-	name := present.EscapeMarkdown(seatName(t.rec, seat))
-	if isBot(t.rec, seat) {
-		return resp.Reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
-	}
-	if err := s.handToBot(t, seat); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
-	}
-	return resp.Reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
+func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) {
+	return s.atChannel(ctx, req, func(t *table) (response, error) {
+		if !running(t) {
+			return s.inLobbyAt(req, t, "", kickFromLobby(req))
+		}
+		if req.User != t.rec.Host && !req.CanManage {
+			return reply(note(present.T(req.Locale, "lobby.host_only")))
+		}
+		seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
+		if seat < 0 {
+			return reply(note(present.T(req.Locale, "lobby.no_such_player")))
+		}
+		name := present.EscapeMarkdown(seatName(t.rec, seat))
+		if isBot(t.rec, seat) {
+			return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
+		}
+		if err := s.handToBot(t, seat); err != nil {
+			return reply(s.oops(req, err.Error()))
+		}
+		return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
+	})
 }
 
-// running reports whether a channel's game has started.
-func (s *Service) running(channel string) bool {
-	t, err := s.table(channel)
-	if err != nil {
-		return false
-	}
-	defer t.unlock()
+// running reports whether a locked table's game has started.
+func running(t *table) bool {
 	return t.rec != nil && t.rec.Status == store.StatusPlaying && t.game != nil
 }
 

@@ -67,21 +67,21 @@ type boardAt struct {
 }
 
 // outboxEntry wraps a message for the store.
-func outboxEntry(kind string, m Message) store.OutboxEntry {
+func outboxEntry(kind postKind, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
-	return store.OutboxEntry{Kind: kind, Payload: payload}
+	return entryOf(kind, payload)
 }
 
 // elsewhereEntry wraps a message for another channel.
 func elsewhereEntry(channel string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, To: channel})
-	return store.OutboxEntry{Kind: "elsewhere", Payload: payload}
+	return entryOf(postElsewhere, payload)
 }
 
 // archiveEntry closes the outbox's channel, a finished game's thread,
 // once everything before it was delivered.
 func archiveEntry() store.OutboxEntry {
-	return store.OutboxEntry{Kind: "archive", Payload: []byte("{}")}
+	return entryOf(postArchive, []byte("{}"))
 }
 
 // drawBoard draws a channel's board as it stood after the first moves
@@ -111,7 +111,7 @@ func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
 func (s *Service) enqueue(channel string, msgs ...Message) error {
 	entries := make([]store.OutboxEntry, len(msgs))
 	for i, m := range msgs {
-		entries[i] = outboxEntry("", m)
+		entries[i] = outboxEntry(postMessage, m)
 	}
 	return s.cfg.Store.Enqueue(channel, entries...)
 }
@@ -121,9 +121,9 @@ func (s *Service) enqueue(channel string, msgs ...Message) error {
 func finalEntries(msgs []Message) []store.OutboxEntry {
 	entries := make([]store.OutboxEntry, len(msgs))
 	for i, m := range msgs {
-		kind := ""
+		kind := postMessage
 		if i == 0 {
-			kind = "final"
+			kind = postFinal
 		}
 		entries[i] = outboxEntry(kind, m)
 	}
@@ -218,6 +218,9 @@ func (s *Service) deliver(channel string) {
 					s.stopSending(channel)
 					return
 				}
+				if s.isClosed() {
+					continue // the post was cut short by Close: it waits for the next start
+				}
 				delay := retryDelay(err, wait)
 				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", delay, "err", err)
 				s.setRetrying(channel, true)
@@ -240,7 +243,7 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 		s.log.Error("unreadable outbox entry dropped", "channel", channel, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
 	}
-	if e.Kind == "archive" {
+	if kindOf(e) == postArchive {
 		return s.archive(channel, e)
 	}
 	if p.Edit != "" {
@@ -264,7 +267,7 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if p.To != "" {
 		to = p.To
 	}
-	id, err := s.cfg.Poster.Post(to, m)
+	id, err := s.cfg.Poster.Post(s.ctx, to, m)
 	if errors.Is(err, ErrForbidden) && to == channel {
 		return s.postRefused(channel, err)
 	}
@@ -278,10 +281,10 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if to == channel {
 		s.postAccepted(channel)
 	}
-	switch e.Kind {
-	case "board", "final":
-		s.replaceBoard(channel, id, e.Kind == "final")
-	case "lobby":
+	switch kindOf(e) {
+	case postBoard, postFinal:
+		s.replaceBoard(channel, id, kindOf(e) == postFinal)
+	case postLobby:
 		s.rememberLobby(p.Game, id)
 	}
 	return s.cfg.Store.Delivered(channel, e.Seq)

@@ -23,9 +23,11 @@ import (
 // refusal but a request to wait.
 var ErrDMClosed = errors.New("the user does not accept direct messages")
 
-// Bot chooses actions for a seat from what that seat may see.
+// Bot chooses actions for a seat from what that seat may see. A search
+// stops when ctx is done (the service closing) and returns the best move
+// it found so far; the service then discards it.
 type Bot interface {
-	Choose(view engine.PlayerView, legal []engine.Action) engine.Action
+	Choose(ctx context.Context, view engine.PlayerView, legal []engine.Action) engine.Action
 }
 
 // BotMaker makes a bot of a level ("easy", "normal", "hard"…); seed makes
@@ -84,6 +86,7 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+	hands      handCache
 	// vias is what the sender posted through requests' vias (via.go).
 	vias viaBook
 
@@ -107,6 +110,9 @@ type Service struct {
 
 	wg     sync.WaitGroup
 	closed chan struct{}
+	// ctx is done once Close is called: a bot's search in progress stops.
+	ctx       context.Context
+	cancelCtx context.CancelFunc
 }
 
 // table is one channel's game, loaded from the store, guarded by its own
@@ -138,9 +144,12 @@ type table struct {
 	undo *undoVote
 	// botTimer is armed while a bot is about to move; botArmed counts
 	// the timers armed, so that one that fired knows whether it is the
-	// latest.
+	// latest. thinking counts the bot turns being played (bots.go): their
+	// bots decide with the lock released, and the table stays in memory
+	// until they have moved.
 	botTimer *time.Timer
 	botArmed int
+	thinking int
 	// boardShown is when /board last reposted the board.
 	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:
@@ -216,11 +225,15 @@ func New(cfg Config) *Service {
 		blocked: map[string]*blockage{}, dmRefused: map[string]bool{},
 		wake: make(chan struct{}, 1), sendSlots: make(chan struct{}, sendConcurrency)}
 	s.idle = sync.NewCond(&s.mu)
+	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	return s
 }
 
-// Close stops bot moves and timers and waits for moves in flight.
+// Close stops bot moves and timers and waits for moves in flight. A bot
+// thinking is told to stop: its move is not played, and the game waits in
+// the store for the next start (its deadline is there).
 func (s *Service) Close() {
+	s.cancelCtx()
 	s.mu.Lock()
 	select {
 	case <-s.closed:
@@ -239,6 +252,13 @@ func (s *Service) Close() {
 	}
 	s.idle.Broadcast()
 	s.wg.Wait()
+}
+
+// withClose is ctx, cancelled as well when the service closes.
+func (s *Service) withClose(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 func (s *Service) isClosed() bool {
@@ -338,7 +358,7 @@ func (s *Service) gameConfig(rec *store.GameRecord) (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, err
 	}
-	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: rec.Options["bonus_tickets"] == "on",
+	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: tableOptions(rec).BonusTickets,
 		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)}, nil
 }
 
@@ -383,29 +403,36 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		s.log.Debug("repeated interaction ignored", "id", req.ID)
 		return
 	}
-	// Handlers decide and commit under the table's lock; their answers are
-	// sent after they return, when no lock is held.
-	held := &heldReplies{}
-	var err error
+	// Handlers decide and commit under the table's lock and return their
+	// answer, sent here when no lock is held.
+	var (
+		r   response
+		err error
+	)
 	switch req.Type {
 	case CommandRequest:
-		err = s.command(ctx, req, held)
+		r, err = s.command(ctx, req)
 	case ComponentRequest:
-		err = s.component(ctx, req, held)
+		r, err = s.component(ctx, req)
 	case AutocompleteRequest:
-		err = s.autocomplete(req, held)
+		r, err = s.autocomplete(req)
 	default:
-		err = held.Reply(s.oops(req, "unknown request"))
+		r, err = reply(s.oops(req, "unknown request"))
 	}
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
 		// refuses here, DMs Discord refused them.
-		s.tellBlocked(req, held)
-		s.tellDMRefused(req, held)
+		r.followUps = append(r.followUps, s.tellBlocked(req)...)
+		r.followUps = append(r.followUps, s.tellDMRefused(ctx, req)...)
 	}
-	if serr := held.sendTo(resp); err == nil {
-		err = serr
+	if err != nil {
+		// A handler's unexpected failure still gets an answer.
+		s.log.Warn("request failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
+		if r.kind == noAnswer && r.launch == nil {
+			r.kind, r.msg = replyAnswer, s.oops(req, err.Error())
+		}
 	}
+	err = r.sendTo(resp)
 	if req.Type != AutocompleteRequest {
 		s.waitSent(req.Channel)
 	}

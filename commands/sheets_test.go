@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -22,7 +23,7 @@ import (
 // legal action (keeping the fewest tickets allowed).
 type greedy struct{}
 
-func (greedy) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+func (greedy) Choose(_ context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
 	best := -1
 	for i, a := range legal {
 		if a.Kind == engine.ActClaim && (best < 0 || v.Board.Tracks[a.Track].Length > v.Board.Tracks[legal[best].Track].Length) {
@@ -54,7 +55,9 @@ func tiedSeed(t *testing.T) uint64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		act := func(seat int) { g.Apply(seat, greedy{}.Choose(g.View(seat), g.LegalActions(seat, nil))) }
+		act := func(seat int) {
+			g.Apply(seat, greedy{}.Choose(context.Background(), g.View(seat), g.LegalActions(seat, nil)))
+		}
 		for seat := range 2 {
 			for g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
 				act(seat)

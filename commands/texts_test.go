@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"conductor/data"
 	"conductor/engine"
@@ -173,7 +175,19 @@ func TestMapChoicesAreNamed(t *testing.T) {
 // pings nobody.
 func TestBotsAreNotSpokenTo(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots, w.svc.cfg.BotLevels = testBots, []string{"easy", "normal"}
+	// The bot moves once u1's board is out: otherwise the two boards may
+	// be queued together and go out as one (coalesce.go), saying whose
+	// turn follows the bot's.
+	shown := func() bool {
+		for _, m := range w.poster.all("c1") {
+			if strings.Contains(m.Content, "playing…") {
+				return true
+			}
+		}
+		return false
+	}
+	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return waitingBot{ready: shown}, nil }
+	w.svc.cfg.BotLevels = []string{"easy", "normal"}
 	w.svc.cfg.BotDelay = 0
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
@@ -213,4 +227,15 @@ func TestBotsAreNotSpokenTo(t *testing.T) {
 	if !told {
 		t.Error("no board says the bot is playing")
 	}
+}
+
+// waitingBot plays the first legal action once ready says so (or after a
+// few seconds, for a test to fail).
+type waitingBot struct{ ready func() bool }
+
+func (b waitingBot) Choose(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
+	for i := 0; v.Phase != engine.PhaseSetup && i < 1000 && !b.ready() && ctx.Err() == nil; i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return legal[0]
 }

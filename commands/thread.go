@@ -14,7 +14,7 @@ import (
 // there and gives the game a public thread, which is the game's channel
 // from then on (the store still keeps one game per channel). The parent
 // channel keeps the lobby, a link to the thread and, at the end, the
-// result; the finished thread is archived. A record's Options["parent"]
+// result; the finished thread is archived. A record's Options[optParent]
 // names the parent channel of a game played in a thread.
 
 // ErrNoThreads is what a ThreadOpener returns (wrapped) when the bot may
@@ -62,15 +62,15 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 	switch {
 	case err == nil:
 		rec.Channel = th
-		rec.Options["parent"] = parent
+		rec.Options[optParent] = parent
 		return ""
 	case errors.Is(err, ErrNotThreadable):
 		return ""
 	case errors.Is(err, ErrNoThreads):
-		return present.T(rec.Options["locale"], "lobby.no_threads")
+		return present.T(rec.Options[optLocale], "lobby.no_threads")
 	}
 	s.log.Warn("open a game thread", "channel", parent, "err", err)
-	return present.T(rec.Options["locale"], "lobby.thread_failed")
+	return present.T(rec.Options[optLocale], "lobby.thread_failed")
 }
 
 // openLobby stores a new lobby in its channel, unless a table is there,
@@ -92,9 +92,9 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lo
 		return refuse(note(present.T(req.Locale, "lobby.exists")))
 	}
 	posts := []store.OutboxEntry{lobbyEntry(rec.Channel, home, lobby)}
-	if rec.Options["parent"] != "" {
+	if rec.Options[optParent] != "" {
 		// The thread's first message points back to the lobby.
-		posts = append(posts, outboxEntry("", s.threadWelcome(rec)))
+		posts = append(posts, outboxEntry(postMessage, s.threadWelcome(rec)))
 	}
 	if err := put(rec, posts...); err != nil {
 		if errors.Is(err, store.ErrRematched) {
@@ -110,7 +110,7 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lo
 
 // threadName names a game's thread: the edition and the host.
 func threadName(rec *store.GameRecord, b *data.Board) string {
-	name := "🚂 " + present.EditionName(rec.Options["locale"], b, rec.Variant) + " · " + rec.Seats[0].Name
+	name := "🚂 " + present.EditionName(rec.Options[optLocale], b, rec.Variant) + " · " + rec.Seats[0].Name
 	for utf8.RuneCountInString(name) > maxThreadName {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
@@ -120,9 +120,9 @@ func threadName(rec *store.GameRecord, b *data.Board) string {
 
 // threadWelcome is a game thread's first message: where the lobby is.
 func (s *Service) threadWelcome(rec *store.GameRecord) Message {
-	loc := rec.Options["locale"]
+	loc := rec.Options[optLocale]
 	b, _ := s.cfg.Catalog.Board(rec.Map)
-	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options["parent"]+">")}
+	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options[optParent]+">")}
 }
 
 // routeToThread points a click on a lobby in the parent channel at the
@@ -138,7 +138,7 @@ func (s *Service) routeToThread(req *Request, id *customID) bool {
 		return true // clicked inside the thread itself
 	}
 	rec, err := s.cfg.Store.Header(thread)
-	if err != nil || rec.Options["parent"] != req.Channel || rec.ID != id.game {
+	if err != nil || rec.Options[optParent] != req.Channel || rec.ID != id.game {
 		return false
 	}
 	req.Channel = thread
@@ -148,7 +148,7 @@ func (s *Service) routeToThread(req *Request, id *customID) bool {
 // closingEntries are what a game played in a thread adds after its final
 // posts: the result in the parent channel, then the thread archived.
 func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
-	parent := rec.Options["parent"]
+	parent := rec.Options[optParent]
 	if parent == "" {
 		return nil
 	}

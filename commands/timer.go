@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"conductor/engine"
@@ -162,9 +161,9 @@ func (s *Service) fire(channel string, now time.Time) {
 }
 
 // resumeBots lets the bots that owe a move play, unless their timer is
-// already armed.
+// already armed or one is playing.
 func (s *Service) resumeBots(t *table) {
-	if t.game == nil || t.botTimer != nil {
+	if t.game == nil || t.botTimer != nil || t.thinking > 0 {
 		return
 	}
 	s.botsSetup(t)
@@ -176,8 +175,7 @@ func (s *Service) resumeBots(t *table) {
 
 // turnLimit is a table's turn timer; 0 when off.
 func turnLimit(rec *store.GameRecord) time.Duration {
-	minutes, _ := strconv.Atoi(rec.Options["turn_timer"])
-	return time.Duration(max(minutes, 0)) * time.Minute
+	return tableOptions(rec).TurnTimer
 }
 
 // lastMoveAt is when the game last moved (or was last written).
@@ -335,7 +333,7 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 	if st.UserID != "" {
 		m.Mentions = []string{st.UserID}
 	}
-	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry("", m)); err != nil {
+	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
 		s.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
 		return
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func tunnelCases(t *testing.T, b *data.Board) map[string]tunnelCase {
 		}
 		for seat := range 2 {
 			for g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-				g.Apply(seat, greedy{}.Choose(g.View(seat), g.LegalActions(seat, nil)))
+				g.Apply(seat, greedy{}.Choose(context.Background(), g.View(seat), g.LegalActions(seat, nil)))
 			}
 		}
 		for n := 0; g.Phase() != engine.PhaseOver && n < 400; n++ {
@@ -69,7 +70,7 @@ func tunnelCases(t *testing.T, b *data.Board) map[string]tunnelCase {
 				}
 			}
 			// Hoard cards for a while, then claim greedily.
-			a := greedy{}.Choose(g.View(seat), legal)
+			a := greedy{}.Choose(context.Background(), g.View(seat), legal)
 			if g.Turn() < 30 {
 				for _, d := range legal {
 					if d.Kind == engine.ActDraw && d.Slot == engine.DeckSlot {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -10,28 +11,20 @@ import (
 	"conductor/store"
 )
 
-// seated opens the channel's running game for a request and finds the
-// user's seat. When it returns a message, that is the (friendly) answer and
-// the table is already unlocked.
-func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
-	t, err := s.table(req.Channel)
-	if err != nil {
-		m := s.oops(req, err.Error())
-		return nil, 0, &m
-	}
-	fail := func(key string, kv ...any) (*table, int, *Message) {
-		t.unlock()
+// seated finds the user's seat in the running game of a locked table.
+// When it returns a message, that is the (friendly) answer instead.
+func (s *Service) seated(req *Request, t *table, id *customID) (int, *Message) {
+	fail := func(key string, kv ...any) (int, *Message) {
 		m := note(present.T(req.Locale, key, kv...))
-		return nil, 0, &m
+		return 0, &m
 	}
 	switch {
 	case t.rec == nil:
 		if id != nil {
 			return fail("stale.game")
 		}
-		t.unlock()
 		m := s.noGameHere(req, "game.none")
-		return nil, 0, &m
+		return 0, &m
 	case id != nil && id.game != t.rec.ID:
 		return fail("stale.game")
 	case t.rec.Status == store.StatusLobby || t.game == nil:
@@ -41,7 +34,7 @@ func (s *Service) seated(req *Request, id *customID) (*table, int, *Message) {
 	if seat < 0 {
 		return fail("game.not_player")
 	}
-	return t, seat, nil
+	return seat, nil
 }
 
 // myTurn checks that it is the seat's turn in the main game (not setup),
@@ -68,20 +61,14 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 // act applies an action for the requesting seat and answers: ephemeral
 // private details (and the next step of the turn) for the player, then the
 // public board when the turn is over.
-func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine.Action, update bool) error {
+func (s *Service) act(req *Request, t *table, seat int, a engine.Action, update bool) (response, error) {
 	o, err := s.apply(t, seat, a, req)
 	if err != nil {
-		return resp.Reply(s.refusal(req, t, err))
+		return reply(s.refusal(req, t, err))
 	}
 	m := s.privateAfter(req, t, seat, o)
-	var rerr error
-	if update {
-		rerr = resp.Update(m)
-	} else {
-		rerr = resp.Reply(m)
-	}
 	s.after(t, o)
-	return rerr
+	return replyOrUpdate(m, update)
 }
 
 // privateAfter is the ephemeral answer to the player who acted: what they
@@ -230,18 +217,18 @@ func tunnelColour(g *engine.Game, seat int) data.Color {
 }
 
 // drawCommand: /draw [card].
-func (s *Service) drawCommand(req *Request, resp Responder) error {
-	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) drawCommand(ctx context.Context, req *Request) (response, error) {
+	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
 		card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
 		if card == "" {
 			second := t.game.Phase() == engine.PhaseSecondDraw
-			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
 		}
 		slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
 		if !ok {
-			return resp.Reply(note(present.T(req.Locale, "draw.bad_card", "card", card)))
+			return reply(note(present.T(req.Locale, "draw.bad_card", "card", card)))
 		}
-		return s.act(req, resp, t, seat, engine.Draw(slot), false)
+		return s.act(req, t, seat, engine.Draw(slot), false)
 	})
 }
 
@@ -263,13 +250,13 @@ func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
 }
 
 // drawButton: a face-up card or the deck, clicked on a board or a prompt.
-func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) drawButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
 		slot := engine.DeckSlot
 		if id.arg != "deck" {
 			n, shown, ok := parseFaceUpArg(id.arg)
 			if !ok {
-				return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+				return reply(note(present.T(req.Locale, "stale.unknown")))
 			}
 			slot = n
 			if up := t.game.FaceUp(); shown != engine.NoCard && (slot >= len(up) || up[slot] != shown) {
@@ -277,11 +264,11 @@ func (s *Service) drawButton(req *Request, resp Responder, id customID) error {
 				// (the row was refilled since): never give a card that was
 				// not shown; answer with the row as it is.
 				second := t.game.Phase() == engine.PhaseSecondDraw
-				return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.changed", "card", present.CardName(req.Locale, shown)),
+				return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.changed", "card", present.CardName(req.Locale, shown)),
 					Components: s.drawRows(t, req.Locale, second)})
 			}
 		}
-		return s.act(req, resp, t, seat, engine.Draw(slot), false)
+		return s.act(req, t, seat, engine.Draw(slot), false)
 	})
 }
 
@@ -312,101 +299,101 @@ func parseFaceUpArg(arg string) (slot int, shown engine.Card, ok bool) {
 }
 
 // ticketsCommand: /tickets [long] — draws destination tickets.
-func (s *Service) ticketsCommand(req *Request, resp Responder, _ string) error {
-	return s.onTurn(req, resp, nil, func(t *table, seat int) error {
-		return s.drawTickets(req, resp, t, seat, req.Opt("long"))
+func (s *Service) ticketsCommand(ctx context.Context, req *Request, _ string) (response, error) {
+	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
+		return s.drawTickets(req, t, seat, req.Opt("long"))
 	})
 }
 
-func (s *Service) ticketsButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
-		return s.drawTickets(req, resp, t, seat, "")
+func (s *Service) ticketsButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
+		return s.drawTickets(req, t, seat, "")
 	})
 }
 
-func (s *Service) drawTickets(req *Request, resp Responder, t *table, seat int, long string) error {
+func (s *Service) drawTickets(req *Request, t *table, seat int, long string) (response, error) {
 	if mix, _ := t.game.NeedsMix(seat); mix {
 		if long == "" {
-			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
 		}
 		n, err := strconv.Atoi(long)
 		if err != nil {
-			return resp.Reply(note(present.T(req.Locale, "tickets.bad_mix")))
+			return reply(note(present.T(req.Locale, "tickets.bad_mix")))
 		}
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
+		return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
 	}
-	return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets}, false)
+	return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets}, false)
 }
 
 // mixButton: how many long tickets (Märklin), at setup or during the game.
-func (s *Service) mixButton(req *Request, resp Responder, id customID) error {
-	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) mixButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
 		n, err := strconv.Atoi(id.arg)
 		if err != nil {
-			return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+			return reply(note(present.T(req.Locale, "stale.unknown")))
 		}
 		if t.game.Phase() == engine.PhaseSetup {
 			if id.turn != -1 {
-				return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+				return reply(note(present.T(req.Locale, "stale.turn")))
 			}
 		} else if m := s.myTurn(req, t, seat, &id); m != nil {
-			return resp.Reply(*m)
+			return reply(*m)
 		}
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
+		return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
 	})
 }
 
 // keepMenu: the tickets chosen in a select menu (or "none").
-func (s *Service) keepMenu(req *Request, resp Responder, id customID) error {
-	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) keepMenu(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
 		g := t.game
 		if g.Phase() == engine.PhaseSetup {
 			if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
-				return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+				return reply(note(present.T(req.Locale, "stale.turn")))
 			}
 		} else if m := s.myTurn(req, t, seat, &id); m != nil {
-			return resp.Reply(*m)
+			return reply(*m)
 		}
 		var idx []int
 		if id.arg != "none" {
 			for _, v := range req.Values {
 				n, err := strconv.Atoi(v)
 				if err != nil {
-					return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+					return reply(note(present.T(req.Locale, "stale.unknown")))
 				}
 				idx = append(idx, n)
 			}
 		}
-		return s.act(req, resp, t, seat, engine.KeepTickets(idx...), true)
+		return s.act(req, t, seat, engine.KeepTickets(idx...), true)
 	})
 }
 
 // setupTickets: the "Choose tickets" button after the game starts.
-func (s *Service) setupTickets(req *Request, resp Responder, id customID) error {
-	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) setupTickets(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
 		g := t.game
 		if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
-			return resp.Reply(note(present.T(req.Locale, "setup.done")))
+			return reply(note(present.T(req.Locale, "setup.done")))
 		}
 		if mix, n := g.NeedsMix(seat); mix {
-			return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
 		}
 		v := g.View(seat)
-		return resp.Reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
 	})
 }
 
 // tunnelButton: pay the tunnel's extra cards, or give up.
-func (s *Service) tunnelButton(req *Request, resp Responder, id customID) error {
-	return s.onTurn(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) tunnelButton(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
 		if id.arg == "cancel" {
-			return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
+			return s.act(req, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
 		}
 		n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
 		if err != nil {
-			return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
+			return reply(note(present.T(req.Locale, "stale.unknown")))
 		}
-		return s.act(req, resp, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
+		return s.act(req, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
 	})
 }
 
@@ -420,17 +407,17 @@ func setupKey(g *engine.Game, seat int) int {
 // onTurn runs fn with the table locked when the request comes from a
 // seated player on their own turn (and, for a button, the current turn);
 // otherwise it answers with the reason.
-func (s *Service) onTurn(req *Request, resp Responder, id *customID, fn func(t *table, seat int) error) error {
-	return s.atTable(req, resp, id, func(t *table, seat int) error {
+func (s *Service) onTurn(ctx context.Context, req *Request, id *customID, fn func(t *table, seat int) (response, error)) (response, error) {
+	return s.atTable(ctx, req, id, func(t *table, seat int) (response, error) {
 		if !answersPending(id) {
 			// A choice left open (a dismissed prompt, a restart) comes back
 			// instead of a refusal: the turn can always go on.
 			if m, ok := s.blockingPrompt(t, seat, req.Locale); ok {
-				return resp.Reply(m)
+				return reply(m)
 			}
 		}
 		if m := s.myTurn(req, t, seat, id); m != nil {
-			return resp.Reply(*m)
+			return reply(*m)
 		}
 		return fn(t, seat)
 	})
@@ -438,11 +425,16 @@ func (s *Service) onTurn(req *Request, resp Responder, id *customID, fn func(t *
 
 // atTable runs fn with the table locked when the request comes from a
 // seated player of the channel's running game.
-func (s *Service) atTable(req *Request, resp Responder, id *customID, fn func(t *table, seat int) error) error {
-	t, seat, m := s.seated(req, id)
-	if m != nil {
-		return resp.Reply(*m)
+func (s *Service) atTable(ctx context.Context, req *Request, id *customID, fn func(t *table, seat int) (response, error)) (response, error) {
+	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
+		seat, m := s.seated(req, t, id)
+		if m != nil {
+			return reply(*m)
+		}
+		return fn(t, seat)
+	})
+	if err != nil {
+		return reply(s.oops(req, err.Error()))
 	}
-	defer t.unlock()
-	return fn(t, seat)
+	return r, nil
 }

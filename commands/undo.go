@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+
 	"conductor/engine"
 	"conductor/present"
 	"conductor/store"
@@ -14,12 +16,12 @@ import (
 // agree, and so do players whose moves stay.
 
 // undoAsk opens a vote to take back the asker's last turn.
-func (s *Service) undoAsk(req *Request, resp Responder) error {
-	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+func (s *Service) undoAsk(ctx context.Context, req *Request) (response, error) {
+	return s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
 		g := t.game
 		log := t.rec.Log
 		if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver {
-			return resp.Reply(note(present.T(req.Locale, "undo.nothing")))
+			return reply(note(present.T(req.Locale, "undo.nothing")))
 		}
 		// The asker's last turn: their last run of moves.
 		end := len(log) - 1
@@ -27,7 +29,7 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 			end--
 		}
 		if end < 0 {
-			return resp.Reply(note(present.T(req.Locale, "undo.nothing")))
+			return reply(note(present.T(req.Locale, "undo.nothing")))
 		}
 		k := end
 		for k > 0 && log[k-1].Seat == seat {
@@ -38,7 +40,7 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 		for _, e := range log[k:] {
 			a, err := engine.ParseAction(b, e.Action)
 			if err != nil || engine.RevealsHidden(b, a) {
-				return resp.Reply(note(present.T(req.Locale, "undo.revealed")))
+				return reply(note(present.T(req.Locale, "undo.revealed")))
 			}
 			if st := t.rec.Seats[e.Seat]; st.Bot == "" && st.UserID != req.User {
 				affected[st.UserID] = true
@@ -46,11 +48,11 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 		}
 		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}, voters: affected}
 		if s.undoReady(t) {
-			return s.undoApply(req, resp, t, false)
+			return s.undoApply(req, t, false)
 		}
 		loc := t.locale()
 		n := len(log)
-		return resp.Reply(Message{Content: present.T(loc, "undo.ask", "player", mention(loc, t.rec.Seats[seat])), Components: []Row{{
+		return reply(Message{Content: present.T(loc, "undo.ask", "player", mention(loc, t.rec.Seats[seat])), Components: []Row{{
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
 		}}})
@@ -67,31 +69,31 @@ func (s *Service) undoReady(t *table) bool {
 	return true
 }
 
-func (s *Service) undoVote(req *Request, resp Responder, id customID) error {
-	return s.atTable(req, resp, &id, func(t *table, seat int) error {
+func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (response, error) {
+	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
 		if t.undo == nil || id.turn != len(t.rec.Log) {
-			return resp.Reply(note(present.T(req.Locale, "stale.turn")))
+			return reply(note(present.T(req.Locale, "stale.turn")))
 		}
 		if req.User == t.undo.by {
-			return resp.Reply(note(present.T(req.Locale, "undo.own_vote")))
+			return reply(note(present.T(req.Locale, "undo.own_vote")))
 		}
 		if !t.undo.voters[req.User] {
-			return resp.Reply(note(present.T(req.Locale, "undo.not_affected")))
+			return reply(note(present.T(req.Locale, "undo.not_affected")))
 		}
 		if id.arg != "yes" {
 			t.undo = nil
-			return resp.Update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
+			return update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
 		}
 		t.undo.agreed[req.User] = true
 		if !s.undoReady(t) {
-			return resp.Reply(note(present.T(req.Locale, "undo.counted")))
+			return reply(note(present.T(req.Locale, "undo.counted")))
 		}
-		return s.undoApply(req, resp, t, true)
+		return s.undoApply(req, t, true)
 	})
 }
 
 // undoApply cuts the log and rebuilds the game from it.
-func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool) error {
+func (s *Service) undoApply(req *Request, t *table, click bool) (response, error) {
 	k := t.undo.logLen
 	t.undo = nil
 	s.disarmBot(t)
@@ -100,19 +102,19 @@ func (s *Service) undoApply(req *Request, resp Responder, t *table, update bool)
 		return nil
 	})
 	if err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	if err := s.load(t, t.rec.Channel); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+		return reply(s.oops(req, err.Error()))
 	}
 	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
 	m := s.boardMessage(t)
-	if update {
-		err = resp.Update(Message{Content: present.T(t.locale(), "undo.done")})
-		s.post(t, "board", m)
-	} else {
-		err = resp.Reply(m)
+	if click {
+		s.post(t, postBoard, m)
 	}
 	s.scheduleBots(t)
-	return err
+	if click {
+		return update(Message{Content: present.T(t.locale(), "undo.done")})
+	}
+	return reply(m)
 }

@@ -179,7 +179,7 @@ func (s *Service) sendBoards(channel string, run []queuedBoard) (complete bool, 
 		s.log.Debug("board posted to the channel: its interaction's webhook is gone", "channel", channel, "err", err)
 	}
 	m.Nonce = newest.e.Nonce
-	id, err := s.cfg.Poster.Post(channel, m)
+	id, err := s.cfg.Poster.Post(s.ctx, channel, m)
 	if errors.Is(err, ErrForbidden) {
 		return false, s.postRefused(channel, err) // the boards wait (blocked.go)
 	}

@@ -192,8 +192,8 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &View{Game: rec.ID, Guild: rec.Guild, Channel: rec.Channel, Parent: rec.Options["parent"], Version: snap.view.version,
-		Board: b, Variant: rec.Variant, TableLocale: rec.Options["locale"], Lines: snap.view.lines, Seat: seatOf(rec, user)}
+	v := &View{Game: rec.ID, Guild: rec.Guild, Channel: rec.Channel, Parent: rec.Options[optParent], Version: snap.view.version,
+		Board: b, Variant: rec.Variant, TableLocale: rec.Options[optLocale], Lines: snap.view.lines, Seat: seatOf(rec, user)}
 	for _, st := range rec.Seats {
 		seat := ViewSeat{Name: st.Name, Bot: st.Bot != ""}
 		if st.Bot == "" {

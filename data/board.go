@@ -137,10 +137,8 @@ type Rules struct {
 	Passengers           int `json:"passengers,omitempty"`
 	Locomotive4MinLength int `json:"locomotive4_min_length,omitempty"`
 
-	// TieBreaks in order: "tickets" (most completed), "longest_path" (longest
-	// path length), "fewest_stations", "express" (holds the longest-path bonus),
-	// "goods" (most goods points).
-	TieBreaks []string `json:"tie_breaks"`
+	// TieBreaks rank players tied on points, in order (rulenames.go).
+	TieBreaks []TieBreak `json:"tie_breaks"`
 }
 
 // CardCounts is the train-card deck composition.
@@ -179,10 +177,8 @@ type SetupStep struct {
 	KeepMax int `json:"keep_max,omitempty"` // 0: no limit
 	// TotalKeepMin: tickets kept in this and earlier steps together (Mega Europe).
 	TotalKeepMin int `json:"total_keep_min,omitempty"`
-	// Discard says where tickets not kept go: "box" (out of the game),
-	// "bottom" (shuffled under their deck) or "reshuffle" (decks reshuffled
-	// once every player has chosen).
-	Discard string `json:"discard"`
+	// Discard says where tickets not kept go (rulenames.go).
+	Discard Discard `json:"discard"`
 }
 
 // Dealt is the number of tickets a player receives in this step.

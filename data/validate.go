@@ -23,9 +23,7 @@ func (b *Board) Validate() error {
 		bad("rules: %d stations but %d station costs", r.Stations, len(r.StationCosts))
 	}
 	for _, tb := range r.TieBreaks {
-		switch tb {
-		case "tickets", "longest_path", "fewest_stations", "express", "goods":
-		default:
+		if !tb.known() {
 			bad("rules: unknown tie-break %q", tb)
 		}
 	}
@@ -98,9 +96,7 @@ func (b *Board) validateVariant(v *Variant) error {
 	}
 	needLong, needRegular, needMix := 0, 0, 0
 	for i, s := range v.Setup {
-		switch s.Discard {
-		case "box", "bottom", "reshuffle":
-		default:
+		if !s.Discard.known() {
 			return fmt.Errorf("variant %s: setup step %d: discard must be box, bottom or reshuffle", v.ID, i+1)
 		}
 		if s.KeepMin > s.Dealt() || (s.KeepMax > 0 && s.KeepMax < s.KeepMin) {

@@ -125,7 +125,7 @@ func (g *Game) checkPlacePassenger(seat int, a Action) error {
 	b := g.board
 	t := &b.Tracks[a.Track]
 	switch {
-	case b.Rules.Passengers == 0:
+	case !b.Rules.HasPassengers():
 		return g.refuse(ErrBadAction, "passenger.none_edition")
 	case g.players[seat].PassengersLeft == 0:
 		return g.refuse(ErrNotAvailable, "claim.passengers_gone")

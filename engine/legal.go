@@ -128,7 +128,7 @@ func (g *Game) AppendClaims(seat int, t data.TrackID, buf []Action) []Action {
 	}
 	start := len(buf)
 	buf = g.appendPayments(p, tr.Length, tr.Color, tr.Locomotives, g.loco4Allowed(tr.Length), buf, Action{Kind: ActClaim, Track: t})
-	if g.board.Rules.Passengers > 0 && p.PassengersLeft > 0 {
+	if g.board.Rules.HasPassengers() && p.PassengersLeft > 0 {
 		// The same payments with a passenger placed on either free end.
 		plain := buf[start:]
 		for _, end := range [2]data.CityID{tr.A, tr.B} {
@@ -203,7 +203,7 @@ func (g *Game) appendStations(seat int, buf []Action) []Action {
 // searched with ts: their paths, copied into ts's path store, stay valid
 // until its next search.
 func (g *Game) appendTrips(seat int, buf []Action, ts *TripSearch) []Action {
-	if g.board.Rules.Passengers == 0 {
+	if !g.board.Rules.HasPassengers() {
 		return buf
 	}
 	ts.paths = ts.paths[:0]

@@ -16,7 +16,7 @@ type passengerTrip struct {
 func (g *Game) checkPassenger(seat int, a Action) (passengerTrip, error) {
 	var trip passengerTrip
 	b := g.board
-	if b.Rules.Passengers == 0 {
+	if !b.Rules.HasPassengers() {
 		return trip, g.refuse(ErrBadAction, "passenger.none_edition")
 	}
 	if a.City < 0 || int(a.City) >= len(b.Cities) || int(g.passenger[a.City]) != seat {

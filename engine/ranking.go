@@ -38,17 +38,17 @@ func rank(b *data.Board, players []PlayerScore) (order, places []int) {
 }
 
 // tieBreak compares two tied players by one rule: negative when p ranks first.
-func tieBreak(rule string, p, q *PlayerScore) int {
+func tieBreak(rule data.TieBreak, p, q *PlayerScore) int {
 	switch rule {
-	case "tickets": // most completed tickets
+	case data.TieTickets:
 		return q.CompletedTickets - p.CompletedTickets
-	case "longest_path": // longest path, by length
+	case data.TieLongestPath:
 		return q.LongestPath - p.LongestPath
-	case "fewest_stations": // fewest stations built
+	case data.TieFewestStations:
 		return p.StationsBuilt - q.StationsBuilt
-	case "express": // holds the longest-path bonus card
+	case data.TieExpress:
 		return boolRank(q.LongestBonus) - boolRank(p.LongestBonus)
-	case "goods": // most goods points
+	case data.TieGoods:
 		return q.GoodsPoints - p.GoodsPoints
 	}
 	return 0

@@ -97,7 +97,7 @@ func TestTieBreaksThroughScore(t *testing.T) {
 	cases := []struct {
 		name, board   string
 		first, winner func(b *data.Board) Holding
-		decidedBy     string
+		decidedBy     data.TieBreak
 	}{
 		{"usa longest path", "usa",
 			// 10+10+4+1 = 25 points, longest path 5.

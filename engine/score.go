@@ -106,7 +106,7 @@ func Score(b *data.Board, players []Holding) FinalScore {
 		ps.LongestTracks = append([]data.TrackID(nil), ps.LongestTracks...)
 
 		var stationCities []data.CityID
-		if b.Rules.Stations > 0 {
+		if b.Rules.HasStations() {
 			stationCities = h.Stations
 			ps.StationsBuilt = len(h.Stations)
 			ps.StationPoints = max(0, b.Rules.Stations-len(h.Stations)) * b.Rules.StationPoints
@@ -172,4 +172,4 @@ func awardBonuses(b *data.Board, players []PlayerScore) {
 }
 
 // hasGoods reports whether the board's passengers collect goods (Märklin).
-func hasGoods(b *data.Board) bool { return b.Rules.Passengers > 0 }
+func hasGoods(b *data.Board) bool { return b.Rules.HasPassengers() }

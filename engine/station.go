@@ -16,7 +16,7 @@ func (g *Game) checkStation(seat int, a Action) error {
 	b := g.board
 	p := &g.players[seat]
 	switch {
-	case b.Rules.Stations == 0:
+	case !b.Rules.HasStations():
 		return g.refuse(ErrBadAction, "station.none_edition")
 	case p.Stations == 0:
 		return g.refuse(ErrNotAvailable, "station.all_built", "stations", b.Rules.Stations)

@@ -172,7 +172,7 @@ func (g *Game) performSetup(seat int, a Action) {
 	kept, returned := g.splitKeep(p, a.Keep)
 	p.setupKept += len(kept)
 	switch s.Discard {
-	case "bottom":
+	case data.DiscardBottom:
 		if g.cfg.Revision >= Revision2 {
 			// Everyone's returned tickets are shuffled together once all
 			// have chosen.
@@ -184,11 +184,11 @@ func (g *Game) performSetup(seat int, a Action) {
 		shuffle(&g.rng, returned)
 		g.toBottom(returned)
 		g.giveBack(seat, returned, false, false, before)
-	case "reshuffle":
+	case data.DiscardReshuffle:
 		before := g.deckSizes()
 		g.toBottom(returned)
 		g.giveBack(seat, returned, false, false, before)
-	default: // "box"
+	default: // data.DiscardBox
 		g.giveBack(seat, returned, true, false, [2]int{})
 	}
 	g.emit(Event{Kind: EvTicketsKept, Seat: seat, Count: len(kept)})
@@ -211,7 +211,7 @@ func (g *Game) performSetup(seat int, a Action) {
 		g.setupReturned = nil
 	}
 	for _, st := range g.variant.Setup {
-		if st.Discard == "reshuffle" {
+		if st.Discard == data.DiscardReshuffle {
 			shuffle(&g.rng, g.tickets[0])
 			shuffle(&g.rng, g.tickets[1])
 			g.forgetInDecks()

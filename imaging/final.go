@@ -35,7 +35,7 @@ func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 		{t.TicketsLost, 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
 		{t.Bonuses, 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
 	}
-	if a.b.Rules.Stations > 0 {
+	if a.b.Rules.HasStations() {
 		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return number(p.StationPoints) }})
 	}
 	goods := false

@@ -23,7 +23,7 @@ import (
 // botLevels are the levels the terminal tests' bots come in.
 var botLevels = ai.Levels
 
-func aiBots(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
+func aiBots(level string, seed uint64) (commands.Bot, error) { return ai.NewWithContext(level, seed) }
 
 // player types at the terminal for the one person of a game: each line is
 // decided when the terminal asks for it, from the game as the store holds

@@ -18,7 +18,7 @@ import (
 // lastLegal is a stand-in coach: it plays the last legal action.
 type lastLegal struct{}
 
-func (lastLegal) Choose(_ engine.PlayerView, legal []engine.Action) engine.Action {
+func (lastLegal) Choose(_ context.Context, _ engine.PlayerView, legal []engine.Action) engine.Action {
 	return legal[len(legal)-1]
 }
 

@@ -65,7 +65,7 @@ func NewTerminal(in io.Reader, out io.Writer) *Terminal {
 }
 
 // Post shows a public message and saves its pictures.
-func (t *Terminal) Post(channel string, m commands.Message) (string, error) {
+func (t *Terminal) Post(_ context.Context, channel string, m commands.Message) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
@@ -78,7 +78,7 @@ func (t *Terminal) Post(channel string, m commands.Message) (string, error) {
 }
 
 // DM keeps a private message for its player, shown when they hold the keyboard.
-func (t *Terminal) DM(user string, m commands.Message) error {
+func (t *Terminal) DM(_ context.Context, user string, m commands.Message) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if user == t.viewer {
@@ -428,10 +428,10 @@ func (t *Terminal) help() string {
 		{cmd("claim", "") + " " + from + " " + to + " " + opt("claim.color", "color") + "=" + red + " " + opt("claim.locomotives", "locomotives") + "=1", "term.help.claim"},
 		{cmd("tickets", ""), "term.help.tickets"},
 	}
-	if t.gameBoard == nil || t.gameBoard.Rules.Stations > 0 {
+	if t.gameBoard == nil || t.gameBoard.Rules.HasStations() {
 		lines = append(lines, [2]string{cmd("station", "") + " " + city + " " + opt("station.color", "color") + "=" + red, "term.help.station"})
 	}
-	if t.gameBoard == nil || t.gameBoard.Rules.Passengers > 0 {
+	if t.gameBoard == nil || t.gameBoard.Rules.HasPassengers() {
 		lines = append(lines, [2]string{cmd("passenger", "") + " " + city + " > …", "term.help.passenger"})
 	}
 	lines = append(lines,

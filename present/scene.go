@@ -72,9 +72,9 @@ func panelText(loc string, b *data.Board, v *engine.PublicView) imaging.PanelTex
 func playerPanel(loc string, b *data.Board, name string, seat int, bot bool, p engine.PublicPlayer) imaging.PlayerPanel {
 	var pieces string
 	switch {
-	case b.Rules.Stations > 0:
+	case b.Rules.HasStations():
 		pieces = T(loc, "picture.hand.left_stations", "trains", p.Trains, "stations", p.Stations)
-	case b.Rules.Passengers > 0:
+	case b.Rules.HasPassengers():
 		pieces = T(loc, "picture.left_passengers", "trains", p.Trains, "passengers", p.PassengersLeft)
 	default:
 		pieces = T(loc, "picture.hand.left", "n", p.Trains)
@@ -202,7 +202,7 @@ func HandScene(loc string, v *engine.PlayerView, name string) *imaging.HandScene
 	hs := &imaging.HandScene{Board: b, Color: v.Seat, Cards: v.Hand, Letters: Letters(loc), Text: imaging.HandText{
 		Title: T(loc, "hand.title", "player", name), Cards: T(loc, "picture.hand.cards"),
 		Tickets: T(loc, "picture.hand.tickets"), NoTickets: T(loc, "picture.hand.no_tickets"), Caption: T(loc, "picture.hand.caption")}}
-	if b.Rules.Stations > 0 {
+	if b.Rules.HasStations() {
 		hs.Text.Left = T(loc, "picture.hand.left_stations", "trains", me.Trains, "stations", me.Stations)
 	} else {
 		hs.Text.Left = T(loc, "picture.hand.left", "n", me.Trains)

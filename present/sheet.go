@@ -136,7 +136,7 @@ func PositionFinalScene(loc string, pos *position.Position) *imaging.FinalScene 
 // the European Express in Europe, the longest path elsewhere. The text and
 // the picture of the final count both use it.
 func LongestBonusName(loc string, b *data.Board) string {
-	if slices.Contains(b.Rules.TieBreaks, "express") {
+	if slices.Contains(b.Rules.TieBreaks, data.TieExpress) {
 		return T(loc, "bonus.express")
 	}
 	return T(loc, "bonus.longest")
@@ -167,13 +167,13 @@ func PlayerSheet(loc string, b *data.Board, seat int, name string, ps *engine.Pl
 	if ps.TicketsBonus {
 		lines = append(lines, T(loc, "final.most_tickets", "bonus", T(loc, "bonus.tickets"), "points", Signed(ps.BonusPoints)))
 	}
-	if b.Rules.Stations > 0 {
+	if b.Rules.HasStations() {
 		lines = append(lines, T(loc, "final.stations", "points", Signed(ps.StationPoints), "built", ps.StationsBuilt))
 		for _, t := range ps.Borrowed {
 			lines = append(lines, "   🚉 "+RouteLabel(loc, b, t))
 		}
 	}
-	if b.Rules.Passengers > 0 {
+	if b.Rules.HasPassengers() {
 		lines = append(lines, T(loc, "final.goods", "points", ps.GoodsPoints))
 	}
 	return fmt.Sprintf("%s %s — %s", ColorDot(seat), EscapeMarkdown(name), Number(loc, ps.Total)), lines

@@ -25,8 +25,8 @@ import (
 // threads are opened in the fake Discord.
 type discardPoster struct{ b *bot.Bot }
 
-func (discardPoster) Post(string, commands.Message) (string, error) { return "m", nil }
-func (discardPoster) DM(string, commands.Message) error             { return nil }
+func (discardPoster) Post(context.Context, string, commands.Message) (string, error) { return "m", nil }
+func (discardPoster) DM(context.Context, string, commands.Message) error             { return nil }
 func (p discardPoster) OpenThread(channel, name string) (string, error) {
 	return p.b.OpenThread(channel, name)
 }

@@ -1,0 +1,55 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"conductor/engine"
+	"conductor/internal/testkit"
+)
+
+// errFound stops a match at the position a test wants.
+var errFound = errors.New("found")
+
+// TestExpertStopsWhenItsContextEnds: the expert's search, given no time
+// cap of its own (an hour) and far more worlds than it could play, ends
+// soon after its context is cancelled, with one of the legal moves: a
+// server shutting down does not wait for a search in progress.
+func TestExpertStopsWhenItsContextEnds(t *testing.T) {
+	b := testkit.Board(t, "usa")
+	m, err := newMatch(b, "", []string{"hard", "hard"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		view  engine.PlayerView
+		legal []engine.Action
+	)
+	m.observe = func(g *engine.Game, seat int, v engine.PlayerView, l []engine.Action, _ engine.Action) error {
+		if g.Phase() == engine.PhaseTurn && g.Turn() >= 10 && len(l) > 1 {
+			view, legal = v, l
+			return errFound
+		}
+		return nil
+	}
+	if err := m.play(); !errors.Is(err, errFound) {
+		t.Fatalf("no position to search: %v", err)
+	}
+	e := newExpert(3)
+	e.endTrains, e.worlds, e.budget = 1<<30, 4096, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan engine.Action)
+	go func() { done <- WithContext(e).Choose(ctx, view, legal) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case a := <-done:
+		if !containsAction(legal, a) {
+			t.Fatalf("the expert stopped with %s, not a legal move", engine.FormatAction(b, a))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the expert kept searching after its context was cancelled")
+	}
+}
