@@ -23,16 +23,51 @@ func forced(legal []engine.Action) (engine.Action, bool) {
 	return engine.Action{}, false
 }
 
-// claimOptions groups the legal claims by track, in the order offered.
-func claimOptions(legal []engine.Action) map[data.TrackID][]engine.Action {
-	m := map[data.TrackID][]engine.Action{}
-	for _, a := range legal {
-		if a.Kind == engine.ActClaim {
-			m[a.Track] = append(m[a.Track], a)
-		}
-	}
-	return m
+// claimSet is the legal claims grouped by track, in the order offered.
+// A set reset for each decision reuses its buffers.
+type claimSet struct {
+	by     [][]engine.Action // by TrackID
+	tracks []data.TrackID    // the tracks with a claim, in id order
 }
+
+// claimOptions groups the legal claims by track.
+func claimOptions(legal []engine.Action) *claimSet {
+	c := &claimSet{}
+	c.reset(legal)
+	return c
+}
+
+func (c *claimSet) reset(legal []engine.Action) {
+	for _, t := range c.tracks {
+		c.by[t] = c.by[t][:0]
+	}
+	c.tracks = c.tracks[:0]
+	for _, a := range legal {
+		if a.Kind != engine.ActClaim {
+			continue
+		}
+		t := int(a.Track)
+		for len(c.by) <= t {
+			c.by = append(c.by, nil)
+		}
+		if len(c.by[t]) == 0 {
+			c.tracks = append(c.tracks, a.Track)
+		}
+		c.by[t] = append(c.by[t], a)
+	}
+	slices.Sort(c.tracks)
+}
+
+// of returns the claims of track t, in the order offered.
+func (c *claimSet) of(t data.TrackID) []engine.Action {
+	if t < 0 || int(t) >= len(c.by) {
+		return nil
+	}
+	return c.by[t]
+}
+
+// len counts the tracks with a claim.
+func (c *claimSet) len() int { return len(c.tracks) }
 
 // firstOf returns the first legal action of a kind.
 func firstOf(legal []engine.Action, kind engine.ActionKind) (engine.Action, bool) {
@@ -68,13 +103,27 @@ func fallback(legal []engine.Action) engine.Action {
 
 // plainPayments keeps the claims that place no passenger.
 func plainPayments(opts []engine.Action) []engine.Action {
-	var out []engine.Action
+	return appendPlain(nil, opts)
+}
+
+// appendPlain appends to buf the claims of opts that place no passenger.
+func appendPlain(buf, opts []engine.Action) []engine.Action {
 	for _, a := range opts {
 		if !a.Passenger {
-			out = append(out, a)
+			buf = append(buf, a)
 		}
 	}
-	return out
+	return buf
+}
+
+// hasPlain reports whether some claim of opts places no passenger.
+func hasPlain(opts []engine.Action) bool {
+	for _, a := range opts {
+		if !a.Passenger {
+			return true
+		}
+	}
+	return false
 }
 
 // withPassenger returns the option paying like pay and placing a passenger
@@ -97,15 +146,4 @@ func spend(b *data.Board, hand engine.Hand, a engine.Action, length int) engine.
 	hand[engine.Locomotive] -= a.Locos
 	hand[engine.Locomotive4] -= a.Locos4
 	return hand
-}
-
-// sortedTracks lists the tracks of claim options in id order, so that
-// choices never depend on map order.
-func sortedTracks(opts map[data.TrackID][]engine.Action) []data.TrackID {
-	out := make([]data.TrackID, 0, len(opts))
-	for t := range opts {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
 }

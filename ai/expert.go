@@ -42,7 +42,8 @@ type expert struct {
 	hardRoll bool
 	// reader gives the odds the other seats' tickets are dealt by.
 	reader  *ticketReader
-	legal   []engine.Action // playHard's buffer
+	legal   []engine.Action   // playHard's buffer
+	view    engine.PlayerView // playHard's view, filled again for each move
 	scratch engine.Game
 	roll    *rollout
 	board   *data.Board
@@ -182,7 +183,8 @@ func (e *expert) playHard(g *engine.Game) {
 		if len(e.legal) == 0 {
 			return
 		}
-		if g.Play(s, e.hard.Choose(g.View(s), e.legal)) != nil {
+		g.ViewInto(s, &e.view)
+		if g.Play(s, e.hard.choose(&e.view, e.legal)) != nil {
 			return
 		}
 	}

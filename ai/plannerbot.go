@@ -1,8 +1,6 @@
 package ai
 
 import (
-	"slices"
-
 	"conductor/data"
 	"conductor/engine"
 )
@@ -12,23 +10,30 @@ import (
 // refinements its options switch on.
 type plannerBot struct {
 	o options
+	w *work // scratch space, reused from decision to decision
 }
 
 // newPlannerBot makes a planning bot. It needs no seed: its choices depend
 // on the view alone (what it samples, it samples with viewRand).
 func newPlannerBot(o options) *plannerBot {
-	return &plannerBot{o: o}
+	return &plannerBot{o: o, w: newWork()}
 }
 
 func (p *plannerBot) planner(s *situation) *planner {
-	return newPlanner(s, &p.o.model, p.o.orders, p.o.reroutes)
+	return s.w.planner(s, &p.o.model, p.o.orders, p.o.reroutes)
 }
 
 func (p *plannerBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	return p.choose(&v, legal)
+}
+
+// choose is Choose for a view the caller keeps unchanged during the call
+// (the expert's playouts fill one view again and again).
+func (p *plannerBot) choose(v *engine.PlayerView, legal []engine.Action) engine.Action {
 	if a, ok := forced(legal); ok {
 		return a
 	}
-	s := read(&v)
+	s := p.w.begin(v)
 	switch v.Phase {
 	case engine.PhaseSetup:
 		if legal[0].Kind == engine.ActDrawTickets {
@@ -48,7 +53,7 @@ func (p *plannerBot) Choose(v engine.PlayerView, legal []engine.Action) engine.A
 }
 
 func (p *plannerBot) emptyPlan(s *situation) *plan {
-	return &plan{uses: make([]int8, len(s.b.Tracks))}
+	return s.w.newPlan()
 }
 
 // setupKeepMin is the fewest tickets the setup's mix step lets a seat keep.
@@ -73,7 +78,8 @@ func (p *plannerBot) currentPlan(s *situation) *plan {
 	for len(pl.goals) > 0 {
 		bestI, bestV, bestPl := -1, value, pl
 		for i := range pl.goals {
-			rest := slices.Delete(slices.Clone(pl.goals), i, i+1)
+			rest := append(append(s.w.rest[:0], pl.goals[:i]...), pl.goals[i+1:]...)
+			s.w.rest = rest
 			cand := p.refinedPlan(s, rest)
 			cand.dropped = append(cand.dropped, pl.dropped...)
 			cand.dropped = append(cand.dropped, pl.goals[i])
@@ -99,13 +105,15 @@ func (p *plannerBot) refinedPlan(s *situation, goals []goal) *plan {
 	}
 	pr := p.planner(s)
 	creditHand(s, pr.base, pl, p.o.refine)
+	pr.changedBase()
 	return pr.solve(goals)
 }
 
 // turn chooses the first action of a turn.
 func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
 	pl := p.currentPlan(s)
-	opts := claimOptions(legal)
+	opts := &s.w.opts
+	opts.reset(legal)
 	if p.o.endgame && s.v.LastRound {
 		return p.finalTurn(s, legal, pl, opts)
 	}
