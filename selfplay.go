@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"conductor/ai"
@@ -23,14 +24,20 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	variant := fs.String("variant", "", "variant of the board (default: its first)")
 	players := fs.String("players", "hard,dest", "comma-separated bot `LEVELS`, one per seat (2 to 5): "+
 		strings.Join(append(slices.Clone(ai.Levels), ai.Baselines...), ", "))
-	games := fs.Int("games", 100, "number of games")
+	vs := fs.String("vs", "", "comma-separated `PAIRINGS` LEAD:OTHER, each played as one LEAD against OTHER at every\n"+
+		"other seat, at each table size of --seats (instead of --players)")
+	seatList := fs.String("seats", "2,3,4,5", "table `SIZES` the --vs pairings are played at")
+	games := fs.Int("games", 100, "number of games (per pairing and table size with --vs)")
 	seed := fs.Uint64("seed", 1, "seed of the first game; the run is deterministic for a seed")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
+	format := fs.String("format", "json", "output: json, or table (Markdown, a row per level)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conductor selfplay [flags]\n\n"+
 			"Plays games between bots and prints, as JSON, each bot's wins (a tie for\n"+
-			"first counts as a shared win), mean score, tickets and decision times.\n"+
-			"Seats rotate from game to game so that no bot always starts.\n\nflags:")
+			"first counts as a shared win) with their standard error and the fair\n"+
+			"share, mean score, tickets and decision times; each level's seats are\n"+
+			"also summed up together. Seats rotate from game to game so that no bot\n"+
+			"always starts. With --vs, one report per pairing and table size.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,21 +49,51 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q: selfplay takes only flags", fs.Arg(0))
 	}
-	levels := strings.Split(*players, ",")
-	for i := range levels {
-		levels[i] = strings.TrimSpace(levels[i])
-		if _, err := ai.New(levels[i], 0); err != nil {
-			return badInput("--players: %v", err)
-		}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *vs != "" && set["players"] {
+		return badInput("give either --players or --vs, not both")
 	}
-	if len(levels) < 2 || len(levels) > engine.MaxPlayers {
-		return badInput("--players: give 2 to %d bots, not %d", engine.MaxPlayers, len(levels))
+	if set["seats"] && *vs == "" {
+		return badInput("--seats goes with --vs")
+	}
+	var lineups [][]string
+	if *vs == "" {
+		levels, err := parseLevels("--players", *players)
+		if err != nil {
+			return err
+		}
+		if len(levels) < 2 || len(levels) > engine.MaxPlayers {
+			return badInput("--players: give 2 to %d bots, not %d", engine.MaxPlayers, len(levels))
+		}
+		lineups = append(lineups, levels)
+	} else {
+		seats, err := parseSeats(*seatList)
+		if err != nil {
+			return err
+		}
+		for _, pair := range strings.Split(*vs, ",") {
+			lead, other, ok := strings.Cut(strings.TrimSpace(pair), ":")
+			if !ok {
+				return badInput("--vs: %q is not LEAD:OTHER (for example expert:hard)", pair)
+			}
+			both, err := parseLevels("--vs", lead+","+other)
+			if err != nil {
+				return err
+			}
+			for _, n := range seats {
+				lineups = append(lineups, arena.Lineup(both[0], both[1], n))
+			}
+		}
 	}
 	if *games < 1 {
 		return badInput("--games must be at least 1, not %d", *games)
 	}
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, not %d", *workers)
+	}
+	if *format != "json" && *format != "table" {
+		return badInput("--format: %q is neither json nor table", *format)
 	}
 	cat, err := catalog(*decks)
 	if err != nil {
@@ -76,11 +113,47 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return badInput("--variant: the %s board has no variant %q (variants: %s)", board.ID, *variant, strings.Join(ids, ", "))
 	}
-	out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games, Workers: *workers})
-	if err != nil {
+	var reports []arena.Report
+	for _, levels := range lineups {
+		out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games, Workers: *workers})
+		if err != nil {
+			return err
+		}
+		reports = append(reports, out)
+	}
+	if *format == "table" {
+		_, err := io.WriteString(stdout, arena.Table(reports))
 		return err
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	if *vs == "" {
+		return enc.Encode(reports[0])
+	}
+	return enc.Encode(reports)
+}
+
+// parseLevels splits a comma-separated list of bot levels and checks each.
+func parseLevels(flag, list string) ([]string, error) {
+	levels := strings.Split(list, ",")
+	for i := range levels {
+		levels[i] = strings.TrimSpace(levels[i])
+		if _, err := ai.New(levels[i], 0); err != nil {
+			return nil, badInput("%s: %v", flag, err)
+		}
+	}
+	return levels, nil
+}
+
+// parseSeats reads --seats: table sizes from 2 to engine.MaxPlayers.
+func parseSeats(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 || n > engine.MaxPlayers {
+			return nil, badInput("--seats: %q is not a table size from 2 to %d", f, engine.MaxPlayers)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

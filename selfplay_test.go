@@ -48,10 +48,41 @@ func TestSelfplayRejectsBadFlags(t *testing.T) {
 		{[]string{"--map", "europe", "--variant", "1910"}, "classic"},
 		{[]string{"--seed", "minus"}, "invalid value"},
 		{[]string{"stray"}, "only flags"},
+		{[]string{"--vs", "expert"}, "LEAD:OTHER"},
+		{[]string{"--vs", "expert:grandmaster"}, "easy, normal, hard"},
+		{[]string{"--vs", "hard:easy", "--players", "hard,easy"}, "either --players or --vs"},
+		{[]string{"--vs", "hard:easy", "--seats", "2,6"}, "table size from 2 to 5"},
+		{[]string{"--seats", "3"}, "goes with --vs"},
+		{[]string{"--format", "yaml"}, "json nor table"},
 	} {
 		code, _, stderr := runConductor(t, "", append([]string{"selfplay"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, exitUsage, tc.want)
 		}
+	}
+}
+
+// --vs plays each pairing at each table size: one lead against the other
+// level at every other seat, a report each.
+func TestSelfplayPlaysPairingsAtEveryTableSize(t *testing.T) {
+	code, stdout, stderr := runConductor(t, "", "selfplay", "--vs", "hard:easy", "--seats", "2,4", "--games", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var reports []arena.Report
+	if err := json.Unmarshal([]byte(stdout), &reports); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if len(reports) != 2 || reports[0].Seats != 2 || reports[1].Seats != 4 {
+		t.Fatalf("%d reports: %+v", len(reports), reports)
+	}
+	four := reports[1]
+	if len(four.Players) != 4 || four.Players[0].Bot != "hard" || four.Players[3].Bot != "easy" ||
+		len(four.Levels) != 2 || four.Levels[1].Seats != 3 || four.Levels[1].FairShare != 0.75 {
+		t.Fatalf("four seats: %+v", four)
+	}
+	code, stdout, _ = runConductor(t, "", "selfplay", "--vs", "hard:easy", "--seats", "3", "--games", "1", "--format", "table")
+	if code != 0 || !strings.Contains(stdout, "| usa base | 3 | easy | 2 | 1 |") {
+		t.Fatalf("table: exit %d\n%s", code, stdout)
 	}
 }

@@ -5,7 +5,10 @@ package arena
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,18 +34,31 @@ type Report struct {
 	Map            string   `json:"map"`
 	Variant        string   `json:"variant"`
 	Seed           uint64   `json:"seed"`
+	Seats          int      `json:"seats"`
 	Games          int      `json:"games"`
 	GamesPerSecond float64  `json:"games_per_second"`
 	MeanTurns      float64  `json:"mean_turns"`
 	Players        []Result `json:"players"`
+	// Levels sums the entries of each level together (expert against
+	// three hard: the three hard seats as one), in order of first entry.
+	Levels []Result `json:"levels"`
 }
 
-// Result sums up one entry of Levels over all games.
+// Result sums up one entry of Levels (or, in Report.Levels, every entry
+// of one level) over all games.
 type Result struct {
-	Bot                  string  `json:"bot"`
-	Wins                 float64 `json:"wins"` // a tie for first shares the win
+	Bot string `json:"bot"`
+	// Seats is how many seats the result counts (1 for an entry).
+	Seats int     `json:"seats"`
+	Wins  float64 `json:"wins"` // a tie for first shares the win
+	// WinRate is the share of the games won; FairShare is what it would
+	// be if every seat were as strong (seats / players), and WinRateSE the
+	// standard error of WinRate (the games' spread over the root of their
+	// number).
 	WinRate              float64 `json:"win_rate"`
-	MeanScore            float64 `json:"mean_score"`
+	FairShare            float64 `json:"fair_share"`
+	WinRateSE            float64 `json:"win_rate_se"`
+	MeanScore            float64 `json:"mean_score"` // a seat's, per game
 	MeanTicketsCompleted float64 `json:"mean_tickets_completed"`
 	MeanTicketsFailed    float64 `json:"mean_tickets_failed"`
 	Decisions            int     `json:"decisions"`
@@ -105,7 +121,10 @@ func Run(a Config) (Report, error) {
 		}
 	}
 	out := summarize(results, a.Levels)
-	out.Map, out.Variant, out.Seed = a.Board.ID, a.Variant, a.Seed
+	out.Map, out.Variant, out.Seed, out.Seats = a.Board.ID, a.Variant, a.Seed, len(a.Levels)
+	if out.Variant == "" && len(a.Board.Variants) > 0 {
+		out.Variant = a.Board.Variants[0].ID
+	}
 	out.GamesPerSecond = round3(float64(a.Games) / elapsed.Seconds())
 	return out, nil
 }
@@ -182,44 +201,75 @@ func (a Config) play(i int) arenaGame {
 // seats rotate so that every bot starts as often as the others.
 func arenaSeat(k, i, n int) int { return (k + i) % n }
 
-// summarize adds up the games, in game order.
+// summarize adds up the games, in game order: each entry of levels, then
+// each level over its entries.
 func summarize(results []arenaGame, levels []string) Report {
 	out := Report{Games: len(results)}
-	n := float64(len(results))
-	turns := 0
 	for k, level := range levels {
-		p := Result{Bot: level}
-		var times []time.Duration
-		score, completed, failed := 0, 0, 0
-		for _, r := range results {
-			if r.err != nil {
-				continue
+		out.Players = append(out.Players, sum(results, levels, level, []int{k}))
+	}
+	var seen []string
+	for _, level := range levels {
+		if slices.Contains(seen, level) {
+			continue
+		}
+		seen = append(seen, level)
+		var entries []int
+		for k, l := range levels {
+			if l == level {
+				entries = append(entries, k)
 			}
-			p.Wins += r.win[k]
-			p.GameWins = append(p.GameWins, r.win[k])
+		}
+		out.Levels = append(out.Levels, sum(results, levels, level, entries))
+	}
+	turns := 0
+	for _, r := range results {
+		turns += r.turns
+	}
+	out.MeanTurns = round3(float64(turns) / float64(len(results)))
+	return out
+}
+
+// sum adds up the given entries of levels (all of one level) over the games.
+func sum(results []arenaGame, levels []string, level string, entries []int) Result {
+	n := float64(len(results))
+	seatGames := n * float64(len(entries))
+	p := Result{Bot: level, Seats: len(entries), FairShare: round3(float64(len(entries)) / float64(len(levels)))}
+	var times []time.Duration
+	score, completed, failed := 0, 0, 0
+	sumSq := 0.0
+	for _, r := range results {
+		if r.err != nil {
+			continue
+		}
+		w := 0.0
+		for _, k := range entries {
+			w += r.win[k]
 			score += r.score[k]
 			completed += r.completed[k]
 			failed += r.failed[k]
 			times = append(times, r.decisions[k]...)
 		}
-		p.WinRate = round3(p.Wins / n)
-		p.MeanScore = round3(float64(score) / n)
-		p.MeanTicketsCompleted = round3(float64(completed) / n)
-		p.MeanTicketsFailed = round3(float64(failed) / n)
-		p.Decisions = len(times)
-		slices.Sort(times)
-		p.DecisionMsP50 = percentileMs(times, 0.50)
-		p.DecisionMsP99 = percentileMs(times, 0.99)
-		if len(times) > 0 {
-			p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
-		}
-		out.Players = append(out.Players, p)
+		p.Wins += w
+		sumSq += w * w
+		p.GameWins = append(p.GameWins, w)
 	}
-	for _, r := range results {
-		turns += r.turns
+	rate := p.Wins / n
+	p.WinRate = round3(rate)
+	if n > 1 {
+		p.WinRateSE = round3(math.Sqrt(max(0, sumSq/n-rate*rate) / (n - 1)))
 	}
-	out.MeanTurns = round3(float64(turns) / n)
-	return out
+	p.MeanScore = round3(float64(score) / seatGames)
+	p.MeanTicketsCompleted = round3(float64(completed) / seatGames)
+	p.MeanTicketsFailed = round3(float64(failed) / seatGames)
+	p.Decisions = len(times)
+	slices.Sort(times)
+	p.DecisionMsP50 = percentileMs(times, 0.50)
+	p.DecisionMsP99 = percentileMs(times, 0.99)
+	if len(times) > 0 {
+		p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
+	}
+	return p
 }
 
 // percentileMs is the q-quantile (nearest rank) of sorted durations, in ms.
@@ -234,4 +284,49 @@ func percentileMs(sorted []time.Duration, q float64) float64 {
 
 func round3(x float64) float64 {
 	return float64(int64(x*1000+0.5)) / 1000
+}
+
+// Lineup seats one lead bot against seats-1 of another level: the levels
+// of a run measuring lead at a table of that size (the seats rotate).
+func Lineup(lead, other string, seats int) []string {
+	out := []string{lead}
+	for range seats - 1 {
+		out = append(out, other)
+	}
+	return out
+}
+
+// Table writes reports as a Markdown table, a row per level of each
+// report: its seats, win share with its standard error against the fair
+// share, mean score, tickets and decision times.
+func Table(reports []Report) string {
+	var b strings.Builder
+	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | decision p50 / p99 / max (ms) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range reports {
+		board := r.Map
+		if r.Variant != "" {
+			board += " " + r.Variant
+		}
+		for _, l := range r.Levels {
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s / %s / %s |\n",
+				board, r.Seats, l.Bot, l.Seats, r.Games, num(l.Wins), 100*l.WinRate, 100*l.WinRateSE, 100*l.FairShare,
+				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax))
+		}
+	}
+	return b.String()
+}
+
+// num prints a number without trailing zeros.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// ms prints milliseconds to two significant digits or whole ones.
+func ms(x float64) string {
+	switch {
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x >= 10:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
 }
