@@ -24,10 +24,15 @@ func forced(legal []engine.Action) (engine.Action, bool) {
 }
 
 // claimSet is the legal claims grouped by track, in the order offered.
-// A set reset for each decision reuses its buffers.
+// A set reset for each decision reuses its buffers; when each track's
+// claims come together in the legal list (as engine.LegalActions lists
+// them) it points into the list instead of copying.
 type claimSet struct {
-	by     [][]engine.Action // by TrackID
-	tracks []data.TrackID    // the tracks with a claim, in id order
+	legal  []engine.Action
+	span   [][2]int32        // by TrackID: the track's claims are legal[lo:hi]
+	by     [][]engine.Action // by TrackID, when the claims are scattered
+	copied bool
+	tracks []data.TrackID // the tracks with a claim, in id order
 }
 
 // claimOptions groups the legal claims by track.
@@ -39,31 +44,59 @@ func claimOptions(legal []engine.Action) *claimSet {
 
 func (c *claimSet) reset(legal []engine.Action) {
 	for _, t := range c.tracks {
-		c.by[t] = c.by[t][:0]
+		c.span[t] = [2]int32{}
+		if c.copied {
+			c.by[t] = c.by[t][:0]
+		}
 	}
-	c.tracks = c.tracks[:0]
-	for _, a := range legal {
+	c.tracks, c.copied, c.legal = c.tracks[:0], false, legal
+	for i, a := range legal {
 		if a.Kind != engine.ActClaim {
 			continue
 		}
 		t := int(a.Track)
-		for len(c.by) <= t {
-			c.by = append(c.by, nil)
+		for len(c.span) <= t {
+			c.span = append(c.span, [2]int32{})
 		}
-		if len(c.by[t]) == 0 {
+		sp := &c.span[t]
+		switch {
+		case sp[1] == 0:
 			c.tracks = append(c.tracks, a.Track)
+			*sp = [2]int32{int32(i), int32(i + 1)}
+		case int(sp[1]) == i:
+			sp[1]++
+		default:
+			c.copied = true
 		}
-		c.by[t] = append(c.by[t], a)
 	}
 	slices.Sort(c.tracks)
+	if !c.copied {
+		return
+	}
+	// Scattered claims: copy them by track.
+	for len(c.by) < len(c.span) {
+		c.by = append(c.by, nil)
+	}
+	for _, t := range c.tracks {
+		c.by[t] = c.by[t][:0]
+	}
+	for _, a := range legal {
+		if a.Kind == engine.ActClaim {
+			c.by[a.Track] = append(c.by[a.Track], a)
+		}
+	}
 }
 
-// of returns the claims of track t, in the order offered.
+// of returns the claims of track t, in the order offered (read only).
 func (c *claimSet) of(t data.TrackID) []engine.Action {
-	if t < 0 || int(t) >= len(c.by) {
+	if t < 0 || int(t) >= len(c.span) || c.span[t][1] == 0 {
 		return nil
 	}
-	return c.by[t]
+	if c.copied {
+		return c.by[t]
+	}
+	sp := c.span[t]
+	return c.legal[sp[0]:sp[1]:sp[1]]
 }
 
 // len counts the tracks with a claim.

@@ -18,10 +18,12 @@ type drawSim struct {
 	grays    []int                // lengths (less ferry locomotives) of gray tracks, longest first
 	locoNeed int
 	odds     [engine.NumCards]float64
+	samples  int           // playouts averaged (0: simSamples)
 	display  []engine.Card // scratch: the face-up cards of a playout
 }
 
-// simSamples is the number of playouts averaged.
+// simSamples is the number of playouts averaged (options.drawSamples
+// may set another).
 const simSamples = 24
 
 // maxPicks bounds a playout: beyond it the plan is hopeless anyway.
@@ -36,6 +38,7 @@ func newDrawSim(s *situation, tracks []data.TrackID) *drawSim {
 // load sets the simulation up for tracks, reusing d's buffers.
 func (d *drawSim) load(s *situation, tracks []data.TrackID) {
 	d.want, d.grays, d.locoNeed, d.odds = [engine.NumCards]int{}, d.grays[:0], 0, cardOdds(s)
+	d.samples = s.w.drawSamples
 	for _, t := range tracks {
 		tr := &s.b.Tracks[t]
 		d.locoNeed += tr.Locomotives
@@ -131,8 +134,9 @@ func (sc *spareCache) clear() {
 }
 
 // afterCached is after, with the gray tracks' part of a spare colour taken
-// from sc when known.
-func (d *drawSim) afterCached(h *engine.Hand, c engine.Card, def int, sc *spareCache) int {
+// from sc when known; *short is the colour cards h lacks (-1: not counted
+// yet, counted here).
+func (d *drawSim) afterCached(h *engine.Hand, c engine.Card, def int, sc *spareCache, short *int) int {
 	switch {
 	case c == engine.Locomotive || c == engine.Locomotive4:
 		return def - 1
@@ -145,21 +149,24 @@ func (d *drawSim) afterCached(h *engine.Hand, c engine.Card, def int, sc *spareC
 	if v >= len(sc) {
 		return d.after(h, c, def)
 	}
-	short := 0
-	var spare [data.NumColors]int
-	for _, col := range data.CardColors {
-		k := engine.ColorCard(col)
-		if h[k] >= d.want[k] {
-			spare[col] = h[k] - d.want[k]
-		} else {
-			short += d.want[k] - h[k]
+	if *short < 0 || sc[v] < 0 {
+		n := 0
+		var spare [data.NumColors]int
+		for _, col := range data.CardColors {
+			k := engine.ColorCard(col)
+			if h[k] >= d.want[k] {
+				spare[col] = h[k] - d.want[k]
+			} else {
+				n += d.want[k] - h[k]
+			}
+		}
+		*short = n
+		if sc[v] < 0 {
+			spare[data.Color(c)]++
+			sc[v] = int16(d.grayShort(&spare))
 		}
 	}
-	if sc[v] < 0 {
-		spare[data.Color(c)]++
-		sc[v] = int16(d.grayShort(&spare))
-	}
-	return d.combine(h, short+int(sc[v]))
+	return d.combine(h, *short+int(sc[v]))
 }
 
 // changesSpares reports whether adding c to h changes a colour's spare
@@ -195,18 +202,23 @@ func (d *drawSim) turns(hand engine.Hand, faceUp []engine.Card, rng *rand.Rand) 
 	// The spare counts every sample starts from, and the current ones.
 	var first, now spareCache
 	first.clear()
-	for range simSamples {
+	samples := d.samples
+	if samples == 0 {
+		samples = simSamples
+	}
+	for range samples {
 		h := hand
 		copy(display, faceUp)
 		sc := &first
 		picks := 0
 		for def := start; def > 0 && picks < maxPicks; picks++ {
 			bestSlot, bestDef := -1, def
+			short := -1
 			for i, c := range display {
 				if c == engine.NoCard {
 					continue
 				}
-				if nd := d.afterCached(&h, c, def, sc); nd < bestDef {
+				if nd := d.afterCached(&h, c, def, sc, &short); nd < bestDef {
 					bestSlot, bestDef = i, nd
 					if nd == def-1 {
 						break // no card does better than one fewer
@@ -220,7 +232,7 @@ func (d *drawSim) turns(hand engine.Hand, faceUp []engine.Card, rng *rand.Rand) 
 				def = bestDef
 			} else {
 				c = random()
-				def = d.afterCached(&h, c, def, sc)
+				def = d.afterCached(&h, c, def, sc, &short)
 			}
 			if d.changesSpares(&h, c) {
 				sc = &now
@@ -230,5 +242,5 @@ func (d *drawSim) turns(hand engine.Hand, faceUp []engine.Card, rng *rand.Rand) 
 		}
 		total += picks
 	}
-	return float64(total) / simSamples / cardsPerTurn
+	return float64(total) / float64(samples) / cardsPerTurn
 }

@@ -50,8 +50,15 @@ func TestDumpHardDecisions(t *testing.T) {
 					if n%23 == 0 && (v.Phase == engine.PhaseTurn || v.Phase == engine.PhaseSecondDraw) {
 						w, err := engine.Determinize(v, uint64(n))
 						if err == nil {
-							e := newExpert(1)
-							e.playHard(w)
+							hb := newPlannerBot(hardOptions)
+							var legal []engine.Action
+							for steps := 0; w.Phase() != engine.PhaseOver && steps < 3000; steps++ {
+								s := w.Current()
+								legal = w.LegalActions(s, legal[:0])
+								if len(legal) == 0 || w.Play(s, hb.Choose(w.View(s), legal)) != nil {
+									break
+								}
+							}
 							if fs := w.Final(); fs != nil {
 								for _, p := range fs.Players {
 									fmt.Fprintf(h, "P%d,", p.Total)

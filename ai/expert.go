@@ -27,7 +27,8 @@ import (
 // It never reads the real game: the games it plays out are its own, built
 // from the view it is handed.
 type expert struct {
-	hard   *plannerBot
+	hard   *plannerBot // the level's move, planned afresh
+	roller *plannerBot // hard in the playouts, keeping plans between moves
 	seed   uint64
 	worlds int           // determinisations per decision
 	budget time.Duration // safety cap (wall clock) per decision
@@ -50,9 +51,27 @@ type expert struct {
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond,
+	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed, worlds: 64, budget: 1200 * time.Millisecond,
 		margin: 0.03, endTrains: 15, hardRoll: true}
 }
+
+// newRoller is hard as the playouts play it: keeping each seat's plan
+// while it holds (planKeeper).
+func newRoller() *plannerBot {
+	p := newPlannerBot(rollerOptions)
+	p.keep = newPlanKeeper(rollerMaxAge)
+	return p
+}
+
+// rollerMaxAge is how many decisions a kept plan serves at most.
+var rollerMaxAge = 0
+
+// rollerOptions are hard's, with fewer samples in its simulations.
+var rollerOptions = func() options {
+	o := hardOptions
+	o.drawSamples, o.ticketSamples = 12, 40
+	return o
+}()
 
 // maxCandidates bounds the moves searched.
 const maxCandidates = 7
@@ -177,6 +196,7 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 // playHard plays g, a game the expert built from its own view, to its end
 // with hard at every seat, each choosing from its own view of g.
 func (e *expert) playHard(g *engine.Game) {
+	e.roller.keep.forget()
 	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
 		s := g.Current()
 		e.legal = g.LegalActions(s, e.legal[:0])
@@ -184,7 +204,7 @@ func (e *expert) playHard(g *engine.Game) {
 			return
 		}
 		g.ViewInto(s, &e.view)
-		if g.Play(s, e.hard.choose(&e.view, e.legal)) != nil {
+		if g.Play(s, e.roller.choose(&e.view, e.legal)) != nil {
 			return
 		}
 	}

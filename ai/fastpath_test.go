@@ -138,7 +138,8 @@ func TestDrawSimShortcutsMatchFullCount(t *testing.T) {
 					if got := d.after(&h, c, def); got != want {
 						t.Fatalf("%s: after(%v) = %d, the full count %d", b.ID, c, got, want)
 					}
-					if got := d.afterCached(&h, c, def, &sc); got != want {
+					short := -1
+					if got := d.afterCached(&h, c, def, &sc, &short); got != want {
 						t.Fatalf("%s: afterCached(%v) = %d, the full count %d", b.ID, c, got, want)
 					}
 					checked++
@@ -200,5 +201,33 @@ func TestPlannerBotsKeepNothingBetweenDecisions(t *testing.T) {
 	}
 	if compared < 500 {
 		t.Fatalf("only %d decisions compared", compared)
+	}
+}
+
+// A claim set gives each track's claims in the order offered, whether the
+// legal list keeps them together or scatters them.
+func TestClaimSetGroupsClaimsByTrack(t *testing.T) {
+	claim := func(t data.TrackID, locos int) engine.Action {
+		return engine.Action{Kind: engine.ActClaim, Track: t, Locos: locos}
+	}
+	together := []engine.Action{engine.Draw(engine.DeckSlot), claim(4, 0), claim(4, 1), claim(2, 0), {Kind: engine.ActDrawTickets}}
+	scattered := []engine.Action{claim(4, 0), claim(2, 0), engine.Draw(1), claim(4, 1)}
+	var c claimSet
+	for round := range 2 {
+		for _, legal := range [][]engine.Action{together, scattered, nil} {
+			c.reset(legal)
+			if legal == nil {
+				if c.len() != 0 || c.of(4) != nil {
+					t.Fatalf("round %d: claims left over from the last list", round)
+				}
+				continue
+			}
+			if !slices.Equal(c.tracks, []data.TrackID{2, 4}) || len(c.of(2)) != 1 || len(c.of(7)) != 0 || c.of(-1) != nil {
+				t.Fatalf("round %d: tracks %v, of(2) %v", round, c.tracks, c.of(2))
+			}
+			if got := c.of(4); len(got) != 2 || got[0].Locos != 0 || got[1].Locos != 1 {
+				t.Fatalf("round %d: track 4's claims %+v", round, got)
+			}
+		}
 	}
 }

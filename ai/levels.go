@@ -27,6 +27,9 @@ type options struct {
 	// refine replans with the cards in hand credited at this weight per
 	// card (0: no replanning).
 	refine float64
+	// drawSamples and ticketSamples are the samples of the draw
+	// simulation and of a ticket draw's value (0: simSamples, ticketSamples).
+	drawSamples, ticketSamples int
 }
 
 var hardOptions = options{

@@ -45,21 +45,19 @@ func (m *pathMemo) reset() {
 	m.baseCtx = 0
 }
 
-// key names the path from a to b with the tracks in use free, over the
-// costs of context ctx; the mask is left in m.scratch for get and put.
-func (m *pathMemo) key(ctx uint32, a, b data.CityID, uses []int8) memoKey {
-	clear(m.scratch)
+// key names the path from a to b with the tracks in inUse (a bitset by
+// track; nil: none) free, over the costs of context ctx; the mask is left
+// in m.scratch for get and put.
+func (m *pathMemo) key(ctx uint32, a, b data.CityID, inUse []uint64) memoKey {
+	if inUse == nil {
+		clear(m.scratch)
+	} else {
+		copy(m.scratch, inUse)
+	}
 	h := uint64(0x9e3779b97f4a7c15)
-	if uses != nil {
-		for t, u := range uses {
-			if u > 0 {
-				m.scratch[t>>6] |= 1 << (uint(t) & 63)
-			}
-		}
-		for _, w := range m.scratch {
-			h = (h ^ w) * 0x100000001b3
-			h ^= h >> 29
-		}
+	for _, w := range m.scratch {
+		h = (h ^ w) * 0x100000001b3
+		h ^= h >> 29
 	}
 	return memoKey{ctx: ctx, a: a, b: b, h: h}
 }

@@ -22,6 +22,7 @@ type plan struct {
 	claims  []data.TrackID   // open tracks to claim, each once
 	borrow  []data.TrackID   // opponents' tracks to borrow with a station
 	uses    []int8           // by track: pursued goals whose path takes it
+	inUse   []uint64         // bitset by track: uses > 0
 	cost    float64          // card-equivalents of the claims and stations
 	trains  int              // trains the claims need
 	cards   int              // cards the claims need
@@ -37,6 +38,8 @@ func (pl *plan) reset(tracks int) {
 	pl.claims, pl.borrow = pl.claims[:0], pl.borrow[:0]
 	pl.uses = grow(pl.uses, tracks)
 	clear(pl.uses)
+	pl.inUse = grow(pl.inUse, (tracks+63)/64)
+	clear(pl.inUse)
 	pl.cost, pl.trains, pl.cards = 0, 0, 0
 	pl.assessed, pl.detoured = false, false
 	pl.detours = pl.detours[:0]
@@ -49,7 +52,6 @@ type planner struct {
 	w        *work
 	r        *router
 	base     []float64 // cost of each track (costModel.baseCosts)
-	eff      []float64 // scratch: base with planned tracks free
 	orders   int       // ticket orders tried (1 to 3)
 	reroutes int       // rip-up-and-reroute rounds
 	// ctx names the costs in base for the path memo: planners whose base
@@ -225,17 +227,17 @@ func (p *planner) route(order []goal) *plan {
 	p.ok = grow(p.ok, len(order))
 	paths, ok := p.paths, p.ok
 	for i, g := range order {
-		paths[i], ok[i] = p.routeOne(g, pl.uses)
-		p.take(pl.uses, paths[i], 1)
+		paths[i], ok[i] = p.routeOne(g, pl)
+		p.take(pl, paths[i], 1)
 	}
 	for range p.reroutes {
 		for i, g := range order {
 			if !ok[i] {
 				continue
 			}
-			p.take(pl.uses, paths[i], -1)
-			paths[i], ok[i] = p.routeOne(g, pl.uses)
-			p.take(pl.uses, paths[i], 1)
+			p.take(pl, paths[i], -1)
+			paths[i], ok[i] = p.routeOne(g, pl)
+			p.take(pl, paths[i], 1)
 		}
 	}
 	for i, g := range order {
@@ -250,41 +252,46 @@ func (p *planner) route(order []goal) *plan {
 	return pl
 }
 
-// routeOne finds g's cheapest path with the tracks in use free.
-func (p *planner) routeOne(g goal, uses []int8) ([]data.TrackID, bool) {
-	path, c, _ := p.route1(g, uses)
+// routeOne finds g's cheapest path with the tracks pl uses free.
+func (p *planner) routeOne(g goal, pl *plan) ([]data.TrackID, bool) {
+	path, c, _ := p.route1(g, pl)
 	return path, c != blocked
 }
 
-// route1 finds g's cheapest path and its cost with the tracks in use
-// (uses > 0; nil: none) free, through the decision's path memo: the same
-// costs and free tracks give the same path, so it is searched once.
-func (p *planner) route1(g goal, uses []int8) ([]data.TrackID, float64, bool) {
+// route1 finds g's cheapest path and its cost with the tracks pl uses (nil:
+// none) free, through the decision's path memo: the same costs and free
+// tracks give the same path, so it is searched once.
+func (p *planner) route1(g goal, pl *plan) ([]data.TrackID, float64, bool) {
 	m := &p.w.memo
-	key := m.key(p.ctx, g.a, g.b, uses)
+	var inUse []uint64
+	if pl != nil {
+		inUse = pl.inUse
+	}
+	key := m.key(p.ctx, g.a, g.b, inUse)
 	if path, c, ok := m.get(key); ok {
 		return path, c, true
 	}
-	path, c := p.search(g, uses)
+	path, c := p.search(g, inUse)
 	return m.put(key, path, c), c, false
 }
 
-// search finds g's cheapest path with the tracks in use free, without the memo.
-func (p *planner) search(g goal, uses []int8) ([]data.TrackID, float64) {
-	for t, c := range p.base {
-		if uses != nil && uses[t] > 0 {
-			c = 0
-		}
-		p.eff[t] = c
-	}
-	c, path := p.r.between(g.a, g.b, p.eff, p.pathBuf)
+// search finds g's cheapest path with the tracks in inUse (nil: none)
+// free, without the memo.
+func (p *planner) search(g goal, inUse []uint64) ([]data.TrackID, float64) {
+	c, path := p.r.betweenFree(g.a, g.b, p.base, inUse, p.pathBuf)
 	p.pathBuf = path
 	return path, c
 }
 
-func (p *planner) take(uses []int8, path []data.TrackID, d int8) {
+// take adds d (±1) to the uses of path's tracks.
+func (p *planner) take(pl *plan, path []data.TrackID, d int8) {
 	for _, t := range path {
-		uses[t] += d
+		pl.uses[t] += d
+		if pl.uses[t] > 0 {
+			pl.inUse[t>>6] |= 1 << (uint(t) & 63)
+		} else {
+			pl.inUse[t>>6] &^= 1 << (uint(t) & 63)
+		}
 	}
 }
 
@@ -336,7 +343,7 @@ func (p *planner) detour(pl *plan) []float64 {
 			if !slices.Contains(pl.paths[i], t) {
 				continue
 			}
-			p.take(pl.uses, pl.paths[i], -1)
+			p.take(pl, pl.paths[i], -1)
 			before := 0.0
 			for _, u := range pl.paths[i] {
 				if pl.uses[u] == 0 {
@@ -344,7 +351,7 @@ func (p *planner) detour(pl *plan) []float64 {
 				}
 			}
 			// The base is changed here: no memo.
-			path, c := p.search(g, pl.uses)
+			path, c := p.search(g, pl.inUse)
 			if c != blocked {
 				after := 0.0
 				for _, u := range path {
@@ -356,7 +363,7 @@ func (p *planner) detour(pl *plan) []float64 {
 			} else {
 				out[k] += 2*float64(g.points)/pointsPerCard + 4
 			}
-			p.take(pl.uses, pl.paths[i], 1)
+			p.take(pl, pl.paths[i], 1)
 		}
 		for i, o := range group {
 			p.base[o] = saved[i]

@@ -9,8 +9,9 @@ import (
 // tickets, gathers the cards that network needs and claims it, with the
 // refinements its options switch on.
 type plannerBot struct {
-	o options
-	w *work // scratch space, reused from decision to decision
+	o    options
+	w    *work       // scratch space, reused from decision to decision
+	keep *planKeeper // playouts only: each seat's plan kept between decisions
 }
 
 // newPlannerBot makes a planning bot. It needs no seed: its choices depend
@@ -33,7 +34,12 @@ func (p *plannerBot) choose(v *engine.PlayerView, legal []engine.Action) engine.
 	if a, ok := forced(legal); ok {
 		return a
 	}
+	p.w.drawSamples, p.w.ticketSamples = p.o.drawSamples, p.o.ticketSamples
 	s := p.w.begin(v)
+	if p.keep != nil {
+		p.keep.begin(p.w)
+		defer p.keep.end(s)
+	}
 	switch v.Phase {
 	case engine.PhaseSetup:
 		if legal[0].Kind == engine.ActDrawTickets {
@@ -46,7 +52,7 @@ func (p *plannerBot) choose(v *engine.PlayerView, legal []engine.Action) engine.
 	case engine.PhaseTunnel:
 		return p.tunnel(s, legal)
 	case engine.PhaseSecondDraw:
-		pl := p.currentPlan(s)
+		pl := p.plan(s)
 		return p.draw(s, legal, pl, p.targets(s, pl))
 	}
 	return p.turn(s, legal)
@@ -65,6 +71,15 @@ func setupKeepMin(s *situation) int {
 		}
 	}
 	return 1
+}
+
+// plan is the seat's plan for this decision: the current plan, or with a
+// plan keeper (playouts) the plan kept while it holds.
+func (p *plannerBot) plan(s *situation) *plan {
+	if p.keep == nil {
+		return p.currentPlan(s)
+	}
+	return p.keep.plan(s, func() *plan { return p.currentPlan(s) })
 }
 
 // currentPlan plans the held tickets, giving up (with prune) those whose
@@ -111,7 +126,7 @@ func (p *plannerBot) refinedPlan(s *situation, goals []goal) *plan {
 
 // turn chooses the first action of a turn.
 func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
-	pl := p.currentPlan(s)
+	pl := p.plan(s)
 	opts := &s.w.opts
 	opts.reset(legal)
 	if p.o.endgame && s.v.LastRound {

@@ -25,10 +25,20 @@ type router struct {
 	done []bool
 	heap []heapItem
 	src  [1]data.CityID
+	// The board's adjacency, flat: node u's edges are edges[first[u]:first[u+1]].
+	first   []int32
+	edges   []edge
+	country []bool
 	// read, when not nil, collects the tracks whose cost a search looked
 	// at (a bitset by TrackID): a search gives the same answer as long as
 	// none of them changes cost (pathMemo relies on it).
 	read []uint64
+}
+
+// edge is a track from a node and the node at its other end.
+type edge struct {
+	t data.TrackID
+	o data.CityID
 }
 
 // heapItem is a node waiting to be settled at a tentative distance.
@@ -41,8 +51,17 @@ func (x heapItem) less(y heapItem) bool { return x.d < y.d || x.d == y.d && x.c 
 
 func newRouter(b *data.Board) *router {
 	n := len(b.Cities)
-	return &router{b: b, dist: make([]float64, n), via: make([]data.TrackID, n), done: make([]bool, n),
-		heap: make([]heapItem, 0, 2*len(b.Tracks)+n)}
+	r := &router{b: b, dist: make([]float64, n), via: make([]data.TrackID, n), done: make([]bool, n),
+		heap: make([]heapItem, 0, 2*len(b.Tracks)+n), first: make([]int32, n+1), country: make([]bool, n)}
+	for u := range b.Cities {
+		r.first[u] = int32(len(r.edges))
+		r.country[u] = b.Cities[u].Country
+		for _, t := range b.Adj[u] {
+			r.edges = append(r.edges, edge{t, b.Tracks[t].Other(data.CityID(u))})
+		}
+	}
+	r.first[n] = int32(len(r.edges))
+	return r
 }
 
 func (r *router) push(it heapItem) {
@@ -91,6 +110,12 @@ func (r *router) pop() heapItem {
 // search computes the cheapest cost from any source to every node, stopping
 // early once target (when not NoCity) is settled.
 func (r *router) search(sources []data.CityID, cost []float64, target data.CityID) {
+	r.searchFree(sources, cost, nil, target)
+}
+
+// searchFree is search with the tracks in free (a bitset by track; nil:
+// none) costing nothing.
+func (r *router) searchFree(sources []data.CityID, cost []float64, free []uint64, target data.CityID) {
 	for i := range r.dist {
 		r.dist[i] = blocked
 		r.via[i] = noTrack
@@ -114,18 +139,22 @@ func (r *router) search(sources []data.CityID, cost []float64, target data.CityI
 		if u == target {
 			return
 		}
-		if r.b.Cities[u].Country && r.via[u] != noTrack {
+		if r.country[u] && r.via[u] != noTrack {
 			continue // reached a country: the path ends here
 		}
-		for _, t := range r.b.Adj[u] {
+		for _, e := range r.edges[r.first[u]:r.first[u+1]] {
+			t := e.t
 			if r.read != nil {
 				r.read[t>>6] |= 1 << (uint(t) & 63)
 			}
 			c := cost[t]
+			if free != nil && free[t>>6]&(1<<(uint(t)&63)) != 0 {
+				c = 0
+			}
 			if c == blocked {
 				continue
 			}
-			o := r.b.Tracks[t].Other(u)
+			o := e.o
 			if d := best + c; d < r.dist[o] {
 				r.dist[o] = d
 				r.via[o] = t
@@ -153,8 +182,13 @@ func (r *router) path(to data.CityID, buf []data.TrackID) []data.TrackID {
 // between returns the cheapest path from a to z and its cost (blocked when
 // there is none).
 func (r *router) between(a, z data.CityID, cost []float64, buf []data.TrackID) (float64, []data.TrackID) {
+	return r.betweenFree(a, z, cost, nil, buf)
+}
+
+// betweenFree is between with the tracks in free costing nothing.
+func (r *router) betweenFree(a, z data.CityID, cost []float64, free []uint64, buf []data.TrackID) (float64, []data.TrackID) {
 	r.src[0] = a
-	r.search(r.src[:], cost, z)
+	r.searchFree(r.src[:], cost, free, z)
 	if r.dist[z] == blocked {
 		return blocked, buf[:0]
 	}

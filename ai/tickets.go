@@ -161,7 +161,10 @@ func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID, o
 // pile) and keeping the best (at least keepMin) is worth, by sampling
 // draws from the unseen tickets.
 func (w *work) drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Rand) float64 {
-	const samples = 120
+	samples := w.ticketSamples
+	if samples == 0 {
+		samples = ticketSamples
+	}
 	short := k - long
 	if long > len(values[1]) || short > len(values[0]) || k == 0 {
 		return math.Inf(-1)
@@ -183,8 +186,12 @@ func (w *work) drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Ra
 		total += v
 	}
 	w.drawn = drawn
-	return total / samples
+	return total / float64(samples)
 }
+
+// ticketSamples is the number of ticket draws drawValue samples
+// (options.ticketSamples may set another).
+const ticketSamples = 120
 
 // appendSample appends n distinct values picked at random: the first n of
 // a random permutation, drawn exactly as rand.Rand.Perm draws it.
@@ -274,14 +281,14 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	if !ok || s.v.LastRound {
 		return engine.Action{}, false
 	}
-	o := assess(s, pl)
 	if !p.o.ticketDraws {
 		if len(pl.claims) == 0 && s.trains >= 20 && s.turnsLeft >= 12 {
 			return draw, true
 		}
 		return engine.Action{}, false
 	}
-	if s.turnsLeft-o.turns < 8 || s.trains-pl.trains < 8 || len(pl.claims) > 0 {
+	// The outlook (a simulation) only when the plan is built.
+	if s.trains-pl.trains < 8 || len(pl.claims) > 0 || s.turnsLeft-assess(s, pl).turns < 8 {
 		return engine.Action{}, false
 	}
 	v, _ := s.b.Variant(s.v.Variant)

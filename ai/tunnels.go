@@ -35,7 +35,7 @@ func (p *plannerBot) tunnel(s *situation, legal []engine.Action) engine.Action {
 	}
 	t := s.v.Tunnel.Track
 	extra := s.v.Tunnel.Extra
-	pl := p.currentPlan(s)
+	pl := p.plan(s)
 	if slices.Contains(pl.claims, t) || s.b.RoutePoints(s.b.Tracks[t].Length) >= 2*extra || s.turnsLeft <= 2 {
 		return pay
 	}

@@ -36,6 +36,9 @@ type work struct {
 	opts claimSet
 	rngs [2]rngSlot // viewRand streams of this decision, by salt
 	sim  drawSim
+	// drawSamples and ticketSamples set the samples of the draw
+	// simulation and of a ticket draw's value (0: the defaults).
+	drawSamples, ticketSamples int
 
 	// Buffers, each for one purpose (named by the function that uses it),
 	// so that no two live uses share one.
@@ -151,7 +154,6 @@ func (w *work) planner(s *situation, m *costModel, orders, reroutes int) *planne
 	base := w.baseCosts(s, m)
 	p.s, p.w, p.r = s, w, w.r
 	p.base = append(p.base[:0], base...)
-	p.eff = grow(p.eff, len(base))
 	p.orders, p.reroutes = max(orders, 1), reroutes
 	p.ctx = w.memo.baseCtx
 	return p
