@@ -31,6 +31,8 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the first game; the run is deterministic for a seed")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
 	format := fs.String("format", "json", "output: json, or table (Markdown, a row per level)")
+	noDeadline := fs.Bool("no-deadline", false, "lift the expert's wall clock cap on a decision, so that a loaded\n"+
+		"machine plays the same games as an idle one (decision times still measured)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conductor selfplay [flags]\n\n"+
 			"Plays games between bots and prints, as JSON, each bot's wins (a tie for\n"+
@@ -115,7 +117,8 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	var reports []arena.Report
 	for _, levels := range lineups {
-		out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games, Workers: *workers})
+		out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games,
+			Workers: *workers, NoDeadline: *noDeadline})
 		if err != nil {
 			return err
 		}

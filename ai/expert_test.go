@@ -3,7 +3,6 @@ package ai
 import (
 	"reflect"
 	"testing"
-	"time"
 
 	"conductor/engine"
 	"conductor/internal/testkit"
@@ -15,7 +14,7 @@ import (
 // search everywhere.
 func fastExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.worlds = 8
+	e.maxWorlds, e.round = 8, 8
 	e.endTrains = 1 << 30
 	e.hardRoll = false
 	return e
@@ -25,9 +24,9 @@ func fastExpert(seed uint64) *expert {
 // with hard, from the first turn.
 func hardRollExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.worlds = 4
+	e.maxWorlds, e.round = 4, 4
 	e.endTrains = 1 << 30
-	e.budget = time.Hour // the time cap would make a loaded machine's choices differ
+	e.deadline = 0 // the time cap would make a loaded machine's choices differ
 	return e
 }
 

@@ -6,6 +6,7 @@ package arena
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ type Config struct {
 	Seed    uint64   // the first game's seed
 	Games   int
 	Workers int // games played at once
+	// NoDeadline lifts the expert's wall clock cap (ai.Settings): a run
+	// then plays the same games on a loaded machine as on an idle one.
+	NoDeadline bool
 }
 
 // Report sums a run up, as `conductor selfplay` prints it.
@@ -65,6 +69,11 @@ type Result struct {
 	DecisionMsP50        float64 `json:"decision_ms_p50"`
 	DecisionMsP99        float64 `json:"decision_ms_p99"`
 	DecisionMsMax        float64 `json:"decision_ms_max"`
+	// The same in CPU time (Linux): what a decision costs one core,
+	// whatever else the machine was doing.
+	DecisionCPUMsP50 float64 `json:"decision_cpu_ms_p50"`
+	DecisionCPUMsP99 float64 `json:"decision_cpu_ms_p99"`
+	DecisionCPUMsMax float64 `json:"decision_cpu_ms_max"`
 	// GameWins is its win in each game, in game order: two runs of one seed
 	// play the same deals, so two versions of a bot compare game by game.
 	GameWins []float64 `json:"game_wins"`
@@ -79,6 +88,7 @@ type arenaGame struct {
 	completed []int
 	failed    []int
 	decisions [][]time.Duration
+	cpu       [][]time.Duration
 }
 
 // maxArenaActions bounds a game: bots that never end one are a bug to report.
@@ -103,6 +113,9 @@ func Run(a Config) (Report, error) {
 	var wg sync.WaitGroup
 	for range min(a.Workers, a.Games) {
 		wg.Go(func() {
+			// One thread for the worker's games, so that its CPU time is theirs.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := range jobs {
 				results[i] = a.play(i)
 			}
@@ -144,7 +157,7 @@ func (a Config) play(i int) arenaGame {
 	n := len(a.Levels)
 	gs := gameSeed(a.Seed, i)
 	res := arenaGame{win: make([]float64, n), score: make([]int, n), completed: make([]int, n),
-		failed: make([]int, n), decisions: make([][]time.Duration, n)}
+		failed: make([]int, n), decisions: make([][]time.Duration, n), cpu: make([][]time.Duration, n)}
 	g, err := engine.New(engine.Config{Board: a.Board, Variant: a.Variant, Players: n, Seed: gs})
 	if err != nil {
 		res.err = err
@@ -155,7 +168,7 @@ func (a Config) play(i int) arenaGame {
 	for k := range a.Levels {
 		seat := arenaSeat(k, i, n)
 		entryAt[seat] = k
-		bots[seat], _ = ai.New(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
+		bots[seat], _ = ai.NewWith(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d, ai.Settings{NoDeadline: a.NoDeadline})
 	}
 	var legal []engine.Action
 	for steps := 0; g.Phase() != engine.PhaseOver; steps++ {
@@ -174,9 +187,11 @@ func (a Config) play(i int) arenaGame {
 		}
 		legal = g.LegalActions(seat, legal[:0])
 		view := g.View(seat)
-		t0 := time.Now()
+		t0, c0 := time.Now(), threadCPU()
 		act := bots[seat].Choose(view, legal)
-		res.decisions[entryAt[seat]] = append(res.decisions[entryAt[seat]], time.Since(t0))
+		k := entryAt[seat]
+		res.decisions[k] = append(res.decisions[k], time.Since(t0))
+		res.cpu[k] = append(res.cpu[k], threadCPU()-c0)
 		if err := g.Play(seat, act); err != nil {
 			res.err = fmt.Errorf("%s (seat %d) chose %s: %v", a.Levels[entryAt[seat]], seat+1, engine.FormatAction(a.Board, act), err)
 			return res
@@ -235,7 +250,7 @@ func sum(results []arenaGame, levels []string, level string, entries []int) Resu
 	n := float64(len(results))
 	seatGames := n * float64(len(entries))
 	p := Result{Bot: level, Seats: len(entries), FairShare: round3(float64(len(entries)) / float64(len(levels)))}
-	var times []time.Duration
+	var times, cpu []time.Duration
 	score, completed, failed := 0, 0, 0
 	sumSq := 0.0
 	for _, r := range results {
@@ -249,6 +264,7 @@ func sum(results []arenaGame, levels []string, level string, entries []int) Resu
 			completed += r.completed[k]
 			failed += r.failed[k]
 			times = append(times, r.decisions[k]...)
+			cpu = append(cpu, r.cpu[k]...)
 		}
 		p.Wins += w
 		sumSq += w * w
@@ -268,6 +284,12 @@ func sum(results []arenaGame, levels []string, level string, entries []int) Resu
 	p.DecisionMsP99 = percentileMs(times, 0.99)
 	if len(times) > 0 {
 		p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
+	}
+	slices.Sort(cpu)
+	p.DecisionCPUMsP50 = percentileMs(cpu, 0.50)
+	p.DecisionCPUMsP99 = percentileMs(cpu, 0.99)
+	if len(cpu) > 0 {
+		p.DecisionCPUMsMax = round3(float64(cpu[len(cpu)-1]) / float64(time.Millisecond))
 	}
 	return p
 }
@@ -301,17 +323,18 @@ func Lineup(lead, other string, seats int) []string {
 // share, mean score, tickets and decision times.
 func Table(reports []Report) string {
 	var b strings.Builder
-	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | decision p50 / p99 / max (ms) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | decision p50 / p99 / max (ms) | CPU p50 / p99 / max (ms) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range reports {
 		board := r.Map
 		if r.Variant != "" {
 			board += " " + r.Variant
 		}
 		for _, l := range r.Levels {
-			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s / %s / %s |\n",
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s / %s / %s | %s / %s / %s |\n",
 				board, r.Seats, l.Bot, l.Seats, r.Games, num(l.Wins), 100*l.WinRate, 100*l.WinRateSE, 100*l.FairShare,
-				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax))
+				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax),
+				ms(l.DecisionCPUMsP50), ms(l.DecisionCPUMsP99), ms(l.DecisionCPUMsMax))
 		}
 	}
 	return b.String()
