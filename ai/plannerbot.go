@@ -127,6 +127,9 @@ func (p *plannerBot) refinedPlan(s *situation, goals []goal) *plan {
 // turn chooses the first action of a turn.
 func (p *plannerBot) turn(s *situation, legal []engine.Action) engine.Action {
 	pl := p.plan(s)
+	if a, ok := p.payment(s, pl, legal); ok {
+		return a
+	}
 	opts := &s.w.opts
 	opts.reset(legal)
 	if p.o.endgame && s.v.LastRound {
@@ -158,4 +161,49 @@ func (p *plannerBot) targets(s *situation, pl *plan) []data.TrackID {
 		return pl.claims
 	}
 	return routeTargets(s, 3)
+}
+
+// payment answers a choice among ways to pay one claim or one station (a
+// table asking how to pay a move already chosen): the way that leaves the
+// hand fittest for the plan's other tracks (bestPayment).
+func (p *plannerBot) payment(s *situation, pl *plan, legal []engine.Action) (engine.Action, bool) {
+	t, city, ok := paymentChoice(legal)
+	if !ok {
+		return engine.Action{}, false
+	}
+	if city != engine.NoCity {
+		return bestPayment(s, legal, s.stationCost(), pl.claims), true
+	}
+	rest := s.w.rest2[:0]
+	for _, c := range pl.claims {
+		if c != t {
+			rest = append(rest, c)
+		}
+	}
+	s.w.rest2 = rest
+	return p.payClaim(s, pl, t, legal, rest), true
+}
+
+// paymentChoice reports whether legal offers only ways to pay one move:
+// claims of one track without a passenger (its track), or stations on one
+// city (its city).
+func paymentChoice(legal []engine.Action) (data.TrackID, data.CityID, bool) {
+	if len(legal) < 2 {
+		return noTrack, engine.NoCity, false
+	}
+	first := legal[0]
+	for _, a := range legal {
+		switch {
+		case a.Kind != first.Kind || a.Passenger:
+			return noTrack, engine.NoCity, false
+		case a.Kind == engine.ActClaim && a.Track == first.Track:
+		case a.Kind == engine.ActStation && a.City == first.City:
+		default:
+			return noTrack, engine.NoCity, false
+		}
+	}
+	if first.Kind == engine.ActStation {
+		return noTrack, first.City, true
+	}
+	return first.Track, engine.NoCity, true
 }
