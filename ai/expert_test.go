@@ -31,60 +31,66 @@ func hardRollExpert(seed uint64) *expert {
 }
 
 // TestExpertNeverReadsHiddenState: in positions met in games on every
-// edition, the expert chooses the same move when the hidden state (the
-// opponents' hands and tickets) is rewritten: it searches only worlds
-// built from its own view.
+// edition at every table size (2 to 5 seats), the expert chooses the same
+// move when the hidden state (the opponents' hands and tickets) is
+// rewritten: it searches only worlds built from its own view.
 func TestExpertNeverReadsHiddenState(t *testing.T) {
 	positions, deviations, hardRolls := 0, 0, 0
+	sizes := map[int]int{}
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := testkit.Board(t, id)
-		m, err := newMatch(b, "", []string{"hard", "dest", "hard"}, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		step := 0
-		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
-			step++
-			keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
-			if (step%9 != 0 || g.Phase() != engine.PhaseTurn) && !keep {
+		for players := 2; players <= 5; players++ {
+			b := testkit.Board(t, id)
+			levels := repeatLevel("hard", players)
+			levels[1] = "dest"
+			m, err := newMatch(b, "", levels, uint64(players))
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := 0
+			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+				step++
+				keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
+				if (step%(9*players) != 0 || g.Phase() != engine.PhaseTurn) && !keep {
+					return nil
+				}
+				sizes[players]++
+				positions++
+				other := g.Clone()
+				scramble(other, seat)
+				w := other.View(seat)
+				if !reflect.DeepEqual(v, w) || hiddenEqual(g, other, seat) {
+					t.Fatal("scramble broke the view or changed nothing")
+				}
+				x, y := fastExpert(9), fastExpert(9)
+				ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+				if !sameAction(ax, ay) {
+					t.Fatalf("%s: %s with the real hidden state, %s with another", id,
+						engine.FormatAction(b, ax), engine.FormatAction(b, ay))
+				}
+				if positions%4 == 0 {
+					// The same with hard playing the worlds out.
+					x, y := hardRollExpert(9), hardRollExpert(9)
+					hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+					if !sameAction(hx, hy) {
+						t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
+							engine.FormatAction(b, hx), engine.FormatAction(b, hy))
+					}
+					hardRolls++
+				}
+				if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
+					deviations++
+				}
 				return nil
 			}
-			positions++
-			other := g.Clone()
-			scramble(other, seat)
-			w := other.View(seat)
-			if !reflect.DeepEqual(v, w) || hiddenEqual(g, other, seat) {
-				t.Fatal("scramble broke the view or changed nothing")
+			if err := m.play(); err != nil {
+				t.Fatal(err)
 			}
-			x, y := fastExpert(9), fastExpert(9)
-			ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-			if !sameAction(ax, ay) {
-				t.Fatalf("%s: %s with the real hidden state, %s with another", id,
-					engine.FormatAction(b, ax), engine.FormatAction(b, ay))
-			}
-			if positions%4 == 0 {
-				// The same with hard playing the worlds out.
-				x, y := hardRollExpert(9), hardRollExpert(9)
-				hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-				if !sameAction(hx, hy) {
-					t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
-						engine.FormatAction(b, hx), engine.FormatAction(b, hy))
-				}
-				hardRolls++
-			}
-			if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
-				deviations++
-			}
-			return nil
-		}
-		if err := m.play(); err != nil {
-			t.Fatal(err)
 		}
 	}
-	if positions < 20 || hardRolls < 5 {
-		t.Fatalf("only %d positions compared (%d with hard playouts)", positions, hardRolls)
+	if positions < 40 || hardRolls < 10 || len(sizes) != 4 {
+		t.Fatalf("only %d positions compared (%d with hard playouts), by table size %v", positions, hardRolls, sizes)
 	}
-	t.Logf("%d positions, the expert left hard's move in %d", positions, deviations)
+	t.Logf("%d positions (by table size %v), the expert left hard's move in %d", positions, sizes, deviations)
 }
 
 // TestExpertPlaysLegalGames: the expert finishes games on every edition
