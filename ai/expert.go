@@ -60,6 +60,7 @@ type expert struct {
 	reader  *ticketReader
 	legal   []engine.Action   // playHard's buffer
 	view    engine.PlayerView // playHard's view, filled again for each move
+	trips   engine.TripSearch // playHard's passengers' trips
 	scratch engine.Game
 	roll    *rollout
 	board   *data.Board
@@ -299,7 +300,7 @@ func (e *expert) playHard(g *engine.Game) {
 	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
 		e.spent++
 		s := g.Current()
-		e.legal = g.LegalActions(s, e.legal[:0])
+		e.legal = g.LegalActionsWith(s, e.legal[:0], &e.trips)
 		if len(e.legal) == 0 {
 			return
 		}

@@ -44,8 +44,12 @@ type keptPlan struct {
 
 func newPlanKeeper(maxAge int) *planKeeper { return &planKeeper{maxAge: maxAge} }
 
-// forget drops every kept plan (a new game begins).
+// forget drops every kept plan (a new game begins); a nil keeper keeps
+// none.
 func (k *planKeeper) forget() {
+	if k == nil {
+		return
+	}
 	for i := range k.seats {
 		k.seats[i].ok = false
 	}

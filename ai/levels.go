@@ -30,6 +30,13 @@ type options struct {
 	// drawSamples and ticketSamples are the samples of the draw
 	// simulation and of a ticket draw's value (0: simSamples, ticketSamples).
 	drawSamples, ticketSamples int
+	// crowd is the turns of slack a plan loses per seat beyond two: with
+	// more players, more of the tracks it wants are taken and the end
+	// comes sooner, so it slips more.
+	crowd float64
+	// drawPerSeat raises the gain a ticket draw must promise, per seat
+	// beyond two.
+	drawPerSeat float64
 }
 
 var hardOptions = options{

@@ -41,7 +41,7 @@ func assessNow(s *situation, pl *plan) outlook {
 	if s.rules.Passengers > 0 {
 		reserve = float64(passengersOnBoard(s) + s.v.Players[s.seat].PassengersLeft)
 	}
-	slack := s.turnsLeft - o.turns - reserve
+	slack := s.turnsLeft - o.turns - reserve - s.crowding()
 	o.p = completion(slack)
 	routePts := 0
 	for _, t := range pl.claims {

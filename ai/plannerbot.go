@@ -34,7 +34,7 @@ func (p *plannerBot) choose(v *engine.PlayerView, legal []engine.Action) engine.
 	if a, ok := forced(legal); ok {
 		return a
 	}
-	p.w.drawSamples, p.w.ticketSamples = p.o.drawSamples, p.o.ticketSamples
+	p.w.drawSamples, p.w.ticketSamples, p.w.crowd = p.o.drawSamples, p.o.ticketSamples, p.o.crowd
 	s := p.w.begin(v)
 	if p.keep != nil {
 		p.keep.begin(p.w)

@@ -141,6 +141,11 @@ func (s *situation) estimateTurnsLeft() float64 {
 	return max(best, 0) + 1
 }
 
+// crowding is the slack a plan loses to the seats beyond two (options.crowd).
+func (s *situation) crowding() float64 {
+	return s.w.crowd * float64(max(0, s.n-2))
+}
+
 // minOpponentTrains is the fewest trains any opponent has left.
 func (s *situation) minOpponentTrains() int {
 	m := 1 << 30

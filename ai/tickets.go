@@ -149,7 +149,7 @@ func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID, o
 			out[i] = -float64(tk.Points)
 			continue
 		}
-		slack := s.turnsLeft - base.turns - turns
+		slack := s.turnsLeft - base.turns - turns - s.crowding()
 		pr := completion(slack)
 		out[i] = float64(tk.Points)*(2*pr-1) + pr*float64(routePts) - turnWeight*turns - trainWeight*float64(cards)
 	}
@@ -293,7 +293,7 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
-	if value > ticketDrawThreshold {
+	if value > ticketDrawThreshold+p.o.drawPerSeat*float64(s.n-2) {
 		return best, true
 	}
 	return engine.Action{}, false

@@ -39,6 +39,7 @@ type work struct {
 	// drawSamples and ticketSamples set the samples of the draw
 	// simulation and of a ticket draw's value (0: the defaults).
 	drawSamples, ticketSamples int
+	crowd                      float64 // options.crowd
 
 	// Buffers, each for one purpose (named by the function that uses it),
 	// so that no two live uses share one.
@@ -68,6 +69,7 @@ type work struct {
 	drawn   []float64           // drawValue
 	taken   []int8              // tripPoints, by city
 	saved   []float64           // detour
+	longest longestWatch        // finalTurn
 	group   []data.TrackID      // detour
 }
 

@@ -23,14 +23,24 @@ func (g *Game) ViewInto(seat int, v *PlayerView) {
 	if len(p.Tickets) == 0 {
 		return
 	}
-	// The seat's network, on the stack for any board of ordinary size.
+	// The seat's network, on the stack for any board of ordinary size (as
+	// Connected builds it).
+	b := g.board
 	var parent [stackNodes]data.CityID
-	var deadEnd [4 * stackNodes]bool
-	n := Connectivity{parent: parent[:0], deadEnd: deadEnd[:0]}
-	n.Reset(g.board)
+	var owned [4 * stackNodes]bool
+	n := Connectivity{board: b, parent: parent[:0], deadEnd: owned[:0]}
+	n.parent = grow(n.parent, len(b.Cities))
+	for i := range n.parent {
+		n.parent[i] = data.CityID(i)
+	}
+	n.deadEnd = grow(n.deadEnd, len(b.Tracks))
 	for t, o := range g.owner {
-		if int(o) == seat {
-			n.Add(data.TrackID(t))
+		mine := int(o) == seat
+		n.deadEnd[t] = mine // only tracks into countries are looked up
+		if tr := &b.Tracks[t]; mine && !b.Cities[tr.A].Country && !b.Cities[tr.B].Country {
+			if ra, rb := n.find(tr.A), n.find(tr.B); ra != rb {
+				n.parent[ra] = rb
+			}
 		}
 	}
 	for _, id := range p.Tickets {
