@@ -36,7 +36,7 @@ func midGameViews(b testing.TB, board string) []engine.PlayerView {
 // it, keeping each seat's plan while it holds ("hard"; goal: 300 playouts
 // a second on one core on USA and Europe, 150 on Märklin), and with hard
 // planning afresh every decision, as it plays at a table ("fresh"). ns/op
-// is one playout.
+// is one playout, cpu-ns/op its CPU time.
 func BenchmarkPlayout(b *testing.B) {
 	for _, board := range []string{"usa", "europe", "marklin"} {
 		views := midGameViews(b, board)
@@ -58,6 +58,8 @@ func BenchmarkPlayout(b *testing.B) {
 				}
 				var scratch engine.Game
 				b.ReportAllocs()
+				defer lockThread()()
+				cpu := threadCPU()
 				i := 0
 				for b.Loop() {
 					g := games[i%len(games)]
@@ -69,6 +71,9 @@ func BenchmarkPlayout(b *testing.B) {
 					}
 					i++
 				}
+				// CPU time a playout (Linux): its cost on one core, whatever
+				// else the machine runs.
+				b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

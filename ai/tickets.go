@@ -303,5 +303,5 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 // promise beyond the turn it takes. It was 3: at 0, hard draws a little
 // more often once its plan is built and completes more tickets (200-game
 // self-play on each edition: +0.07 to +0.24 a game) at the same win rates
-// against normal and dest, within the noise (see docs/bots.md).
+// against normal and dest, within the noise (see docs/bots-measurements.md).
 const ticketDrawThreshold = 0.0
