@@ -155,12 +155,20 @@ func routeTargets(s *situation, k int) []data.TrackID {
 			v += 0.3
 		}
 		v -= 0.3 * float64(tr.Locomotives)
-		cs = append(cs, routeCand{t, v})
+		// Keep the k best, the first met first among equals (what a
+		// stable sort, best first, would put at the front).
+		at := len(cs)
+		for at > 0 && v > cs[at-1].v {
+			at--
+		}
+		if at < k {
+			cs = slices.Insert(cs, at, routeCand{t, v})
+			cs = cs[:min(len(cs), k)]
+		}
 	}
 	s.w.cands = cs
-	slices.SortStableFunc(cs, func(x, y routeCand) int { return cmpFloat(y.v, x.v) })
 	out := s.w.targets[:0]
-	for _, c := range cs[:min(k, len(cs))] {
+	for _, c := range cs {
 		out = append(out, c.t)
 	}
 	s.w.targets = out

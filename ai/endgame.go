@@ -17,7 +17,11 @@ func (p *plannerBot) finalTurn(s *situation, legal []engine.Action, pl *plan, op
 			continue
 		}
 		tr := &s.b.Tracks[t]
-		v := float64(s.b.RoutePoints(tr.Length)) + 2*float64(ticketGain(s, t)) + longest.gain(t)
+		v := float64(s.b.RoutePoints(tr.Length)) + 2*float64(ticketGain(s, t))
+		if v+float64(longest.bonus) <= bestV {
+			continue // even the longest path's bonus would not make it best
+		}
+		v += longest.gain(t)
 		if v > bestV {
 			best, bestV = bestPayment(s, plain, tr.Length, nil), v
 		}

@@ -231,3 +231,54 @@ func TestClaimSetGroupsClaimsByTrack(t *testing.T) {
 		}
 	}
 }
+
+// The longest-path watch's shortcuts (the others' longest path read only
+// from seats that could beat it; a gain: the seat already leads, cannot
+// reach the leader, or adds a track away from its own) give the full
+// search's answers for every track, in positions of games on USA and
+// Europe.
+func TestLongestGainShortcutsMatchTheSearch(t *testing.T) {
+	checked := 0
+	for _, id := range []string{"usa", "europe"} {
+		for i, d := range collectDecisions(t, id) {
+			if i%4 != 0 || d.view.Phase != engine.PhaseTurn {
+				continue
+			}
+			s := read(&d.view)
+			w := newLongestWatch(s)
+			var search engine.PathSearch
+			theirs := 0
+			for o := range s.n {
+				var ts []data.TrackID
+				for tr, owner := range s.v.Owners {
+					if int(owner) == o && o != s.seat {
+						ts = append(ts, data.TrackID(tr))
+					}
+				}
+				l, _ := search.Longest(s.b, ts)
+				theirs = max(theirs, l)
+			}
+			if theirs != w.theirs {
+				t.Fatalf("%s: the others' longest path %d, the search says %d", id, w.theirs, theirs)
+			}
+			for tr := range s.b.Tracks {
+				with := append(slices.Clone(s.ownTracks), data.TrackID(tr))
+				after, _ := search.Longest(s.b, with)
+				has := func(l int) int {
+					if l > 0 && l >= w.theirs {
+						return 1
+					}
+					return 0
+				}
+				want := float64(w.bonus * (has(after) - has(w.mine)))
+				if got := w.gain(data.TrackID(tr)); got != want {
+					t.Fatalf("%s: gain of %s %v, the search says %v", id, s.b.TrackName(data.TrackID(tr)), got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d gains checked", checked)
+	}
+}
