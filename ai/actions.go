@@ -134,11 +134,6 @@ func fallback(legal []engine.Action) engine.Action {
 	return legal[0]
 }
 
-// plainPayments keeps the claims that place no passenger.
-func plainPayments(opts []engine.Action) []engine.Action {
-	return appendPlain(nil, opts)
-}
-
 // appendPlain appends to buf the claims of opts that place no passenger.
 func appendPlain(buf, opts []engine.Action) []engine.Action {
 	for _, a := range opts {

@@ -29,16 +29,9 @@ type costModel struct {
 	goods float64
 }
 
-// baseCosts prices every track for s's seat: 0 for its own, blocked for what
+// fillBaseCosts prices every track for s's seat: 0 for its own, blocked for what
 // it can never use, the claim cost for open tracks, and (when stations are
 // planned) a station's cost for an opponent's track.
-func (m *costModel) baseCosts(s *situation) []float64 {
-	cost := make([]float64, len(s.b.Tracks))
-	m.fillBaseCosts(s, cost)
-	return cost
-}
-
-// fillBaseCosts writes baseCosts into cost.
 func (m *costModel) fillBaseCosts(s *situation, cost []float64) {
 	b := s.b
 	stationOK := m.stations && s.hasStations()

@@ -48,6 +48,10 @@ type expert struct {
 	// checked after each world.
 	deadline time.Duration
 	margin   float64 // how much better than hard's move a candidate must be
+	// contest adds the claims the other seats' inferred tickets want most
+	// (ticketReader.demand), up to this many (at most 4), to the
+	// candidates of a turn.
+	contest int
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
@@ -106,8 +110,12 @@ var rollerOptions = func() options {
 	return o
 }()
 
-// maxCandidates bounds the moves searched.
-const maxCandidates = 7
+// maxCandidates bounds the moves searched: hard's and six others of the
+// usual kinds (baseCandidates), then the contested claims.
+const (
+	baseCandidates = 7
+	maxCandidates  = baseCandidates + 4
+)
 
 func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
@@ -137,11 +145,7 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 // race plays the candidates out world by world and returns the one to
 // play (0 is hard's move); false when no world could be built.
 func (e *expert) race(v *engine.PlayerView, cands []engine.Action) (int, bool) {
-	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
-		e.roll = newRollout(v.Board, len(v.Players), 1)
-		e.reader = newTicketReader(v.Board)
-		e.board = v.Board
-	}
+	e.prepare(v)
 	odds := e.reader.read(v, sharpness(v.Board))
 	// The same view gives the same worlds: the seed mixes the expert's own
 	// seed with public facts of the position.
@@ -192,6 +196,15 @@ func (e *expert) race(v *engine.PlayerView, cands []engine.Action) (int, bool) {
 		return best, true
 	}
 	return 0, true
+}
+
+// prepare sizes the expert's helpers for v's board and table.
+func (e *expert) prepare(v *engine.PlayerView) {
+	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
+		e.roll = newRollout(v.Board, len(v.Players), 1)
+		e.reader = newTicketReader(v.Board)
+		e.board = v.Board
+	}
 }
 
 // verdict drops the candidates clearly worse than the leader over the
@@ -316,8 +329,53 @@ func (e *expert) playHard(g *engine.Game) {
 // or, choosing tickets, keeping all or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
+	if e.contest > 0 && v.Phase == engine.PhaseTurn {
+		// The claims the other seats' inferred tickets want most: taken
+		// first, they are neither lost nor left to an opponent.
+		e.prepare(&v)
+		e.reader.read(&v, sharpness(v.Board))
+		var best [4]engine.Action
+		var score [4]float64
+		n := 0
+		for _, a := range legal {
+			if a.Kind != engine.ActClaim || a.Passenger {
+				continue
+			}
+			d := e.reader.demand[a.Track]
+			if d <= 0.05 {
+				continue
+			}
+			k := 0
+			for k < n && (best[k].Track != a.Track) {
+				k++
+			}
+			if k < n {
+				if a.Locos+a.Locos4 < best[k].Locos+best[k].Locos4 {
+					best[k] = a // the cheapest payment
+				}
+				continue
+			}
+			at := min(n, e.contest)
+			for at > 0 && d > score[at-1] {
+				at--
+			}
+			if at < e.contest {
+				copy(best[at+1:], best[at:])
+				copy(score[at+1:], score[at:])
+				best[at], score[at] = a, d
+				n = min(n+1, e.contest)
+			}
+		}
+		defer func() {
+			for _, a := range best[:n] {
+				if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
+					out = append(out, a)
+				}
+			}
+		}()
+	}
 	add := func(a engine.Action) {
-		if len(out) >= maxCandidates {
+		if len(out) >= baseCandidates {
 			return
 		}
 		for _, b := range out {
@@ -412,15 +470,6 @@ func popcount(m uint64) int {
 		n++
 	}
 	return n
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // sortBy sorts s by key, stably.

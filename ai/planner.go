@@ -51,7 +51,7 @@ type planner struct {
 	s        *situation
 	w        *work
 	r        *router
-	base     []float64 // cost of each track (costModel.baseCosts)
+	base     []float64 // cost of each track (costModel.fillBaseCosts)
 	orders   int       // ticket orders tried (1 to 3)
 	reroutes int       // rip-up-and-reroute rounds
 	// ctx names the costs in base for the path memo: planners whose base
@@ -72,11 +72,6 @@ type planner struct {
 type aloneCost struct {
 	ticket data.TicketID
 	cost   float64
-}
-
-// newPlanner is a planner for s with its own scratch space (tests).
-func newPlanner(s *situation, m *costModel, orders, reroutes int) *planner {
-	return s.w.planner(s, m, orders, reroutes)
 }
 
 // changedBase gives the planner a new memo context: its base costs are no

@@ -19,7 +19,7 @@ type work struct {
 	sit  situation
 
 	// base is the cost of every track for the bot's cost model in this
-	// decision's situation (costModel.baseCosts), computed once.
+	// decision's situation (costModel.fillBaseCosts), computed once.
 	base      []float64
 	baseSet   bool
 	baseModel *costModel
