@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -31,6 +32,10 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the first game; the run is deterministic for a seed")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
 	format := fs.String("format", "json", "output: json, or table (Markdown, a row per level)")
+	logFile := fs.String("log", "", "append each game, as it ends, to `FILE` (a JSON line: wins, scores, tickets, every\n"+
+		"decision's time), so that a long run can be summed up whole or in part with --summarize")
+	summarize := fs.String("summarize", "", "play nothing: sum up the games of comma-separated log `FILES` (--log), a report per\n"+
+		"board, variant and lineup")
 	noDeadline := fs.Bool("no-deadline", false, "lift the expert's wall clock cap on a decision, so that a loaded\n"+
 		"machine plays the same games as an idle one (decision times still measured)")
 	fs.Usage = func() {
@@ -53,6 +58,12 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *format != "json" && *format != "table" {
+		return badInput("--format: %q is neither json nor table", *format)
+	}
+	if *summarize != "" {
+		return summarizeLogs(strings.Split(*summarize, ","), *format, stdout)
+	}
 	if *vs != "" && set["players"] {
 		return badInput("give either --players or --vs, not both")
 	}
@@ -94,9 +105,6 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, not %d", *workers)
 	}
-	if *format != "json" && *format != "table" {
-		return badInput("--format: %q is neither json nor table", *format)
-	}
 	cat, err := catalog(*decks)
 	if err != nil {
 		return err
@@ -115,10 +123,24 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return badInput("--variant: the %s board has no variant %q (variants: %s)", board.ID, *variant, strings.Join(ids, ", "))
 	}
+	var record func(arena.GameRecord)
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return badInput("--log: %v", err)
+		}
+		defer f.Close()
+		enc := json.NewEncoder(f)
+		record = func(g arena.GameRecord) {
+			if err := enc.Encode(g); err != nil {
+				fmt.Fprintf(stderr, "selfplay: --log: %v\n", err)
+			}
+		}
+	}
 	var reports []arena.Report
 	for _, levels := range lineups {
 		out, err := arena.Run(arena.Config{Board: board, Variant: *variant, Levels: levels, Seed: *seed, Games: *games,
-			Workers: *workers, NoDeadline: *noDeadline})
+			Workers: *workers, NoDeadline: *noDeadline, Record: record})
 		if err != nil {
 			return err
 		}
@@ -133,6 +155,34 @@ func runSelfplay(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *vs == "" {
 		return enc.Encode(reports[0])
 	}
+	return enc.Encode(reports)
+}
+
+// summarizeLogs prints the reports of the games in log files.
+func summarizeLogs(files []string, format string, stdout io.Writer) error {
+	var records []arena.GameRecord
+	for _, name := range files {
+		f, err := os.Open(strings.TrimSpace(name))
+		if err != nil {
+			return badInput("--summarize: %v", err)
+		}
+		rs, err := arena.ReadRecords(f)
+		f.Close()
+		if err != nil {
+			return badInput("--summarize: %s: %v", name, err)
+		}
+		records = append(records, rs...)
+	}
+	if len(records) == 0 {
+		return badInput("--summarize: no games in %s", strings.Join(files, ", "))
+	}
+	reports := arena.Summarize(records)
+	if format == "table" {
+		_, err := io.WriteString(stdout, arena.Table(reports))
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", " ")
 	return enc.Encode(reports)
 }
 

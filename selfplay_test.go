@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,6 +55,7 @@ func TestSelfplayRejectsBadFlags(t *testing.T) {
 		{[]string{"--vs", "hard:easy", "--seats", "2,6"}, "table size from 2 to 5"},
 		{[]string{"--seats", "3"}, "goes with --vs"},
 		{[]string{"--format", "yaml"}, "json nor table"},
+		{[]string{"--summarize", "/nonexistent/log"}, "no such file"},
 	} {
 		code, _, stderr := runConductor(t, "", append([]string{"selfplay"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
@@ -84,5 +86,27 @@ func TestSelfplayPlaysPairingsAtEveryTableSize(t *testing.T) {
 	code, stdout, _ = runConductor(t, "", "selfplay", "--vs", "hard:easy", "--seats", "3", "--games", "1", "--format", "table")
 	if code != 0 || !strings.Contains(stdout, "| usa base | 3 | easy | 2 | 1 |") {
 		t.Fatalf("table: exit %d\n%s", code, stdout)
+	}
+}
+
+// --log writes each game as it ends; --summarize sums logs up without
+// playing, pieces of one lineup together.
+func TestSelfplayLogsGamesAndSumsThemUp(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "games.jsonl")
+	for _, seed := range []string{"1", "2"} {
+		if code, _, stderr := runConductor(t, "", "selfplay", "--players", "hard,easy,easy", "--games", "2", "--seed", seed, "--log", log); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	code, stdout, stderr := runConductor(t, "", "selfplay", "--summarize", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var reports []arena.Report
+	if err := json.Unmarshal([]byte(stdout), &reports); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if len(reports) != 1 || reports[0].Games != 4 || reports[0].Seats != 3 || len(reports[0].Levels) != 2 || reports[0].Levels[1].Seats != 2 {
+		t.Fatalf("summed up: %+v", reports)
 	}
 }

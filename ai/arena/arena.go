@@ -31,6 +31,8 @@ type Config struct {
 	// NoDeadline lifts the expert's wall clock cap (ai.Settings): a run
 	// then plays the same games on a loaded machine as on an idle one.
 	NoDeadline bool
+	// Record, when set, is given each game as it ends (one call at a time).
+	Record func(GameRecord)
 }
 
 // Report sums a run up, as `conductor selfplay` prints it.
@@ -111,6 +113,7 @@ func Run(a Config) (Report, error) {
 	results := make([]arenaGame, a.Games)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var recording sync.Mutex
 	for range min(a.Workers, a.Games) {
 		wg.Go(func() {
 			// One thread for the worker's games, so that its CPU time is theirs.
@@ -118,6 +121,11 @@ func Run(a Config) (Report, error) {
 			defer runtime.UnlockOSThread()
 			for i := range jobs {
 				results[i] = a.play(i)
+				if a.Record != nil && results[i].err == nil {
+					recording.Lock()
+					a.Record(a.record(i, &results[i]))
+					recording.Unlock()
+				}
 			}
 		})
 	}
@@ -134,10 +142,7 @@ func Run(a Config) (Report, error) {
 		}
 	}
 	out := summarize(results, a.Levels)
-	out.Map, out.Variant, out.Seed, out.Seats = a.Board.ID, a.Variant, a.Seed, len(a.Levels)
-	if out.Variant == "" && len(a.Board.Variants) > 0 {
-		out.Variant = a.Board.Variants[0].ID
-	}
+	out.Map, out.Variant, out.Seed, out.Seats = a.Board.ID, a.variant(), a.Seed, len(a.Levels)
 	out.GamesPerSecond = round3(float64(a.Games) / elapsed.Seconds())
 	return out, nil
 }

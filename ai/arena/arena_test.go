@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -170,5 +172,59 @@ func TestReportsEachLevelAgainstItsFairShare(t *testing.T) {
 func TestLineupSeatsOneLead(t *testing.T) {
 	if got := Lineup("expert", "hard", 4); !slices.Equal(got, []string{"expert", "hard", "hard", "hard"}) {
 		t.Fatalf("lineup %v", got)
+	}
+}
+
+// Each game is recorded as it ends; the records, read back, sum up to the
+// run's report, and runs recorded in pieces sum up together.
+func TestRecordsSumUpToTheReport(t *testing.T) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	cfg := Config{Board: testkit.Board(t, "europe"), Variant: "classic", Levels: Lineup("hard", "easy", 3), Seed: 8, Games: 5, Workers: 2,
+		Record: func(g GameRecord) {
+			if err := enc.Encode(g); err != nil {
+				t.Fatal(err)
+			}
+		}}
+	out, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := ReadRecords(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 5 {
+		t.Fatalf("%d records of 5 games", len(records))
+	}
+	// Records come as games end: put them in game order to compare game by game.
+	slices.SortFunc(records, func(x, y GameRecord) int { return x.Game - y.Game })
+	sums := Summarize(records)
+	if len(sums) != 1 {
+		t.Fatalf("%d reports from one lineup", len(sums))
+	}
+	got := sums[0]
+	if got.Map != "europe" || got.Variant != "classic" || got.Seats != 3 || got.Games != 5 || got.MeanTurns != out.MeanTurns {
+		t.Fatalf("header %+v, want %+v", got, out)
+	}
+	for i, l := range got.Levels {
+		w := out.Levels[i]
+		if l.Bot != w.Bot || l.Wins != w.Wins || l.WinRateSE != w.WinRateSE || l.MeanScore != w.MeanScore ||
+			l.MeanTicketsFailed != w.MeanTicketsFailed || l.Decisions != w.Decisions || !slices.Equal(l.GameWins, w.GameWins) ||
+			math.Abs(l.DecisionMsP99-w.DecisionMsP99) > 0.002 {
+			t.Errorf("%s summed up from the records %+v, the run's %+v", l.Bot, l, w)
+		}
+	}
+	// Two pieces of one lineup (other seeds) sum up into one report.
+	cfg.Seed, cfg.Games = 9, 2
+	cfg.Record = func(g GameRecord) { records = append(records, g) }
+	if _, err := Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if sums := Summarize(records); len(sums) != 1 || sums[0].Games != 7 {
+		t.Fatalf("pieces summed up into %+v", sums)
+	}
+	if _, err := ReadRecords(strings.NewReader("{\"levels\": [\"hard\"]}\n")); err == nil {
+		t.Error("a broken record read without error")
 	}
 }
