@@ -37,6 +37,9 @@ type options struct {
 	// drawPerSeat raises the gain a ticket draw must promise, per seat
 	// beyond two.
 	drawPerSeat float64
+	// keepPerSeat is what each ticket kept beyond the fewest allowed
+	// costs, in points, per seat beyond two.
+	keepPerSeat float64
 }
 
 var hardOptions = options{

@@ -37,6 +37,9 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 		v := assess(s, pl).value + sure
 		// Among equals keep fewer tickets: less to go wrong.
 		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
+		if extra := bits.OnesCount64(a.Keep) - s.v.KeepMin; extra > 0 {
+			v -= p.o.keepPerSeat * float64(s.n-2) * float64(extra)
+		}
 		if v > bestValue {
 			best, bestValue = a, v
 		}
