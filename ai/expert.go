@@ -96,12 +96,9 @@ const raceZ = 2.0
 // while it holds (planKeeper).
 func newRoller() *plannerBot {
 	p := newPlannerBot(rollerOptions)
-	p.keep = newPlanKeeper(rollerMaxAge)
+	p.keep = newPlanKeeper(0) // a plan serves until something it was made from changes
 	return p
 }
-
-// rollerMaxAge is how many decisions a kept plan serves at most.
-var rollerMaxAge = 0
 
 // rollerOptions are hard's, with fewer samples in its simulations.
 var rollerOptions = func() options {

@@ -11,8 +11,7 @@ import (
 // that a decision allocates nothing once its buffers have grown: the
 // expert's playouts ask hard for every move of every seat, thousands of
 // times a second. Everything in it is rebuilt or reset by each decision
-// (the path memo keeps only what it can prove still true); nothing in it
-// outlives the decision that filled it.
+// (the path memo too); nothing in it outlives the decision that filled it.
 type work struct {
 	b    *data.Board
 	view engine.PlayerView // the view decided on (a copy: s.v points here)
@@ -24,9 +23,9 @@ type work struct {
 	baseSet   bool
 	baseModel *costModel
 
-	planners []*planner // pool, nPlanners in use this decision
+	planners []*planner // pool, nPlan of them in use this decision
 	nPlan    int
-	plans    []*plan // pool, nPlans in use this decision
+	plans    []*plan // pool, nPlans of them in use this decision
 	nPlans   int
 
 	r, r2 *router
@@ -45,7 +44,7 @@ type work struct {
 	// so that no two live uses share one.
 	goals   []goal              // situation.incomplete
 	rest    []goal              // currentPlan, bestKeep: a ticket set
-	rest2   []data.TrackID      // claimPlanned: the other claims
+	rest2   []data.TrackID      // claimPlanned, payment: the other claims
 	ints    []int               // claimPlanned: ready claims
 	acts    []engine.Action     // payClaim, tunnelSpare: plain payments
 	acts2   []engine.Action     // finalTurn: plain payments
