@@ -290,6 +290,9 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 		}
 		return engine.Action{}, false
 	}
+	if p.o.droppedStopsDraws && len(pl.dropped) > 0 {
+		return engine.Action{}, false
+	}
 	// The outlook (a simulation) only when the plan is built.
 	if s.trains-pl.trains < 8 || len(pl.claims) > 0 || s.turnsLeft-assess(s, pl).turns < 8 {
 		return engine.Action{}, false
