@@ -326,51 +326,6 @@ func (e *expert) playHard(g *engine.Game) {
 // or, choosing tickets, keeping all or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
-	if e.contest > 0 && v.Phase == engine.PhaseTurn {
-		// The claims the other seats' inferred tickets want most: taken
-		// first, they are neither lost nor left to an opponent.
-		e.prepare(&v)
-		e.reader.read(&v, sharpness(v.Board))
-		var best [4]engine.Action
-		var score [4]float64
-		n := 0
-		for _, a := range legal {
-			if a.Kind != engine.ActClaim || a.Passenger {
-				continue
-			}
-			d := e.reader.demand[a.Track]
-			if d <= 0.05 {
-				continue
-			}
-			k := 0
-			for k < n && (best[k].Track != a.Track) {
-				k++
-			}
-			if k < n {
-				if a.Locos+a.Locos4 < best[k].Locos+best[k].Locos4 {
-					best[k] = a // the cheapest payment
-				}
-				continue
-			}
-			at := min(n, e.contest)
-			for at > 0 && d > score[at-1] {
-				at--
-			}
-			if at < e.contest {
-				copy(best[at+1:], best[at:])
-				copy(score[at+1:], score[at:])
-				best[at], score[at] = a, d
-				n = min(n+1, e.contest)
-			}
-		}
-		defer func() {
-			for _, a := range best[:n] {
-				if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
-					out = append(out, a)
-				}
-			}
-		}()
-	}
 	add := func(a engine.Action) {
 		if len(out) >= baseCandidates {
 			return
@@ -439,7 +394,58 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 			add(a)
 		}
 	}
+	for _, a := range e.contested(&v, legal) {
+		if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
+			out = append(out, a)
+		}
+	}
 	return out
+}
+
+// contested returns, with contest set, the claims (cheapest payment) of
+// the tracks the other seats' inferred tickets want most (ticketReader's
+// demand), most wanted first: taken first, they are neither lost nor left
+// to an opponent.
+func (e *expert) contested(v *engine.PlayerView, legal []engine.Action) []engine.Action {
+	if e.contest <= 0 {
+		return nil
+	}
+	e.prepare(v)
+	e.reader.read(v, sharpness(v.Board))
+	var best [4]engine.Action
+	var score [4]float64
+	limit := min(e.contest, len(best))
+	n := 0
+	for _, a := range legal {
+		if a.Kind != engine.ActClaim || a.Passenger {
+			continue
+		}
+		d := e.reader.demand[a.Track]
+		if d <= 0.05 {
+			continue
+		}
+		k := 0
+		for k < n && best[k].Track != a.Track {
+			k++
+		}
+		if k < n {
+			if a.Locos+a.Locos4 < best[k].Locos+best[k].Locos4 {
+				best[k] = a // the cheapest payment
+			}
+			continue
+		}
+		at := n
+		for at > 0 && d > score[at-1] {
+			at--
+		}
+		if at < limit {
+			copy(best[at+1:], best[at:])
+			copy(score[at+1:], score[at:])
+			best[at], score[at] = a, d
+			n = min(n+1, limit)
+		}
+	}
+	return best[:n]
 }
 
 // sameMove reports whether two actions are the same move (the face-up

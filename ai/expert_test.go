@@ -2,6 +2,7 @@ package ai
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"conductor/engine"
@@ -147,4 +148,35 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// With contest set, a turn's candidates end with the claims the other
+// seats' inferred tickets want most.
+func TestContestedClaimsJoinTheCandidates(t *testing.T) {
+	found := 0
+	for _, d := range collectDecisions(t, "usa")[60:] {
+		if d.view.Phase != engine.PhaseTurn {
+			continue
+		}
+		e := newExpert(1)
+		base := e.hard.Choose(d.view, d.legal)
+		plain := e.candidates(d.view, d.legal, base)
+		e.contest = 2
+		more := e.candidates(d.view, d.legal, base)
+		extra := e.contested(&d.view, d.legal)
+		for _, a := range extra {
+			if a.Kind != engine.ActClaim || e.reader.demand[a.Track] <= 0.05 {
+				t.Fatalf("contested %s (demand %v)", engine.FormatAction(d.view.Board, a), e.reader.demand[a.Track])
+			}
+			if !slices.ContainsFunc(more, func(b engine.Action) bool { return sameMove(a, b) }) {
+				t.Fatalf("contested %s is not among the candidates", engine.FormatAction(d.view.Board, a))
+			}
+		}
+		if len(extra) > 0 && len(more) > len(plain) {
+			found++
+		}
+	}
+	if found < 5 {
+		t.Fatalf("contested claims added in only %d positions", found)
+	}
 }
