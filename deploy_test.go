@@ -137,8 +137,21 @@ func TestFlyTomlHasVolumeChecksAndNoAutoStop(t *testing.T) {
 	if hz["type"] != "http" || hz["path"] != "/healthz" || !strings.HasSuffix(addr, fmt.Sprint(":", hz["port"])) {
 		t.Errorf("health check %v does not match CONDUCTOR_HTTP %q", hz, addr)
 	}
-	if _, ok := cfg["http_service"]; ok {
-		t.Error("no http_service: its auto-stop would stop a gateway bot that gets no inbound traffic")
+	// The live board's public listener (docs/activity.md). The machine is
+	// a gateway bot first: fly's proxy must never stop it for being idle.
+	web, _ := env["CONDUCTOR_WEB"].(string)
+	hs, ok := cfg["http_service"].(map[string]any)
+	if !ok || !strings.HasSuffix(web, fmt.Sprint(":", hs["internal_port"])) {
+		t.Errorf("http_service %v does not serve CONDUCTOR_WEB %q", cfg["http_service"], web)
+	}
+	if stop := hs["auto_stop_machines"]; stop != "off" && stop != false {
+		t.Errorf("http_service.auto_stop_machines = %v: it would stop a gateway bot that gets no page traffic", stop)
+	}
+	if n, _ := hs["min_machines_running"].(float64); n < 1 || hs["force_https"] != true {
+		t.Errorf("http_service: min_machines_running %v, force_https %v", hs["min_machines_running"], hs["force_https"])
+	}
+	if u, _ := env["CONDUCTOR_PUBLIC_URL"].(string); !strings.HasPrefix(u, "https://") {
+		t.Errorf("CONDUCTOR_PUBLIC_URL %q", u)
 	}
 	restart, _ := cfg["restart"].([]map[string]any)
 	if len(restart) != 1 || restart[0]["policy"] != "always" {

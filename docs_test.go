@@ -188,4 +188,10 @@ func TestInviteLinkPermissions(t *testing.T) {
 			t.Errorf("README.md does not name the permission *%s* for the URL generator", label)
 		}
 	}
+	// ...and no permission the bot does not use.
+	for bit, label := range permissionLabels {
+		if need&bit == 0 && strings.Contains(readme, "*"+label+"*") {
+			t.Errorf("README.md asks for *%s*, which the bot does not use", label)
+		}
+	}
 }

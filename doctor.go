@@ -40,11 +40,12 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	token := strings.TrimSpace(os.Getenv("DISCORD_TOKEN"))
 	if token == "" {
-		return errNoToken
+		return noTokenError("conductor doctor")
 	}
 	b, err := bot.New(bot.Config{Token: token, GuildID: strings.TrimSpace(os.Getenv("DISCORD_GUILD_ID")),
 		APIBase: strings.TrimSpace(os.Getenv("DISCORD_API_URL")), Commands: commands.Definitions(data.Embedded().IDs()),
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))})
+		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+		Activity: strings.TrimSpace(os.Getenv("DISCORD_CLIENT_SECRET")) != ""})
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	report := b.Doctor(opts)
+	report := append(b.Doctor(opts), doctorWeb(os.Getenv, nil)...)
 	report.Write(stdout)
 	if !report.OK() {
 		return errDoctorFailed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -26,7 +27,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	players := fs.String("players", "you,normal", "comma-separated seats: a name for each person at the keyboard, a bot level ("+strings.Join(botLevels(), ", ")+") for each bot")
 	game := fs.String("game", "local", "the saved game's `NAME` (several can be kept)")
 	fresh := fs.Bool("new", false, "abandon the saved game of that name and start a new one")
-	out := fs.String("out", "board.png", "where to write the board picture after every move")
+	pictures := fs.String("pictures", os.TempDir(), "the `FOLDER` the pictures are written to (board.png after every move, hand.png, final.png)")
 	db := fs.String("db", envOr("CONDUCTOR_DB", "conductor.db"), "the database `FILE`")
 	delay := fs.Duration("bot-delay", 400*time.Millisecond, "pause before a bot moves")
 	lang := fs.String("lang", "en", "the `LANGUAGE` of the game's texts and pictures: "+strings.Join(present.Languages, ", "))
@@ -46,7 +47,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer st.Close()
 	term := local.NewTerminal(stdin, stdout)
-	term.BoardPath = *out
+	term.Pictures = *pictures
 	term.Channel = "local:" + *game
 	term.Locale = *lang
 	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: term,
@@ -54,13 +55,26 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer svc.Close()
 	term.Service = svc
 
+	if err := os.MkdirAll(*pictures, 0o755); err != nil {
+		return usageError{fmt.Errorf("--pictures: %w", err)}
+	}
+	// What the last run queued and could not show (it was stopped in the
+	// middle of a reveal) is shown first.
+	if err := svc.Deliver(context.Background()); err != nil {
+		return err
+	}
+	svc.Quiet()
+
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	setup := local.Setup{Fresh: *fresh, Seats: strings.Split(*players, ","), Map: *mapID, Variant: *variant, Lang: *lang, Levels: botLevels(), Given: given}
 	if err := term.Open(context.Background(), st, setup); err != nil {
 		var bad *local.SetupError
-		if errors.As(err, &bad) {
+		switch {
+		case errors.As(err, &bad):
 			return usageError{err}
+		case errors.Is(err, local.ErrNothingStarted):
+			return nil
 		}
 		return err
 	}

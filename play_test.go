@@ -13,7 +13,7 @@ import (
 // saved, and seats it cannot seat are a usage error.
 func TestPlayCommand(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--players", "alice,hard", "--bot-delay", "1ms"}
+	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--pictures", dir, "--players", "alice,hard", "--bot-delay", "1ms"}
 	var out, errb bytes.Buffer
 	if code := realMain(args, strings.NewReader("/quit\n"), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
@@ -35,7 +35,7 @@ func TestPlayCommand(t *testing.T) {
 // are refused with a way out (--new or another --game), and --new replaces it.
 func TestPlayResumesOnlyTheGameAskedFor(t *testing.T) {
 	dir := t.TempDir()
-	base := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--bot-delay", "0"}
+	base := []string{"play", "--db", filepath.Join(dir, "play.db"), "--pictures", dir, "--bot-delay", "0"}
 	run := func(extra ...string) (int, string, string) {
 		var out, errb bytes.Buffer
 		code := realMain(append(append([]string{}, base...), extra...), strings.NewReader("/quit\n"), &out, &errb)
@@ -63,7 +63,7 @@ func TestPlayResumesOnlyTheGameAskedFor(t *testing.T) {
 // letters, when the game is resumed.
 func TestPlayResumesAPendingChoice(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--bot-delay", "0", "--players", "you,hard"}
+	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--pictures", dir, "--bot-delay", "0", "--players", "you,hard"}
 	var out, errb bytes.Buffer
 	if code := realMain(args, strings.NewReader("a,b\n/tickets\n/quit\n"), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -84,7 +84,7 @@ func TestPlayResumesAPendingChoice(t *testing.T) {
 // and a language the bot does not speak is a usage error.
 func TestPlayInFrench(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--out", filepath.Join(dir, "board.png"), "--players", "alice,easy", "--bot-delay", "0", "--lang", "fr", "--map", "europe"}
+	args := []string{"play", "--db", filepath.Join(dir, "play.db"), "--pictures", dir, "--players", "alice,easy", "--bot-delay", "0", "--lang", "fr", "--map", "europe"}
 	var out, errb bytes.Buffer
 	if code := realMain(args, strings.NewReader("/hand\n/quit\n"), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())

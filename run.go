@@ -35,6 +35,19 @@ type runConfig struct {
 	ShardID, ShardCount int
 	LogLevel            slog.Level
 	Decks               []string // --tickets files
+	// LobbiesPerMember, LobbiesPerChannel (CONDUCTOR_LOBBIES_PER_MEMBER,
+	// CONDUCTOR_LOBBIES_PER_CHANNEL) cap the tables still forming; 0 means
+	// the default, -1 none. LobbyExpiry (CONDUCTOR_LOBBY_EXPIRY) closes a
+	// lobby nobody changed for that long; -1 never.
+	LobbiesPerMember, LobbiesPerChannel int
+	LobbyExpiry                         time.Duration
+	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
+	// process may make under Discord's global rate limit; 0: the bot's default.
+	GlobalRate float64
+	// The live page (web/): ClientSecret (DISCORD_CLIENT_SECRET) turns it
+	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
+	// at PublicURL (CONDUCTOR_PUBLIC_URL, for replay links).
+	ClientSecret, WebAddr, PublicURL string
 
 	// started, when set, is called once the bot is serving, with the
 	// health server's address (tests).
@@ -42,9 +55,15 @@ type runConfig struct {
 }
 
 // errNoToken explains how to get a token and how to play without one.
-var errNoToken = errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
-	"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... conductor. " +
-	"To try a game without Discord, run: conductor play")
+var errNoToken = noTokenError("conductor")
+
+// noTokenError says how to get a token, and how to run command (the
+// bot, or `conductor doctor`) with it; and how to play without one.
+func noTokenError(command string) error {
+	return errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
+		"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... " + command + ". " +
+		"To try a game without Discord, run: conductor play")
+}
 
 // runConfigFrom reads the configuration from environment variables.
 func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error) {
@@ -57,6 +76,10 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 		Decks:    decks,
 
 		BackupToken: strings.TrimSpace(getenv("CONDUCTOR_BACKUP_TOKEN")),
+
+		ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")),
+		WebAddr:      strings.TrimSpace(getenv("CONDUCTOR_WEB")),
+		PublicURL:    strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL")),
 	}
 	if cfg.Token == "" {
 		return cfg, errNoToken
@@ -74,8 +97,33 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 		return cfg, badInput("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
 	}
+	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
+		return cfg, err
+	}
+	if cfg.LobbiesPerChannel, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_CHANNEL"); err != nil {
+		return cfg, err
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_LOBBY_EXPIRY")); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err != nil || d < 0:
+			return cfg, badInput("CONDUCTOR_LOBBY_EXPIRY=%q: give a duration such as 24h or 90m (0: never)", v)
+		case d == 0:
+			cfg.LobbyExpiry = -1
+		default:
+			cfg.LobbyExpiry = d
+		}
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
+			return cfg, badInput("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
+		}
+	}
 	if err := ops.CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, usageError{err}
+	}
+	if err := checkWebConfig(&cfg); err != nil {
+		return cfg, err
 	}
 	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
 	case "", "info":
@@ -92,7 +140,8 @@ func runConfigFrom(getenv func(string) string, decks []string) (runConfig, error
 	return cfg, nil
 }
 
-// turnTimerEvery is how often the turn timers are checked.
+// turnTimerEvery is the longest the deadlines' loop sleeps (it wakes for
+// the next deadline, and drops the tables left idle).
 const turnTimerEvery = 30 * time.Second
 
 // shutdownGrace bounds the wait for the moves in flight on shutdown.
@@ -138,14 +187,22 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
 	}
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, Logger: log})
+		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
+		Activity: cfg.ClientSecret != ""})
+	if err != nil {
+		return err
+	}
+	renderer := imaging.NewRenderer()
+	page, err := newWebPage(cfg, b, st, renderer, log)
 	if err != nil {
 		return err
 	}
 	// Bots come from bots.go; without them /ttr addbot says bots are
 	// unavailable and the turn timer plays a safe move for absent players.
-	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: imaging.NewRenderer(), Poster: b,
-		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log})
+	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: renderer, Poster: b,
+		Bots: botMaker(), BotLevels: botLevels(), BotDelay: 1500 * time.Millisecond, Logger: log, Activity: page.activity(),
+		MaxLobbiesPerMember: cfg.LobbiesPerMember, MaxLobbiesPerChannel: cfg.LobbiesPerChannel, LobbyExpiry: cfg.LobbyExpiry})
+	page.attach(svc)
 
 	// The health server answers until everything else has stopped.
 	var servers errgroup.Group
@@ -182,6 +239,7 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 			log.Warn("stopping", "err", err)
 		}
 		err := waitWork()
+		page.stop(sctx)
 		svc.Close()
 		if err := b.Close(); err != nil {
 			log.Warn("closing the gateway", "err", err)
@@ -198,6 +256,10 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	}
 	if err := svc.Resume(ctx); err != nil {
 		log.Error("resuming games", "err", err)
+	}
+	if err := page.start(&servers); err != nil {
+		stop(func() error { return nil })
+		return err
 	}
 	// The turn timers and the gateway watchdog run until ctx ends; the
 	// watchdog ends them all when the gateway stays down too long.
@@ -226,6 +288,22 @@ func serve(ctx context.Context, cfg runConfig, stderr io.Writer) error {
 	err = stop(work.Wait)
 	log.Info("stopped")
 	return err
+}
+
+// envLimit reads a cap from the environment: empty is the default (0), 0
+// no cap (-1).
+func envLimit(getenv func(string) string, key string) (int, error) {
+	if strings.TrimSpace(getenv(key)) == "" {
+		return 0, nil
+	}
+	n, err := envInt(getenv, key, 0)
+	if err != nil || n < 0 {
+		return 0, badInput("%s=%q: give a whole number, 0 for no limit", key, getenv(key))
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
 }
 
 // envInt reads a whole number from the environment.

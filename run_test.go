@@ -28,6 +28,11 @@ func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
 			t.Errorf("the message does not mention %q: %s", want, stderr.String())
 		}
 	}
+	// `conductor doctor` without a token says to run itself with one.
+	stderr.Reset()
+	if code := realMain([]string{"doctor"}, nil, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "DISCORD_TOKEN=... conductor doctor.") {
+		t.Errorf("doctor without a token: exit %d, %q", code, stderr.String())
+	}
 }
 
 func TestRunConfigFromEnvironment(t *testing.T) {
@@ -39,11 +44,20 @@ func TestRunConfigFromEnvironment(t *testing.T) {
 	if cfg.Token != "abc" || cfg.DBPath != "conductor.db" || cfg.HTTPAddr != ":8080" || cfg.LogLevel.String() != "DEBUG" {
 		t.Errorf("config = %+v", cfg)
 	}
-	env["LOG_LEVEL"] = "loud"
-	_, err = runConfigFrom(func(k string) string { return env[k] }, nil)
+	if cfg.LobbiesPerMember != 0 || cfg.LobbiesPerChannel != 0 || cfg.LobbyExpiry != 0 {
+		t.Errorf("the lobby limits are not the defaults: %+v", cfg)
+	}
+	env["CONDUCTOR_LOBBIES_PER_MEMBER"], env["CONDUCTOR_LOBBIES_PER_CHANNEL"], env["CONDUCTOR_LOBBY_EXPIRY"] = "3", "0", "90m"
+	cfg, err = runConfigFrom(func(k string) string { return env[k] }, nil)
+	if err != nil || cfg.LobbiesPerMember != 3 || cfg.LobbiesPerChannel != -1 || cfg.LobbyExpiry != 90*time.Minute {
+		t.Errorf("lobby limits %+v, %v", cfg, err)
+	}
 	var ue usageError
-	if !errors.As(err, &ue) {
-		t.Errorf("LOG_LEVEL=loud: %v, want a usage error", err)
+	for key, bad := range map[string]string{"LOG_LEVEL": "loud", "CONDUCTOR_LOBBIES_PER_MEMBER": "-2", "CONDUCTOR_LOBBY_EXPIRY": "a day"} {
+		env := map[string]string{"DISCORD_TOKEN": "abc", key: bad}
+		if _, err := runConfigFrom(func(k string) string { return env[k] }, nil); !errors.As(err, &ue) {
+			t.Errorf("%s=%s: %v, want a usage error", key, bad, err)
+		}
 	}
 }
 
@@ -110,8 +124,14 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 	if _, err := h.WaitCallback(); err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := h.Original(); !ok || m.Ephemeral() || len(m.Embeds) == 0 {
-		t.Errorf("/ttr new answered %+v", m)
+	if m, ok := h.Original(); !ok || !m.Ephemeral() {
+		t.Errorf("/ttr new answered %+v, want a private note", m)
+	}
+	if err := srv.WaitFor("the lobby", func() bool {
+		_, ok := srv.LatestMessage(ch.ID, func(m fakediscord.Message) bool { return !m.Ephemeral() && len(m.Embeds) > 0 })
+		return ok
+	}); err != nil {
+		t.Error(err)
 	}
 
 	// A second process on the same file fails fast with the store's advice.

@@ -109,19 +109,52 @@ func plainClaims(g *engine.Game, seat int) []engine.Action {
 //
 //   - think-5s-slow-board: as think-5s while Discord takes a second to
 //     accept every board post: the replies must not wait for the boards.
+//
+//   - saturated-global-50: as saturated against a Discord that enforces the
+//     global limit of 50 requests a second (interaction endpoints exempt);
+//     -channel: and where the bot may not read the channels' history, so
+//     that every board goes to the channel (two requests under the limit a
+//     move): the bot paces itself and the boards slow down, with no 429.
+//
+// "global/move" is the number of requests under Discord's global limit per
+// turn played (claims and the draws that lead to them), as the fake counted
+// them; "429s", the answers 429 the fake gave.
 func BenchmarkClaimWithBoard50Channels(b *testing.B) {
-	b.Run("saturated", func(b *testing.B) { benchClaims(b, 50, 0, 0) })
-	b.Run("think-5s", func(b *testing.B) { benchClaims(b, 50, 5*time.Second, 0) })
-	b.Run("think-5s-slow-board", func(b *testing.B) { benchClaims(b, 50, 5*time.Second, time.Second) })
-	b.Run("one-at-a-time", func(b *testing.B) { benchClaims(b, 1, 0, 0) })
+	b.Run("saturated", func(b *testing.B) { benchClaims(b, benchOptions{workers: 50}) })
+	b.Run("think-5s", func(b *testing.B) { benchClaims(b, benchOptions{workers: 50, think: 5 * time.Second}) })
+	b.Run("think-5s-slow-board", func(b *testing.B) {
+		benchClaims(b, benchOptions{workers: 50, think: 5 * time.Second, slowBoard: time.Second})
+	})
+	b.Run("one-at-a-time", func(b *testing.B) { benchClaims(b, benchOptions{workers: 1}) })
+	b.Run("saturated-global-50", func(b *testing.B) { benchClaims(b, benchOptions{workers: 50, global: 50}) })
+	b.Run("saturated-global-50-channel", func(b *testing.B) {
+		benchClaims(b, benchOptions{workers: 50, global: 50, channelPosts: true})
+	})
 }
 
-// benchClaims runs b.N claims over 50 channels with that many players
-// acting at once (each owning some channels); think is the mean pause
-// before a claim (not timed).
-func benchClaims(b *testing.B, workers int, think, slowBoard time.Duration) {
+// benchOptions shape a run of benchClaims.
+type benchOptions struct {
+	// workers players act at once (each owning some channels); think is
+	// the mean pause before a claim (not timed).
+	workers int
+	think   time.Duration
+	// slowBoard delays every board post (to the channel or as a follow-up).
+	slowBoard time.Duration
+	// global makes the fake enforce Discord's global limit at that many
+	// requests a second; channelPosts denies the bot the channels' history,
+	// so that boards go to the channel.
+	global       int
+	channelPosts bool
+}
+
+// benchClaims runs b.N claims over 50 channels.
+func benchClaims(b *testing.B, o benchOptions) {
+	workers, think, slowBoard := o.workers, o.think, o.slowBoard
 	const channels = 50
 	e := newEnv(b, envOptions{fake: fakediscord.Options{WaitTimeout: 5 * time.Minute}})
+	if o.channelPosts {
+		e.srv.SetRolePermissions(e.guild.ID, e.guild.ID, fakediscord.EveryonePermissions&^fakediscord.PermReadMessageHistory)
+	}
 	board, err := data.Embedded().Board("europe")
 	if err != nil {
 		b.Fatal(err)
@@ -147,7 +180,11 @@ func benchClaims(b *testing.B, workers int, think, slowBoard time.Duration) {
 	e.restart()
 	if slowBoard > 0 {
 		e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/channels/{channel_id}/messages", Delay: slowBoard})
+		e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/webhooks/{webhook_id}/{webhook_token}", Delay: slowBoard})
 	}
+	e.srv.SetGlobalLimit(o.global)
+	global0 := e.srv.GlobalRequests()
+	limited0, _ := e.srv.RateLimited()
 
 	var (
 		next      atomic.Int64
@@ -271,6 +308,10 @@ func benchClaims(b *testing.B, workers int, think, slowBoard time.Duration) {
 		draws += t.draws
 	}
 	b.ReportMetric(float64(draws)/float64(len(boardLat)), "draws/claim")
+	// A turn of draws is two draws; the claim itself is a turn.
+	b.ReportMetric(float64(e.srv.GlobalRequests()-global0)/(float64(len(boardLat))+float64(draws)/2), "global/move")
+	limited, _ := e.srv.RateLimited()
+	b.ReportMetric(float64(limited-limited0), "429s")
 	// Interactions answered through a deferral, and those that missed
 	// Discord's 3 s even so, whatever their kind (claims and draws).
 	b.ReportMetric(float64(e.b.Deferrals()), "deferred")

@@ -47,7 +47,14 @@ type Config struct {
 	// it the events of the servers with (guild_id >> 22) % ShardCount ==
 	// ShardID, and DMs to shard 0. ShardCount 0 or 1 means no sharding.
 	ShardID, ShardCount int
-	Logger              *slog.Logger
+	// GlobalRate is how many REST requests a second this process may make under
+	// Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
+	// DefaultGlobalRate shared among ShardCount processes. Negative paces nothing.
+	GlobalRate float64
+	Logger     *slog.Logger
+	// Activity: the live page (web/) is on; the Entry Point command is
+	// then answered by the bot (entrypoint.go).
+	Activity bool
 }
 
 // Bot is a Discord session serving a Handler. It implements
@@ -77,6 +84,18 @@ type Bot struct {
 	deferrals atomic.Int64
 	// restFailures counts REST failures in a row (see counted).
 	restFailures atomic.Int64
+	// clock estimates Discord's time from its answers (clock.go).
+	clock *discordClock
+	// dropped counts the interactions dropped as too old to answer, and
+	// droppedInARow those since one was last accepted.
+	dropped, droppedInARow atomic.Int64
+	// refused are the channels whose posts Discord refuses (channel id ->
+	// refusedChannel).
+	refused sync.Map
+	// gate paces the requests under Discord's global limit (global_limit.go).
+	gate *globalGate
+	// answers follows interactions' answers, for their follow-ups (via.go).
+	answers answers
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -117,17 +136,24 @@ func New(cfg Config) (*Bot, error) {
 		}
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: transport}
+	if cfg.GlobalRate == 0 {
+		cfg.GlobalRate = DefaultGlobalRate / float64(max(1, cfg.ShardCount))
+	}
+	// The gate waits before a request is sent; the clock times the request
+	// itself, so a wait at the gate never widens its bounds.
+	clock := &discordClock{}
+	gate := newGlobalGate(cfg.GlobalRate)
+	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: gate.wrap(&clockedTransport{next: transport, clock: clock})}
 	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1)}
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate}
 	b.health.init()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onResumed)
 	s.AddHandler(b.onConnect)
 	s.AddHandler(b.onDisconnect)
-	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onEvent)
 	return b, nil
 }
 
@@ -261,20 +287,36 @@ func userName(u *discordgo.User) string {
 }
 
 // register bulk-overwrites the commands: on one server when GuildID is
-// set, else globally.
+// set, else globally. The ids Discord gives them go to the handler, whose
+// texts then write commands as mentions.
 func (b *Bot) register(appID string) error {
 	if appID == "" {
 		return errors.New("READY named no application")
 	}
 	if b.cfg.ShardCount > 1 && b.cfg.ShardID != 0 {
 		// Commands belong to the application, not to a shard: one shard
-		// registers them for all.
+		// registers them for all; the others read their ids.
+		if got, err := b.s.ApplicationCommands(appID, b.cfg.GuildID); err == nil {
+			b.tellCommandIDs(got)
+		} else {
+			b.log.Warn("reading the slash commands' ids", "err", err)
+		}
 		return nil
 	}
 	cmds := ApplicationCommands(b.cfg.Commands, b.cfg.GuildID == "")
+	put := func() ([]*discordgo.ApplicationCommand, error) {
+		return b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+	}
+	if b.cfg.GuildID == "" {
+		// Globally, Discord's Entry Point command must be kept.
+		put = func() ([]*discordgo.ApplicationCommand, error) { return b.registerGlobal(appID, cmds) }
+	}
 	wait := registerRetry
 	for attempt := 1; ; attempt++ {
-		_, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds)
+		got, err := put()
+		if err == nil {
+			b.tellCommandIDs(got)
+		}
 		if err == nil || !retryable(err) || attempt == registerAttempts {
 			return err
 		}
@@ -284,6 +326,31 @@ func (b *Bot) register(appID string) error {
 		time.Sleep(wait)
 		wait *= 2
 	}
+}
+
+// CommandIDsSetter is a Handler that writes commands as mentions once it
+// knows their ids (commands.Service).
+type CommandIDsSetter interface {
+	SetCommandIDs(ids map[string]string)
+}
+
+// tellCommandIDs gives the registered commands' ids, by name, to the
+// handler when it takes them.
+func (b *Bot) tellCommandIDs(cmds []*discordgo.ApplicationCommand) {
+	b.mu.Lock()
+	h := b.handler
+	b.mu.Unlock()
+	setter, ok := h.(CommandIDsSetter)
+	if !ok {
+		return
+	}
+	ids := map[string]string{}
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			ids[c.Name] = c.ID
+		}
+	}
+	setter.SetCommandIDs(ids)
 }
 
 // Registration is tried registerAttempts times, waiting registerRetry and
@@ -314,23 +381,37 @@ func (b *Bot) onDisconnect(*discordgo.Session, *discordgo.Disconnect) {
 	b.log.Warn("gateway disconnected")
 }
 
+// onEvent passes interactions on with their raw payload, which holds what
+// discordgo does not decode (the channel's kind).
+func (b *Bot) onEvent(_ *discordgo.Session, e *discordgo.Event) {
+	if ic, ok := e.Struct.(*discordgo.InteractionCreate); ok && e.Type == "INTERACTION_CREATE" {
+		b.onInteraction(ic, e.RawData)
+	}
+}
+
 // onInteraction runs in its own goroutine (discordgo calls each handler in
 // one, SyncEvents being off); the Service serialises what happens in a
 // channel.
-func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (b *Bot) onInteraction(ic *discordgo.InteractionCreate, raw []byte) {
 	i := ic.Interaction
 	req, focused, ok := toRequest(i)
 	if !ok {
 		return
 	}
-	age, old := tooOld(i.ID, time.Now())
+	req.ChannelKind = channelKind(raw)
+	age, old := tooOld(i.ID, b.clock.now())
 	if old {
 		// Discord no longer takes an answer (a RESUME can replay such
 		// interactions): applying it would play a move the player is told
-		// failed, and may well make again.
-		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type)
+		// failed, and may well make again. The age is judged on Discord's
+		// clock (clock.go), not this machine's.
+		b.dropped.Add(1)
+		b.droppedInARow.Add(1)
+		b.log.Warn("interaction too old to answer: dropped", "id", i.ID, "age", age.Round(time.Millisecond), "type", req.Type,
+			"clock_offset", b.clock.offset().Round(time.Millisecond))
 		return
 	}
+	b.droppedInARow.Store(0)
 	b.mu.Lock()
 	if !b.accepting {
 		b.mu.Unlock()
@@ -344,7 +425,16 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	r := newResponder(b, i, req, focused)
 	r.arm(deferIn(age, b.cfg.DeferAfter))
 	defer r.disarm()
-	h.Handle(ctx, req, r)
+	var resp commands.Responder = r
+	if req.Type != commands.AutocompleteRequest {
+		// The board of a move goes through the interaction's webhook once
+		// its answer is out (via.go).
+		req.Via, req.ViaUntil = viaOf(i)
+		w := b.answers.expect(i.ID)
+		defer w.settle(false) // never answered: no follow-up waits for it
+		resp = settling{r, w}
+	}
+	h.Handle(ctx, req, resp)
 }
 
 // answerWindow is how long after its creation Discord accepts the first
@@ -352,8 +442,7 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 const answerWindow = 3 * time.Second
 
 // tooOld reads an interaction id's snowflake time: one older than Discord's
-// answer window can no longer be answered. The check trusts the machine's
-// clock (NTP-synchronised on any host worth running on).
+// answer window at now (Discord's time) can no longer be answered.
 func tooOld(id string, now time.Time) (time.Duration, bool) {
 	created, err := discordgo.SnowflakeTimestamp(id)
 	if err != nil {

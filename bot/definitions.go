@@ -71,7 +71,11 @@ func options(defs []commands.OptionDef) []*discordgo.ApplicationCommandOption {
 			o.MaxValue = *d.MaxValue
 		}
 		for _, c := range d.Choices {
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+			choice := &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value}
+			if ls := localizations(c.Names); ls != nil {
+				choice.NameLocalizations = *ls
+			}
+			o.Choices = append(o.Choices, choice)
 		}
 		out = append(out, o)
 	}

@@ -65,39 +65,111 @@ func (tb *table) drawTurn() (before fakediscord.Message, next string) {
 
 const boardPost = "/channels/{channel_id}/messages"
 
+// followUpPost and followUpEdit are the interaction webhook's routes: a
+// person's move posts its board as a follow-up of its interaction, and the
+// buttons come off it later through the same webhook (via.go).
+const (
+	followUpPost = "/webhooks/{webhook_id}/{webhook_token}"
+	followUpEdit = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+)
+
+// boardPath is a way a board reaches the table: as a follow-up of the move's
+// interaction, or posted to the channel (where the bot may not read the
+// channel's history, so that a lost follow-up could not be looked for).
+type boardPath struct {
+	name  string
+	route string
+	// prepare makes the table's boards take this path.
+	prepare func(tb *table)
+}
+
+var boardPaths = []boardPath{
+	{"follow-up", followUpPost, func(*table) {}},
+	{"channel", boardPost, func(tb *table) {
+		tb.e.srv.SetOverwrite(tb.parent.ID, fakediscord.Overwrite{ID: tb.e.srv.Bot().ID, Type: 1, Deny: fakediscord.PermReadMessageHistory})
+	}},
+}
+
+// fault injects f on the path's route, for the table's channel when the
+// route names it.
+func (bp boardPath) fault(tb *table, f fakediscord.Fault) {
+	f.Method, f.Route = "POST", bp.route
+	if bp.route == boardPost {
+		f.Path = "/channels/" + tb.ch.ID + "/messages"
+	}
+	tb.e.srv.InjectFault(f)
+}
+
 // TestBoardPostFailingWith500IsRetried: Discord fails the board post once;
 // the move stands and the table still gets exactly one board.
 func TestBoardPostFailingWith500IsRetried(t *testing.T) {
-	e := newEnv(t)
-	tb := newTable(e, "table", "usa", "", "alice", "bob")
-	tb.setup()
-	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1, Status: http.StatusInternalServerError})
-	before, next := tb.drawTurn()
-	tb.oneBoardFollows(before, next)
-	if hits := e.srv.FaultHits(); hits[0] != 1 {
-		t.Fatalf("the fault was hit %d times", hits[0])
+	for _, bp := range boardPaths {
+		t.Run(bp.name, func(t *testing.T) {
+			e := newEnv(t)
+			tb := newTable(e, "table", "usa", "", "alice", "bob")
+			tb.setup()
+			bp.prepare(tb)
+			bp.fault(tb, fakediscord.Fault{Times: 1, Status: http.StatusInternalServerError})
+			before, next := tb.drawTurn()
+			tb.oneBoardFollows(before, next)
+			if hits := e.srv.FaultHits(); hits[0] != 1 {
+				t.Fatalf("the fault was hit %d times", hits[0])
+			}
+		})
 	}
 }
 
 // TestBoardPostFailingAfterCreationIsNotDoubled: Discord creates the board
-// but answers 502; the retry carries the same nonce and gets the message
-// back instead of a second board.
+// but answers 502. On the channel, the retry carries the same nonce and gets
+// the message back; a follow-up has no nonce, so the channel's history is
+// read first and the board found there: never a second board.
 func TestBoardPostFailingAfterCreationIsNotDoubled(t *testing.T) {
-	e := newEnv(t)
-	tb := newTable(e, "table", "usa", "", "alice", "bob")
-	tb.setup()
-	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1,
-		Status: http.StatusBadGateway, AfterServe: true})
-	before, next := tb.drawTurn()
-	tb.oneBoardFollows(before, next)
-	posts := 0
-	for _, r := range e.srv.RequestsTo("POST", boardPost) {
-		if strings.Contains(r.Path, tb.ch.ID) && r.Fault == "" {
-			posts++
-		}
-	}
-	if posts == 0 {
-		t.Fatal("the post was not retried after the 502")
+	for _, bp := range boardPaths {
+		t.Run(bp.name, func(t *testing.T) {
+			e := newEnv(t)
+			tb := newTable(e, "table", "usa", "", "alice", "bob")
+			tb.setup()
+			bp.prepare(tb)
+			followUps, reads := len(e.srv.RequestsTo("POST", followUpPost)), len(e.srv.RequestsTo("GET", boardPost))
+			bp.fault(tb, fakediscord.Fault{Times: 1, Status: http.StatusBadGateway, AfterServe: true})
+			before, next := tb.drawTurn()
+			tb.oneBoardFollows(before, next)
+			e.svc.Quiet() // the retry is done
+			if len(tb.boardsAfter(before.ID)) != 1 {
+				t.Fatal("a second board after the retry")
+			}
+			if hits := e.srv.FaultHits(); hits[0] != 1 {
+				t.Fatalf("the fault was hit %d times", hits[0])
+			}
+			switch bp.route {
+			case boardPost:
+				posts := 0
+				for _, r := range e.srv.RequestsTo("POST", boardPost) {
+					if strings.Contains(r.Path, tb.ch.ID) && r.Fault == "" {
+						posts++
+					}
+				}
+				if posts == 0 {
+					t.Fatal("the post was not retried after the 502")
+				}
+			default:
+				if n := len(e.srv.RequestsTo("POST", followUpPost)) - followUps; n != 1 {
+					t.Errorf("%d follow-ups: the lost one was posted again", n)
+				}
+				if n := len(e.srv.RequestsTo("GET", boardPost)) - reads; n != 1 {
+					t.Errorf("the channel's history was read %d times, want once", n)
+				}
+				// The board found is the table's live board: the next one takes its
+				// buttons off.
+				b, _ := tb.board()
+				before, next := tb.drawTurn()
+				tb.oneBoardFollows(before, next)
+				if m, _ := e.srv.Message(b.ID); button(m, "draw:", "") != "" {
+					t.Error("the board found after the lost answer kept its buttons")
+				}
+			}
+			e.srv.CheckClean(t)
+		})
 	}
 }
 
@@ -105,18 +177,23 @@ func TestBoardPostFailingAfterCreationIsNotDoubled(t *testing.T) {
 // process dies before Discord took the board; the next start posts it,
 // once.
 func TestBoardQueuedBeforeACrashIsPostedAtStart(t *testing.T) {
-	e := newEnv(t)
-	tb := newTable(e, "table", "usa", "", "alice", "bob")
-	tb.setup()
-	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Status: http.StatusServiceUnavailable})
-	before, next := tb.drawTurn()
-	if len(tb.boardsAfter(before.ID)) != 0 {
-		t.Fatal("a board got through the failing Discord")
+	for _, bp := range boardPaths {
+		t.Run(bp.name, func(t *testing.T) {
+			e := newEnv(t)
+			tb := newTable(e, "table", "usa", "", "alice", "bob")
+			tb.setup()
+			bp.prepare(tb)
+			bp.fault(tb, fakediscord.Fault{Status: http.StatusServiceUnavailable})
+			before, next := tb.drawTurn()
+			if len(tb.boardsAfter(before.ID)) != 0 {
+				t.Fatal("a board got through the failing Discord")
+			}
+			e.stop() // dies with the board still queued
+			e.srv.ClearFaults()
+			e.start()
+			tb.oneBoardFollows(before, next)
+		})
 	}
-	e.stop() // dies with the board still queued
-	e.srv.ClearFaults()
-	e.start()
-	tb.oneBoardFollows(before, next)
 }
 
 const callbackRoute = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -168,7 +245,7 @@ func TestSlowBoardPostHoldsNoOtherPlayer(t *testing.T) {
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
-	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: boardPost, Path: "/channels/" + tb.ch.ID + "/messages", Times: 1, Delay: 4 * time.Second})
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: followUpPost, Times: 1, Delay: 4 * time.Second})
 	type turn struct {
 		before fakediscord.Message
 		next   string

@@ -54,16 +54,24 @@ type neededPermission struct {
 }
 
 // neededPermissions are what a game channel must allow the bot; the thread
-// ones are for games played in threads of the channel.
+// ones are for games played in threads of the channel. Nothing else: it
+// manages no thread it did not start. Read Message History serves one
+// purpose: finding a board posted through a move's interaction whose answer
+// was lost (commands/via.go), without which boards go to the channel.
 var neededPermissions = []neededPermission{
 	{discordgo.PermissionViewChannel, "View Channel", "see the channel"},
-	{discordgo.PermissionSendMessages, "Send Messages", "post the board"},
+	{discordgo.PermissionSendMessages, "Send Messages", "post the lobby and the boards"},
 	{discordgo.PermissionAttachFiles, "Attach Files", "attach the board picture"},
-	{discordgo.PermissionEmbedLinks, "Embed Links", "show the board and scores as embeds"},
-	{discordgo.PermissionReadMessageHistory, "Read Message History", "find its earlier board"},
+	{discordgo.PermissionEmbedLinks, "Embed Links", "show the lobby and the scores as embeds"},
 	{discordgo.PermissionCreatePublicThreads, "Create Public Threads", "open a thread per game"},
-	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads", "play in a game's thread"},
+	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads", "post in a game's thread"},
+	{discordgo.PermissionReadMessageHistory, "Read Message History", "post each board through the move's own interaction, outside Discord's global rate limit (without it boards go to the channel, slower under load)"},
 }
+
+// threadPermissions are what a game's own thread needs beyond the channel's
+// posting permissions: with only one of them, the bot plays in the channel
+// (a thread it could open but not post in would hold no board).
+const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 
 // InvitePermissions is the permission integer of the invite link: every
 // permission Conductor needs.
@@ -115,6 +123,9 @@ func (b *Bot) Doctor(opts DoctorOptions) Report {
 		}
 	}
 	r = append(r, b.checkCommands(app.ID)...)
+	if b.cfg.GuildID == "" || b.cfg.Activity {
+		r = append(r, b.checkEntryPoint(app.ID))
+	}
 	if opts.ChannelID != "" {
 		r = append(r, b.checkChannel(opts.ChannelID, me.ID, invite, opts.TestBoard)...)
 	}
@@ -140,7 +151,7 @@ func (b *Bot) checkCommands(appID string) Report {
 	if len(missing) > 0 {
 		fix := "start the bot once (conductor run registers its commands when it connects)"
 		if b.cfg.GuildID == "" {
-			fix += "; global commands can take up to an hour to appear in every server"
+			fix += "; a Discord client may need a restart (Ctrl+R) to show new global commands"
 		}
 		return Report{{false, "Commands", fmt.Sprintf("%d of %d not registered %s: %s", len(missing), len(b.cfg.Commands), where, strings.Join(missing, " ")), fix}}
 	}
@@ -220,7 +231,14 @@ func permissionFindings(guild *discordgo.Guild, ch, settings *discordgo.Channel,
 		roleName[role.ID] = role.Name
 	}
 	var r Report
+	if ch.Type == discordgo.ChannelTypeGuildPrivateThread {
+		r = append(r, Finding{false, "Thread #" + ch.Name, "a private thread: the bot is not among its members, so it holds no table there",
+			"play in a text channel (each game gets a public thread) or in a public thread"})
+	}
 	for _, n := range neededPermissions {
+		if ch.IsThread() && n.bit == discordgo.PermissionSendMessages || ch.IsThread() && n.bit == discordgo.PermissionCreatePublicThreads {
+			continue // in a thread the table plays there: Send Messages in Threads is what it posts with
+		}
 		check := n.name + " in #" + ch.Name
 		if perms&n.bit != 0 {
 			r = append(r, Finding{true, check, "allowed (to " + n.what + ")", ""})
@@ -246,5 +264,27 @@ func permissionFindings(guild *discordgo.Guild, ch, settings *discordgo.Channel,
 		}
 		r = append(r, Finding{false, check, detail, fix})
 	}
+	if !ch.IsThread() {
+		r = append(r, threadFinding(ch.Name, perms))
+	}
 	return r
+}
+
+// threadFinding says where games typed in a channel are played: in a thread
+// of their own only with both thread permissions; with one alone, or
+// none, in the channel itself.
+func threadFinding(channel string, perms int64) Finding {
+	check := "Games in #" + channel
+	switch perms & threadPermissions {
+	case threadPermissions:
+		return Finding{true, check, "each game gets a thread of its own", ""}
+	case discordgo.PermissionCreatePublicThreads:
+		return Finding{false, check, "played in #" + channel + " itself: the bot may open a thread but not post in it (Send Messages in Threads is missing), so it opens none",
+			"allow Send Messages in Threads for the bot's role, or keep games in the channel"}
+	case discordgo.PermissionSendMessagesInThreads:
+		return Finding{false, check, "played in #" + channel + " itself: the bot may not open a thread (Create Public Threads is missing)",
+			"allow Create Public Threads for the bot's role, or keep games in the channel"}
+	}
+	return Finding{false, check, "played in #" + channel + " itself: the bot needs both Create Public Threads and Send Messages in Threads to give each game a thread",
+		"allow both for the bot's role, or keep games in the channel"}
 }

@@ -62,9 +62,12 @@ func TestDoctorFindsAllWell(t *testing.T) {
 	if f := finding(t, r, "Token"); !strings.Contains(f.Detail, e.srv.AppID()) || !strings.Contains(f.Detail, "Conductor") {
 		t.Errorf("token finding %+v names no application id and bot name", f)
 	}
-	for _, p := range []string{"View Channel", "Send Messages", "Attach Files", "Embed Links", "Read Message History",
+	for _, p := range []string{"View Channel", "Send Messages", "Attach Files", "Embed Links",
 		"Create Public Threads", "Send Messages in Threads"} {
 		finding(t, r, p+" in #table")
+	}
+	if f := finding(t, r, "Games in #table"); !f.OK || !strings.Contains(f.Detail, "thread of its own") {
+		t.Errorf("games in #table: %+v", f)
 	}
 	posts := e.srv.RequestsTo("POST", "/channels/{channel_id}/messages")
 	if len(posts) != 1 || len(posts[0].Files) != 1 || len(e.srv.RequestsTo("DELETE", "/channels/{channel_id}/messages/{message_id}")) != 1 {
@@ -109,6 +112,16 @@ func TestDoctorNamesAMissingPermissionAndHowToGrantIt(t *testing.T) {
 			t.Errorf("%s: %+v", name, f)
 		}
 	}
+	if f := finding(t, r, "Games in #lobby"); f.OK || !strings.Contains(f.Detail, "both Create Public Threads and Send Messages in Threads") {
+		t.Errorf("games in #lobby without thread permissions: %+v", f)
+	}
+	// Create Public Threads alone: the bot could open a thread it cannot post in, so it plays in the channel.
+	e.srv.SetRolePermissions(e.guild.ID, role.ID, fakediscord.PermSendMessages|fakediscord.PermAttachFiles|fakediscord.PermEmbedLinks|fakediscord.PermCreatePublicThreads)
+	r = doctor(t, e.srv, e.srv.Token(), e.guild.ID, bot.DoctorOptions{ChannelID: lobby.ID})
+	if f := finding(t, r, "Games in #lobby"); f.OK || !strings.Contains(f.Detail, "not post in it") {
+		t.Errorf("games in #lobby with Create Public Threads alone: %+v", f)
+	}
+	e.srv.SetRolePermissions(e.guild.ID, role.ID, fakediscord.PermSendMessages|fakediscord.PermAttachFiles|fakediscord.PermEmbedLinks|fakediscord.PermSendMessagesInThreads)
 
 	// A thread takes its channel's settings: denying the bot's role there shows in the thread.
 	e.srv.SetOverwrite(lobby.ID, fakediscord.Overwrite{ID: role.ID, Type: 0, Deny: fakediscord.PermSendMessagesInThreads})
@@ -141,7 +154,7 @@ func TestDoctorSeesUnregisteredCommands(t *testing.T) {
 	srv := fakediscord.New(t)
 	guild := srv.CreateGuild("Rail Club")
 	r := doctor(t, srv, srv.Token(), "", bot.DoctorOptions{})
-	if f := finding(t, r, "Commands"); f.OK || !strings.Contains(f.Detail, "not registered globally: /ttr") || !strings.Contains(f.Fix, "up to an hour") {
+	if f := finding(t, r, "Commands"); f.OK || !strings.Contains(f.Detail, "not registered globally: /ttr") || strings.Contains(f.Fix, "up to an hour") {
 		t.Errorf("global commands: %+v", f)
 	}
 	other := "1" + strings.Repeat("0", 17)

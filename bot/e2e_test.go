@@ -220,7 +220,9 @@ func TestStaleButtonIsHarmless(t *testing.T) {
 	tb := startedTable(t, e, "table")
 	// Discord refuses to take the old board's buttons off (or a player
 	// clicks before it does): a click on them must still be harmless.
-	e.srv.InjectFault(fakediscord.Fault{Method: "PATCH", Route: "/channels/{channel_id}/messages/{message_id}", Status: 500, Code: 0, Message: "500: Internal Server Error"})
+	for _, route := range []string{"/channels/{channel_id}/messages/{message_id}", followUpEdit} {
+		e.srv.InjectFault(fakediscord.Fault{Method: "PATCH", Route: route, Status: 500, Code: 0, Message: "500: Internal Server Error"})
+	}
 	cur, old := tb.current()
 	deck := button(old, "draw:", ":deck")
 	a := e.click(cur.ID, old.ID, deck)
@@ -311,8 +313,8 @@ func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	tb := startedTable(t, e, "table")
 	cur, b := tb.current()
 	a := e.click(cur.ID, b.ID, button(b, "draw:", ":deck"))
-	posts := len(e.srv.RequestsTo("POST", "/channels/{channel_id}/messages"))
-	e.srv.RateLimit("POST", "/channels/{channel_id}/messages", 1, 150*time.Millisecond)
+	posts := len(e.srv.RequestsTo("POST", followUpPost))
+	e.srv.RateLimit("POST", followUpPost, 1, 150*time.Millisecond)
 	e.click(cur.ID, a.msg.ID, button(a.msg, "draw:", ":deck"))
 	nb, _ := tb.board()
 	if nb.ID == b.ID {
@@ -325,7 +327,7 @@ func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	if hits := e.srv.FaultHits(); hits[0] != 1 {
 		t.Fatalf("the 429 was served %d times", hits[0])
 	}
-	reqs := e.srv.RequestsTo("POST", "/channels/{channel_id}/messages")[posts:]
+	reqs := e.srv.RequestsTo("POST", followUpPost)[posts:]
 	if len(reqs) != 2 || reqs[0].Fault == "" || reqs[1].Status != 200 {
 		t.Fatalf("want a refused upload then a successful one, got %d requests", len(reqs))
 	}
@@ -381,15 +383,20 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 	} else if _, err := pic.Image(); err != nil {
 		t.Error(err)
 	}
-	// A wrong guess: /ttr new is expected to be public, but a second one
-	// in the game's thread is refused privately. The public placeholder
-	// goes, a private follow-up comes.
-	again := e.ttr(bob.ID, game.ID, "new")
-	if !again.msg.Ephemeral() || again.msg.VisibleTo != bob.ID {
-		t.Errorf("the refusal is not private: %q", again.msg.Content)
+	// A wrong guess: /ttr join is expected to answer publicly (the lobby),
+	// but in a started game it is refused privately. The public
+	// placeholder, whose visibility Discord cannot change, says the answer
+	// went privately; the refusal follows, private; nothing is deleted.
+	again := e.ttr(bob.ID, game.ID, "join")
+	orig, _ := again.h.Original()
+	if orig.Deleted || orig.Ephemeral() || orig.Loading() || !strings.Contains(orig.Content, "privately") {
+		t.Errorf("the public placeholder: deleted %v ephemeral %v %q", orig.Deleted, orig.Ephemeral(), orig.Content)
 	}
-	if orig, ok := again.h.Original(); ok && !orig.Deleted {
-		t.Error("the public placeholder was left behind")
+	if ups := again.h.Followups(); len(ups) != 1 || !ups[0].Ephemeral() || ups[0].VisibleTo != bob.ID || !strings.Contains(ups[0].Content, "started") {
+		t.Errorf("the refusal is not a private follow-up: %+v", ups)
+	}
+	if n := len(e.srv.RequestsTo("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")); n != 0 {
+		t.Errorf("%d deferred answers deleted", n)
 	}
 	for _, id := range []string{lobby.h.ID, join.h.ID, hand.h.ID, again.h.ID} {
 		if n := callbacks(e.srv, id); n != 1 {
@@ -422,7 +429,7 @@ func TestHealthFollowsTheGateway(t *testing.T) {
 	}
 	// Interactions still work after the resume.
 	ch := e.channel("table")
-	if a := e.ttr(e.user("alice").ID, ch.ID, "new"); a.msg.Ephemeral() {
+	if a, _ := e.newGame(e.user("alice").ID, ch.ID); a.msg.Ephemeral() || button(a.msg, "lobby:", ":join") == "" {
 		t.Errorf("/ttr new after a reconnect: %q", a.msg.Content)
 	}
 	e.stop()

@@ -44,6 +44,11 @@ type env struct {
 	deferAfter time.Duration
 	bots       bool
 	botDelay   time.Duration
+	logs       io.Writer
+	now        func() time.Time
+	globalRate float64
+	// ahead moves the service's clock (a restart long after a crash).
+	ahead time.Duration
 }
 
 type envOptions struct {
@@ -53,6 +58,12 @@ type envOptions struct {
 	// is their pause before moving (default 1ms).
 	bots     bool
 	botDelay time.Duration
+	// logs, when set, receives the bot's log at the default level (info).
+	logs io.Writer
+	// now is the Service's clock (default the machine's).
+	now func() time.Time
+	// globalRate is the bot's pace under Discord's global limit (bot.Config).
+	globalRate float64
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -79,7 +90,7 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay}
+		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -109,12 +120,19 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	cat := data.Embedded()
+	log := logger()
+	if e.logs != nil {
+		log = slog.New(slog.NewTextHandler(e.logs, nil))
+	}
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
-		Commands: commands.Definitions(cat.IDs()), Logger: logger(), DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second})
+		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger(), BotDelay: e.botDelay}
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now}
+	if ahead := e.ahead; ahead != 0 {
+		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
+	}
 	if e.bots {
 		cfg.Bots = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
 		cfg.BotLevels = ai.Levels
@@ -182,6 +200,14 @@ func (t *tracker) Handle(ctx context.Context, req *commands.Request, resp comman
 	t.h.Handle(ctx, req, resp)
 }
 
+// SetCommandIDs passes the registered commands' ids on, as the bot gives
+// them to the Service it serves.
+func (t *tracker) SetCommandIDs(ids map[string]string) {
+	if s, ok := t.h.(bot.CommandIDsSetter); ok {
+		s.SetCommandIDs(ids)
+	}
+}
+
 // wait blocks until the interaction was handled n times (at most 60 s).
 func (t *tracker) wait(id string, n int) error {
 	deadline := time.Now().Add(60 * time.Second)
@@ -208,6 +234,9 @@ type answer struct {
 	h   *fakediscord.InteractionHandle
 	cb  fakediscord.Callback
 	msg fakediscord.Message
+	// reply is the interaction's own answer where msg is another message
+	// (newGame: the lobby).
+	reply fakediscord.Message
 }
 
 // finish waits until the bot handled the interaction and reads its answer.
@@ -301,16 +330,34 @@ func (e *env) complete(user, channel, name string, opts ...fakediscord.CommandOp
 
 // newGame runs /ttr new in a channel and returns the answer and the
 // game's channel: the thread it opened, or the channel itself when it
-// opened none.
+// opened none. /ttr new answers privately (the answer's reply) and posts
+// the lobby in the channel: the answer's msg is that lobby when there is
+// one, else the private answer.
 func (e *env) newGame(user, channel string, opts ...fakediscord.CommandOption) (answer, fakediscord.Channel) {
 	e.t.Helper()
 	before := len(e.srv.Threads(channel))
+	lobbies := len(e.lobbies(channel))
 	a := e.ttr(user, channel, "new", opts...)
+	a.reply = a.msg
+	if ls := e.lobbies(channel); len(ls) > lobbies {
+		a.msg = ls[len(ls)-1]
+	}
 	if th := e.srv.Threads(channel); len(th) > before {
 		return a, th[len(th)-1]
 	}
 	ch, _ := e.srv.Channel(channel)
 	return a, ch
+}
+
+// lobbies are the lobby posts of a channel, oldest first.
+func (e *env) lobbies(channel string) []fakediscord.Message {
+	var out []fakediscord.Message
+	for _, m := range e.srv.Messages(channel) {
+		if m.Public() && m.InteractionID == "" && button(m, "lobby:", ":join") != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // latest is the newest live message of a channel that matches.

@@ -22,6 +22,33 @@ type Health struct {
 	// RESTFailures counts the REST requests that failed in a row (reset by
 	// any success); refusals such as a missing permission do not count.
 	RESTFailures int64 `json:"rest_failures"`
+	// DroppedInteractions counts the interactions dropped as too old to
+	// answer; DroppedInARow, those since one was last answered.
+	DroppedInteractions int64 `json:"dropped_interactions"`
+	DroppedInARow       int64 `json:"dropped_in_a_row"`
+	// ClockOffsetMillis is how far this machine's clock is ahead of
+	// Discord's, as read from Discord's answers.
+	ClockOffsetMillis int64 `json:"clock_offset_ms"`
+	// RefusedChannels are the channels where Discord refuses the bot's
+	// posts (a moderator took a permission away): their posts wait for a
+	// player to act there. Not a problem of the bot's health.
+	RefusedChannels []RefusedChannel `json:"refused_channels,omitempty"`
+	// GlobalRequests counts the REST requests since the start that fall under
+	// Discord's global rate limit; Moves, the moves people made; PerMove, the
+	// one divided by the other (interaction endpoints are exempt).
+	GlobalRequests int64   `json:"global_requests"`
+	Moves          int64   `json:"moves"`
+	PerMove        float64 `json:"global_requests_per_move,omitempty"`
+	// InvalidRequests counts the answers 401, 403 and 429 of the last ten
+	// minutes: Discord bans the address after 10,000.
+	InvalidRequests int `json:"invalid_requests_10m"`
+}
+
+// RefusedChannel is a channel where Discord refuses the bot's posts.
+type RefusedChannel struct {
+	Channel string    `json:"channel"`
+	Code    int       `json:"code"` // Discord's error code: 50001 Missing Access, 50013 Missing Permissions...
+	Since   time.Time `json:"since"`
 }
 
 // Discord asks for a heartbeat every 41.25 s (the HELLO interval, the same
@@ -31,6 +58,9 @@ const (
 	SilentAfter       = 2 * HeartbeatInterval
 	// FailingAfter REST failures in a row mean Discord's API is failing us.
 	FailingAfter = 5
+	// DroppingAfter interactions dropped in a row mean the bot no longer
+	// answers anyone (a RESUME's replay of a long outage drops a few).
+	DroppingAfter = 10
 )
 
 // Problems says what is wrong with the connection at now, in words.
@@ -44,8 +74,15 @@ func (h Health) Problems(now time.Time) []string {
 	if !h.CommandsRegistered {
 		out = append(out, "slash commands not registered")
 	}
+	if h.InvalidRequests >= InvalidRequestsAlarm {
+		out = append(out, strconv.Itoa(h.InvalidRequests)+" requests refused (401, 403, 429) in 10 minutes: Discord bans the address at "+strconv.Itoa(InvalidRequestsBan))
+	}
 	if h.RESTFailures >= FailingAfter {
 		out = append(out, "Discord's API failing: "+strconv.FormatInt(h.RESTFailures, 10)+" requests in a row")
+	}
+	if h.DroppedInARow >= DroppingAfter {
+		out = append(out, "interactions dropped as too old to answer: "+strconv.FormatInt(h.DroppedInARow, 10)+
+			" in a row (this machine's clock is "+(time.Duration(h.ClockOffsetMillis)*time.Millisecond).String()+" ahead of Discord's)")
 	}
 	return out
 }
@@ -98,7 +135,14 @@ func (b *Bot) Health() Health {
 	connected := b.s.DataReady
 	ack := b.s.LastHeartbeatAck
 	b.s.RUnlock()
-	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load()}
+	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load(),
+		DroppedInteractions: b.dropped.Load(), DroppedInARow: b.droppedInARow.Load(), ClockOffsetMillis: b.clock.offset().Milliseconds(),
+		RefusedChannels: b.refusedChannels()}
+	h.GlobalRequests, h.Moves = b.GlobalRequests()
+	if h.Moves > 0 {
+		h.PerMove = float64(h.GlobalRequests) / float64(h.Moves)
+	}
+	h.InvalidRequests = b.InvalidRequests()
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
 	if connected {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +43,11 @@ func routeDiscordgoLogs(l *slog.Logger) {
 
 // redactPayloads hides what discordgo prints of the messages it handles: a
 // gateway event's bytes or a REST body can carry a hand, a ticket choice or
-// a private reply. The shape of the message stays; the full text is logged
-// at debug level only.
+// a private reply, and so can a struct it dumps with %#v (the "Expected
+// READY/RESUMED, instead got" of a RESUME that replays an interaction, whose
+// raw bytes print as numbers). The shape of the message stays: plain
+// numbers, flags and short words; everything else is logged at debug level
+// only.
 func redactPayloads(args []any) []any {
 	out := make([]any, len(args))
 	for i, a := range args {
@@ -63,7 +67,13 @@ func redactPayloads(args []any) []any {
 			}
 			out[i] = s
 		default:
-			out[i] = a
+			switch reflect.ValueOf(a).Kind() {
+			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+				out[i] = a
+			default:
+				out[i] = fmt.Sprintf("[%T, shown at LOG_LEVEL=debug]", a)
+			}
 		}
 	}
 	return out

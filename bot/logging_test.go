@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // What discordgo prints of a payload (a RESUME's event bytes carrying a
@@ -20,5 +22,12 @@ func TestDiscordgoPayloadsAreRedacted(t *testing.T) {
 	}
 	if got := fmt.Sprintf("%s %d", redactPayloads([]any{"heartbeat", 41250})...); got != "heartbeat 41250" {
 		t.Errorf("plain words and numbers stay: %q", got)
+	}
+	// A dumped event prints its raw bytes as numbers: a struct never
+	// reaches the line.
+	event := &discordgo.Event{Type: "INTERACTION_CREATE", RawData: payload}
+	line = fmt.Sprintf("Expected READY/RESUMED, instead got:\n%#v\n", redactPayloads([]any{event})...)
+	if strings.Contains(line, "0x") || strings.Contains(line, "RawData") {
+		t.Errorf("a dumped event: %q", line)
 	}
 }

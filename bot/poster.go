@@ -1,9 +1,15 @@
 package bot
 
 import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -13,18 +19,53 @@ import (
 var _ commands.Poster = (*Bot)(nil)
 
 // Post sends a message to a channel and returns its id. Posts cannot be
-// ephemeral: the flag is ignored.
+// ephemeral: the flag is ignored. Every post carries a nonce (a random one
+// when m has none), so that a retry Discord answers with the message it
+// already created. A 403 is commands.ErrForbidden: the channel is listed
+// in Health until a post there succeeds again.
 func (b *Bot) Post(channel string, m commands.Message) (string, error) {
 	m.Ephemeral = false
 	w, files := toWire(m)
-	if m.Nonce != "" {
-		w.Nonce, w.EnforceNonce = m.Nonce, true
-	}
+	w.Nonce, w.EnforceNonce = nonceOf(m), true
 	id, err := b.createMessage(channel, w, files)
-	if permanent(err) {
+	switch {
+	case forbidden(err):
+		b.refused.LoadOrStore(channel, RefusedChannel{Channel: channel, Code: discordCode(err), Since: time.Now()})
+		return "", fmt.Errorf("%w: %v", commands.ErrForbidden, err)
+	case permanent(err):
 		return "", fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+	case err == nil:
+		b.refused.Delete(channel)
 	}
 	return id, err
+}
+
+// nonceOf is a message's nonce, or a random one: "r" and 20 characters.
+func nonceOf(m commands.Message) string {
+	if m.Nonce != "" {
+		return m.Nonce
+	}
+	var raw [15]byte
+	rand.Read(raw[:])
+	return "r" + base64.RawURLEncoding.EncodeToString(raw[:])
+}
+
+// forbidden: Discord refuses the request for the bot's permissions there
+// (403: Missing Access, Missing Permissions, a locked thread...).
+func forbidden(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden
+}
+
+// refusedChannels lists the channels where Discord refuses the bot's posts.
+func (b *Bot) refusedChannels() []RefusedChannel {
+	var out []RefusedChannel
+	b.refused.Range(func(_, v any) bool {
+		out = append(out, v.(RefusedChannel))
+		return true
+	})
+	slices.SortFunc(out, func(x, y RefusedChannel) int { return strings.Compare(x.Channel, y.Channel) })
+	return out
 }
 
 // permanent tells a refusal that no retry can change (a 4xx other than a
@@ -39,20 +80,46 @@ func permanent(err error) bool {
 	return c >= 400 && c < 500 && c != http.StatusTooManyRequests && c != http.StatusRequestTimeout
 }
 
-// DM sends a private message, opening the DM channel on first use. It
-// returns commands.ErrDMClosed when the user does not accept DMs
-// (Discord error 50007).
+// DM sends a private message, opening the DM channel on first use, with a
+// nonce as Post does. Discord's refusals are sorted out: 40003 (DMs opened
+// too fast) asks to wait (commands.Backoff, with Discord's retry_after when
+// it gives one); any other refusal (a 4xx but 429, which discordgo waits
+// out itself: 50007 DMs closed, 50033 invalid recipient, 20009 explicit
+// content...) is for good: commands.ErrDMClosed.
 func (b *Bot) DM(user string, m commands.Message) error {
 	ch, err := b.dmChannel(user)
 	if err == nil {
 		m.Ephemeral = false
 		w, files := toWire(m)
+		w.Nonce, w.EnforceNonce = nonceOf(m), true
 		_, err = b.createMessage(ch, w, files)
 	}
-	if discordCode(err) == errCodeCannotSendToDMs {
+	switch {
+	case err == nil:
+		return nil
+	case discordCode(err) == errCodeOpeningDMsTooFast:
+		return &commands.Backoff{Wait: retryAfter(err), Err: err}
+	case permanent(err):
+		// Refused for good: retrying a refusal (401, 403...) would only add
+		// to the requests Discord holds against the address.
 		return fmt.Errorf("%w (%v)", commands.ErrDMClosed, err)
 	}
 	return err
+}
+
+// retryAfter is the retry_after (seconds) of a refusal's body, or zero.
+func retryAfter(err error) time.Duration {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) {
+		return 0
+	}
+	var body struct {
+		RetryAfter float64 `json:"retry_after"`
+	}
+	if json.Unmarshal(re.ResponseBody, &body) != nil || body.RetryAfter <= 0 {
+		return 0
+	}
+	return time.Duration(body.RetryAfter * float64(time.Second))
 }
 
 func (b *Bot) dmChannel(user string) (string, error) {
@@ -76,6 +143,19 @@ func (b *Bot) RemoveControls(channel, message string) error {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
 	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
+	return err
+}
+
+var _ commands.MessageEditor = (*Bot)(nil)
+
+// EditMessage replaces an earlier post of the bot
+// (PATCH /channels/{channel}/messages/{message}).
+func (b *Bot) EditMessage(channel, message string, m commands.Message) error {
+	w, files := toReplacement(m)
+	_, err := b.send("PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
+	if permanent(err) {
+		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+	}
 	return err
 }
 

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -19,6 +20,9 @@ const manageBits = discordgo.PermissionManageChannels | discordgo.PermissionAdmi
 // handle (pings, modal submissions).
 func toRequest(i *discordgo.Interaction) (req *commands.Request, focused discordgo.ApplicationCommandOptionType, ok bool) {
 	req = &commands.Request{ID: i.ID, Guild: i.GuildID, Channel: i.ChannelID, Locale: string(i.Locale), DM: i.GuildID == ""}
+	// In a server, Discord says what the bot may do where the request was
+	// made (in a DM its app_permissions list only a few extras).
+	req.AppPermissions, req.KnownPermissions = commands.Permissions(i.AppPermissions), !req.DM
 	if i.GuildLocale != nil {
 		req.GuildLocale = string(*i.GuildLocale)
 	}
@@ -49,6 +53,9 @@ func toRequest(i *discordgo.Interaction) (req *commands.Request, focused discord
 		}
 		d := i.ApplicationCommandData()
 		req.Name = d.Name
+		if d.CommandType == commandTypeEntryPoint {
+			req.Name = commands.EntryPointName // whatever the operator named it
+		}
 		req.Options = map[string]string{}
 		opts := d.Options
 		// A subcommand (or a group holding one) carries the real options.
@@ -74,6 +81,30 @@ func toRequest(i *discordgo.Interaction) (req *commands.Request, focused discord
 		return nil, 0, false
 	}
 	return req, focused, true
+}
+
+// channelKind reads the kind of the request's channel from the raw
+// INTERACTION_CREATE payload, whose "channel" discordgo does not decode.
+func channelKind(raw []byte) commands.ChannelKind {
+	var p struct {
+		Channel *struct {
+			Type discordgo.ChannelType `json:"type"`
+		} `json:"channel"`
+	}
+	if json.Unmarshal(raw, &p) != nil || p.Channel == nil {
+		return commands.ChannelUnknown
+	}
+	switch p.Channel.Type {
+	case discordgo.ChannelTypeGuildText:
+		return commands.ChannelText
+	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildNewsThread:
+		return commands.ChannelPublicThread
+	case discordgo.ChannelTypeGuildPrivateThread:
+		return commands.ChannelPrivateThread
+	case discordgo.ChannelTypeDM, discordgo.ChannelTypeGroupDM:
+		return commands.ChannelDM
+	}
+	return commands.ChannelOther
 }
 
 // optionString is an option's value as text: booleans "true"/"false",

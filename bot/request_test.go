@@ -32,7 +32,7 @@ func TestCommandInteractionBecomesARequest(t *testing.T) {
 		t.Fatal("not handled")
 	}
 	want := commands.Request{Type: commands.CommandRequest, ID: "11", Guild: "5", Channel: "7", User: "42", UserName: "Ally",
-		Locale: "fr", GuildLocale: "de", CanManage: true, Name: "ttr", Sub: "new"}
+		Locale: "fr", GuildLocale: "de", CanManage: true, Name: "ttr", Sub: "new", KnownPermissions: true}
 	got := *req
 	got.Options = nil
 	if !equalRequests(got, want) {

@@ -9,13 +9,19 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"conductor/commands"
+	"conductor/present"
 )
 
 // Discord drops an interaction that gets no callback within 3 seconds. A
 // handler that has not answered after DeferAfter gets a deferred callback
 // ("thinking…" for a command, a silent acknowledgement for a component);
 // its answer then arrives as an edit of the original message or a
-// follow-up.
+// follow-up. A command's "thinking" message is public or private from the
+// moment it is deferred, and Discord cannot change that: it is completed
+// with Edit Original Response, never deleted and sent again (a follow-up
+// right after a deferral would itself edit it, ignoring its ephemeral flag,
+// so an answer of the other visibility is sent only once the placeholder
+// was edited into a note that the answer follows).
 
 type answerState uint8
 
@@ -40,6 +46,8 @@ type responder struct {
 	// deferPublic: a command's deferred "thinking" message is public (the
 	// command usually answers publicly); otherwise ephemeral.
 	deferPublic bool
+	// locale is the asker's language, for the notes in place of an answer.
+	locale string
 
 	mu    sync.Mutex
 	state answerState
@@ -47,7 +55,7 @@ type responder struct {
 }
 
 func newResponder(b *Bot, i *discordgo.Interaction, req *commands.Request, focused discordgo.ApplicationCommandOptionType) *responder {
-	return &responder{b: b, i: i, kind: req.Type, focused: focused, deferPublic: answersPublicly(req)}
+	return &responder{b: b, i: i, kind: req.Type, focused: focused, deferPublic: answersPublicly(req), locale: req.Locale}
 }
 
 // arm starts the deferral timer (autocomplete cannot be deferred).
@@ -109,15 +117,30 @@ func (r *responder) Reply(m commands.Message) error {
 		return r.b.callback(r.i, callbackMessage, w, files)
 	case deferred:
 		r.state = answered
-		if r.kind == commands.CommandRequest && m.Ephemeral == !r.deferPublic {
+		if r.kind != commands.CommandRequest {
+			// A component's deferral (type 6) leaves no placeholder: a
+			// follow-up is a message of its own.
+			w, files := toWire(m)
+			return r.b.followUp(r.i, w, files)
+		}
+		if m.Ephemeral == !r.deferPublic {
 			w, files := toReplacement(m)
 			return r.b.editOriginal(r.i, w, files)
 		}
-		if r.kind == commands.CommandRequest {
-			// The "thinking" message has the wrong visibility: remove it.
-			if err := r.b.deleteOriginal(r.i); err != nil {
-				r.b.log.Warn("deleting a deferred reply", "id", r.i.ID, "err", err)
+		// The placeholder has the other visibility, for good: it says where
+		// the answer went, and the answer follows with its own.
+		key := "reply.answered_privately"
+		if !m.Ephemeral {
+			key = "reply.answered_publicly"
+		}
+		placeholder, _ := toReplacement(commands.Message{Content: present.T(r.locale, key)})
+		if err := r.b.editOriginal(r.i, placeholder, nil); err != nil {
+			// Unedited, the placeholder would take the follow-up in
+			// (ignoring its visibility): a private answer must not go.
+			if m.Ephemeral {
+				return err
 			}
+			r.b.log.Warn("completing a deferred reply", "id", r.i.ID, "err", err)
 		}
 		w, files := toWire(m)
 		return r.b.followUp(r.i, w, files)
@@ -152,9 +175,10 @@ func (r *responder) Ack() error {
 	r.stop()
 	switch {
 	case r.state != pending && r.kind == commands.CommandRequest:
-		// Only the deferred "thinking" message remains to be taken away.
+		// The deferred "thinking" message becomes the quiet tick.
 		r.state = answered
-		return r.b.deleteOriginal(r.i)
+		tick, _ := toReplacement(commands.Message{Content: "✅"})
+		return r.b.editOriginal(r.i, tick, nil)
 	case r.state != pending:
 		r.state = answered
 		return nil
@@ -210,10 +234,11 @@ func (r *responder) Choices(cs []commands.Choice) error {
 	return r.b.callback(r.i, callbackAutocomplete, map[string]any{"choices": out}, nil)
 }
 
-// FollowUp sends another message after the first answer.
+// FollowUp sends another message after the first answer (the first
+// answer itself while none was given, or only a deferral).
 func (r *responder) FollowUp(m commands.Message) error {
 	r.mu.Lock()
-	if r.state == pending {
+	if r.state != answered {
 		r.mu.Unlock()
 		return r.Reply(m)
 	}
@@ -224,7 +249,8 @@ func (r *responder) FollowUp(m commands.Message) error {
 
 // answersPublicly guesses whether a command's answer is public, so that a
 // deferred "thinking" message has the right visibility and can simply be
-// edited. A wrong guess costs a deleted placeholder and a follow-up.
+// edited. A wrong guess costs a note in the placeholder and a follow-up.
+// (/ttr new answers privately: its lobby is a post of its own.)
 func answersPublicly(req *commands.Request) bool {
 	if req.Type != commands.CommandRequest {
 		return false
@@ -234,7 +260,7 @@ func answersPublicly(req *commands.Request) bool {
 		return true
 	case "ttr":
 		switch req.Sub {
-		case "new", "join", "leave", "start", "addbot", "kick", "end":
+		case "join", "leave", "start", "addbot", "kick", "end":
 			return true
 		}
 	}

@@ -9,12 +9,12 @@ import (
 
 // Discord's interaction callback types.
 const (
-	callbackMessage        = 4
-	callbackDeferMessage   = 5
-	callbackDeferUpdate    = 6
-	callbackUpdate         = 7
-	callbackAutocomplete   = 8
-	errCodeCannotSendToDMs = 50007
+	callbackMessage          = 4
+	callbackDeferMessage     = 5
+	callbackDeferUpdate      = 6
+	callbackUpdate           = 7
+	callbackAutocomplete     = 8
+	errCodeOpeningDMsTooFast = 40003
 )
 
 // send makes one REST request through discordgo (authorisation, rate
@@ -85,12 +85,6 @@ func (b *Bot) followUp(i *discordgo.Interaction, w wireMessage, files []*discord
 // (PATCH /webhooks/{app}/{token}/messages/@original).
 func (b *Bot) editOriginal(i *discordgo.Interaction, w wireReplacement, files []*discordgo.File) error {
 	_, err := b.sendInteraction("PATCH", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), w, files)
-	return err
-}
-
-// deleteOriginal removes the interaction's original message.
-func (b *Bot) deleteOriginal(i *discordgo.Interaction) error {
-	_, err := b.sendInteraction("DELETE", discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), nil, nil)
 	return err
 }
 

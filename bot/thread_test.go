@@ -129,8 +129,8 @@ func TestNoThreadPermissionPlaysInTheChannel(t *testing.T) {
 	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermCreatePublicThreads})
 	alice, bob := e.user("alice"), e.user("bob")
 	lobby, game := e.newGame(alice.ID, ch.ID)
-	if game.ID != ch.ID {
-		t.Fatalf("a thread was opened without the permission")
+	if game.ID != ch.ID || len(e.srv.RequestsTo("POST", "/channels/{channel_id}/threads")) != 0 {
+		t.Fatalf("a thread was asked for without the permission")
 	}
 	if !strings.Contains(lobby.msg.Content, "Create Public Threads") {
 		t.Errorf("the lobby does not say why there is no thread: %q", lobby.msg.Content)

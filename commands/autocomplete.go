@@ -1,7 +1,7 @@
 package commands
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +55,111 @@ func routeLabels(b *data.Board, loc string) []routeLabel {
 	}
 	routeLabelCache.Store(key, out)
 	return out
+}
+
+// claimSuggestion is a free route as /claim offers it.
+type claimSuggestion struct {
+	id          data.TrackID
+	short       int  // cards missing to pay it
+	trainsShort bool // too few trains left
+}
+
+// claimChoices suggests routes for /claim: first the ones the seat can
+// claim now, longest first; then the other free routes, those nearest to
+// affordable first, each saying what is missing ("— 2 cards short"), so
+// that the first suggestion is never one the rules refuse when another
+// would do. Routes the rules forbid the seat (the other track of a double
+// route) are left out.
+func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc string) []Choice {
+	b := g.Board()
+	myTurn := seat >= 0 && g.Current() == seat && g.Phase() == engine.PhaseTurn
+	legal := map[data.TrackID]bool{}
+	if myTurn {
+		for _, a := range g.LegalActions(seat, nil) {
+			if a.Kind == engine.ActClaim {
+				legal[a.Track] = true
+			}
+		}
+	}
+	var now, later []claimSuggestion
+	for i := range b.Tracks {
+		id := data.TrackID(i)
+		if g.Owner(id) >= 0 || (typed != "" && !strings.Contains(labels[id].folded, typed)) {
+			continue
+		}
+		if legal[id] {
+			now = append(now, claimSuggestion{id: id})
+			continue
+		}
+		sg := claimSuggestion{id: id}
+		if seat >= 0 {
+			sg.short, sg.trainsShort = shortOf(g, seat, id)
+			if myTurn && sg.short == 0 && !sg.trainsShort {
+				continue // payable, yet not claimable: a rule forbids it
+			}
+		}
+		later = append(later, sg)
+	}
+	longest := func(x, y claimSuggestion) int {
+		if lx, ly := b.Tracks[x.id].Length, b.Tracks[y.id].Length; lx != ly {
+			return ly - lx
+		}
+		return strings.Compare(labels[x.id].label, labels[y.id].label)
+	}
+	slices.SortFunc(now, longest)
+	slices.SortFunc(later, func(x, y claimSuggestion) int {
+		if x.trainsShort != y.trainsShort {
+			if x.trainsShort {
+				return 1
+			}
+			return -1
+		}
+		if x.short != y.short {
+			return x.short - y.short
+		}
+		return longest(x, y)
+	})
+	var out []Choice
+	for _, sg := range append(now, later...) {
+		if len(out) == maxChoices {
+			break
+		}
+		l := &labels[sg.id]
+		name := l.label
+		switch {
+		case sg.trainsShort:
+			name = present.T(loc, "claim.trains_short", "route", l.label)
+		case sg.short > 0:
+			name = present.T(loc, "claim.short", "route", l.label, "n", sg.short)
+		}
+		out = append(out, Choice{Name: cutRunes(name, maxChoiceLen), Value: l.ref})
+	}
+	return out
+}
+
+// shortOf counts the cards seat lacks to pay route id at its printed cost
+// (a tunnel may ask for more), and whether it has too few trains for it.
+func shortOf(g *engine.Game, seat int, id data.TrackID) (int, bool) {
+	b := g.Board()
+	tr := &b.Tracks[id]
+	p := g.Player(seat)
+	h := p.Hand
+	locos := h[engine.Locomotive]
+	short := max(0, tr.Locomotives-locos) // a ferry's locomotive spaces
+	locos = max(0, locos-tr.Locomotives)
+	if b.Rules.Cards.Locomotives4 > 0 && tr.Length >= b.Rules.Locomotive4MinLength {
+		locos += h[engine.Locomotive4]
+	}
+	colour := 0
+	if tr.Color != data.Gray {
+		colour = h[engine.ColorCard(tr.Color)]
+	} else {
+		for _, c := range data.CardColors {
+			colour = max(colour, h[engine.ColorCard(c)])
+		}
+	}
+	short += max(0, tr.Length-tr.Locomotives-colour-locos)
+	return short, p.Trains < tr.Length
 }
 
 // snapshot is the channel's table as it last stood, loading it on first
@@ -125,8 +230,8 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 			}
 		case "seat":
 			// Read from the store: autocomplete never waits for a table.
-			if rec, err := s.cfg.Store.Get(req.Channel); err == nil {
-				seatChoices(rec, add)
+			if rec, err := s.cfg.Store.Header(req.Channel); err == nil {
+				seatChoices(req.Locale, rec, add)
 			}
 		}
 		return resp.Choices(choices)
@@ -140,40 +245,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 	seat := seatOf(&snap.rec, req.User)
 	switch req.Name + "/" + req.Focused {
 	case "claim/route":
-		var tracks []data.TrackID
-		if seat >= 0 && g.Current() == seat {
-			seen := map[data.TrackID]bool{}
-			for _, a := range g.LegalActions(seat, nil) {
-				if a.Kind == engine.ActClaim && !seen[a.Track] {
-					seen[a.Track] = true
-					tracks = append(tracks, a.Track)
-				}
-			}
-		}
-		if len(tracks) == 0 {
-			// Not the player's turn, or nothing affordable: list the free tracks.
-			for i := range b.Tracks {
-				if g.Owner(data.TrackID(i)) < 0 {
-					tracks = append(tracks, data.TrackID(i))
-				}
-			}
-		}
-		labels := routeLabels(b, req.Locale)
-		sort.Slice(tracks, func(i, j int) bool {
-			li, lj := b.Tracks[tracks[i]].Length, b.Tracks[tracks[j]].Length
-			if li != lj {
-				return li > lj
-			}
-			return labels[tracks[i]].label < labels[tracks[j]].label
-		})
-		for _, id := range tracks {
-			if len(choices) == maxChoices {
-				break
-			}
-			if l := &labels[id]; typed == "" || strings.Contains(l.folded, typed) {
-				choices = append(choices, Choice{Name: l.label, Value: l.ref})
-			}
-		}
+		choices = claimChoices(g, seat, routeLabels(b, req.Locale), typed, req.Locale)
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {
 			label := present.CardName(req.Locale, engine.ColorCard(c))
@@ -215,7 +287,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 		add(present.T(req.Locale, "word.deck"), "deck")
 		for i, c := range g.FaceUp() {
 			if c != engine.NoCard {
-				add(strconv.Itoa(i+1)+": "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
+				add(strconv.Itoa(i+1)+" · "+present.CardName(req.Locale, c), strconv.Itoa(i+1))
 			}
 		}
 	case "tickets/long":

@@ -1,10 +1,14 @@
 package commands
 
-import "conductor/store"
+import (
+	"conductor/present"
+	"conductor/store"
+)
 
 // botNames are the names bots take, per level, so that a table reads
 // "Ada (expert)" rather than "Bot 1". Names are the same in every
-// language; so are the level words, which /ttr addbot takes as typed.
+// language; the level is said in the table's language where the name is
+// shown (present.PlayerName), and /ttr addbot takes it as typed.
 var botNames = map[string][]string{
 	"easy":   {"Tom", "Lina", "Max", "Zoe", "Ben"},
 	"normal": {"Nora", "Emil", "Ivo", "Mia", "Leo"},
@@ -13,7 +17,8 @@ var botNames = map[string][]string{
 }
 
 // botName names the next bot of a level at a table: the level's first
-// name not yet seated, with the level.
+// name not yet seated (seats stored by earlier versions hold the name
+// with its level, "Nora (normal)").
 func botName(seats []store.Seat, level string) string {
 	names := botNames[level]
 	if len(names) == 0 {
@@ -21,15 +26,15 @@ func botName(seats []store.Seat, level string) string {
 	}
 	taken := map[string]bool{}
 	for _, st := range seats {
-		taken[st.Name] = true
+		taken[present.BotBaseName(st.Name, st.Bot)] = true
 	}
 	for i := 0; ; i++ {
 		name := names[i%len(names)]
 		if i >= len(names) {
 			name += " " + string(rune('1'+i/len(names)))
 		}
-		if full := name + " (" + level + ")"; !taken[full] {
-			return full
+		if !taken[name] {
+			return name
 		}
 	}
 }

@@ -2,20 +2,17 @@ package commands
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"conductor/engine"
 	"conductor/store"
 )
 
-// botFor returns the bot playing a seat, made on first use.
+// botFor makes the bot that plays a seat's next move. Its random stream is
+// seeded from the game and the move, so that what a bot plays depends on
+// the game alone, not on how long its table stayed in memory.
 func (s *Service) botFor(t *table, seat int) Bot {
-	if t.bots == nil {
-		t.bots = map[int]Bot{}
-	}
-	if b, ok := t.bots[seat]; ok {
-		return b
-	}
 	level := t.rec.Seats[seat].Bot
 	if level == "" {
 		level = "normal" // a human's turn taken over by the timer
@@ -23,12 +20,12 @@ func (s *Service) botFor(t *table, seat int) Bot {
 	if s.cfg.Bots == nil {
 		return nil
 	}
-	b, err := s.cfg.Bots(level, t.rec.Seed+uint64(seat)*7919)
+	seed := t.rec.Seed + uint64(seat)*7919 + uint64(len(t.rec.Log))*0x9e3779b97f4a7c15
+	b, err := s.cfg.Bots(level, seed)
 	if err != nil {
 		s.log.Error("make bot", "level", level, "err", err)
 		return nil
 	}
-	t.bots[seat] = b
 	return b
 }
 
@@ -48,11 +45,11 @@ func (s *Service) botAct(t *table, seat int) (outcome, bool) {
 	if b := s.botFor(t, seat); b != nil {
 		a = b.Choose(g.View(seat), legal)
 	}
-	o, err := s.apply(t, seat, a, "")
+	o, err := s.apply(t, seat, a, nil)
 	if err != nil {
 		// A bot's mistake must not stall the table: play the safe move.
 		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
-		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), ""); err != nil {
+		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), nil); err != nil {
 			s.log.Error("safe action refused", "err", err)
 			return outcome{}, false
 		}
@@ -127,7 +124,7 @@ func (s *Service) scheduleBots(t *table) {
 	g := t.game
 	if g.Phase() == engine.PhaseTurn && !isBot(t.rec, g.Current()) {
 		if legal := g.LegalActions(g.Current(), nil); len(legal) == 1 && legal[0].Kind == engine.ActPass {
-			if o, err := s.apply(t, g.Current(), legal[0], ""); err == nil {
+			if o, err := s.apply(t, g.Current(), legal[0], nil); err == nil {
 				s.after(t, o)
 			}
 			return
@@ -138,10 +135,12 @@ func (s *Service) scheduleBots(t *table) {
 	}
 	s.disarmBot(t)
 	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
+	t.botArmed++
+	armed := t.botArmed
 	s.wg.Add(1)
 	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
 		defer s.wg.Done()
-		s.botTurn(channel, gameID, turn)
+		s.botTurn(channel, gameID, turn, armed)
 	})
 }
 
@@ -155,8 +154,9 @@ func (s *Service) disarmBot(t *table) {
 	t.botTimer = nil
 }
 
-// botTurn plays a bot's whole turn, then posts the board.
-func (s *Service) botTurn(channel, gameID string, turn int) {
+// botTurn plays a bot's whole turn, then posts the board. armed tells the
+// timer that fired from a later one.
+func (s *Service) botTurn(channel, gameID string, turn, armed int) {
 	if s.isClosed() {
 		return
 	}
@@ -166,6 +166,9 @@ func (s *Service) botTurn(channel, gameID string, turn int) {
 		return
 	}
 	defer t.unlock()
+	if t.botArmed == armed {
+		t.botTimer = nil // it fired: the table may leave memory again
+	}
 	if t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Turn() != turn {
 		return
 	}
@@ -192,28 +195,41 @@ func (s *Service) playTurnFor(t *table, seat int) {
 	s.after(t, last)
 }
 
-// Resume delivers what was queued before a restart and loads every live
-// game so that bots and turn timers carry on.
+// Resume delivers what was queued before a restart and lets the bots
+// whose move was due carry on. Its cost is that pending work, not the
+// games stored: turn timers fire from Run, and the other games stay on
+// disk until someone acts in them.
 func (s *Service) Resume(ctx context.Context) error {
 	if err := s.Deliver(ctx); err != nil {
 		return err
 	}
-	recs, err := s.cfg.Store.List()
+	// A bot's deadline falls botGrace after its move was due: those due
+	// by then are every bot that was about to move when the process
+	// stopped. (The turn timers due are fired by Run.)
+	due, err := s.cfg.Store.Due(s.cfg.Now().Add(s.cfg.BotDelay+botGrace), math.MaxInt)
 	if err != nil {
 		return err
 	}
-	for _, r := range recs {
-		if r.Status != store.StatusPlaying {
-			continue
+	for _, d := range due {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		t, err := s.table(r.Channel)
-		if err != nil {
-			s.log.Error("resume", "channel", r.Channel, "err", err)
-			continue
+		if d.Kind == dueBot {
+			s.fireBot(d.Channel)
 		}
-		s.botsSetup(t)
-		s.scheduleBots(t)
-		t.unlock()
 	}
 	return nil
+}
+
+// fireBot lets a table's bots move now, whatever their deadline says.
+func (s *Service) fireBot(channel string) {
+	t, err := s.table(channel)
+	if err != nil {
+		s.log.Error("resume", "channel", channel, "err", err)
+		return
+	}
+	defer t.unlock()
+	if t.rec != nil && t.game != nil && t.game.Phase() != engine.PhaseOver && botOwes(t) {
+		s.resumeBots(t)
+	}
 }

@@ -15,7 +15,7 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		b := t.game.Board()
 		tr, ok := findTrack(b, req.Opt("route"))
 		if !ok {
-			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"))))
+			return resp.Reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(t.game, seat)))))
 		}
 		tr = pickParallel(t.game, tr, req.Opt("color"), req.Locale)
 		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
@@ -37,6 +37,22 @@ func (s *Service) claimCommand(req *Request, resp Responder) error {
 		}
 		return s.maybeConfirm(req, resp, t, seat, a)
 	})
+}
+
+// exampleTrack is a route of the game's board to show how one is written:
+// one the seat can claim now, else a free one.
+func exampleTrack(g *engine.Game, seat int) data.TrackID {
+	for _, a := range g.LegalActions(seat, nil) {
+		if a.Kind == engine.ActClaim {
+			return a.Track
+		}
+	}
+	for i := range g.Board().Tracks {
+		if g.Owner(data.TrackID(i)) < 0 {
+			return data.TrackID(i)
+		}
+	}
+	return 0
 }
 
 // stationCommand: /station city [color] [locomotives].
@@ -67,7 +83,8 @@ func (s *Service) stationCommand(req *Request, resp Responder) error {
 
 // payment chooses the cards for a claim (track >= 0) or a station: the
 // colour asked for or the one the player holds most of, then locomotives
-// (Locomotive +4 first where they are allowed) for what is missing.
+// for what is missing: ordinary ones first, Locomotive +4 cards (which pay
+// only long routes, Märklin) for the rest where they are allowed.
 func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
 	return s.payWith(t, seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
 }
@@ -112,18 +129,28 @@ func (s *Service) payWith(t *table, seat int, track data.TrackID, length int, co
 			colored -= a.Locos4
 		}
 	} else {
-		missing := length - colored
-		if loco4 {
-			a.Locos4 = min(hand[engine.Locomotive4], max(missing-ferry, 0))
-			missing -= a.Locos4
-		}
-		a.Locos = missing
+		a.Locos, a.Locos4 = wildCards(hand, length-colored, loco4)
 	}
 	a.Color = c
 	if colored == 0 {
 		a.Color = data.Gray
 	}
 	return a, ""
+}
+
+// wildCards chooses the locomotives that pay what colour cards do not:
+// ordinary locomotives first, then, where they are allowed (loco4),
+// Locomotive +4 cards, which pay only long routes and so are kept for
+// them. What no card covers is asked of ordinary locomotives: the
+// engine's refusal then says what is short.
+func wildCards(hand engine.Hand, missing int, loco4 bool) (locos, locos4 int) {
+	locos = min(hand[engine.Locomotive], missing)
+	missing -= locos
+	if loco4 && missing > 0 {
+		locos4 = min(hand[engine.Locomotive4], missing)
+		missing -= locos4
+	}
+	return locos + missing, locos4
 }
 
 // parseColorName reads a colour in English or in the user's language.

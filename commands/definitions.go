@@ -44,7 +44,7 @@ type OptionDef struct {
 func Definitions(mapIDs []string) []CommandDef {
 	var maps []Choice
 	for _, id := range mapIDs {
-		maps = append(maps, Choice{Name: id, Value: id})
+		maps = append(maps, mapChoice(id))
 	}
 	zero, week, five := 0.0, float64(MaxTurnTimer), 5.0
 	sub := func(name string, opts ...OptionDef) OptionDef {
@@ -132,6 +132,22 @@ func localized(key string) (desc string, names, descs map[string]string) {
 	return desc, names, descs
 }
 
+// mapChoice is a board as /ttr new offers it: by its edition's name in
+// each language ("Les Aventuriers du Rail — Europe"), its id as the value.
+func mapChoice(id string) Choice {
+	key := "edition." + id
+	if _, ok := present.Lookup("en", key); !ok {
+		return Choice{Name: id, Value: id}
+	}
+	c := Choice{Name: present.T("en", key), Value: id, Names: map[string]string{}}
+	for _, l := range present.Languages {
+		if n, ok := present.Lookup(l, key); ok && l != "en" && n != c.Name {
+			c.Names[l] = n
+		}
+	}
+	return c
+}
+
 // languageChoices are the languages a table can speak, each named in
 // itself.
 func languageChoices() []Choice {
@@ -142,3 +158,10 @@ func languageChoices() []Choice {
 	}
 	return out
 }
+
+// SetCommandIDs records the ids Discord gave the slash commands when
+// they were registered, by name ("ttr", "claim"…): texts then write each
+// command as a mention, which every client shows in its own language and
+// which starts the command when clicked. The ids belong to the
+// application, so they hold for every table of the process.
+func (s *Service) SetCommandIDs(ids map[string]string) { present.SetCommandIDs(ids) }

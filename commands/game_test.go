@@ -104,8 +104,11 @@ func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, s
 	for i := range users {
 		users[i] = fmt.Sprint("u", i+1)
 	}
-	if a := w.cmd(users[0], "ttr", "new", map[string]string{"map": mapID, "variant": variant}); a.msg.Ephemeral {
-		t.Fatalf("new: %s", a.msg.Content)
+	if a := w.cmd(users[0], "ttr", "new", map[string]string{"map": mapID, "variant": variant}); !a.msg.Ephemeral {
+		t.Fatalf("new: a public answer %q, want a private one and the lobby posted", a.msg.Content)
+	}
+	if _, ok := w.lobby("c1"); !ok {
+		t.Fatal("new: no lobby posted")
 	}
 	for _, u := range users[1:] {
 		if a := w.cmd(u, "ttr", "join", nil); a.msg.Ephemeral {

@@ -63,6 +63,7 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
 	s.kick(t.rec.Channel)
+	s.kickQueues(entries)
 	s.scheduleBots(t)
 	return err
 }
@@ -70,20 +71,20 @@ func (s *Service) start(req *Request, resp Responder, game string) error {
 // finish archives a game that ended with a move; its final reveal was
 // queued with that move.
 func (s *Service) finish(t *table) {
-	if _, err := s.cfg.Store.Archive(t.rec.Channel, s.archiveResult(t, t.game.Final())); err != nil {
+	if _, err := s.cfg.Store.Archive(t.rec.Channel, s.archiveResult(t, t.game.Final(), false)); err != nil {
 		s.log.Error("archive", "channel", t.rec.Channel, "err", err)
 	}
 	t.rec, t.game = nil, nil
 }
 
 // finishWith reveals a score the table asked for (the game as it stood
-// when the host ended it) and archives the game.
+// when the host ended it: ended early) and archives the game.
 func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := s.cfg.Store.Enqueue(ch, s.finalEntries(t, fs)...); err != nil {
+	if err := s.cfg.Store.Enqueue(ch, s.finalEntries(t, fs, true)...); err != nil {
 		s.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
-	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs)); err != nil {
+	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs, true)); err != nil {
 		s.log.Error("archive", "channel", ch, "err", err)
 	}
 	t.rec, t.game = nil, nil
@@ -91,26 +92,33 @@ func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 }
 
 // finalMessages reveal a final score in stages: the last narration, each
-// player's sheet, then the winner with the picture and a Replay button.
-func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
+// player's sheet, then the winner (or the winners of a shared victory)
+// with the picture and a Replay button. early: the game was ended before
+// its end and scored as it stood, which the reveal says.
+func (s *Service) finalMessages(t *table, fs *engine.FinalScore, early bool) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
 	var msgs []Message
 	intro := strings.Join(t.turnLog, "\n")
 	t.turnLog = t.turnLog[:0]
-	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n🏁 " + present.T(loc, "final.title"))})
+	title := "🏁 " + present.T(loc, "final.title")
+	if early {
+		title += "\n" + present.T(loc, "final.ended_early")
+	}
+	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n" + title)})
 	for i, ps := range fs.Players {
 		msgs = append(msgs, Message{Embeds: []Embed{s.finalEmbed(loc, b, rec, i, &ps)}})
 	}
 	// The winner and the score sheet.
-	win := fs.Ranking[0]
-	ranking := present.Ranking(fs, seatNames(rec))
-	last := Message{Content: present.T(loc, "final.winner", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total) + "\n" + strings.Join(ranking, "\n")}
+	ranking := present.Ranking(loc, fs, seatNames(rec))
+	victory := present.Victory(loc, fs, func(seat int) string { return mention(loc, rec.Seats[seat]) })
+	last := Message{Content: victory + "\n" + strings.Join(ranking, "\n")}
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
-	if png, err := s.finalPNG(t, fs); err == nil {
+	last.Content += s.replayLine(t, loc)
+	if png, err := s.finalPNG(t, fs, early); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {
 		s.log.Error("render final", "err", err)
@@ -130,19 +138,34 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore) []Message {
 // finalEntries are the outbox entries of a final reveal: the reveal, and
 // for a game played in a thread the result told in the parent channel and
 // the thread archived.
-func (s *Service) finalEntries(t *table, fs *engine.FinalScore) []store.OutboxEntry {
-	entries := finalEntries(s.finalMessages(t, fs))
-	return append(entries, closingEntries(t.rec, s.parentResult(t, fs))...)
+func (s *Service) finalEntries(t *table, fs *engine.FinalScore, early bool) []store.OutboxEntry {
+	entries := finalEntries(s.finalMessages(t, fs, early))
+	return append(entries, closingEntries(t.rec, s.parentResult(t, fs, early))...)
 }
 
 // parentResult is the result a game played in a thread leaves in its
-// parent channel, with a link to the thread and a Rematch button.
-func (s *Service) parentResult(t *table, fs *engine.FinalScore) Message {
+// parent channel, with a link to the thread and a Rematch button: the
+// winner or the winners of a shared victory, the ranking as the sheet
+// has it, and whether the game was ended early.
+func (s *Service) parentResult(t *table, fs *engine.FinalScore, early bool) Message {
 	loc, rec := t.locale(), t.rec
-	win := fs.Ranking[0]
-	text := present.T(loc, "final.parent", "board", present.EditionName(loc, t.game.Board(), rec.Variant),
-		"thread", "<#"+rec.Channel+">", "player", mention(rec.Seats[win]), "points", fs.Players[win].Total)
-	ranking := present.Ranking(fs, seatNames(rec))
+	board, thread := present.EditionName(loc, t.game.Board(), rec.Variant), "<#"+rec.Channel+">"
+	winners := present.Winners(fs)
+	points := fs.Players[winners[0]].Total
+	var text string
+	if len(winners) > 1 {
+		names := make([]string, len(winners))
+		for i, w := range winners {
+			names[i] = mention(loc, rec.Seats[w])
+		}
+		text = present.T(loc, "final.parent_shared", "board", board, "thread", thread, "players", present.JoinList(loc, names), "points", points)
+	} else {
+		text = present.T(loc, "final.parent", "board", board, "thread", thread, "player", mention(loc, rec.Seats[winners[0]]), "points", points)
+	}
+	if early {
+		text += "\n" + present.T(loc, "final.ended_early")
+	}
+	ranking := present.Ranking(loc, fs, seatNames(rec))
 	return Message{Content: text + "\n" + strings.Join(ranking, "\n"), Components: []Row{{rematchButton(loc, rec)}}}
 }
 
@@ -153,10 +176,10 @@ func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, s
 }
 
 // finalPNG draws the final score sheet.
-func (s *Service) finalPNG(t *table, fs *engine.FinalScore) ([]byte, error) {
+func (s *Service) finalPNG(t *table, fs *engine.FinalScore, early bool) ([]byte, error) {
 	g := t.game
 	v := g.Public()
-	sc := present.FinalScene(t.locale(), &v, fs, seatNames(t.rec))
+	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
 	var buf bytes.Buffer
 	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
@@ -164,26 +187,60 @@ func (s *Service) finalPNG(t *table, fs *engine.FinalScore) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// archiveResult summarises the game for /ttr stats.
-func (s *Service) archiveResult(t *table, fs *engine.FinalScore) store.ArchiveResult {
+// archiveResult is the game's final score sheet as the archive keeps it,
+// for /ttr stats: the same count the table was shown, places shared as
+// the sheet shares them, seats taken over by bots said so (with the
+// routes their member claimed), and whether it was ended early.
+func (s *Service) archiveResult(t *table, fs *engine.FinalScore, early bool) store.ArchiveResult {
 	g, rec := t.game, t.rec
-	res := store.ArchiveResult{Finished: s.cfg.Now()}
-	rank := make([]int, len(fs.Players))
-	for r, i := range fs.Ranking {
-		rank[i] = r + 1
-	}
+	res := store.ArchiveResult{Finished: s.cfg.Now(), Early: early}
+	b := g.Board()
+	owners := g.Public().Owners
 	for i, ps := range fs.Players {
-		pr := store.PlayerResult{UserID: rec.Seats[i].UserID, Name: rec.Seats[i].Name, Bot: rec.Seats[i].Bot, Score: ps.Total,
-			Rank: rank[i], Won: rank[i] == 1, TicketsCompleted: ps.CompletedTickets, TicketsFailed: len(ps.Tickets) - ps.CompletedTickets}
-		for tr, o := range g.Public().Owners {
-			if int(o) == i {
-				pr.Routes = append(pr.Routes, g.Board().TrackName(data.TrackID(tr)))
+		st := rec.Seats[i]
+		place := present.Place(fs, i)
+		pr := store.PlayerResult{UserID: st.UserID, Name: present.BotBaseName(st.Name, st.Bot), Bot: st.Bot, TakenOver: st.TakenOver(), Score: ps.Total,
+			Rank: place, Won: place == 1, TicketsCompleted: ps.CompletedTickets, TicketsFailed: len(ps.Tickets) - ps.CompletedTickets}
+		if st.TakenOver() {
+			pr.Routes = claimedBy(rec, b, owners, i, st.LeftAt)
+		} else {
+			for tr, o := range owners {
+				if int(o) == i {
+					pr.Routes = append(pr.Routes, b.TrackName(data.TrackID(tr)))
+				}
 			}
 		}
 		sort.Strings(pr.Routes)
 		res.Players = append(res.Players, pr)
 	}
 	return res
+}
+
+// claimedBy names the routes seat claimed in the first moves of the log,
+// before a bot took the seat over: the member's own. A tunnel given up
+// was not claimed.
+func claimedBy(rec *store.GameRecord, b *data.Board, owners []int8, seat, moves int) []string {
+	var claimed []data.TrackID
+	for _, e := range rec.Log[:min(moves, len(rec.Log))] {
+		if e.Seat != seat {
+			continue
+		}
+		a, err := engine.ParseAction(b, e.Action)
+		switch {
+		case err != nil:
+		case a.Kind == engine.ActClaim:
+			claimed = append(claimed, a.Track)
+		case a.Kind == engine.ActTunnelCancel && len(claimed) > 0:
+			claimed = claimed[:len(claimed)-1]
+		}
+	}
+	var out []string
+	for _, tr := range claimed {
+		if int(tr) < len(owners) && int(owners[tr]) == seat {
+			out = append(out, b.TrackName(tr))
+		}
+	}
+	return out
 }
 
 // end: /ttr end (host or a member with Manage Channel). A lobby closes at

@@ -22,11 +22,13 @@ type fakePoster struct {
 	posts    map[string][]Message
 	dms      map[string][]Message
 	dmClosed map[string]bool
-	n        int
+	// dmErrs are the answers of the next DMs to a user, in order.
+	dmErrs map[string][]error
+	n      int
 }
 
 func newFakePoster() *fakePoster {
-	return &fakePoster{posts: map[string][]Message{}, dms: map[string][]Message{}, dmClosed: map[string]bool{}}
+	return &fakePoster{posts: map[string][]Message{}, dms: map[string][]Message{}, dmClosed: map[string]bool{}, dmErrs: map[string][]error{}}
 }
 
 func (p *fakePoster) Post(ch string, m Message) (string, error) {
@@ -42,6 +44,12 @@ func (p *fakePoster) DM(user string, m Message) error {
 	defer p.mu.Unlock()
 	if p.dmClosed[user] {
 		return ErrDMClosed
+	}
+	if errs := p.dmErrs[user]; len(errs) > 0 {
+		p.dmErrs[user] = errs[1:]
+		if errs[0] != nil {
+			return errs[0]
+		}
 	}
 	p.dms[user] = append(p.dms[user], m)
 	return nil
@@ -153,6 +161,18 @@ func (w *world) cmd(user, name, sub string, opts map[string]string) answer {
 
 func (w *world) click(user, customID string, values ...string) answer {
 	return w.do(&Request{Type: ComponentRequest, User: user, CustomID: customID, Values: values})
+}
+
+// lobby is the newest lobby posted in a channel (a table's lobby is a post
+// of its own; /ttr new answers privately).
+func (w *world) lobby(ch string) (Message, bool) {
+	posts := w.poster.all(ch)
+	for i := len(posts) - 1; i >= 0; i-- {
+		if findButton(posts[i], "lobby:") != "" {
+			return posts[i], true
+		}
+	}
+	return Message{}, false
 }
 
 // decodePNG checks that a file is a PNG and returns its width.

@@ -59,11 +59,18 @@ func (s *Service) hintCommand(req *Request, resp Responder) error {
 		}
 	}
 	n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
-	if rec.Options == nil {
-		rec.Options = map[string]string{}
+	count := func(r *store.GameRecord) {
+		if r.Options == nil {
+			r.Options = map[string]string{}
+		}
+		r.Options[hintKey(seat)] = strconv.Itoa(n + 1)
 	}
-	rec.Options[hintKey(seat)] = strconv.Itoa(n + 1)
-	err := s.cfg.Store.Put(rec)
+	// Update, not Put: the stored record holds what the table's copy may
+	// not (the live board's id), and keeps its snapshot.
+	err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil })
+	if err == nil {
+		count(rec)
+	}
 	seed := rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
 	t.mu.Unlock()
 	if err != nil {

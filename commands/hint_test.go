@@ -264,7 +264,7 @@ func hintsThroughAGame(t *testing.T, mapID, variant string, players int, seed ui
 				a = p
 			}
 			if !seen["payment"] {
-				if track, opts := greyChoice(g, seat, legal); opts != nil {
+				if track, opts := greyPayments(g, seat, legal); opts != nil {
 					ans := w.cmd(user, "claim", "", map[string]string{"route": engine.TrackRef(g.Board(), track)})
 					if !strings.Contains(ans.msg.Content, present.T("", "pay.ask", "action", present.RouteLabel("", g.Board(), track))) {
 						t.Fatalf("claiming a grey route with several colours: %q", ans.msg.Content)
@@ -300,9 +300,9 @@ func steer(g *engine.Game, seat int, legal []engine.Action, seen map[string]bool
 	return engine.Action{}, false
 }
 
-// greyChoice finds a grey route seat can pay in more than one colour at
+// greyPayments finds a grey route seat can pay in more than one colour at
 // the fewest locomotives, and those ways to pay.
-func greyChoice(g *engine.Game, seat int, legal []engine.Action) (data.TrackID, []engine.Action) {
+func greyPayments(g *engine.Game, seat int, legal []engine.Action) (data.TrackID, []engine.Action) {
 	for _, a := range legal {
 		tr := &g.Board().Tracks[a.Track]
 		if a.Kind != engine.ActClaim || tr.Color != data.Gray || tr.Tunnel || a.Passenger {

@@ -114,9 +114,18 @@ func (s *Service) handMessage(t *table, seat int, loc string) Message {
 // boardCooldown is the least time between two /board reposts of a table.
 const boardCooldown = 30 * time.Second
 
-// boardCommand: /board reposts the board publicly.
+// boardCommand: /board reposts the board publicly for a player; a
+// spectator sees it privately, without controls.
 func (s *Service) boardCommand(req *Request, resp Responder) error {
 	return s.withGame(req, resp, func(t *table) error {
+		if seatOf(t.rec, req.User) < 0 {
+			saved := t.turnLog
+			t.turnLog = nil
+			m := s.boardMessage(t)
+			t.turnLog = saved
+			m.Ephemeral, m.Components, m.Mentions = true, nil, nil
+			return resp.Reply(m)
+		}
 		// One public repost per table and cooldown: a board is 170 KB of
 		// pictures and eight buttons in everyone's channel.
 		if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {

@@ -39,15 +39,11 @@ func (s *Service) ttrNew(req *Request, resp Responder) error {
 	if refusal != "" {
 		return resp.Reply(note(refusal))
 	}
-	warning := s.placeTable(rec, req.Channel, s.threadsHere(req))
-	t, m := s.openLobby(req, rec)
-	if t == nil {
-		return resp.Reply(*m)
-	}
-	defer t.unlock()
-	lobby := s.lobbyMessage(rec, t.locale())
-	lobby.Content = warning
-	return resp.Reply(lobby)
+	// The lobby is a post of its own (opening.go); the asker is answered
+	// privately.
+	_, answer := s.open(req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
+		wantThread: s.threadsHere(req), put: s.cfg.Store.PutWithPosts})
+	return resp.Reply(answer)
 }
 
 // newTableRecord reads /ttr new's options into a lobby record (its
@@ -119,20 +115,15 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	b, _ := s.cfg.Catalog.Board(rec.Map)
 	var seats []string
 	for i, st := range rec.Seats {
-		who := mention(st)
-		if st.Bot != "" && strings.HasSuffix(st.Name, " ("+st.Bot+")") {
-			who = "🤖 " + present.EscapeMarkdown(st.Name) // named with its level
-		} else if st.Bot != "" {
-			who = present.T(loc, "lobby.bot", "name", present.EscapeMarkdown(st.Name), "level", st.Bot)
-		}
+		who := mention(loc, st)
 		seats = append(seats, fmt.Sprintf("%s %s — %s", present.ColorDot(i), present.T(loc, "color."+seatColors[i]), who))
 	}
 	var opts []string
 	if rec.Options["bonus_tickets"] == "on" {
 		opts = append(opts, present.T(loc, "lobby.opt.bonus"))
 	}
-	if m := rec.Options["turn_timer"]; m != "" {
-		opts = append(opts, present.T(loc, "lobby.opt.timer", "minutes", m))
+	if m, err := strconv.Atoi(rec.Options["turn_timer"]); err == nil && m > 0 {
+		opts = append(opts, present.T(loc, "lobby.opt.timer", "time", duration(loc, m)))
 	}
 	if rec.Options["confirm"] == "on" {
 		opts = append(opts, present.T(loc, "lobby.opt.confirm"))
@@ -140,7 +131,11 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	if hintsOff(rec) {
 		opts = append(opts, present.T(loc, "lobby.opt.nohints"))
 	}
-	desc := present.T(loc, "lobby.desc", "board", present.EditionName(loc, b, ""), "variant", present.VariantName(loc, b, rec.Variant), "players", len(rec.Seats))
+	// The board's standard game needs no variant named ("USA — USA").
+	desc := present.T(loc, "lobby.desc_board", "board", present.EditionName(loc, b, ""), "players", len(rec.Seats))
+	if len(b.Variants) > 0 && rec.Variant != "" && rec.Variant != b.Variants[0].ID {
+		desc = present.T(loc, "lobby.desc", "board", present.EditionName(loc, b, ""), "variant", present.VariantName(loc, b, rec.Variant), "players", len(rec.Seats))
+	}
 	if len(opts) > 0 {
 		desc += "\n" + strings.Join(opts, " · ")
 	}
@@ -166,10 +161,32 @@ func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	}}}
 }
 
-// mention is how a message names a seat: a Discord mention for a member,
-// the escaped name for a bot or a local player.
-func mention(st store.Seat) string {
-	if st.UserID == "" || st.Bot != "" || strings.HasPrefix(st.UserID, "local:") {
+// duration writes a number of minutes in the language of loc: "1 day",
+// "8 hours", "1 hour 30 minutes".
+func duration(loc string, minutes int) string {
+	switch {
+	case minutes%(24*60) == 0:
+		return present.T(loc, "time.days", "n", minutes/(24*60))
+	case minutes%60 == 0:
+		return present.T(loc, "time.hours", "n", minutes/60)
+	case minutes > 60:
+		return present.T(loc, "time.hours", "n", minutes/60) + " " + present.T(loc, "time.minutes", "n", minutes%60)
+	}
+	return present.T(loc, "time.minutes", "n", minutes)
+}
+
+// mention is how a message in the language of loc names a seat: a
+// Discord mention for a member, the escaped name for a local player, a bot
+// named as a bot.
+func mention(loc string, st store.Seat) string {
+	if st.Bot != "" {
+		p := present.Player{Name: st.Name, Bot: true, Level: st.Bot}
+		if st.TakenOver() {
+			p.For = st.Name
+		}
+		return present.EscapeMarkdown(present.PlayerLabel(loc, p))
+	}
+	if st.UserID == "" || strings.HasPrefix(st.UserID, "local:") {
 		return present.EscapeMarkdown(st.Name)
 	}
 	return "<@" + st.UserID + ">"
@@ -300,5 +317,9 @@ func (s *Service) inLobby(req *Request, resp Responder, game string, change func
 	if fromButton {
 		return resp.Update(m)
 	}
+	// A command's answer is a copy of the table as it stands: the buttons
+	// stay on the lobby itself, so that no copy keeps controls that die
+	// when the game starts.
+	m.Components = nil
 	return resp.Reply(m)
 }

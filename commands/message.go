@@ -4,6 +4,8 @@
 // player speaks to a terminal, and both call Service.Handle.
 package commands
 
+import "time"
+
 // Message is a reply or a post, in transport-neutral terms.
 type Message struct {
 	Content    string
@@ -83,10 +85,12 @@ type SelectOption struct {
 	Default                   bool
 }
 
-// Choice is an autocomplete suggestion.
+// Choice is an autocomplete suggestion, or one of an option's fixed
+// choices; Names gives a fixed choice's name per language.
 type Choice struct {
 	Name  string
 	Value string
+	Names map[string]string `json:",omitempty"`
 }
 
 // RequestType says what kind of interaction a request is.
@@ -125,6 +129,19 @@ type Request struct {
 	Values   []string
 	// DM is set when the request comes from a direct message.
 	DM bool
+	// AppPermissions are the bot's permissions where the request was made,
+	// as Discord computed them (app_permissions), when KnownPermissions:
+	// a transport without permissions (the terminal) leaves both unset.
+	AppPermissions   Permissions
+	KnownPermissions bool
+	// ChannelKind is what the request's channel is (a text channel, a
+	// thread...), when the transport knows.
+	ChannelKind ChannelKind
+	// Via, until ViaUntil, lets the transport post in the request's channel on
+	// the request's behalf (Discord: the interaction's webhook, outside the
+	// bot's global rate limit); opaque here, "" when there is no such way.
+	Via      string
+	ViaUntil time.Time
 }
 
 // Opt returns an option's value or "".

@@ -11,8 +11,8 @@ import (
 // Turn DMs: a player who asks (/ttr notify) gets a direct message when a
 // board asks them to play. The choice is the table's (a record option
 // "notify.<user>"), and the DMs are queued with the move that makes the
-// turn theirs, in the channel's outbox, so they are sent after the board
-// and never lost to a restart.
+// turn theirs, in the player's own queue of the outbox (dm.go), so they
+// are never lost to a restart and never hold the table's boards.
 
 // notifyKey is the record option holding a player's choice.
 func notifyKey(user string) string { return "notify." + user }
@@ -48,15 +48,16 @@ func (s *Service) notifyCommand(req *Request, resp Responder) error {
 	}
 	set(t.rec)
 	if on {
-		return resp.Reply(note(present.T(req.Locale, "notify.on")))
+		return resp.Reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
 	}
 	return resp.Reply(note(present.T(req.Locale, "notify.off")))
 }
 
-// dmEntry wraps a direct message for the outbox.
-func dmEntry(user string, m Message) store.OutboxEntry {
-	payload, _ := json.Marshal(outboxPayload{Message: m, DM: user})
-	return store.OutboxEntry{Kind: "dm", Payload: payload}
+// dmEntry wraps a direct message about the game in channel for the
+// user's own queue.
+func dmEntry(user, channel string, m Message) store.OutboxEntry {
+	payload, _ := json.Marshal(outboxPayload{Message: m, DM: user, Game: channel})
+	return store.OutboxEntry{Kind: "dm", Payload: payload, Queue: dmQueue(user)}
 }
 
 // turnPings are the DMs owed to the players a new board asks to play: the
@@ -70,7 +71,7 @@ func (s *Service) turnPings(t *table) []store.OutboxEntry {
 	ping := func(seat int, key string) {
 		st := rec.Seats[seat]
 		if st.Bot == "" && st.UserID != "" && rec.Options[notifyKey(st.UserID)] == "on" {
-			out = append(out, dmEntry(st.UserID, Message{Content: present.T(loc, key, "board", board, "channel", where)}))
+			out = append(out, dmEntry(st.UserID, rec.Channel, Message{Content: present.T(loc, key, "board", board, "channel", where)}))
 		}
 	}
 	switch g.Phase() {

@@ -67,7 +67,7 @@ func (s *Service) paymentPrompt(t *table, loc string, a engine.Action, opts []en
 			break
 		}
 		row = append(row, Component{Kind: Button, ID: cid("pay", t.rec.ID, g.Turn(), o.Color.String()),
-			Label: present.CardsLabel(loc, spentCards(g, o)), Emoji: present.CardEmoji(engine.ColorCard(o.Color)), Style: Primary})
+			Label: present.CardsText(loc, spentCards(g, o)), Emoji: present.CardEmoji(engine.ColorCard(o.Color)), Style: Primary})
 	}
 	row = append(row, Component{Kind: Button, ID: cid("pay", t.rec.ID, g.Turn(), "cancel"), Label: present.T(loc, "button.cancel"), Style: Secondary})
 	return Message{Ephemeral: true, Content: present.T(loc, "pay.ask", "action", describeWhat(loc, g, a)), Components: []Row{row}}

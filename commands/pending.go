@@ -61,13 +61,14 @@ func (s *Service) blockingPrompt(t *table, seat int, loc string) (Message, bool)
 		return m, true
 	case g.Phase() == engine.PhaseTunnel:
 		tr, revealed, extra, _ := g.TunnelReveal()
+		ask, rows := s.tunnelAsk(t, seat, loc)
 		lines := []string{
 			present.T(loc, "pending.tunnel", "route", present.RouteLabel(loc, g.Board(), tr)),
 			present.T(loc, "you.tunnel", "cards", present.CardsLabel(loc, revealed), "n", extra),
-			present.T(loc, "you.tunnel_pay"),
+			ask,
 		}
 		m.Content = strings.Join(lines, "\n")
-		m.Components = s.tunnelRows(t, seat, loc)
+		m.Components = rows
 		return m, true
 	}
 	return Message{}, false

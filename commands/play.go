@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"conductor/engine"
 	"conductor/imaging"
@@ -23,7 +24,7 @@ type outcome struct {
 // with what the table must see because of it (the board after a finished
 // turn, the final reveal after the last move), so that no move is ever
 // committed without its announcement. On any error the game is as it was.
-func (s *Service) apply(t *table, seat int, a engine.Action, interaction string) (outcome, error) {
+func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outcome, error) {
 	g := t.game
 	turn, phase := g.Turn(), g.Phase()
 	ev, err := g.Apply(seat, a)
@@ -36,25 +37,48 @@ func (s *Service) apply(t *table, seat int, a engine.Action, interaction string)
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
-		posts = s.finalEntries(t, g.Final())
+		posts = s.finalEntries(t, g.Final(), false)
 	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
-		posts = append(posts, boardEntry(s.boardText(t), len(t.rec.Log)+1, t.locale()))
+		posts = append(posts, s.moveBoard(t, len(t.rec.Log)+1, req))
 		posts = append(posts, s.turnPings(t)...)
-		t.reminded = -1
-	case o.turnDone:
-		t.reminded = -1
 	}
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now(), Interaction: interaction}
-	if _, err := s.cfg.Store.AppendActionWithPosts(t.rec.Channel, entry, posts); err != nil {
+	// Times are kept to the millisecond: a log entry's time then takes a
+	// few bytes (store/logcodec.go).
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now().UTC().Truncate(time.Millisecond)}
+	if req != nil {
+		entry.Interaction = req.ID
+	}
+	// The deadline after the move, and now and then a snapshot of the
+	// game, are committed with it.
+	n := len(t.rec.Log) + 1
+	t.rec.Log = append(t.rec.Log, entry)
+	due := s.dueFor(t)
+	var snap *store.Snapshot
+	if t.snapshotDue(n) {
+		snap = t.tableSnapshot(n)
+	}
+	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
+	if _, err := s.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
+		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.
 		if lerr := s.load(t, t.rec.Channel); lerr != nil {
 			s.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
 		}
 		return outcome{}, err
 	}
-	t.rec.Log = append(t.rec.Log, entry)
+	t.rec.Due = due
+	if snap != nil {
+		t.snapMoves = n
+	}
+	if due != nil {
+		s.woken(due.At)
+	}
+	s.kickQueues(posts)
+	if req != nil && o.turnDone {
+		s.countMove()
+	}
 	return o, nil
 }
 
@@ -103,14 +127,26 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 	return s.oops(req, err.Error())
 }
 
-// seatName is a seat's display name as typed: present escapes it in the
-// texts it builds; a name put into a message here goes through
-// present.EscapeMarkdown.
+// seatName is a seat's name as the table's texts show it: a person's name
+// as typed, a bot named as a bot in the table's language ("🤖 Vera
+// (difficile)", "🤖 bot normal pour bob" for a seat a bot took over).
+// present escapes it in the texts it builds; a name put into a message
+// here goes through present.EscapeMarkdown.
 func seatName(rec *store.GameRecord, seat int) string {
 	if seat < 0 || seat >= len(rec.Seats) {
 		return "?"
 	}
-	return rec.Seats[seat].Name
+	return present.PlayerLabel(rec.Options["locale"], seatPlayer(rec, seat))
+}
+
+// seatPlayer is a seat as the presentation shows it.
+func seatPlayer(rec *store.GameRecord, seat int) present.Player {
+	st := rec.Seats[seat]
+	p := present.Player{Name: st.Name, Bot: st.Bot != "", Level: st.Bot}
+	if st.TakenOver() {
+		p.For = st.Name
+	}
+	return p
 }
 
 // scene builds the public board picture of a game.
@@ -126,8 +162,8 @@ func (s *Service) scene(t *table, loc string) *imaging.Scene {
 // seatPlayers are a game's seats as the presentation shows them.
 func seatPlayers(rec *store.GameRecord) []present.Player {
 	out := make([]present.Player, len(rec.Seats))
-	for i, st := range rec.Seats {
-		out[i] = present.Player{Name: st.Name, Bot: st.Bot != ""}
+	for i := range rec.Seats {
+		out[i] = seatPlayer(rec, i)
 	}
 	return out
 }
@@ -178,7 +214,12 @@ func (s *Service) boardText(t *table) Message {
 			sb.WriteString(present.T(loc, "turn.last_round", "turns", n))
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(present.T(loc, "turn.next", "player", mention(st), "color", present.ColorDot(cur)))
+		if st.Bot != "" {
+			// A bot is not spoken to: the table reads that it is playing.
+			sb.WriteString(present.T(loc, "turn.bot", "player", mention(loc, st), "color", present.ColorDot(cur)))
+		} else {
+			sb.WriteString(present.T(loc, "turn.next", "player", mention(loc, st), "color", present.ColorDot(cur)))
+		}
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
@@ -230,6 +271,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
+	actions = append(actions, s.activityButtons(rec.ID, loc)...)
 	return []Row{cards, actions}
 }
 

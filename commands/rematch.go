@@ -2,6 +2,7 @@ package commands
 
 import (
 	"maps"
+	"strings"
 
 	"conductor/present"
 	"conductor/store"
@@ -17,81 +18,113 @@ func rematchButton(loc string, rec *store.GameRecord) Component {
 	return Component{Kind: Button, ID: cid("rematch", rec.ID, 0, ""), Label: present.T(loc, "button.rematch"), Style: Primary, Emoji: "🔁"}
 }
 
-// rematch opens the table a finished game's player asked for.
+// rematch opens the table a finished game's player asked for: once per
+// game, ever (the archived game keeps its rematch's id), whatever becomes
+// of that table; its lobby pings the other players once.
 func (s *Service) rematch(req *Request, resp Responder, id customID) error {
-	old, err := s.finishedGame(req.Guild, id.game)
+	key, old, err := s.finishedGame(req.Guild, id.game)
 	if err != nil {
 		return resp.Reply(note(present.T(req.Locale, "rematch.gone")))
 	}
-	if seatOf(old, req.User) < 0 {
+	if heldSeat(old, req.User) < 0 {
 		return resp.Reply(note(present.T(req.Locale, "rematch.not_player")))
 	}
-	// One rematch a game, even when two players click at once.
-	if !s.claimRematch(old.ID) {
+	done := func() error {
 		if rec := s.rematchOf(old); rec != nil {
 			return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 		}
-		return resp.Reply(note(present.T(req.Locale, "lobby.exists")))
+		return resp.Reply(note(present.T(req.Locale, "rematch.already")))
+	}
+	// One rematch a game, even when two players click at once.
+	if store.RematchMark(old) != "" || !s.claimRematch(old.ID) {
+		return done()
 	}
 	defer s.releaseRematch(old.ID)
-	if rec := s.rematchOf(old); rec != nil {
-		return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
-	}
 
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
+	delete(rec.Options, "rematch") // the old game's own mark
 	rec.Options["rematch_of"] = old.ID
+	for k := range rec.Options {
+		if strings.HasPrefix(k, "notify.") {
+			delete(rec.Options, k) // each table's DMs are asked for anew
+		}
+	}
 	for i := range rec.Seats {
 		rec.Seats[i].Color = seatColors[i]
+		if rec.Seats[i].TakenOver() {
+			// The member whose seat a bot finished is a player of the
+			// game: the rematch seats them again (they may leave it).
+			rec.Seats[i].Bot, rec.Seats[i].LeftAt = "", 0
+		}
 	}
 	// Where: a new thread of the same parent channel, else the channel the
 	// game was played in.
-	home := old.Options["parent"]
+	home, kind := old.Options["parent"], ChannelText
 	if home == "" {
-		home = old.Channel
-	}
-	s.placeTable(rec, home, old.Options["parent"] != "")
-	t, m := s.openLobby(req, rec)
-	if t == nil {
-		return resp.Reply(*m)
-	}
-	defer t.unlock()
-	loc := t.locale()
-	lobby := s.lobbyMessage(rec, loc)
-	lobby.Content = present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">")
-	for _, st := range rec.Seats {
-		if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
-			lobby.Mentions = append(lobby.Mentions, st.UserID)
+		home, kind = old.Channel, ChannelUnknown
+		if req.Channel == home {
+			kind = req.ChannelKind
 		}
 	}
-	if err := s.enqueue(home, lobby); err != nil {
-		return resp.Reply(s.oops(req, err.Error()))
+	dress := func(lobby *Message) {
+		// The lobby pings the other players, once: their mentions in its
+		// content (a mention in an embed pings nobody).
+		loc := rec.Options["locale"]
+		var pings []string
+		for _, st := range rec.Seats {
+			if st.Bot == "" && st.UserID != "" && st.UserID != req.User {
+				lobby.Mentions = append(lobby.Mentions, st.UserID)
+				pings = append(pings, mention(loc, st))
+			}
+		}
+		opened := present.T(loc, "rematch.opened", "player", present.EscapeMarkdown(req.UserName), "where", "<#"+rec.Channel+">")
+		lobby.Content = strings.TrimSpace(opened + " " + strings.Join(pings, " ") + "\n" + lobby.Content)
 	}
-	s.kick(home)
+	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
+		return s.cfg.Store.PutRematch(key, rec, posts...)
+	}
+	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options["parent"] != "", lobby: dress, put: put})
+	if !opened {
+		return resp.Reply(answer)
+	}
 	return resp.Reply(note(present.T(req.Locale, "rematch.done", "where", "<#"+rec.Channel+">")))
 }
 
-// finishedGame is an archived game of a server, as it was played.
-func (s *Service) finishedGame(guild, id string) (*store.GameRecord, error) {
-	e, err := s.cfg.Store.ArchivedByID(guild, id)
-	if err != nil {
-		return nil, err
+// heldSeat is the seat user held in a game, played to the end or left to
+// a bot; -1 when they had none.
+func heldSeat(rec *store.GameRecord, user string) int {
+	for i, st := range rec.Seats {
+		if st.UserID == user && (st.Bot == "" || st.TakenOver()) {
+			return i
+		}
 	}
-	return s.cfg.Store.ArchivedGame(e.Key)
+	return -1
 }
 
-// rematchOf is the live table opened as a game's rematch, if any.
+// finishedGame is an archived game of a server, as it was played, with its
+// archive key.
+func (s *Service) finishedGame(guild, id string) (string, *store.GameRecord, error) {
+	e, err := s.cfg.Store.ArchivedByID(guild, id)
+	if err != nil {
+		return "", nil, err
+	}
+	rec, err := s.cfg.Store.ArchivedGame(e.Key)
+	return e.Key, rec, err
+}
+
+// rematchOf is the live table opened as a game's rematch, if any, found by
+// the store's rematch index.
 func (s *Service) rematchOf(old *store.GameRecord) *store.GameRecord {
-	recs, err := s.cfg.Store.ListGuild(old.Guild)
+	ch, err := s.cfg.Store.RematchOf(old.ID)
 	if err != nil {
 		return nil
 	}
-	for _, r := range recs {
-		if r.Options["rematch_of"] == old.ID {
-			return r
-		}
+	rec, err := s.cfg.Store.Header(ch)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return rec
 }
 
 // claimRematch marks a game's rematch as being opened; false when another

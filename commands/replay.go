@@ -69,7 +69,7 @@ func (s *Service) replay(guild, id string) (present.ReplayGIF, error) {
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
-	frames, err := s.replayFrames(rec, entry)
+	frames, _, err := s.replayFrames(rec, entry)
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
@@ -92,11 +92,11 @@ func (s *Service) replay(guild, id string) (present.ReplayGIF, error) {
 // replayFrames replays an archived game's log, the way a stored game is
 // loaded, and returns the public board after the ticket choice and after
 // every turn, in the server's language. The game must end with the scores
-// the archive recorded.
-func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry) ([]imaging.Scene, error) {
+// the archive recorded, which it returns too.
+func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry) ([]imaging.Scene, *engine.FinalScore, error) {
 	cfg, err := s.gameConfig(rec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	loc := rec.Options["locale"]
 	players := seatPlayers(rec)
@@ -114,15 +114,16 @@ func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry)
 		turn, phase = g.Turn(), g.Phase()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errReplayDiverged, err)
+		return nil, nil, fmt.Errorf("%w: %v", errReplayDiverged, err)
 	}
 	if g.Phase() != engine.PhaseOver || len(frames) == 0 {
-		return nil, fmt.Errorf("%w: the log ends before the game does", errReplayDiverged)
+		return nil, nil, fmt.Errorf("%w: the log ends before the game does", errReplayDiverged)
 	}
-	for i, ps := range g.Final().Players {
+	final := g.Final()
+	for i, ps := range final.Players {
 		if i >= len(entry.Players) || entry.Players[i].Score != ps.Total {
-			return nil, fmt.Errorf("%w: seat %d scores %d, the archive says otherwise", errReplayDiverged, i+1, ps.Total)
+			return nil, nil, fmt.Errorf("%w: seat %d scores %d, the archive says otherwise", errReplayDiverged, i+1, ps.Total)
 		}
 	}
-	return frames, nil
+	return frames, final, nil
 }

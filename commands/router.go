@@ -59,6 +59,8 @@ func (s *Service) command(ctx context.Context, req *Request, resp Responder) err
 		return s.scoreCommand(req, resp)
 	case "log":
 		return s.logCommand(req, resp)
+	case EntryPointName:
+		return s.entryPoint(req, resp)
 	}
 	return resp.Reply(note(present.T(req.Locale, "error.unknown_command", "name", strings.TrimSpace(req.Name+" "+req.Sub))))
 }
@@ -110,6 +112,8 @@ func (s *Service) component(ctx context.Context, req *Request, resp Responder) e
 		return s.endButton(req, resp, id)
 	case "pay":
 		return s.payButton(req, resp, id)
+	case "activity":
+		return s.activityButton(req, resp, id)
 	}
 	return resp.Reply(note(present.T(req.Locale, "stale.unknown")))
 }

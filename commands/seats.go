@@ -25,11 +25,12 @@ func (s *Service) leave(req *Request, resp Responder) error {
 		return s.lobbyLeave(req, resp, "")
 	}
 	return s.atTable(req, resp, nil, func(t *table, seat int) error {
+		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := s.handToBot(t, seat); err != nil {
 			return resp.Reply(s.oops(req, err.Error()))
 		}
 		loc := t.locale()
-		return resp.Reply(Message{Content: present.T(loc, "seat.left", "player", present.EscapeMarkdown(seatName(t.rec, seat)), "level", takeoverLevel)})
+		return resp.Reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
 	})
 }
 
@@ -61,7 +62,7 @@ func (s *Service) kickSeat(req *Request, resp Responder) error {
 	if err := s.handToBot(t, seat); err != nil {
 		return resp.Reply(s.oops(req, err.Error()))
 	}
-	return resp.Reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", takeoverLevel)})
+	return resp.Reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
 }
 
 // running reports whether a channel's game has started.
@@ -93,19 +94,21 @@ func findSeat(rec *store.GameRecord, seat, user string) int {
 }
 
 // handToBot gives a person's seat to a bot, in the store first, then plays
-// on if the seat owes a move.
+// on if the seat owes a move. The seat keeps the person's id and name (it
+// is named "bot for them" from then on): their part of the game stays
+// theirs, and they may still ask for the rematch.
 func (s *Service) handToBot(t *table, seat int) error {
 	user := t.rec.Seats[seat].UserID
+	moves := len(t.rec.Log)
 	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
-		r.Seats[seat].Bot, r.Seats[seat].UserID = takeoverLevel, ""
+		r.Seats[seat].Bot, r.Seats[seat].LeftAt = takeoverLevel, moves
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	t.rec.Seats[seat].Bot, t.rec.Seats[seat].UserID = takeoverLevel, ""
+	t.rec.Seats[seat].Bot, t.rec.Seats[seat].LeftAt = takeoverLevel, moves
 	delete(t.pending, user)
-	delete(t.bots, seat)
 	if t.game.Phase() == engine.PhaseSetup {
 		s.botsSetup(t)
 		s.after(t, outcome{}) // the board, if set-up ended, was queued with the move
@@ -115,13 +118,19 @@ func (s *Service) handToBot(t *table, seat int) error {
 	return nil
 }
 
-// seatChoices suggests the seats of the channel's table for /ttr kick.
-func seatChoices(rec *store.GameRecord, add func(name, value string)) {
+// seatChoices suggests the seats of the channel's table for /ttr kick,
+// named in the language of loc.
+func seatChoices(loc string, rec *store.GameRecord, add func(name, value string)) {
 	for i, st := range rec.Seats {
-		name := strconv.Itoa(i+1) + " · " + st.Name
-		if st.Bot != "" {
-			name += " (" + st.Bot + ")"
-		}
-		add(name, strconv.Itoa(i+1))
+		add(strconv.Itoa(i+1)+" · "+present.PlayerName(loc, present.Player{Name: st.Name, Bot: st.Bot != "", Level: st.Bot, For: forName(st)}), strconv.Itoa(i+1))
 	}
+}
+
+// forName is the member a bot plays for, "" for a seat that is not taken
+// over.
+func forName(st store.Seat) string {
+	if st.TakenOver() {
+		return st.Name
+	}
+	return ""
 }

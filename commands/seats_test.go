@@ -40,8 +40,8 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 		t.Fatalf("leaving is told publicly: %+v", a.msg)
 	}
 	rec, _ := w.store.Get("c1")
-	if rec.Seats[0].Bot == "" || rec.Seats[0].UserID != "" {
-		t.Fatalf("the seat is a bot's in the store: %+v", rec.Seats[0])
+	if !rec.Seats[0].TakenOver() || rec.Seats[0].UserID != "u1" || rec.Seats[0].LeftAt != len(rec.Log) {
+		t.Fatalf("the seat is a bot's in the store, for the player who left: %+v", rec.Seats[0])
 	}
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 1 }) }, "the bot plays the seat's turn")
 	if a := w.cmd("u1", "draw", "", nil); !strings.Contains(a.msg.Content, "not playing") {
@@ -186,9 +186,10 @@ func testBots(level string, _ uint64) (Bot, error) {
 // while each player's private replies follow their own language.
 func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
 	w := newWorld(t)
-	lobby := w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
-	if !strings.Contains(lobby.msg.Content+lobby.msg.Embeds[0].Title+lobby.msg.Embeds[0].Description, "Aventuriers") {
-		t.Fatalf("the lobby is French: %+v", lobby.msg)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
+	lobby, ok := w.lobby("c1")
+	if !ok || !strings.Contains(lobby.Content+lobby.Embeds[0].Title+lobby.Embeds[0].Description, "Aventuriers") {
+		t.Fatalf("the lobby is French: %+v", lobby)
 	}
 	w.cmd("u2", "ttr", "join", nil)
 	w.cmd("u1", "ttr", "start", nil)

@@ -7,14 +7,19 @@ import (
 	"fmt"
 	"time"
 
-	"conductor/engine"
 	"conductor/store"
 )
 
 // ErrUndeliverable is what a Poster returns (wrapped) when a post can never
-// succeed as it is (the channel is gone, the bot may not write there):
-// retrying would hold the channel's queue forever, so the post is dropped.
-var ErrUndeliverable = errors.New("the post cannot be delivered")
+// succeed as it is (the channel is gone, the body is refused): retrying
+// would hold the channel's queue forever, so the post is dropped.
+// ErrForbidden: Discord refuses the bot's posts in that channel (403: a
+// permission is missing): the post is kept for when someone can fix it
+// (blocked.go).
+var (
+	ErrUndeliverable = errors.New("the post cannot be delivered")
+	ErrForbidden     = errors.New("the bot's posts are refused in this channel")
+)
 
 // The channel's sender delivers the outbox (store/outbox.go) in order, one
 // goroutine per channel at most, never under a table's lock. A post that
@@ -40,26 +45,31 @@ type outboxPayload struct {
 	To string `json:",omitempty"`
 	// DM sends the message to a user privately instead (turn DMs).
 	DM string `json:",omitempty"`
+	// Game is the channel of the game a DM or a lobby post belongs to.
+	Game string `json:",omitempty"`
+	// Edit replaces that earlier message of the channel instead of
+	// posting (an expired lobby).
+	Edit string `json:",omitempty"`
+	// Via is the way the move's request offered to post the board, until
+	// ViaUntil; Epoch names the process that queued it (via.go).
+	Via      string    `json:",omitempty"`
+	ViaUntil time.Time `json:",omitzero"`
+	Epoch    string    `json:",omitempty"`
 }
 
 // boardAt names the board picture after a game's first Moves moves, in a
-// language.
+// language. Narration, when known, is the part of the message's text that
+// tells the moves, for merging queued boards (coalesce.go).
 type boardAt struct {
-	Moves  int
-	Locale string
+	Moves     int
+	Locale    string
+	Narration *string `json:",omitempty"`
 }
 
 // outboxEntry wraps a message for the store.
 func outboxEntry(kind string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
 	return store.OutboxEntry{Kind: kind, Payload: payload}
-}
-
-// boardEntry wraps a board whose picture is drawn at delivery from the
-// stored game after its first moves moves.
-func boardEntry(m Message, moves int, loc string) store.OutboxEntry {
-	payload, _ := json.Marshal(outboxPayload{Message: m, Board: &boardAt{Moves: moves, Locale: loc}})
-	return store.OutboxEntry{Kind: "board", Payload: payload}
 }
 
 // elsewhereEntry wraps a message for another channel.
@@ -77,25 +87,19 @@ func archiveEntry() store.OutboxEntry {
 // drawBoard draws a channel's board as it stood after the first moves
 // moves, from the stored game, outside any lock.
 func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
-	rec, err := s.cfg.Store.Get(channel)
+	l, err := s.cfg.Store.Load(channel)
 	if err != nil {
 		return File{}, err
 	}
+	rec := l.Record
 	if at.Moves > len(rec.Log) {
 		return File{}, fmt.Errorf("the board after move %d of a log of %d", at.Moves, len(rec.Log))
 	}
-	cfg, err := s.gameConfig(rec)
+	b, err := s.rebuild(rec, l.Snapshot, at.Moves)
 	if err != nil {
 		return File{}, err
 	}
-	tmp := &table{rec: rec}
-	g, err := engine.ReplayNotation(cfg, logMoves(rec)[:at.Moves], func(g *engine.Game, _ engine.Move, ev []engine.Event) {
-		tmp.narrate(rec, g, ev)
-	})
-	if err != nil {
-		return File{}, err
-	}
-	tmp.game = g
+	tmp := &table{rec: rec, game: b.game, history: b.history}
 	png, err := s.boardPNG(tmp, at.Locale)
 	if err != nil {
 		return File{}, err
@@ -139,6 +143,9 @@ func (s *Service) kick(channel string) {
 		s.again[channel] = true
 		return
 	}
+	if b := s.blocked[channel]; b != nil && !b.retrying {
+		return // Discord refuses our posts there: blocked.go retries
+	}
 	s.sending[channel] = true
 	s.wg.Add(1)
 	go func() {
@@ -168,7 +175,18 @@ func (s *Service) deliver(channel string) {
 			s.mu.Unlock()
 			continue
 		}
-		for _, e := range entries {
+		// Queued boards go out merged (coalesce.go); what a merge took is
+		// passed over, and a merge found only in part reads the outbox again.
+		merged := map[uint64]bool{}
+	entries:
+		for k, e := range entries {
+			if merged[e.Seq] {
+				continue
+			}
+			run := boardRun(entries[k:])
+			for _, q := range run {
+				merged[q.e.Seq] = true
+			}
 			for {
 				if s.isClosed() {
 					s.mu.Lock()
@@ -177,14 +195,33 @@ func (s *Service) deliver(channel string) {
 					s.idle.Broadcast()
 					return
 				}
-				err := s.send(channel, e)
+				complete := true
+				err := s.withSendSlot(func() error {
+					if run == nil {
+						return s.send(channel, e)
+					}
+					var err error
+					complete, err = s.sendBoards(channel, run)
+					return err
+				})
+				if err == nil && !complete {
+					wait = firstRetry
+					break entries
+				}
 				if err == nil {
 					wait = firstRetry
 					break
 				}
-				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", wait, "err", err)
+				if errors.Is(err, errBlocked) {
+					// The entries wait for someone to act (blocked.go),
+					// not in a loop of refused requests.
+					s.stopSending(channel)
+					return
+				}
+				delay := retryDelay(err, wait)
+				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", delay, "err", err)
 				s.setRetrying(channel, true)
-				slept := s.sleep(wait)
+				slept := s.sleep(delay)
 				s.setRetrying(channel, false)
 				if !slept {
 					continue // closed: the loop above returns
@@ -206,6 +243,9 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 	if e.Kind == "archive" {
 		return s.archive(channel, e)
 	}
+	if p.Edit != "" {
+		return s.sendEdit(channel, e, p)
+	}
 	m := p.Message
 	if p.Board != nil {
 		if f, err := s.drawBoard(channel, p.Board); err == nil {
@@ -216,32 +256,33 @@ func (s *Service) send(channel string, e store.OutboxEntry) error {
 			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
 		}
 	}
-	if p.DM != "" {
-		err := s.cfg.Poster.DM(p.DM, m)
-		if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
-			s.log.Info("turn DM not delivered", "channel", channel, "err", err)
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-		return s.cfg.Store.Delivered(channel, e.Seq)
-	}
 	m.Nonce = e.Nonce
+	if p.DM != "" {
+		return s.sendDM(channel, e, p, m)
+	}
 	to := channel
 	if p.To != "" {
 		to = p.To
 	}
 	id, err := s.cfg.Poster.Post(to, m)
-	if errors.Is(err, ErrUndeliverable) {
+	if errors.Is(err, ErrForbidden) && to == channel {
+		return s.postRefused(channel, err)
+	}
+	if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
 		s.log.Error("post dropped", "channel", channel, "kind", e.Kind, "err", err)
 		return s.cfg.Store.Delivered(channel, e.Seq)
 	}
 	if err != nil {
 		return err
 	}
-	if e.Kind == "board" || e.Kind == "final" {
+	if to == channel {
+		s.postAccepted(channel)
+	}
+	switch e.Kind {
+	case "board", "final":
 		s.replaceBoard(channel, id, e.Kind == "final")
+	case "lobby":
+		s.rememberLobby(p.Game, id)
 	}
 	return s.cfg.Store.Delivered(channel, e.Seq)
 }
@@ -293,11 +334,10 @@ func (s *Service) replaceBoard(channel, id string, final bool) {
 		s.boards[channel] = id
 	}
 	s.mu.Unlock()
-	rm, ok := s.cfg.Poster.(ControlsRemover)
-	if !ok || prev == "" || prev == id {
+	if prev == "" || prev == id {
 		return
 	}
-	if err := rm.RemoveControls(channel, prev); err != nil {
+	if err := s.removeControls(channel, prev); err != nil {
 		s.log.Warn("old board's buttons not removed", "channel", channel, "message", prev, "err", err)
 	}
 }

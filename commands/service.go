@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,10 @@ import (
 	"conductor/store"
 )
 
-// ErrDMClosed is what Poster.DM returns when a user does not accept DMs.
+// ErrDMClosed is what Poster.DM returns (wrapped) when Discord refuses a DM
+// for good: the user does not accept DMs (50007), is not a valid recipient
+// (50033), the message trips their content filter (20009), or any other
+// refusal but a request to wait.
 var ErrDMClosed = errors.New("the user does not accept direct messages")
 
 // Bot chooses actions for a seat from what that seat may see.
@@ -43,6 +47,19 @@ type Config struct {
 	// Now is the clock (tests inject one).
 	Now    func() time.Time
 	Logger *slog.Logger
+	// MaxLobbiesPerMember and MaxLobbiesPerChannel cap the tables still
+	// forming that one member hosts (in a server) and that one channel
+	// shows; LobbyExpiry closes a lobby nobody changed for that long. Zero
+	// is the default (opening.go), a negative value no limit.
+	MaxLobbiesPerMember, MaxLobbiesPerChannel int
+	LobbyExpiry                               time.Duration
+	// Activity is the board as a live page (web/), nil when it is off.
+	Activity Activity
+	// MaxTables bounds the tables kept in memory (DefaultMaxTables when
+	// 0); IdleAfter is how long a table stays in memory unused
+	// (DefaultIdleAfter when 0). See cache.go.
+	MaxTables int
+	IdleAfter time.Duration
 }
 
 // Service runs the games of every channel.
@@ -50,8 +67,12 @@ type Service struct {
 	cfg Config
 	log *slog.Logger
 
-	mu       sync.Mutex
+	// mu guards the service's maps. A table's lock may be held when mu
+	// is taken, never the other way round (TryLock excepted).
+	mu sync.Mutex
+	// channels are the tables in memory, in lru (most recent first).
 	channels map[string]*table
+	lru      *list.List
 	// sending marks the channels whose sender runs; again, that more was
 	// queued since it last looked; idle is signalled when a sender stops.
 	// retrying, that it waits to retry a failed post.
@@ -63,46 +84,86 @@ type Service struct {
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
+	// vias is what the sender posted through requests' vias (via.go).
+	vias viaBook
+
+	// blocked are the channels whose posts Discord refuses (blocked.go);
+	// dmRefused, "channel/user" of the players owed word that their turn
+	// DMs were refused (dm.go).
+	blocked map[string]*blockage
+	// dmMu guards dmRefused alone: it is taken with a table locked (when
+	// the table loads), so it never waits for another lock.
+	dmMu      sync.Mutex
+	dmRefused map[string]bool
+	// openings serialise the opening of tables per server (opening.go).
+	openings map[string]*sync.Mutex
+
+	// wake tells Run that a deadline earlier than the one it sleeps
+	// until was set; nextWake is that one.
+	wake     chan struct{}
+	nextWake time.Time
+	// sendSlots bounds the posts being sent at once (sendslots.go).
+	sendSlots chan struct{}
 
 	wg     sync.WaitGroup
 	closed chan struct{}
 }
 
 // table is one channel's game, loaded from the store, guarded by its own
-// lock so that actions in a channel are applied one at a time.
+// lock so that actions in a channel are applied one at a time. It stays
+// in memory while it is used, and is dropped when idle (cache.go).
 type table struct {
-	mu   sync.Mutex
+	mu      sync.Mutex
+	svc     *Service
+	channel string
+	// gone: the table was dropped from memory; whoever waited for its
+	// lock looks the channel up again.
+	gone bool
+	// elem is the table's place in the service's lru and used when it was
+	// last asked for (both guarded by the service's mu).
+	elem *list.Element
+	used time.Time
 	rec  *store.GameRecord // nil: no game here
 	game *engine.Game      // nil in the lobby
+	// snapMoves is the length of the log at the game's last stored
+	// snapshot (restore.go).
+	snapMoves int
 	// turnLog collects the public narration of the turn being played.
 	turnLog []string
 	// history keeps the last public narration lines for /log.
 	history []string
 	// pending holds per-user flows waiting for a button: confirmations, trips.
 	pending map[string]pendingAction
-	// reminded is the turn the timer's reminders count for; reminders is
-	// how many were sent then.
-	reminded, reminders int
 	// undo is an open undo vote.
 	undo *undoVote
-	// botTimer is armed while a bot is about to move.
+	// botTimer is armed while a bot is about to move; botArmed counts
+	// the timers armed, so that one that fired knows whether it is the
+	// latest.
 	botTimer *time.Timer
-	bots     map[int]Bot
+	botArmed int
 	// boardShown is when /board last reposted the board.
 	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:
 	// autocomplete reads it and never waits for the lock.
 	snap atomic.Pointer[tableSnapshot]
+	// changed is told, outside the lock, when a release published a
+	// changed table (see publish); nil when nobody listens.
+	changed func()
 }
 
 // tableSnapshot is a table as it stood, for readers that must not wait.
 type tableSnapshot struct {
 	rec  store.GameRecord // Seats copied; Log left out
 	game *engine.Game     // a clone; nil in the lobby
+	view viewSnapshot     // what View reads besides (view.go)
 }
 
-// unlock publishes the table's state for autocomplete, then releases it.
+// unlock brings the game's deadline up to date, publishes the table's
+// state for autocomplete, then releases it.
 func (t *table) unlock() {
+	if t.svc != nil {
+		t.svc.syncDue(t)
+	}
 	snap := &tableSnapshot{}
 	if t.rec != nil {
 		snap.rec = *t.rec
@@ -112,8 +173,11 @@ func (t *table) unlock() {
 			snap.game = t.game.Clone()
 		}
 	}
-	t.snap.Store(snap)
+	changed := t.publish(snap)
 	t.mu.Unlock()
+	if changed && t.changed != nil {
+		t.changed()
+	}
 }
 
 type pendingAction struct {
@@ -141,8 +205,16 @@ func New(cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, closed: make(chan struct{}),
-		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{}}
+	if cfg.MaxTables <= 0 {
+		cfg.MaxTables = DefaultMaxTables
+	}
+	if cfg.IdleAfter <= 0 {
+		cfg.IdleAfter = DefaultIdleAfter
+	}
+	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, lru: list.New(), closed: make(chan struct{}),
+		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{},
+		blocked: map[string]*blockage{}, dmRefused: map[string]bool{},
+		wake: make(chan struct{}, 1), sendSlots: make(chan struct{}, sendConcurrency)}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -155,12 +227,16 @@ func (s *Service) Close() {
 	default:
 		close(s.closed)
 	}
+	tables := make([]*table, 0, len(s.channels))
 	for _, t := range s.channels {
-		t.mu.Lock()
-		s.disarmBot(t)
-		t.unlock()
+		tables = append(tables, t)
 	}
 	s.mu.Unlock()
+	for _, t := range tables {
+		t.mu.Lock()
+		s.disarmBot(t)
+		t.mu.Unlock()
+	}
 	s.idle.Broadcast()
 	s.wg.Wait()
 }
@@ -177,59 +253,64 @@ func (s *Service) isClosed() bool {
 // table returns a channel's table, locked, loading it from the store on
 // first use. The caller unlocks it.
 func (s *Service) table(channel string) (*table, error) {
-	s.mu.Lock()
-	t, ok := s.channels[channel]
-	if !ok {
-		t = &table{pending: map[string]pendingAction{}, reminded: -1}
-		s.channels[channel] = t
-	}
-	s.mu.Unlock()
-	t.mu.Lock()
-	if !ok || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
-		if err := s.load(t, channel); err != nil {
-			t.unlock()
-			s.mu.Lock()
-			delete(s.channels, channel)
-			s.mu.Unlock()
-			return nil, err
+	for {
+		t, fresh := s.lookup(channel)
+		t.mu.Lock()
+		if t.gone {
+			// Dropped while we waited: look again.
+			t.mu.Unlock()
+			continue
 		}
+		if fresh || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
+			if err := s.load(t, channel); err != nil {
+				s.drop(t)
+				t.mu.Unlock()
+				return nil, err
+			}
+		}
+		if fresh {
+			s.trim()
+		}
+		return t, nil
 	}
-	return t, nil
 }
 
-// load reads a channel's game from the store and replays its log.
+// load reads a channel's game from the store and rebuilds it: from its
+// snapshot when it has one, replaying (and narrating) the moves after it.
 func (s *Service) load(t *table, channel string) error {
-	rec, err := s.cfg.Store.Get(channel)
+	l, err := s.cfg.Store.Load(channel)
 	if errors.Is(err, store.ErrNotFound) {
-		t.rec, t.game = nil, nil
+		t.rec, t.game, t.snapMoves = nil, nil, 0
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	t.rec, t.game, t.history, t.turnLog = rec, nil, nil, nil
+	rec := l.Record
+	t.rec, t.game, t.history, t.turnLog, t.snapMoves = rec, nil, nil, nil, 0
+	s.owedDMWords(rec)
+	if l.Parked != nil {
+		s.unpark(t, l.Parked)
+	}
 	if rec.Status != store.StatusPlaying {
 		return nil
 	}
-	cfg, err := s.gameConfig(rec)
-	if err != nil {
-		return err
-	}
-	// The narration waiting for the next board is what was said since the
-	// last board was due, as apply decides it.
-	turn, phase := 0, engine.PhaseSetup
-	g, err := engine.ReplayNotation(cfg, logMoves(rec), func(g *engine.Game, m engine.Move, ev []engine.Event) {
-		t.narrate(rec, g, ev)
-		done := g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
-		if done && boardDue(rec, g, m.Seat) {
-			t.turnLog = t.turnLog[:0]
-		}
-		turn, phase = g.Turn(), g.Phase()
-	})
+	b, err := s.rebuild(rec, l.Snapshot, len(rec.Log))
 	if err != nil {
 		return fmt.Errorf("game %s %w", rec.ID, err)
 	}
-	t.game = g
+	t.game, t.history, t.turnLog, t.snapMoves = b.game, b.history, b.turnLog, b.snapMoves
+	// A game loaded from far behind its last snapshot (an upgraded file's,
+	// say) gets one now, so that it never replays that far again.
+	if n := len(rec.Log); n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {
+		if snap := t.tableSnapshot(n); snap != nil {
+			if err := s.cfg.Store.SaveSnapshot(channel, snap); err != nil {
+				s.log.Warn("save a snapshot", "channel", channel, "err", err)
+			} else {
+				t.snapMoves = n
+			}
+		}
+	}
 	return nil
 }
 
@@ -315,6 +396,12 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		err = s.autocomplete(req, held)
 	default:
 		err = held.Reply(s.oops(req, "unknown request"))
+	}
+	if req.Type != AutocompleteRequest {
+		// What the table owes this person privately: posts Discord
+		// refuses here, DMs Discord refused them.
+		s.tellBlocked(req, held)
+		s.tellDMRefused(req, held)
 	}
 	if serr := held.sendTo(resp); err == nil {
 		err = serr

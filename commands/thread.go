@@ -74,8 +74,11 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 }
 
 // openLobby stores a new lobby in its channel, unless a table is there,
-// and greets its thread. It returns the table, locked, or the refusal.
-func (s *Service) openLobby(req *Request, rec *store.GameRecord) (*table, *Message) {
+// together with the posts that show it: its message in home and its
+// thread's welcome. put stores them (in one transaction). It returns the
+// table, locked, or the refusal.
+func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lobby Message,
+	put func(*store.GameRecord, ...store.OutboxEntry) error) (*table, *Message) {
 	t, err := s.table(rec.Channel)
 	if err != nil {
 		m := s.oops(req, err.Error())
@@ -88,17 +91,20 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord) (*table, *Messa
 	if t.rec != nil {
 		return refuse(note(present.T(req.Locale, "lobby.exists")))
 	}
-	if err := s.cfg.Store.Put(rec); err != nil {
+	posts := []store.OutboxEntry{lobbyEntry(rec.Channel, home, lobby)}
+	if rec.Options["parent"] != "" {
+		// The thread's first message points back to the lobby.
+		posts = append(posts, outboxEntry("", s.threadWelcome(rec)))
+	}
+	if err := put(rec, posts...); err != nil {
+		if errors.Is(err, store.ErrRematched) {
+			return refuse(note(present.T(req.Locale, "rematch.already")))
+		}
 		return refuse(s.oops(req, err.Error()))
 	}
 	t.rec = rec
-	if parent := rec.Options["parent"]; parent != "" {
-		// The thread's first message points back to the lobby.
-		if err := s.enqueue(rec.Channel, s.threadWelcome(rec)); err != nil {
-			s.log.Error("queue the thread's welcome", "channel", rec.Channel, "err", err)
-		}
-		s.kick(rec.Channel)
-	}
+	s.kick(rec.Channel)
+	s.kickQueues(posts)
 	return t, nil
 }
 
@@ -131,7 +137,7 @@ func (s *Service) routeToThread(req *Request, id *customID) bool {
 	if thread == req.Channel {
 		return true // clicked inside the thread itself
 	}
-	rec, err := s.cfg.Store.Get(thread)
+	rec, err := s.cfg.Store.Header(thread)
 	if err != nil || rec.Options["parent"] != req.Channel || rec.ID != id.game {
 		return false
 	}
@@ -150,19 +156,47 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 }
 
 // noGameHere answers a game command typed in a channel without a game of
-// its own (key says so): when the player has a game in one of the
-// channel's threads, it points there instead.
+// its own (key says so): when the channel's games are played in its
+// threads, it lists them (the player's own first), each with its board
+// and players, for anyone, players and watchers alike. The store's index
+// of the channel's threads names them without reading any other game.
 func (s *Service) noGameHere(req *Request, key string) Message {
-	if recs, err := s.cfg.Store.ListGuild(req.Guild); err == nil {
-		var links []string
-		for _, r := range recs {
-			if r.Options["parent"] == req.Channel && seatOf(r, req.User) >= 0 {
-				links = append(links, "<#"+r.Channel+">")
+	if threads, err := s.cfg.Store.Threads(req.Channel); err == nil {
+		var mine, others []string
+		for _, th := range threads {
+			r, err := s.cfg.Store.Header(th.Channel)
+			if err != nil || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
+				continue
+			}
+			line := s.tableLine(req.Locale, r)
+			if heldSeat(r, req.User) >= 0 {
+				mine = append(mine, line)
+			} else {
+				others = append(others, line)
 			}
 		}
-		if len(links) > 0 {
-			return note(present.T(req.Locale, "game.in_thread", "threads", strings.Join(links, ", ")))
+		if tables := append(mine, others...); len(tables) > 0 {
+			return note(present.T(req.Locale, "game.tables", "tables", truncate(strings.Join(tables, "\n"), 1500)))
 		}
+	} else {
+		s.log.Warn("read the threads of a channel", "channel", req.Channel, "err", err)
 	}
 	return note(present.T(req.Locale, key))
+}
+
+// tableLine is one live table of a channel: its thread, board and seats.
+func (s *Service) tableLine(loc string, r *store.GameRecord) string {
+	board := r.Map
+	if b, err := s.cfg.Catalog.Board(r.Map); err == nil {
+		board = present.EditionName(loc, b, r.Variant)
+	}
+	names := make([]string, len(r.Seats))
+	for i := range r.Seats {
+		names[i] = present.EscapeMarkdown(present.PlayerLabel(loc, seatPlayer(r, i)))
+	}
+	key := "game.table"
+	if r.Status == store.StatusLobby {
+		key = "game.table_lobby"
+	}
+	return present.T(loc, key, "thread", "<#"+r.Channel+">", "board", board, "players", strings.Join(names, ", "))
 }

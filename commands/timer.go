@@ -7,59 +7,288 @@ import (
 
 	"conductor/engine"
 	"conductor/present"
+	"conductor/store"
 )
 
-// Run checks turn timers until ctx ends: reminders at a third and two
-// thirds of the limit, then the absent player's turn is played by a bot.
+// Deadlines as data: each game's next deadline (a turn timer's reminder or
+// timeout, a bot's move after a restart) is kept in its record, which the
+// store indexes by time. Run sleeps until the earliest one and fires only
+// what is due, so games at rest cost nothing, in memory or in CPU. A
+// deadline is set in the transaction that commits the move it follows
+// (apply), or when a table is unlocked (syncDue), and moved on in the
+// transaction that sends the reminder it causes: it fires once.
+
+// Deadline kinds (store.Deadline.Kind).
+const (
+	// dueTurn: the turn timer. Stage counts the reminders sent for the
+	// position (two, at a third and two thirds of the limit); at the limit
+	// the absent player's turn is played for them.
+	dueTurn = "turn"
+	// dueBot: a bot owes a move. Its timer (scheduleBots) plays it while
+	// the process runs; the deadline, botGrace later, finds it after a
+	// restart.
+	dueBot = "bot"
+	// dueCheck: look at the game and set its deadline (given by the store
+	// to every game of an upgraded file).
+	dueCheck = "check"
+	// dueLobby: a lobby nobody changed closes (Config.LobbyExpiry).
+	dueLobby = "lobby"
+)
+
+// botGrace is how long after a bot's move is due its deadline falls: by
+// then the bot's own timer has played it, unless the process stopped.
+const botGrace = 30 * time.Second
+
+// retryDue is when a deadline that fired and stays due (a bot's timer
+// armed, a failure) is looked at again.
+const retryDue = time.Minute
+
+// Run fires the deadlines as they fall due, and drops the tables left idle,
+// until ctx ends. It sleeps until the next deadline, or every at most.
 func (s *Service) Run(ctx context.Context, every time.Duration) {
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.closed:
 			return
-		case <-tick.C:
-			s.CheckTimers()
+		case <-timer.C:
+		case <-s.wake:
 		}
+		s.CheckTimers()
+		s.EvictIdle()
+		now := s.cfg.Now()
+		wait := every
+		if d, ok, err := s.cfg.Store.NextDue(); err != nil {
+			s.log.Error("read the next deadline", "err", err)
+		} else if ok && d.At.After(now) {
+			wait = min(wait, d.At.Sub(now))
+		}
+		// A deadline still due after CheckTimers could not be moved on
+		// (an error was logged): it is looked at again after every.
+		s.mu.Lock()
+		s.nextWake = now.Add(wait)
+		s.mu.Unlock()
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(wait)
 	}
 }
 
-// CheckTimers runs the turn timers once (Run calls it; tests call it with
-// an injected clock).
-func (s *Service) CheckTimers() {
+// woken tells Run about a deadline it may be sleeping past.
+func (s *Service) woken(at time.Time) {
 	s.mu.Lock()
-	channels := make([]string, 0, len(s.channels))
-	for ch := range s.channels {
-		channels = append(channels, ch)
-	}
+	early := s.nextWake.IsZero() || at.Before(s.nextWake)
 	s.mu.Unlock()
-	for _, ch := range channels {
-		t, err := s.table(ch)
-		if err != nil {
-			continue
+	if early {
+		select {
+		case s.wake <- struct{}{}:
+		default:
 		}
-		s.checkTimer(t)
-		t.unlock()
 	}
 }
 
-func (s *Service) checkTimer(t *table) {
-	if t.rec == nil || t.game == nil || t.game.Phase() == engine.PhaseOver {
+// CheckTimers fires every deadline due now (Run calls it; tests call it
+// with an injected clock). Its cost is what is due.
+func (s *Service) CheckTimers() {
+	now := s.cfg.Now()
+	fired := map[string]bool{}
+	for limit := 256; ; {
+		due, err := s.cfg.Store.Due(now, limit)
+		if err != nil {
+			s.log.Error("read the deadlines", "err", err)
+			return
+		}
+		progress := false
+		for _, d := range due {
+			if fired[d.Channel] {
+				continue
+			}
+			fired[d.Channel], progress = true, true
+			s.fire(d.Channel, now)
+		}
+		if len(due) < limit {
+			return
+		}
+		if !progress {
+			// The first ones could not be moved on: read past them.
+			limit *= 2
+		}
+	}
+}
+
+// fire does what a channel's due deadline asks, and makes sure the
+// deadline moves on.
+func (s *Service) fire(channel string, now time.Time) {
+	if s.isClosed() {
 		return
 	}
-	minutes, _ := strconv.Atoi(t.rec.Options["turn_timer"])
-	if minutes <= 0 {
+	t, err := s.table(channel)
+	if err != nil {
+		s.log.Error("deadline", "channel", channel, "err", err)
 		return
 	}
-	limit := time.Duration(minutes) * time.Minute
-	since := t.rec.Updated
-	if n := len(t.rec.Log); n > 0 {
-		since = t.rec.Log[n-1].At
+	defer t.unlock()
+	if t.rec == nil || t.rec.Due == nil || t.rec.Due.At.After(now) {
+		return // moved on since it was listed
 	}
-	waited := s.cfg.Now().Sub(since)
+	d := *t.rec.Due
+	switch d.Kind {
+	case dueTurn:
+		s.turnTimer(t, &d, now)
+	case dueBot:
+		s.resumeBots(t)
+	case dueLobby:
+		s.expireLobby(t)
+	}
+	// A deadline that is still the one that fired (the game did not move)
+	// is looked at again later rather than at once; any other is set by
+	// syncDue when the table is unlocked.
+	if t.rec != nil && sameDue(t.rec.Due, &d) && sameDue(s.dueFor(t), &d) {
+		later := d
+		later.At = now.Add(retryDue)
+		if err := s.cfg.Store.SetDue(t.rec.Channel, &later); err != nil {
+			s.log.Error("move a deadline on", "channel", t.rec.Channel, "err", err)
+			return
+		}
+		t.rec.Due = &later
+	}
+}
+
+// resumeBots lets the bots that owe a move play, unless their timer is
+// already armed.
+func (s *Service) resumeBots(t *table) {
+	if t.game == nil || t.botTimer != nil {
+		return
+	}
+	s.botsSetup(t)
+	if t.rec != nil {
+		s.kick(t.rec.Channel)
+	}
+	s.scheduleBots(t)
+}
+
+// turnLimit is a table's turn timer; 0 when off.
+func turnLimit(rec *store.GameRecord) time.Duration {
+	minutes, _ := strconv.Atoi(rec.Options["turn_timer"])
+	return time.Duration(max(minutes, 0)) * time.Minute
+}
+
+// lastMoveAt is when the game last moved (or was last written).
+func lastMoveAt(rec *store.GameRecord) time.Time {
+	if n := len(rec.Log); n > 0 {
+		return rec.Log[n-1].At
+	}
+	return rec.Updated
+}
+
+// botOwes says whether a bot must move: its first tickets, or its turn.
+func botOwes(t *table) bool {
 	g := t.game
+	if g.Phase() == engine.PhaseSetup {
+		for seat := range t.rec.Seats {
+			if isBot(t.rec, seat) && !g.SetupDone(seat) {
+				return true
+			}
+		}
+		return false
+	}
+	return isBot(t.rec, g.Current())
+}
+
+// dueFor is the deadline the table's game needs now: the one it has when
+// it is still for this position (its stage counts), else a new one.
+func (s *Service) dueFor(t *table) *store.Deadline {
+	rec, g := t.rec, t.game
+	if rec == nil {
+		return nil
+	}
+	if rec.Status == store.StatusLobby {
+		return s.lobbyDue(rec.Updated)
+	}
+	if rec.Status != store.StatusPlaying || g == nil || g.Phase() == engine.PhaseOver {
+		return nil
+	}
+	moves, since := len(rec.Log), lastMoveAt(rec)
+	cur := rec.Due
+	keep := func(kind string) bool { return cur != nil && cur.Kind == kind && cur.Moves == moves }
+	if botOwes(t) {
+		if keep(dueBot) {
+			return cur
+		}
+		return &store.Deadline{At: since.Add(s.cfg.BotDelay + botGrace), Kind: dueBot, Moves: moves}
+	}
+	limit := turnLimit(rec)
+	if limit <= 0 {
+		return nil
+	}
+	if keep(dueTurn) {
+		return cur
+	}
+	if g.Phase() == engine.PhaseSetup {
+		// No reminders while choosing the first tickets.
+		return &store.Deadline{At: since.Add(limit), Kind: dueTurn, Stage: 2, Moves: moves}
+	}
+	return &store.Deadline{At: since.Add(limit / 3), Kind: dueTurn, Moves: moves}
+}
+
+// lobbyDue is the deadline of a lobby last changed at changed: its
+// expiry; none when lobbies never expire.
+func (s *Service) lobbyDue(changed time.Time) *store.Deadline {
+	expiry := s.lobbyExpiry()
+	if expiry < 0 {
+		return nil
+	}
+	return &store.Deadline{At: changed.Add(expiry), Kind: dueLobby}
+}
+
+func sameDue(a, b *store.Deadline) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.At.Equal(b.At) && a.Kind == b.Kind && a.Stage == b.Stage && a.Moves == b.Moves
+}
+
+// syncDue stores the deadline the table needs when it is not the one
+// stored: whatever changed the table, its deadline is right when the lock
+// is released.
+func (s *Service) syncDue(t *table) {
+	if t.rec == nil || t.gone {
+		return
+	}
+	want := s.dueFor(t)
+	if sameDue(want, t.rec.Due) {
+		return
+	}
+	if err := s.cfg.Store.SetDue(t.rec.Channel, want); err != nil {
+		s.log.Error("set a deadline", "channel", t.rec.Channel, "err", err)
+		return
+	}
+	t.rec.Due = want
+	if want != nil {
+		s.woken(want.At)
+	}
+}
+
+// turnTimer sends a turn's reminders and, at the limit, plays the absent
+// player's turn (a bot's move, or the safe fallback).
+func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
+	g := t.game
+	if g == nil || g.Phase() == engine.PhaseOver {
+		return
+	}
+	limit := turnLimit(t.rec)
+	if limit <= 0 {
+		return
+	}
+	since := lastMoveAt(t.rec)
+	waited := now.Sub(since)
 	loc := t.locale()
 	if g.Phase() == engine.PhaseSetup {
 		if waited < limit {
@@ -88,24 +317,28 @@ func (s *Service) checkTimer(t *table) {
 		s.playTurnFor(t, seat)
 		return
 	}
-	// Two reminders, at a third and at two thirds of the limit.
-	due := 0
+	// Two reminders, at a third and at two thirds of the limit: one is
+	// sent for the stage reached, with the deadline of the next stage.
+	stage := 0
 	switch {
 	case waited >= 2*limit/3:
-		due = 2
+		stage = 2
 	case waited >= limit/3:
-		due = 1
+		stage = 1
 	}
-	if t.reminded != g.Turn() {
-		t.reminded, t.reminders = g.Turn(), 0
+	if stage <= d.Stage {
+		return
 	}
-	if due > t.reminders {
-		t.reminders = due
-		st := t.rec.Seats[seat]
-		m := Message{Content: present.T(loc, "timer.reminder", "player", mention(st), "minutes", int((limit-waited).Minutes()+0.5))}
-		if st.UserID != "" {
-			m.Mentions = []string{st.UserID}
-		}
-		s.post(t, "", m)
+	next := &store.Deadline{At: since.Add(limit * time.Duration(stage+1) / 3), Kind: dueTurn, Stage: stage, Moves: len(t.rec.Log)}
+	st := t.rec.Seats[seat]
+	m := Message{Content: present.T(loc, "timer.reminder", "player", mention(loc, st), "minutes", int((limit-waited).Minutes()+0.5))}
+	if st.UserID != "" {
+		m.Mentions = []string{st.UserID}
 	}
+	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry("", m)); err != nil {
+		s.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
+		return
+	}
+	t.rec.Due = next
+	s.kick(t.rec.Channel)
 }

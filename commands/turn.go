@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"conductor/data"
 	"conductor/engine"
 	"conductor/present"
 	"conductor/store"
@@ -68,7 +69,7 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 // private details (and the next step of the turn) for the player, then the
 // public board when the turn is over.
 func (s *Service) act(req *Request, resp Responder, t *table, seat int, a engine.Action, update bool) error {
-	o, err := s.apply(t, seat, a, req.ID)
+	o, err := s.apply(t, seat, a, req)
 	if err != nil {
 		return resp.Reply(s.refusal(req, t, err))
 	}
@@ -100,8 +101,9 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 			lines = append(lines, present.T(loc, "you.keep"))
 			m.Components = s.keepRows(t, seat, loc)
 		case engine.PhaseTunnel:
-			lines = append(lines, present.T(loc, "you.tunnel_pay"))
-			m.Components = s.tunnelRows(t, seat, loc)
+			ask, rows := s.tunnelAsk(t, seat, loc)
+			lines = append(lines, ask)
+			m.Components = rows
 		case engine.PhaseSetup:
 			if !g.SetupDone(seat) {
 				if mix, _ := g.NeedsMix(seat); mix {
@@ -184,20 +186,47 @@ func (s *Service) mixRows(t *table, seat int, loc string) []Row {
 	return []Row{row}
 }
 
-// tunnelRows offers the ways to pay a tunnel's extra cards, and giving up.
-func (s *Service) tunnelRows(t *table, seat int, loc string) []Row {
+// tunnelAsk is what a revealed tunnel asks of its player: the ways to pay
+// its extra cards that the rules allow with the cards left in hand, each
+// button naming the cards it spends, and giving up; or, when no way is
+// left, only giving up, said so.
+func (s *Service) tunnelAsk(t *table, seat int, loc string) (string, []Row) {
 	g := t.game
 	var row Row
 	_, _, extra, _ := g.TunnelReveal()
+	colour := tunnelColour(g, seat)
 	for _, l := range g.CanPayTunnel(seat) {
 		if len(row) == 4 {
 			break
 		}
+		var cards []engine.Card
+		for range extra - l {
+			cards = append(cards, engine.ColorCard(colour))
+		}
+		for range l {
+			cards = append(cards, engine.Locomotive)
+		}
 		row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "pay"+strconv.Itoa(l)),
-			Label: present.T(loc, "button.tunnel_pay", "colored", extra-l, "locos", l), Style: Success})
+			Label: present.T(loc, "button.tunnel_pay", "cards", present.CardsText(loc, cards)), Emoji: present.CardEmoji(cards[0]), Style: Success})
+	}
+	ask := present.T(loc, "you.tunnel_pay")
+	if len(row) == 0 {
+		ask = present.T(loc, "you.tunnel_cannot")
 	}
 	row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "cancel"), Label: present.T(loc, "button.tunnel_cancel"), Style: Danger})
-	return []Row{row}
+	return ask, []Row{row}
+}
+
+// tunnelColour is the colour of cards the seat played on the tunnel it
+// claims (Gray: locomotives only, so its extra cards are locomotives).
+func tunnelColour(g *engine.Game, seat int) data.Color {
+	log := g.Log()
+	for i := len(log) - 1; i >= 0; i-- {
+		if m := log[i]; m.Seat == seat && m.Action.Kind == engine.ActClaim {
+			return m.Action.Color
+		}
+	}
+	return data.Gray
 }
 
 // drawCommand: /draw [card].

@@ -50,7 +50,7 @@ func (s *Service) undoAsk(req *Request, resp Responder) error {
 		}
 		loc := t.locale()
 		n := len(log)
-		return resp.Reply(Message{Content: present.T(loc, "undo.ask", "player", mention(t.rec.Seats[seat])), Components: []Row{{
+		return resp.Reply(Message{Content: present.T(loc, "undo.ask", "player", mention(loc, t.rec.Seats[seat])), Components: []Row{{
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
 			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
 		}}})

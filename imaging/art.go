@@ -38,12 +38,14 @@ type boardArt struct {
 	land   *landField // inside: land
 	water  *landField // inside: a sea within the map
 
-	boardOnce, handOnce sync.Once
-	boardL, handL       *layer
-	landOnce            sync.Once
-	landIm              *image.RGBA // the map's land and water (see landImage)
-	miniOnce            sync.Once
-	miniQ               []trackQuad // the hand's mini map spaces
+	boardMu  sync.Mutex
+	boardLs  map[Letters]*lazyLayer // the board picture's layer, per set of letters
+	handOnce sync.Once
+	handL    *layer
+	landOnce sync.Once
+	landIm   *image.RGBA // the map's land and water (see landImage)
+	miniOnce sync.Once
+	miniQ    []trackQuad // the hand's mini map spaces
 }
 
 func newBoardArt(b *data.Board) *boardArt {

@@ -37,7 +37,7 @@ func BenchmarkBoardPNG(b *testing.B) {
 func BenchmarkEncodeBestSpeedRGBA(b *testing.B) {
 	s := midGame(b)
 	a := NewRenderer().art(s.Board)
-	im, _ := a.boardLayer().full(a.drawStatic, func(c *canvas) { a.drawScene(c, s) })
+	im, _ := a.boardLayer(s.Letters).full(func(c *canvas) { a.drawStatic(c, &s.Letters) }, func(c *canvas) { a.drawScene(c, s) })
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	var buf bytes.Buffer
 	for b.Loop() {

@@ -52,10 +52,10 @@ func (a *boardArt) drawHighlight(c *canvas, s *Scene) {
 			continue
 		}
 		for _, sp := range a.spaces[id] {
-			c.fillPoly(a.v.corners(sp, 4.5), glow)
+			c.fillPoly(a.v.corners(sp, 6), glow)
 		}
 		if ownerOf(s.Owners, int(id)) < 0 {
-			a.drawPrintedTrack(c, a.v, id)
+			a.drawPrintedTrack(c, a.v, id, &s.Letters)
 		}
 	}
 	r := layout.CityRadius*a.v.scale + 5
@@ -80,9 +80,11 @@ func (a *boardArt) drawClaimed(c *canvas, v view, id data.TrackID, seat int) {
 	k := v.scale / a.v.scale // 1 on the board, less on the hand's mini map
 	for _, sp := range a.spaces[id] {
 		// The border is a darker car under the coloured one: two fills cost
-		// less than a stroke.
-		c.fillPoly(v.corners(sp, 1.6*k), edge)
-		c.fillPoly(v.corners(sp, 0), col)
+		// less than a stroke. Trains are wider than the track as printed
+		// and fully coloured, with a thick border, so that a claimed route
+		// reads at a glance, even on a thumbnail.
+		c.fillPoly(v.corners(sp, 3.2*k), edge)
+		c.fillPoly(v.corners(sp, 1.2*k), col)
 		if v.scale < a.v.scale*0.75 {
 			continue // too small for a marker: the hand's mini map shows one player anyway
 		}

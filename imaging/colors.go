@@ -103,6 +103,7 @@ var (
 	countryInk  = color.RGBA{120, 96, 70, 255}
 	halo        = color.RGBA{255, 252, 242, 255}
 	spaceEdge   = color.RGBA{70, 70, 76, 255}
+	freeEdge    = color.RGBA{128, 124, 112, 255} // a free track's border, lighter than a train's
 	carEdge     = color.RGBA{16, 16, 20, 255}
 	carEdgeLow  = color.RGBA{225, 225, 225, 255} // car border on the black player
 	tunnelEdge  = color.RGBA{30, 30, 34, 255}
@@ -120,11 +121,29 @@ var (
 	miniBG      = color.RGBA{250, 248, 242, 255}
 )
 
-// CardLetter is the letter the pictures print on a card of kind c and on
-// tracks of its colour ("R", "L"); the legend says what each means.
+// CardLetter is the letter the pictures print by default on a card of
+// kind c and on tracks of its colour ("R", "L"); the legend says what each
+// means.
 func CardLetter(c engine.Card) string {
 	if int(c) < 0 || int(c) >= len(cardLetters) {
 		return ""
+	}
+	return cardLetters[c]
+}
+
+// Letters are the letters a picture prints on cards and tracks, per kind
+// of card, in the table's language ("J" for jaune, "Ge" for gelb); an
+// empty entry takes the default (English) letter. The legend, from the
+// same words, says what each means.
+type Letters [engine.NumCards]string
+
+// of is the letter printed for kind c.
+func (l *Letters) of(c engine.Card) string {
+	if int(c) < 0 || int(c) >= len(l) {
+		return ""
+	}
+	if l[c] != "" {
+		return l[c]
 	}
 	return cardLetters[c]
 }

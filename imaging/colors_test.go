@@ -76,7 +76,7 @@ func TestPlayerColoursDistinct(t *testing.T) {
 
 func TestQuantizer(t *testing.T) {
 	r := shared()
-	l := r.art(testkit.Board(t, "europe")).boardLayer()
+	l := r.art(testkit.Board(t, "europe")).boardLayer(Letters{})
 	q := l.q
 	if len(q.pal) > 256 {
 		t.Fatalf("palette of %d colours", len(q.pal))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"conductor/data"
+	"conductor/engine"
 	"conductor/internal/testkit"
 )
 
@@ -21,15 +23,22 @@ func TestFastPathMatchesFullRedraw(t *testing.T) {
 	for _, id := range []string{"usa", "europe", "marklin"} {
 		b := testkit.Board(t, id)
 		a := r.art(b)
-		l := a.boardLayer()
 		late := playedScene(b, 5, 70, 9)
 		late.LastMove.Cities = append(late.LastMove.Cities, 0, 3)
 		scenes := []*Scene{playedScene(b, 4, 40, 1), emptyScene(b, 2), late, emptyScene(b, 5)}
+		if id == "europe" {
+			// A table in another language prints other letters: its own
+			// layer (built once: one board is enough).
+			french := playedScene(b, 3, 30, 4)
+			french.Letters[engine.ColorCard(data.Green)], french.Letters[engine.ColorCard(data.Yellow)] = "Ve", "J"
+			scenes = append(scenes, french)
+		}
 		for i, s := range scenes {
+			l := a.boardLayer(s.Letters)
 			f := l.get()
 			a.drawScene(f.c, s)
 			fast := l.finish(f)
-			wantRGBA, want := l.full(a.drawStatic, func(c *canvas) { a.drawScene(c, s) })
+			wantRGBA, want := l.full(func(c *canvas) { a.drawStatic(c, &s.Letters) }, func(c *canvas) { a.drawScene(c, s) })
 			if !bytes.Equal(f.rgba.Pix, wantRGBA.Pix) {
 				t.Errorf("%s scene %d: RGBA differs from the full redraw in %d pixels", id, i, diff4(f.rgba.Pix, wantRGBA.Pix))
 			}

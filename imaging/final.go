@@ -3,6 +3,7 @@ package imaging
 import (
 	"image"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,13 +30,13 @@ type finalColumn struct {
 func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 	t := &fs.Text
 	cols := []finalColumn{
-		{t.Routes, 0, func(p *FinalLine) string { return strconv.Itoa(p.RoutePoints) }},
+		{t.Routes, 0, func(p *FinalLine) string { return number(p.RoutePoints) }},
 		{t.TicketsWon, 0, func(p *FinalLine) string { return signed(sumPoints(p.TicketsWon)) }},
 		{t.TicketsLost, 0, func(p *FinalLine) string { return signed(-sumPoints(p.TicketsLost)) }},
 		{t.Bonuses, 0, func(p *FinalLine) string { return strconv.Itoa(sumBonuses(p.Bonuses)) }},
 	}
 	if a.b.Rules.Stations > 0 {
-		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return strconv.Itoa(p.StationPoints) }})
+		cols = append(cols, finalColumn{t.Stations, 0, func(p *FinalLine) string { return number(p.StationPoints) }})
 	}
 	goods := false
 	for _, c := range a.b.Cities {
@@ -45,9 +46,9 @@ func (a *boardArt) finalColumns(fs *FinalScene) []finalColumn {
 		goods = goods || fs.Players[i].GoodsPoints != 0
 	}
 	if goods {
-		cols = append(cols, finalColumn{t.Goods, 0, func(p *FinalLine) string { return strconv.Itoa(p.GoodsPoints) }})
+		cols = append(cols, finalColumn{t.Goods, 0, func(p *FinalLine) string { return number(p.GoodsPoints) }})
 	}
-	cols = append(cols, finalColumn{t.Total, 0, func(p *FinalLine) string { return strconv.Itoa(p.Total) }})
+	cols = append(cols, finalColumn{t.Total, 0, func(p *FinalLine) string { return number(p.Total) }})
 	for i := range cols {
 		cols[i].x = 480 + float64(i)*130
 	}
@@ -64,6 +65,15 @@ func signed(n int) string {
 		return "−" + strconv.Itoa(-n)
 	}
 	return "0"
+}
+
+// number writes a count of points, a negative one with the true minus
+// sign ("−3"), as every score in the pictures and the texts is written.
+func number(n int) string {
+	if n < 0 {
+		return "−" + strconv.Itoa(-n)
+	}
+	return strconv.Itoa(n)
 }
 
 func sumPoints(ts []TicketLine) int {
@@ -124,7 +134,7 @@ func (r *Renderer) Final(w io.Writer, fs *FinalScene) error {
 		return errNoBoard
 	}
 	a := r.art(fs.Board)
-	l := a.boardLayer()
+	l := a.boardLayer(fs.Letters)
 	f := newFaces()
 	notes := make([][]finalNote, len(fs.Players))
 	height := a.h + finalHeadH + 16
@@ -152,7 +162,7 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		for _, id := range fs.Players[i].LongestPath {
 			if int(id) >= 0 && int(id) < len(a.spaces) {
 				for _, sp := range a.spaces[id] {
-					c.fillPoly(a.v.corners(sp, 4.5), glow)
+					c.fillPoly(a.v.corners(sp, 6), glow)
 				}
 			}
 		}
@@ -170,21 +180,21 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	c.rect(image.Rect(panelX, 0, panelX+2, a.h), panelRule)
 	c.rect(image.Rect(panelX, 0, imageWidth, headerH), panelHead)
 	a.drawHeader(c, fs.Title, fs.Text.Heading)
-	order := make([]int, len(fs.Players))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return fs.Players[order[i]].Total > fs.Players[order[j]].Total })
+	order := finalOrder(fs.Players)
 	for rank, i := range order {
 		p := &fs.Players[i]
 		top := float64(playerTop + rank*playerRowH)
 		if p.Winner {
 			c.rect(image.Rect(panelX+6, int(top), imageWidth-6, int(top)+playerRowH-6), turnBG)
 		}
-		c.text(c.f.title, strconv.Itoa(rank+1), panelX+14, top+20, 0, 0.5, muted)
+		place := rank + 1
+		if p.Place > 0 {
+			place = p.Place
+		}
+		c.text(c.f.title, strconv.Itoa(place), panelX+14, top+20, 0, 0.5, muted)
 		drawSwatch(c, p.Color, panelX+36, top+6, 28)
-		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, p.Name, 150), panelX+74, top+15, 0, 0.5, ink)
-		c.text(c.f.title, strconv.Itoa(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
+		a.drawName(c, p.Name, p.Bot, fs.Text.Bot, panelX+74, top+15, 150)
+		c.text(c.f.title, number(p.Total), imageWidth-16, top+16, 1, 0.5, ink)
 		note := flow(c, c.f.body, p.Note, " · ", imageWidth-16-(panelX+74))
 		for k, l := range note[:min(2, len(note))] {
 			c.text(c.f.body, l, panelX+74, top+37+float64(k*18), 0, 0.5, muted)
@@ -193,6 +203,13 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	paths := wrap(c, c.f.body, fs.Text.Paths, panelWidth-32)
 	for i, l := range paths {
 		c.text(c.f.body, l, panelX+16, float64(a.h-20-19*(len(paths)-1-i)), 0, 0.5, muted)
+	}
+	if fs.Text.Early != "" {
+		early := wrap(c, c.f.bodyBold, fs.Text.Early, panelWidth-32)
+		bottom := a.h - 20 - 19*len(paths) - 8
+		for i, l := range early {
+			c.text(c.f.bodyBold, l, panelX+16, float64(bottom-19*(len(early)-1-i)), 0, 0.5, bad)
+		}
 	}
 
 	// The breakdown.
@@ -206,14 +223,24 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		c.text(c.f.bodyBold, col.title, col.x, y, 1, 0.5, muted)
 	}
 	y = top + finalHeadH + 8
+	winners := 0
 	for i := range fs.Players {
+		if fs.Players[i].Winner {
+			winners++
+		}
+	}
+	for _, i := range order {
 		p := &fs.Players[i]
 		drawSwatch(c, p.Color, 16, y+4, 26)
 		name := p.Name
-		if p.Winner && fs.Text.Winner != "" {
-			name += "  – " + fs.Text.Winner
+		mark := fs.Text.Winner
+		if winners > 1 && fs.Text.Shared != "" {
+			mark = fs.Text.Shared
 		}
-		c.text(c.f.bodyBold, fit(c, c.f.bodyBold, name, 330), 56, y+17, 0, 0.5, ink)
+		if p.Winner && mark != "" {
+			name += " – " + mark
+		}
+		a.drawName(c, name, p.Bot, fs.Text.Bot, 56, y+17, 330)
 		for k, col := range cols {
 			face := c.f.bodyBold
 			if k == len(cols)-1 {
@@ -232,6 +259,38 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		}
 		y += 10
 		c.rect(image.Rect(16, int(y)-5, imageWidth-16, int(y)-4), panelRule)
+	}
+}
+
+// finalOrder lists the players by place (by total where no place is
+// given), seat order breaking ties: as the ranking reads.
+func finalOrder(ps []FinalLine) []int {
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &ps[order[i]], &ps[order[j]]
+		if a.Place != b.Place && a.Place > 0 && b.Place > 0 {
+			return a.Place < b.Place
+		}
+		return a.Total > b.Total
+	})
+	return order
+}
+
+// drawName writes a player's name at most w pixels wide, followed by the
+// bot badge for a bot.
+func (a *boardArt) drawName(c *canvas, name string, bot bool, badge string, x, y, w float64) {
+	bw := 0.0
+	if bot && badge != "" {
+		bw = math.Max(34, c.measure(c.f.small, badge)+12)
+	}
+	nw := c.text(c.f.bodyBold, fit(c, c.f.bodyBold, name, w-bw), x, y, 0, 0.5, ink)
+	if bw > 0 {
+		bx := x + nw + 8
+		c.roundRect(bx, y-8, bw, 17, 4, muted)
+		c.text(c.f.small, badge, bx+bw/2, y+0.5, 0.5, 0.5, paper)
 	}
 }
 

@@ -99,7 +99,7 @@ func (a *boardArt) drawHandStatic(c *canvas) {
 	a.drawLand(c, v, box)
 	a.drawCountries(c, v)
 	for id := range a.b.Tracks {
-		a.drawPrintedTrack(c, v, data.TrackID(id))
+		a.drawPrintedTrack(c, v, data.TrackID(id), &Letters{})
 	}
 	a.drawCities(c, v)
 }
@@ -141,10 +141,10 @@ func (a *boardArt) drawHand(c *canvas, h *HandScene) {
 		n := h.Cards[k]
 		if n == 0 {
 			c.roundRectStroke(x, y, handCardW, handCardH, 6, 1.2, panelRule)
-			c.text(c.f.bodyBold, cardLetters[k], x+handCardW/2, y+handCardH/2, 0.5, 0.5, panelRule)
+			c.text(c.f.bodyBold, h.Letters.of(k), x+handCardW/2, y+handCardH/2, 0.5, 0.5, panelRule)
 			continue
 		}
-		drawCard(c, k, x, y, handCardW, handCardH)
+		drawCard(c, k, x, y, handCardW, handCardH, &h.Letters)
 		c.text(c.f.bodyBold, "×"+strconv.Itoa(n), x+handCardW/2, y+handCardH+13, 0.5, 0.5, ink)
 	}
 

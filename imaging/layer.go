@@ -102,7 +102,7 @@ func (l *layer) full(drawStatic, drawDynamic func(*canvas)) (*image.RGBA, *image
 // flatColors lists every colour drawn as a flat fill, so each is in the palette exactly.
 func flatColors() []color.RGBA {
 	out := []color.RGBA{ink, paper, sea, seaDeep, land, coast, foreign, foreignDisc, countryInk, halo,
-		spaceEdge, carEdge, carEdgeLow, tunnelEdge, glow, panelBG, panelHead, panelSub, panelRule, turnBG,
+		spaceEdge, freeEdge, carEdge, carEdgeLow, tunnelEdge, glow, panelBG, panelHead, panelSub, panelRule, turnBG,
 		muted, good, bad, cityFill, cityRing, miniBG}
 	out = append(out, cardColors[:]...)
 	out = append(out, playerColors[:]...)

@@ -3,7 +3,6 @@ package imaging
 import (
 	"image"
 	"math"
-	"strconv"
 	"strings"
 
 	"conductor/engine"
@@ -49,7 +48,7 @@ func (a *boardArt) drawPanel(c *canvas, s *Scene) {
 		if i >= 5 {
 			break
 		}
-		drawCard(c, card, x+float64(i*(cardW+cardGap)), cardsTop+24, cardW, cardH)
+		drawCard(c, card, x+float64(i*(cardW+cardGap)), cardsTop+24, cardW, cardH, &s.Letters)
 	}
 
 	piles := flow(c, c.f.body, s.Text.Piles, " · ", panelWidth-32)
@@ -161,7 +160,7 @@ func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool,
 		c.roundRect(bx, sy+1, badgeW, 17, 4, muted)
 		c.text(c.f.small, t.Bot, bx+badgeW/2, sy+9.5, 0.5, 0.5, paper)
 	}
-	c.text(c.f.title, strconv.Itoa(p.Score), imageWidth-16, sy+10, 1, 0.5, ink)
+	c.text(c.f.title, number(p.Score), imageWidth-16, sy+10, 1, 0.5, ink)
 	c.text(c.f.small, fit(c, c.f.small, t.Points, 48), imageWidth-16, sy+28, 1, 0.5, muted)
 
 	c.text(c.f.body, fit(c, c.f.body, p.Pieces, panelWidth-76), sx+38, sy+30, 0, 0.5, ink)
@@ -170,7 +169,7 @@ func (a *boardArt) drawPlayerRow(c *canvas, i int, p *PlayerPanel, current bool,
 
 // drawCard draws a train card: its colour (stripes for a locomotive), a
 // border and the letter that names the colour.
-func drawCard(c *canvas, card engine.Card, x, y, w, h float64) {
+func drawCard(c *canvas, card engine.Card, x, y, w, h float64, letters *Letters) {
 	if card == engine.NoCard {
 		c.roundRectStroke(x, y, w, h, 6, 1.5, panelRule)
 		return
@@ -188,7 +187,7 @@ func drawCard(c *canvas, card engine.Card, x, y, w, h float64) {
 		}
 	}
 	c.roundRectStroke(x, y, w, h, 6, 1.5, ink)
-	letter := cardLetters[card]
+	letter := letters.of(card)
 	face := c.f.cardLetter
 	if len(letter) > 1 {
 		face = c.f.bodyBold

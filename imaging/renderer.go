@@ -106,12 +106,36 @@ func boardHash(b *data.Board) uint64 {
 	return h.Sum64()
 }
 
-// boardLayer returns the board picture's layer, building it on first use.
-func (a *boardArt) boardLayer() *layer {
-	a.boardOnce.Do(func() {
-		a.boardL = newLayer(a.w, a.h, a.drawStatic, func(c *canvas) { a.drawScene(c, probeScene(a.b)) })
+// lazyLayer is a layer built on first use.
+type lazyLayer struct {
+	once sync.Once
+	l    *layer
+}
+
+// boardLayer returns the board picture's layer with letters printed on its
+// tracks, building it on first use: one for each language that uses the
+// board, since the letters are part of the unchanging picture.
+func (a *boardArt) boardLayer(letters Letters) *layer {
+	a.boardMu.Lock()
+	if a.boardLs == nil {
+		a.boardLs = map[Letters]*lazyLayer{}
+	}
+	ll := a.boardLs[letters]
+	if ll == nil {
+		ll = &lazyLayer{}
+		a.boardLs[letters] = ll
+	}
+	a.boardMu.Unlock()
+	ll.once.Do(func() {
+		static := func(c *canvas) { a.drawStatic(c, &letters) }
+		probe := func(c *canvas) {
+			s := probeScene(a.b)
+			s.Letters = letters
+			a.drawScene(c, s)
+		}
+		ll.l = newLayer(a.w, a.h, static, probe)
 	})
-	return a.boardL
+	return ll.l
 }
 
 // Board draws the public board picture of s as a PNG.
@@ -120,7 +144,7 @@ func (r *Renderer) Board(w io.Writer, s *Scene) error {
 		return errNoBoard
 	}
 	a := r.art(s.Board)
-	l := a.boardLayer()
+	l := a.boardLayer(s.Letters)
 	f := l.get()
 	defer l.put(f)
 	a.drawScene(f.c, s)

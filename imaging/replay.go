@@ -37,7 +37,7 @@ func (r *Renderer) Replay(frames []Scene) ([]byte, error) {
 		return nil, errNoBoard
 	}
 	a := r.art(b)
-	l := a.boardLayer()
+	l := a.boardLayer(frames[0].Letters)
 	w, h := l.w/2, l.h/2
 	rect := image.Rect(0, 0, w, h)
 	// The board's palette plus a transparent entry: a frame after the first

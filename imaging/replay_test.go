@@ -39,7 +39,7 @@ func TestReplay(t *testing.T) {
 	}
 	// Played in order, the frames add up to the last scene at half size.
 	a := r.art(b)
-	l := a.boardLayer()
+	l := a.boardLayer(Letters{})
 	composite := image.NewPaletted(full, l.q.pal)
 	for _, f := range g.Image {
 		// Transparent pixels keep what the earlier frames left (disposal none).
@@ -52,7 +52,7 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	last := &frames[len(frames)-1]
-	rgba, _ := l.full(a.drawStatic, func(c *canvas) { a.drawScene(c, last) })
+	rgba, _ := l.full(func(c *canvas) { a.drawStatic(c, &Letters{}) }, func(c *canvas) { a.drawScene(c, last) })
 	want := image.NewPaletted(full, l.q.pal)
 	halve(want, rgba, l.q)
 	if n := diff1(composite.Pix, want.Pix); n != 0 {

@@ -37,6 +37,8 @@ type Scene struct {
 	Title string
 	// Text is the rest of the panel's words.
 	Text PanelText
+	// Letters are printed on the cards and the tracks (see Letters).
+	Letters Letters
 }
 
 // PanelText is the words of the board picture's side panel.
@@ -89,6 +91,7 @@ type HandScene struct {
 	Tickets []TicketLine
 	Owned   []data.TrackID
 	Text    HandText
+	Letters Letters
 }
 
 // HandText is the words of the hand picture.
@@ -120,6 +123,8 @@ type FinalScene struct {
 	// Title names the game above the ranking, as Scene.Title does.
 	Title string
 	Text  FinalText
+	// Letters are printed on the map's free tracks, as on the board.
+	Letters Letters
 }
 
 // FinalText is the words of the score sheet.
@@ -132,6 +137,13 @@ type FinalText struct {
 	// bonuses under a player's numbers ("Completed:").
 	Completed, Failed, BonusList string
 	Winner                       string // beside the winner's name in the breakdown
+	// Shared is said instead of Winner beside each winner of a shared
+	// victory.
+	Shared string
+	// Early, when the game was ended before its end and scored as it
+	// stood, says so under the ranking.
+	Early string
+	Bot   string // the badge beside a bot's name
 }
 
 // FinalLine is one player's score breakdown.
@@ -146,6 +158,10 @@ type FinalLine struct {
 	GoodsPoints   int
 	Total         int
 	Winner        bool
+	// Place is the player's place, 1 for the winners; players tied after
+	// every tie-break share one. The ranking lists players by place.
+	Place int
+	Bot   bool
 	// Note is said under the name in the ranking, item by item ("Winner",
 	// "longest path: 23 trains"), flowed into two lines at most.
 	Note []string

@@ -21,7 +21,7 @@ func TestSceneCarriesOnlyPublicFields(t *testing.T) {
 		"PlayerPanel.Bot", "PlayerPanel.Color", "PlayerPanel.Holding", "PlayerPanel.Name", "PlayerPanel.Pieces",
 		"PlayerPanel.Score",
 		"Scene.Board", "Scene.Current", "Scene.FaceUp", "Scene.Goods",
-		"Scene.LastMove", "Scene.Owners", "Scene.Passengers", "Scene.Players", "Scene.Stations", "Scene.Status",
+		"Scene.LastMove", "Scene.Letters", "Scene.Owners", "Scene.Passengers", "Scene.Players", "Scene.Stations", "Scene.Status",
 		"Scene.Text", "Scene.Title",
 	}
 	var got []string

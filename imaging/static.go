@@ -14,11 +14,11 @@ import (
 // The static layer of the board picture: everything that never changes in a
 // game. It is drawn once per board; every frame starts from a copy of it.
 
-func (a *boardArt) drawStatic(c *canvas) {
+func (a *boardArt) drawStatic(c *canvas, letters *Letters) {
 	draw.Draw(c.im, a.landImage().Rect, a.landImage(), image.Point{}, draw.Src)
 	a.drawCountries(c, a.v)
 	for id := range a.b.Tracks {
-		a.drawPrintedTrack(c, a.v, data.TrackID(id))
+		a.drawPrintedTrack(c, a.v, data.TrackID(id), letters)
 	}
 	a.drawCities(c, a.v)
 	a.drawLabels(c)
@@ -136,26 +136,30 @@ func (a *boardArt) drawCountries(c *canvas, v view) {
 	}
 }
 
-// drawPrintedTrack draws a track as printed: coloured spaces, tunnels with a
-// dashed dark border, ferry spaces with a locomotive mark, and the colour's
-// letter on the middle space.
+// drawPrintedTrack draws a free track as printed: coloured spaces, tunnels
+// with a dashed dark border, ferry spaces with a locomotive mark, and the
+// colour's letter on the middle space. A free track is drawn lighter and
+// slimmer than the trains a player puts on it (drawClaimed), so that even
+// at Discord's preview size, a quarter of the picture, claimed routes stand
+// out from free ones.
 // Through a small view (the hand's mini map) the details are left out.
-func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID) {
+func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID, letters *Letters) {
 	t := &a.b.Tracks[id]
 	row := a.spaces[id]
 	col := cardColors[t.Color]
 	for i, sp := range row {
-		cs := v.corners(sp, 0)
 		if v.scale < a.v.scale*0.75 {
 			// Washed out, so the player's own tracks stand out.
-			c.fillPoly(cs, mix(col, land, 0.55))
+			c.fillPoly(v.corners(sp, 0), mix(col, land, 0.55))
 			continue
 		}
+		col := mix(cardColors[t.Color], land, freeWash)
+		cs := v.corners(sp, freeInset)
 		c.fillPoly(cs, col)
 		if t.Tunnel {
 			c.strokePoly(cs, true, 2.2, tunnelEdge, []float64{3.5, 2.5})
 		} else {
-			c.strokePoly(cs, true, 1.1, spaceEdge, nil)
+			c.strokePoly(cs, true, 1, freeEdge, nil)
 		}
 		ctr := v.centre(sp)
 		lpx := sp.L * v.scale
@@ -165,13 +169,20 @@ func (a *boardArt) drawPrintedTrack(c *canvas, v view, id data.TrackID) {
 			c.circle(ctr.X, ctr.Y, r, paper)
 			c.ring(ctr.X, ctr.Y, r, 1, ink)
 			if lpx >= 12 {
-				c.text(c.f.tiny, cardLetters[engine.Locomotive], ctr.X, ctr.Y, 0.5, 0.5, ink)
+				c.text(c.f.tiny, letters.of(engine.Locomotive), ctr.X, ctr.Y, 0.5, 0.5, ink)
 			}
 		case i == len(row)/2 && t.Color != data.Gray && lpx >= 10:
-			c.text(c.f.tiny, cardLetters[t.Color], ctr.X, ctr.Y, 0.5, 0.5, letterOn(col))
+			c.text(c.f.tiny, letters.of(engine.ColorCard(t.Color)), ctr.X, ctr.Y, 0.5, 0.5, letterOn(col))
 		}
 	}
 }
+
+// A free track's look: its colour mixed with the land by freeWash, its
+// spaces freeInset pixels smaller than the trains drawn on it when claimed.
+const (
+	freeWash  = 0.45
+	freeInset = -1.6
+)
 
 func (a *boardArt) drawCities(c *canvas, v view) {
 	r := layout.CityRadius * v.scale

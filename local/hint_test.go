@@ -33,7 +33,7 @@ func TestHintAtTheTerminal(t *testing.T) {
 	script := strings.Join([]string{"", "a,b", "", "a,b", "", "hint", "/quit"}, "\n") + "\n"
 	var out bytes.Buffer
 	term := NewTerminal(strings.NewReader(script), &out)
-	term.BoardPath = filepath.Join(dir, "board.png")
+	term.Pictures = dir
 	term.Channel = "local:test"
 	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: imaging.NewRenderer(), Poster: term, BotDelay: time.Millisecond,
 		Bots: func(string, uint64) (commands.Bot, error) { return lastLegal{}, nil }})

@@ -20,6 +20,11 @@ import (
 // session plays a script at a terminal on the database file db, as
 // `conductor play` does, and returns what the terminal printed.
 func session(t *testing.T, db, board, script string, setup Setup) string {
+	return sessionWith(t, db, board, script, setup, nil)
+}
+
+// sessionWith is session with bots of bots' making.
+func sessionWith(t *testing.T, db, board, script string, setup Setup, bots commands.BotMaker) string {
 	t.Helper()
 	st, err := store.Open(db, nil)
 	if err != nil {
@@ -28,9 +33,14 @@ func session(t *testing.T, db, board, script string, setup Setup) string {
 	defer st.Close()
 	var out bytes.Buffer
 	term := NewTerminal(strings.NewReader(script), &out)
-	term.BoardPath = board
+	term.Pictures = filepath.Dir(board)
 	term.Channel = "local:test"
-	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: imaging.NewRenderer(), Poster: term, BotDelay: time.Millisecond})
+	cfg := commands.Config{Catalog: data.Embedded(), Store: st, Renderer: imaging.NewRenderer(), Poster: term, BotDelay: time.Millisecond}
+	if bots != nil {
+		cfg.Bots, cfg.BotLevels = bots, botLevels
+		setup.Levels = botLevels
+	}
+	svc := commands.New(cfg)
 	defer svc.Close()
 	term.Service = svc
 	if err := term.Open(context.Background(), st, setup); err != nil {

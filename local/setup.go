@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"conductor/commands"
+	"conductor/data"
 	"conductor/present"
 	"conductor/store"
 )
@@ -42,8 +43,15 @@ func badSetup(format string, args ...any) error {
 	return &SetupError{fmt.Sprintf(format, args...)}
 }
 
+// ErrNothingStarted is Open's answer when the saved game is over and the
+// player chose not to start another like it: nothing is left to play.
+var ErrNothingStarted = errors.New("local: no game was started")
+
 // Open resumes the terminal's saved game (t.Channel in st), or, when there
-// is none or s.Fresh, ends it and starts a new one with s's seats. The
+// is none or s.Fresh, ends it and starts a new one with s's seats. When the
+// saved game is over and the player asked for no other (no --new, --map,
+// --variant or --players), it offers a new game with the same settings and
+// starts nothing else: ErrNothingStarted when they decline. The
 // terminal's Service must be set.
 func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 	info, saved := t.Service.Turn(t.Channel)
@@ -52,6 +60,16 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 		saved = false
 	}
 	if !saved {
+		if !s.Fresh && !s.Given["map"] && !s.Given["variant"] && !s.Given["players"] {
+			if last := lastFinished(st, t.Channel); last != nil {
+				t.speak(last, s)
+				if !t.offerSame(last) {
+					fmt.Fprintln(t.out, t.say("term.nothing_started"))
+					return ErrNothingStarted
+				}
+				s = sameSettings(last, s)
+			}
+		}
 		return t.newGame(ctx, s)
 	}
 	rec, err := st.Get(t.Channel)
@@ -60,6 +78,10 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 	}
 	if err := s.matches(rec, strings.TrimPrefix(t.Channel, "local:")); err != nil {
 		return err
+	}
+	t.speak(rec, s)
+	if b, err := t.Service.Board(rec.Map); err == nil {
+		t.gameBoard = b
 	}
 	t.resumed = map[string]bool{}
 	for _, seat := range rec.Seats {
@@ -74,7 +96,88 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 		board = present.EditionName(t.Locale, b, rec.Variant)
 	}
 	fmt.Fprintln(t.out, t.say("term.resuming", "game", strconv.Quote(strings.TrimPrefix(t.Channel, "local:")), "board", board))
+	fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
 	return nil
+}
+
+// speak makes the terminal speak a saved game's language, unless the
+// player asked for one (--lang).
+func (t *Terminal) speak(rec *store.GameRecord, s Setup) {
+	if l := rec.Options["locale"]; l != "" && !s.Given["lang"] {
+		t.Locale = l
+		t.names = nil
+	}
+}
+
+// lastFinished is the terminal's last game played to its end, nil when
+// there is none.
+func lastFinished(st *store.Store, channel string) *store.GameRecord {
+	entries, err := st.Archived("local")
+	if err != nil {
+		return nil
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.Channel == channel && e.Status == store.StatusFinished {
+			rec, err := st.ArchivedGame(e.Key)
+			if err != nil {
+				return nil
+			}
+			return rec
+		}
+	}
+	return nil
+}
+
+// offerSame says the saved game is over and asks whether to start a new
+// one with its settings; an empty answer is yes, the end of the input no.
+func (t *Terminal) offerSame(rec *store.GameRecord) bool {
+	board := rec.Map
+	if b, err := t.Service.Board(rec.Map); err == nil {
+		board = present.EditionName(t.Locale, b, rec.Variant)
+	}
+	var names []string
+	for _, st := range rec.Seats {
+		p := present.Player{Name: st.Name}
+		if st.Bot != "" && !st.TakenOver() {
+			p = present.Player{Name: present.BotBaseName(st.Name, st.Bot), Bot: true, Level: st.Bot}
+		}
+		names = append(names, present.PlayerLabel(t.Locale, p))
+	}
+	fmt.Fprintln(t.out, t.say("term.finished", "game", strconv.Quote(strings.TrimPrefix(t.Channel, "local:")), "board", board, "players", strings.Join(names, ", ")))
+	fmt.Fprint(t.out, t.say("term.ask_same"))
+	if !t.in.Scan() {
+		fmt.Fprintln(t.out)
+		return false
+	}
+	answer := data.Fold(strings.TrimSpace(t.in.Text()))
+	if answer == "" {
+		return true
+	}
+	for _, w := range strings.Split(present.T(t.Locale, "term.yes_words"), ",") {
+		if answer == data.Fold(strings.TrimSpace(w)) {
+			return true
+		}
+	}
+	return answer == "y" || answer == "yes"
+}
+
+// sameSettings is s with a finished game's board, language and seats (a
+// person at the keyboard for each person's seat, whoever finished it; the
+// level of each bot).
+func sameSettings(rec *store.GameRecord, s Setup) Setup {
+	s.Seats = nil
+	for _, st := range rec.Seats {
+		if st.Bot != "" && !st.TakenOver() {
+			s.Seats = append(s.Seats, st.Bot)
+		} else {
+			s.Seats = append(s.Seats, st.Name)
+		}
+	}
+	s.Map, s.Variant = rec.Map, rec.Variant
+	if l := rec.Options["locale"]; l != "" {
+		s.Lang = l
+	}
+	return s
 }
 
 // matches refuses to resume a saved game that differs from what the
@@ -158,10 +261,19 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 		t.Service.Handle(ctx, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
 			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Locale: t.Locale, Name: "ttr", Sub: sub, Options: opts}, c)
 		if c.m.Ephemeral {
+			// /ttr new answers privately and posts its lobby: it failed
+			// only when no lobby is open.
+			if info, ok := t.Service.Turn(t.Channel); sub == "new" && ok && info.Lobby {
+				return c.m, nil
+			}
 			return c.m, errors.New(c.m.Content)
 		}
 		return c.m, nil
 	}
+	if b, err := t.Service.Board(s.Map); err == nil {
+		t.gameBoard = b
+	}
+	fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
 	opts := map[string]string{"map": s.Map}
 	if s.Lang != "" {
 		opts["language"] = s.Lang

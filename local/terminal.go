@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"conductor/commands"
+	"conductor/data"
+	"conductor/engine"
 	"conductor/present"
 )
 
@@ -24,8 +26,10 @@ import (
 type Terminal struct {
 	Service *commands.Service
 	Channel string
-	// BoardPath is where the board PNG is written after every move.
-	BoardPath string
+	// Pictures is the folder the pictures go to (the board after every
+	// move, hands, the final sheet), each file named after its picture
+	// ("board.png"); "" is the operating system's temporary folder.
+	Pictures string
 	// Names maps user ids to player names.
 	Names map[string]string
 	// Humans are the user ids that type at this keyboard, in seat order.
@@ -49,6 +53,10 @@ type Terminal struct {
 	// resumed: the game was resumed, so each player's first turn opens
 	// with their hand and any choice left open when the terminal quit.
 	resumed map[string]bool
+	// gameBoard is the game's board (the help's examples are drawn from
+	// it); names reads the commands typed in the terminal's language.
+	gameBoard *data.Board
+	names     *commandNames
 }
 
 // NewTerminal reads commands from in and writes to out.
@@ -111,15 +119,12 @@ func (t *Terminal) show(m commands.Message, prefix string) {
 		}
 	}
 	for _, f := range m.Files {
-		path := t.BoardPath
-		if f.Name != "board.png" {
-			path = filepath.Join(filepath.Dir(t.BoardPath), f.Name)
-		}
+		path := filepath.Join(t.pictureDir(), filepath.Base(f.Name))
 		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-			fmt.Fprintf(t.out, "(could not write %s: %v)\n", path, err)
+			fmt.Fprintln(t.out, t.say("term.write_failed", "path", path, "error", err.Error()))
 			continue
 		}
-		fmt.Fprintf(t.out, "[picture written to %s]\n", path)
+		fmt.Fprintln(t.out, t.say("term.written", "path", path))
 	}
 	t.showComponents(m)
 }
@@ -185,9 +190,17 @@ func (r *responder) FollowUp(m commands.Message) error {
 	return r.Reply(m)
 }
 
-// say is one of the terminal's own texts in its language.
+// say is one of the terminal's own texts in its language, as plain text.
 func (t *Terminal) say(key string, kv ...any) string {
-	return present.T(t.Locale, key, kv...)
+	return present.StripMarkdown(present.T(t.Locale, key, kv...))
+}
+
+// pictureDir is where the pictures go.
+func (t *Terminal) pictureDir() string {
+	if t.Pictures == "" {
+		return os.TempDir()
+	}
+	return t.Pictures
 }
 
 // request sends one request as a user.
@@ -205,12 +218,18 @@ func (t *Terminal) request(req *commands.Request) {
 }
 
 // Play runs the prompt loop until the game ends, the input ends or a
-// player types /quit. The game is saved after every move.
+// player types /quit. The game is saved after every move. At the end it
+// returns only once the table has shown everything: the last turns, the
+// staged reveal of the final scoring and the score sheet.
 func (t *Terminal) Play() error {
 	for {
 		user, over := t.waitForHuman()
 		if over {
+			// The final reveal is queued with the last move (a bot's, as
+			// often as not): wait until every post of it is shown.
+			t.Service.Quiet()
 			fmt.Fprintln(t.out, t.say("term.over"))
+			fmt.Fprintln(t.out, t.say("term.again"))
 			return nil
 		}
 		t.handOver(user)
@@ -220,7 +239,7 @@ func (t *Terminal) Play() error {
 			return t.in.Err()
 		}
 		line := strings.TrimSpace(t.in.Text())
-		if line == "/quit" || line == "quit" || line == "exit" {
+		if t.isQuit(line) {
 			fmt.Fprintln(t.out, t.say("term.saved"))
 			return nil
 		}
@@ -228,11 +247,19 @@ func (t *Terminal) Play() error {
 	}
 }
 
-// waitForHuman waits for bots to move and returns who types next.
+// isQuit: the line asks to save and leave ("/quit", or the word of the
+// terminal's language).
+func (t *Terminal) isQuit(line string) bool {
+	word := strings.TrimPrefix(strings.ToLower(line), "/")
+	return word == "quit" || word == "exit" || same(word, present.T(t.Locale, "term.quit_word"))
+}
+
+// waitForHuman waits for bots to move and returns who types next; over
+// once the game has ended (its final reveal may still be on its way).
 func (t *Terminal) waitForHuman() (user string, over bool) {
-	for i := 0; ; i++ {
+	for {
 		info, ok := t.Service.Turn(t.Channel)
-		if !ok {
+		if !ok || info.Phase == engine.PhaseOver {
 			return "", true
 		}
 		if len(info.Choosing) > 0 {
@@ -240,9 +267,6 @@ func (t *Terminal) waitForHuman() (user string, over bool) {
 		}
 		if info.Current != "" {
 			return info.Current, false
-		}
-		if info.Phase == 5 { // engine.PhaseOver: the final reveal is being posted
-			return "", true
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -296,15 +320,19 @@ func (t *Terminal) input(user, line string) {
 			t.showComponents(*t.board)
 		}
 		t.mu.Unlock()
-	case line == "/help" || line == "help":
-		fmt.Fprintln(t.out, helpText)
-	case line == "hint" || line == "/hint":
+	case t.isWord(line, "help") || line == "?":
+		fmt.Fprintln(t.out, t.help())
+	case t.isWord(line, "hint"):
 		// The coach: the expert's move for this player, as /ttr hint.
 		t.request(&commands.Request{Type: commands.CommandRequest, User: user, Name: "ttr", Sub: "hint", Options: map[string]string{}})
 	case strings.HasPrefix(line, "/"):
-		req, err := parseCommand(line)
+		req, err := t.commandNames().parse(line)
 		if err != nil {
-			fmt.Fprintln(t.out, err)
+			fmt.Fprintln(t.out, present.StripMarkdown(err.Error()))
+			return
+		}
+		if req.Name == "ttr" && req.Sub == "help" {
+			fmt.Fprintln(t.out, t.help()) // the terminal's own
 			return
 		}
 		req.User = user
@@ -312,6 +340,22 @@ func (t *Terminal) input(user, line string) {
 	default:
 		t.choose(user, line)
 	}
+}
+
+// isWord: the line is one of the terminal's short words ("help", "hint"),
+// with or without a slash, in English or as /ttr's subcommand is named in
+// the terminal's language ("aide", "conseil").
+func (t *Terminal) isWord(line, sub string) bool {
+	word := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(line)), "/")
+	return word == sub || same(word, present.CommandWord(t.Locale, "opt.ttr."+sub, sub))
+}
+
+// commandNames reads commands in the terminal's language.
+func (t *Terminal) commandNames() *commandNames {
+	if t.names == nil {
+		t.names = newCommandNames(t.Locale)
+	}
+	return t.names
 }
 
 // choose clicks a numbered button or picks lettered menu options.
@@ -323,7 +367,7 @@ func (t *Terminal) choose(user, line string) {
 	}
 	t.mu.Unlock()
 	if m == nil {
-		fmt.Fprintln(t.out, t.say("term.nothing"))
+		fmt.Fprintln(t.out, t.say("term.nothing", "deck", present.T(t.Locale, "word.deck")))
 		return
 	}
 	var n int
@@ -352,7 +396,7 @@ func (t *Terminal) choose(user, line string) {
 			var values []string
 			for _, f := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ',' || r == ' ' }) {
 				if len(f) != 1 || f[0] < 'a' || int(f[0]-'a') >= len(c.Options) {
-					fmt.Fprintf(t.out, "%q is not one of the letters a to %c.\n", f, 'a'+len(c.Options)-1)
+					fmt.Fprintln(t.out, t.say("term.bad_letter", "letter", f, "last", string(rune('a'+len(c.Options)-1))))
 					return
 				}
 				values = append(values, c.Options[f[0]-'a'].Value)
@@ -362,16 +406,48 @@ func (t *Terminal) choose(user, line string) {
 			return
 		}
 	}
-	fmt.Fprintln(t.out, t.say("term.how"))
+	fmt.Fprintln(t.out, t.say("term.how", "deck", present.T(t.Locale, "word.deck")))
 }
 
-const helpText = `Commands (as in Discord):
-  /draw 3 | /draw deck       take a face-up card (1-5) or draw blind
-  /claim Paris Frankfurt [color=red] [locos=1] [passenger=Paris]
-  /tickets [long=2]          draw destination tickets (Märklin: how many long)
-  /station Wien [color=red] [locos=1]
-  /passenger Berlin [> Leipzig > Dresden]
-  /hand  /board  /score  /log  /ttr rules [topic]  /ttr undo
-  hint                       the expert's move for you, and why
-  1, 2, …                    click a button shown;  a,c  pick menu options
-  /quit                      save and leave (run conductor play again to resume)`
+// help is the terminal's own help, in its language: the commands as
+// typed here (the names Discord shows in that language), with examples
+// from the game's board, and what the terminal adds (numbers for buttons,
+// letters for menus, where the pictures go, how to leave).
+func (t *Terminal) help() string {
+	loc := t.Locale
+	cmd := func(name, sub string) string { return present.CommandText(loc, name, sub) }
+	opt := func(key, canonical string) string { return present.CommandWord(loc, "opt."+key, canonical) }
+	from, to, city := "Paris", "Frankfurt", "Wien"
+	if b := t.gameBoard; b != nil && len(b.Tracks) > 0 {
+		tr := &b.Tracks[0]
+		from, to, city = b.Cities[tr.A].Name, b.Cities[tr.B].Name, b.Cities[tr.A].Name
+	}
+	red := present.CardName(loc, engine.ColorCard(data.Red))
+	lines := [][2]string{
+		{cmd("draw", "") + " 3 · " + cmd("draw", "") + " " + present.T(loc, "word.deck"), "term.help.draw"},
+		{cmd("claim", "") + " " + from + " " + to + " " + opt("claim.color", "color") + "=" + red + " " + opt("claim.locomotives", "locomotives") + "=1", "term.help.claim"},
+		{cmd("tickets", ""), "term.help.tickets"},
+	}
+	if t.gameBoard == nil || t.gameBoard.Rules.Stations > 0 {
+		lines = append(lines, [2]string{cmd("station", "") + " " + city + " " + opt("station.color", "color") + "=" + red, "term.help.station"})
+	}
+	if t.gameBoard == nil || t.gameBoard.Rules.Passengers > 0 {
+		lines = append(lines, [2]string{cmd("passenger", "") + " " + city + " > …", "term.help.passenger"})
+	}
+	lines = append(lines,
+		[2]string{cmd("hand", "") + " · " + cmd("board", "") + " · " + cmd("score", "") + " · " + cmd("log", ""), "term.help.look"},
+		[2]string{cmd("ttr", "rules"), "term.help.rules"},
+		[2]string{cmd("ttr", "undo"), "term.help.undo"},
+		[2]string{present.CommandWord(loc, "opt.ttr.hint", "hint"), "term.help.hint"},
+		[2]string{"1, 2, …", "term.help.click"},
+		[2]string{"a,c", "term.help.pick"},
+		[2]string{"/" + present.T(loc, "term.quit_word"), "term.help.quit"},
+	)
+	var sb strings.Builder
+	sb.WriteString(t.say("term.help.title"))
+	for _, l := range lines {
+		fmt.Fprintf(&sb, "\n  %s\n      %s", l[0], t.say(l[1]))
+	}
+	sb.WriteString("\n" + t.say("term.help.pictures", "dir", t.pictureDir()))
+	return sb.String()
+}

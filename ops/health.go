@@ -53,7 +53,13 @@ func Handler(b *bot.Bot, st *store.Store, backupToken string) http.Handler {
 			rep.Database.OK, rep.Database.Schema = true, v
 		}
 		rep.Problems = append(rep.Problems, rep.Gateway.Problems(now)...)
-		if n, oldest, err := st.OutboxDepth(); err == nil {
+		// A channel that refuses the bot's posts keeps them for a moderator
+		// to fix (Gateway.RefusedChannels): that is no fault of the bot's.
+		refused := map[string]bool{}
+		for _, c := range rep.Gateway.RefusedChannels {
+			refused[c.Channel] = true
+		}
+		if n, oldest, err := st.OutboxDepthExcept(func(q string) bool { return refused[q] }); err == nil {
 			rep.Outbox = OutboxHealth{Waiting: n}
 			if n > 0 {
 				age := now.Sub(oldest)

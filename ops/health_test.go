@@ -82,4 +82,22 @@ func TestHealthProblemsOfASilentOrFailingDiscord(t *testing.T) {
 	if p := failing.Problems(now); len(p) != 1 || !strings.Contains(p[0], "failing") {
 		t.Errorf("failing: %v", p)
 	}
+	// A few interactions dropped after a long outage are not a problem;
+	// dropping one after another is (the bot answers nobody).
+	replayed := ok
+	replayed.DroppedInteractions, replayed.DroppedInARow = 40, bot.DroppingAfter-1
+	if p := replayed.Problems(now); len(p) != 0 {
+		t.Errorf("a few dropped: %v", p)
+	}
+	deaf := replayed
+	deaf.DroppedInARow, deaf.ClockOffsetMillis = bot.DroppingAfter, 3200
+	if p := deaf.Problems(now); len(p) != 1 || !strings.Contains(p[0], "dropped") || !strings.Contains(p[0], "3.2s") {
+		t.Errorf("dropping: %v", p)
+	}
+	// A channel refusing the bot's posts is a moderator's matter.
+	refused := ok
+	refused.RefusedChannels = []bot.RefusedChannel{{Channel: "c1", Code: 50013, Since: now}}
+	if p := refused.Problems(now); len(p) != 0 {
+		t.Errorf("refused channel: %v", p)
+	}
 }

@@ -56,17 +56,24 @@ func CheckShard(st *store.Store, me store.ShardIdentity) (*ShardCheck, error) {
 	if c.Previous, c.PreviousKnown, err = st.Shard(); err != nil {
 		return nil, err
 	}
-	inv, err := st.Inventory()
+	// One seek per server (store.Guilds), and counting only the games of
+	// servers that are not this shard's: the start does not read every
+	// game.
+	guilds, err := st.Guilds()
 	if err != nil {
 		return nil, err
 	}
-	for guild, counts := range inv.Guilds {
+	for _, guild := range guilds {
 		if ShardFor(guild, me.Count) == me.ID {
 			continue
 		}
+		live, archived, err := st.GuildCounts(guild)
+		if err != nil {
+			return nil, err
+		}
 		c.ForeignServers++
-		c.ForeignLive += counts["games"]
-		c.ForeignArchived += counts["archive"]
+		c.ForeignLive += live
+		c.ForeignArchived += archived
 	}
 	if err := st.SetShard(me); err != nil {
 		return nil, err

@@ -110,7 +110,7 @@ func T(locale string, key string, kv ...any) string {
 		}
 		return nil, false
 	}
-	return m.render(c.tag, arg, nil)
+	return m.renderWith(c.tag, arg, showValue(locale), func(s string) string { return renderCommands(locale, s) })
 }
 
 // find is a key's message in the language of locale, or in English when

@@ -39,6 +39,14 @@ var sameAsEnglish = map[string]map[string]string{
 		"picture.final.total":          "same French word",
 		"picture.final.routes":         "French rules: « Routes »",
 		"picture.bot":                  "the badge of a bot player, the same word",
+		"time.minutes":                 "same French word",
+		"bot.level.normal":             "same French word",
+		"bot.level.expert":             "same French word",
+		"letter.red":                   "R for rouge",
+		"letter.blue":                  "B for bleu",
+		"letter.orange":                "O for orange",
+		"letter.locomotive":            "L for Locomotive",
+		"letter.locomotive+4":          "L+4 for Locomotive +4",
 	},
 	"it": {
 		"cmd.ttr.name":             "the Italian edition is sold as Ticket to Ride",
@@ -49,6 +57,10 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
 		"picture.bot":              "the badge of a bot player, the same word",
+		"letter.red":               "R for rosso",
+		"letter.blue":              "B for blu",
+		"letter.locomotive":        "L for locomotiva",
+		"letter.locomotive+4":      "L+4 for locomotiva +4",
 	},
 	"de": {
 		"card.orange":              "German colour name is orange",
@@ -57,6 +69,13 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.usa.1910":         "the expansion's name",
 		"variant.marklin.standard": "a brand name",
 		"picture.bot":              "the badge of a bot player, the same word",
+		"bot.level.normal":         "same German word",
+		"letter.red":               "R for rot",
+		"letter.blue":              "B for blau",
+		"letter.white":             "W for weiß",
+		"letter.orange":            "O for orange",
+		"letter.locomotive":        "L for Lokomotive",
+		"letter.locomotive+4":      "L+4 for Lokomotive +4",
 	},
 }
 
@@ -300,8 +319,10 @@ func TestI18nTranslated(t *testing.T) {
 func TestI18nTranslateUsesCatalog(t *testing.T) {
 	for _, lang := range translatedLanguages {
 		for key, value := range readTexts(t, lang) {
-			if got := T(lang, key); got != value {
-				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, value)
+			// Commands are written as Discord's mentions, "</ttr join>":
+			// without their ids they read as typed, "/rail rejoindre".
+			if got, want := T(lang, key), renderCommands(lang, value); got != want {
+				t.Errorf("T(%q, %q) = %q, want the catalog's %q", lang, key, got, want)
 			}
 		}
 		// Discord sends regional locales such as "fr" but also "de-DE".
@@ -309,5 +330,59 @@ func TestI18nTranslateUsesCatalog(t *testing.T) {
 		if got, want := T(lang+"-XX", key), T(lang, key); got != want {
 			t.Errorf("T(%q, %q) = %q, want %q", lang+"-XX", key, got, want)
 		}
+	}
+}
+
+// TestFrenchTypography: French puts a no-break space before ":" (U+00A0)
+// and a narrow one before ";", "!" and "?" (U+202F), and no-break spaces
+// inside « »: never a plain space, which lets a line break there, and
+// never none.
+func TestFrenchTypography(t *testing.T) {
+	checked := 0
+	for key, m := range readCatalog(t, "fr") {
+		for _, text := range append([]string{m.text}, func() []string {
+			var out []string
+			for _, c := range m.counts {
+				for _, p := range c.forms {
+					out = append(out, p)
+				}
+			}
+			return out
+		}()...) {
+			r := []rune(text)
+			for i, c := range r {
+				switch c {
+				case ':', ';', '!', '?', '»':
+				case '«':
+					if i+1 < len(r) && r[i+1] != '\u00a0' {
+						t.Errorf("fr %q: « without a no-break space after it: %q", key, text)
+					}
+					continue
+				default:
+					continue
+				}
+				checked++
+				prev, next := ' ', ' '
+				if i > 0 {
+					prev = r[i-1]
+				}
+				if i+1 < len(r) {
+					next = r[i+1]
+				}
+				if c == ':' && next != ' ' && next != '\n' && i+1 < len(r) {
+					continue // not punctuation: "mp:True", "https://"
+				}
+				want := '\u202f'
+				if c == ':' || c == '»' {
+					want = '\u00a0'
+				}
+				if prev != want && !(c == '?' && prev == '!') && !(c == '!' && prev == '?') {
+					t.Errorf("fr %q: %q before %q in %q, want U+%04X", key, prev, c, text, want)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d marks checked", checked)
 	}
 }

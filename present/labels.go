@@ -35,6 +35,25 @@ func CardsLabel(loc string, cards []engine.Card) string {
 	return strings.Join(parts, ", ")
 }
 
+// CardsText groups cards without their emoji, for a button whose emoji
+// is apart: "2× red, 1× locomotive", or "—" for none.
+func CardsText(loc string, cards []engine.Card) string {
+	var counts [engine.NumCards]int
+	for _, c := range cards {
+		counts[c]++
+	}
+	var parts []string
+	for c, n := range counts {
+		if n > 0 {
+			parts = append(parts, Number(loc, n)+"× "+CardName(loc, engine.Card(c)))
+		}
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // CountedCard is "3× ⬜ white", as CardsLabel writes each kind of card.
 func CountedCard(loc string, n int, c engine.Card) string {
 	return strconv.Itoa(n) + "× " + CardLabel(loc, c)

@@ -178,6 +178,16 @@ func (m *message) countNamed(name string) *count {
 // fmt.Sprint). A counted placeholder becomes the phrase of the plural form
 // its number takes ("other" when the value is not a number).
 func (m *message) render(tag language.Tag, arg func(name string) (any, bool), show func(any) string) string {
+	return m.renderWith(tag, arg, show, nil)
+}
+
+// renderWith is render with the message's own words passed through tmpl
+// first (nil: as written), before any value is filled in: what tmpl does
+// to the catalogue's text never touches a value, such as a player's name.
+func (m *message) renderWith(tag language.Tag, arg func(name string) (any, bool), show func(any) string, tmpl func(string) string) string {
+	if tmpl == nil {
+		tmpl = func(s string) string { return s }
+	}
 	if show == nil {
 		show = func(v any) string { return fmt.Sprint(v) }
 	}
@@ -189,9 +199,9 @@ func (m *message) render(tag language.Tag, arg func(name string) (any, bool), sh
 		return show(v), true
 	}
 	if len(m.counts) == 0 {
-		return fill(m.text, plain)
+		return fill(tmpl(m.text), plain)
 	}
-	return fill(m.text, func(name string) (string, bool) {
+	return fill(tmpl(m.text), func(name string) (string, bool) {
 		c := m.countNamed(name)
 		if c == nil {
 			return plain(name)
@@ -206,7 +216,7 @@ func (m *message) render(tag language.Tag, arg func(name string) (any, bool), sh
 		if !ok {
 			phrase = c.forms[plural.Other]
 		}
-		return fill(phrase, plain), true
+		return fill(tmpl(phrase), plain), true
 	})
 }
 

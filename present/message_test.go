@@ -37,12 +37,12 @@ func TestEveryMessageAgreesWithItsCounts(t *testing.T) {
 				value := func(string) (string, bool) { return strconv.Itoa(n), true }
 				for _, cn := range m.counts {
 					form := plural.Cardinal.MatchPlural(c.tag, n, 0, 0, 0, 0)
-					want := fill(cn.forms[form], value)
+					want := renderCommands(lang, fill(cn.forms[form], value))
 					if !containsPhrase(got, want) {
 						t.Errorf("%s %q with {%s}=%d: %q lacks the %q form %q", lang, key, cn.name, n, got, formNames[form], want)
 					}
 					for f, other := range cn.forms {
-						if o := fill(other, value); f != form && o != want && containsPhrase(got, o) {
+						if o := renderCommands(lang, fill(other, value)); f != form && o != want && containsPhrase(got, o) {
 							t.Errorf("%s %q with {%s}=%d: %q shows the %q form %q, not the %q one", lang, key, cn.name, n, got, formNames[f], o, formNames[form])
 						}
 					}
@@ -164,11 +164,11 @@ func TestPluralFormsPerLanguage(t *testing.T) {
 		{"it", "ev.tickets_kept", 1, "🎫 **A** ha tenuto 1 Biglietto"},
 		{"de", "ev.tickets_kept", 1, "🎫 **A** hat 1 Zielkarte behalten"},
 		{"de", "ev.tickets_kept", 5, "🎫 **A** hat 5 Zielkarten behalten"},
-		{"fr", "ev.last_round", 1, "Il ne reste que 1 wagon à **A** : chacun joue un dernier tour !"},
-		{"fr", "ev.last_round", 2, "Il ne reste que 2 wagons à **A** : chacun joue un dernier tour !"},
+		{"fr", "ev.last_round", 1, "Il ne reste que 1 wagon à **A**\u00a0: chacun joue un dernier tour\u202f!"},
+		{"fr", "ev.last_round", 2, "Il ne reste que 2 wagons à **A**\u00a0: chacun joue un dernier tour\u202f!"},
 		{"it", "ev.last_round", 1, "A **A** resta 1 vagone: ognuno gioca un ultimo turno!"},
-		{"de", "ev.tunnel", 1, "⛰️ **A** hat den Tunnel R versucht: aufgedeckt C — 1 weitere Karte nötig"},
-		{"en", "ev.tunnel", 1, "⛰️ **A** tried the tunnel R: revealed C — 1 more card needed"},
+		{"de", "ev.tunnel", 1, "⛰️ **A** hat R versucht: aufgedeckt C — 1 weitere Karte nötig"},
+		{"en", "ev.tunnel", 1, "⛰️ **A** tried R: revealed C — 1 more card needed"},
 	} {
 		if got := T(c.lang, c.key, "player", "**A**", "route", "R", "cards", "C", "n", c.n); got != c.want {
 			t.Errorf("T(%s, %s, n=%d) = %q, want %q", c.lang, c.key, c.n, got, c.want)

@@ -103,7 +103,7 @@ func TestNamesEscapedInText(t *testing.T) {
 		t.Errorf("the picture's line %q lacks the name as typed %q", got, name)
 	}
 	fs := &engine.FinalScore{Players: []engine.PlayerScore{{Total: 50}, {Total: 40}}, Ranking: []int{0, 1}}
-	for _, l := range Ranking(fs, []string{name, "Bob"}) {
+	for _, l := range Ranking("en", fs, []string{name, "Bob"}) {
 		if strings.Contains(l, "Bob") {
 			continue
 		}

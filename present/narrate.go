@@ -32,9 +32,13 @@ func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.
 		case engine.EvClaim:
 			line = T(loc, "ev.claim", "player", who, "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "points", e.Points)
 		case engine.EvTunnelReveal:
-			line = T(loc, "ev.tunnel", "player", who, "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "n", e.Count)
+			key := "ev.tunnel"
+			if e.Count == 0 {
+				key = "ev.tunnel_free" // the claim goes through: told next
+			}
+			line = T(loc, key, "player", who, "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "n", e.Count)
 		case engine.EvTunnelGiveUp:
-			line = T(loc, "ev.tunnel_giveup", "player", who)
+			line = T(loc, "ev.tunnel_giveup", "player", who, "route", RouteLabel(loc, b, e.Track))
 		case engine.EvTicketsDrawn:
 			line = T(loc, "ev.tickets_drawn", "player", who, "n", e.Count)
 		case engine.EvTicketsKept:
@@ -77,7 +81,13 @@ func NarrateOwn(loc string, b *data.Board, seat int, ev []engine.Event) []string
 		case engine.EvClaim:
 			lines = append(lines, T(loc, "you.claimed", "route", RouteLabel(loc, b, e.Track), "cards", CardsLabel(loc, e.Cards), "points", e.Points))
 		case engine.EvTunnelReveal:
-			lines = append(lines, T(loc, "you.tunnel", "cards", CardsLabel(loc, e.Cards), "n", e.Count))
+			if e.Count == 0 {
+				lines = append(lines, T(loc, "you.tunnel_free", "cards", CardsLabel(loc, e.Cards)))
+			} else {
+				lines = append(lines, T(loc, "you.tunnel", "cards", CardsLabel(loc, e.Cards), "n", e.Count))
+			}
+		case engine.EvTunnelGiveUp:
+			lines = append(lines, T(loc, "you.tunnel_giveup", "route", RouteLabel(loc, b, e.Track)))
 		case engine.EvStation:
 			lines = append(lines, T(loc, "you.station", "city", b.Cities[e.City].Name, "cards", CardsLabel(loc, e.Cards)))
 		case engine.EvTicketsChosen:

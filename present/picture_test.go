@@ -129,14 +129,16 @@ func TestPicturesSpeakTheTablesLanguage(t *testing.T) {
 		names := []string{"Alice", "Bruno", "Chloé", "Dmitri", "Eve"}[:len(public.Players)]
 		players := make([]Player, len(names))
 		for i, n := range names {
-			players[i] = Player{Name: n, Bot: i == len(names)-1}
+			players[i] = Player{Name: n, Bot: i == len(names)-1, Level: "hard"}
 		}
+		// A seat a bot took over, and a sheet ended early: every word.
+		players[0] = Player{Name: "Alice", Bot: true, Level: "normal", For: "Alice"}
 		scenes := func(lang string) map[string]any {
 			line := T(lang, "ev.pass", "player", "**Alice**")
 			return map[string]any{
 				"board": BoardScene(lang, &public, players, line),
 				"hand":  HandScene(lang, &late, "Alice"),
-				"final": FinalScene(lang, &end, fs, names),
+				"final": FinalScene(lang, &end, fs, players, true),
 			}
 		}
 		english := scenes("en")
@@ -149,6 +151,17 @@ func TestPicturesSpeakTheTablesLanguage(t *testing.T) {
 				for path, s := range words {
 					if s == en[path] && !sameWordsAllowed(lang, s) {
 						t.Errorf("%s %s %s picture: %s is still English: %q", game, lang, what, path, s)
+					}
+					if left := EnglishIn(lang, s); len(left) > 0 {
+						t.Errorf("%s %s %s picture: %s holds English %q: %q", game, lang, what, path, left, s)
+					}
+				}
+				// The letters on cards and tracks are the language's.
+				if sc, ok := sc.(*imaging.Scene); ok {
+					for c := engine.Card(1); c < engine.NumCards; c++ {
+						if want := T(lang, "letter."+c.String()); sc.Letters[c] != want {
+							t.Errorf("%s %s: the letter of %s is %q, want %q", game, lang, c, sc.Letters[c], want)
+						}
 					}
 				}
 			}
@@ -164,7 +177,7 @@ func TestPictureWordsFilled(t *testing.T) {
 	for _, lang := range Languages {
 		sc := BoardScene(lang, &public, []Player{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D", Bot: true}}, "x")
 		hs := HandScene(lang, &late, "A")
-		fsc := FinalScene(lang, &end, fs, names)
+		fsc := FinalScene(lang, &end, fs, namedPlayers(names...), true)
 		for what, v := range map[string]any{"board panel": sc.Text, "hand": hs.Text, "final": fsc.Text} {
 			rv := reflect.ValueOf(v)
 			for i := range rv.NumField() {
@@ -254,7 +267,7 @@ func TestFinalSheetAsTheBoard(t *testing.T) {
 	} {
 		_, public, end, fs := lateGame(t, c.game)
 		names := []string{"A", "B", "C", "D", "E"}[:len(end.Players)]
-		sc := FinalScene("fr", &end, fs, names)
+		sc := FinalScene("fr", &end, fs, namedPlayers(names...), false)
 		board := BoardScene("fr", &public, make([]Player, len(names)), "")
 		if sc.Title != c.title || board.Title != c.title {
 			t.Errorf("%s: sheet %q, board %q, want %q", c.game, sc.Title, board.Title, c.title)
@@ -279,4 +292,13 @@ func TestFinalSheetAsTheBoard(t *testing.T) {
 			t.Errorf("%s: the note on outlines reads %q", c.game, sc.Text.Paths)
 		}
 	}
+}
+
+// namedPlayers are people's seats with these names.
+func namedPlayers(names ...string) []Player {
+	out := make([]Player, len(names))
+	for i, n := range names {
+		out[i] = Player{Name: n}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package present
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,7 +31,7 @@ func Refusal(loc string, e *engine.Error, b *data.Board, name func(seat int) str
 		}
 		return nil, false
 	}
-	return capitalize(m.render(c.tag, arg, r.show))
+	return capitalize(m.renderWith(c.tag, arg, r.show, func(s string) string { return renderCommands(loc, s) }))
 }
 
 // refusalArgs shows the values of a refusal in a locale.
@@ -46,7 +45,7 @@ func (r refusalArgs) show(v any) string {
 	b, loc := r.board, r.loc
 	switch v := v.(type) {
 	case int:
-		return strconv.Itoa(v)
+		return Number(loc, v)
 	case engine.Seat:
 		return EscapeMarkdown(r.name(int(v)))
 	case data.TrackID:

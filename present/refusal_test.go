@@ -241,28 +241,28 @@ func TestRefusalValuesRendered(t *testing.T) {
 			{Name: "what", Value: ferry},
 			{Name: "need", Value: engine.CardsNeeded{Locos: 2, Count: 4, Color: data.Gray}},
 			{Name: "held", Value: engine.CardsHeld{Color: data.Blue, Count: 3, Best: true, Locos: 1}}}},
-			"Palermo – Smyrna (gris 6 Ferry) demande 2× 🌈 locomotive + 4× même couleur ; vous avez au plus 3 d'une même couleur (🟦 bleu), 1× 🌈 locomotive."},
+			"Palermo – Smyrna (gris 6 Ferry) demande 2× 🌈 locomotive + 4× même couleur\u202f; vous avez au plus 3 d'une même couleur (🟦 bleu), 1× 🌈 locomotive."},
 		{engine.Error{Key: "pay.short", Args: []engine.Arg{
 			{Name: "what", Value: engine.StationSite{City: roma, Number: 2}},
 			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Gray}},
 			{Name: "held", Value: engine.CardsHeld{Color: data.Red, Count: 1, Best: true, Locos: 0}}}},
-			"Une Gare à Roma (votre Gare numéro 2) demande 2× même couleur ; vous avez au plus 1 d'une même couleur (🟥 rouge), 0× 🌈 locomotive."},
+			"Une Gare à Roma (votre Gare numéro 2) demande 2× même couleur\u202f; vous avez au plus 1 d'une même couleur (🟥 rouge), 0× 🌈 locomotive."},
 		{engine.Error{Key: "tunnel.short", Args: []engine.Arg{
 			{Name: "extra", Value: 2}, {Name: "colour", Value: data.Pink},
 			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 1, Locos: 0}}}},
-			"Le Tunnel demande des cartes supplémentaires (2), chacune en 🟪 violet ou Locomotive ; en plus des cartes jouées, vous avez 1× 🟪 violet, 0× 🌈 locomotive : abandonnez plutôt."},
+			"Le Tunnel demande des cartes supplémentaires (2), chacune en 🟪 violet ou Locomotive\u202f; en plus des cartes jouées, vous avez 1× 🟪 violet, 0× 🌈 locomotive\u00a0: abandonnez plutôt."},
 		{engine.Error{Key: "pay.locos4_short", Args: []engine.Arg{
 			{Name: "min", Value: 4}, {Name: "what", Value: tunnel}, {Name: "length", Value: 2}, {Name: "colour", Value: data.Gray}}},
-			"Les cartes Locomotive +4 ne paient que des Routes de 4 espaces ou plus ; Marseille – Zurich (violet 2 Tunnel) en a 2 : payez avec des Locomotives ou en une seule couleur."},
+			"Les cartes Locomotive +4 ne paient que des Routes de 4 espaces ou plus\u202f; Marseille – Zurich (violet 2 Tunnel) en a 2\u00a0: payez avec des Locomotives ou en une seule couleur."},
 		{engine.Error{Key: "passenger.not_there", Args: []engine.Arg{{Name: "cities", Value: []data.CityID{wien, roma}}}},
-			"Vous n'avez pas de passager là : vos passagers se trouvent à Wien, Roma."},
+			"Vous n'avez pas de passager là\u00a0: vos passagers se trouvent à Wien, Roma."},
 		{engine.Error{Key: "station.taken", Args: []engine.Arg{{Name: "city", Value: wien}, {Name: "player", Value: engine.Seat(2)}}},
-			"Wien a déjà une Gare, construite par Chiara : choisissez une ville sans Gare."},
+			"Wien a déjà une Gare, construite par Chiara\u00a0: choisissez une ville sans Gare."},
 		{engine.Error{Key: "pay.short", Args: []engine.Arg{
 			{Name: "what", Value: tunnel},
 			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Pink}},
 			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 0, Locos: 1, Locos4: 2, ShowLocos4: true}}}},
-			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet ; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚂 locomotive +4."},
+			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet\u202f; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚂 locomotive +4."},
 	} {
 		if got := Refusal("fr", &c.err, b, seatNames); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.err.Key, got, c.want)

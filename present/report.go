@@ -71,6 +71,6 @@ func Report(b *data.Board, final *engine.FinalScore) ScoreReport {
 	for _, i := range final.Ranking {
 		out.Ranking = append(out.Ranking, final.Players[i].Name)
 	}
-	out.Shared = len(final.Winners()) > 1
+	out.Shared = len(Winners(final)) > 1
 	return out
 }

@@ -9,12 +9,6 @@ import (
 	"conductor/imaging"
 )
 
-// Player is a seat as people see it.
-type Player struct {
-	Name string
-	Bot  bool
-}
-
 // BoardScene is the public board picture of a game in the language of
 // loc: v is the game's public view, players its seats, and lastLine the
 // latest narration line (markdown and emoji are dropped for the picture;
@@ -22,7 +16,7 @@ type Player struct {
 func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine string) *imaging.Scene {
 	b := v.Board
 	sc := &imaging.Scene{Board: b, Current: v.Current, Owners: v.Owners, Stations: v.Stations, Goods: v.Goods,
-		FaceUp: v.FaceUp, Title: EditionName(loc, b, v.Variant), Text: panelText(loc, b, v)}
+		FaceUp: v.FaceUp, Title: EditionName(loc, b, v.Variant), Text: panelText(loc, b, v), Letters: Letters(loc)}
 	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
 		sc.Current = -1
 	}
@@ -30,10 +24,11 @@ func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine str
 		if seat < 0 || seat >= len(players) {
 			return "?"
 		}
-		return players[seat].Name
+		return PlayerName(loc, players[seat])
 	}
+	bot := func(seat int) bool { return seat >= 0 && seat < len(players) && players[seat].Bot }
 	for i, p := range v.Players {
-		sc.Players = append(sc.Players, playerPanel(loc, b, name(i), i, i < len(players) && players[i].Bot, p))
+		sc.Players = append(sc.Players, playerPanel(loc, b, name(i), i, bot(i), p))
 	}
 	for c, o := range v.Passengers {
 		if o >= 0 {
@@ -51,6 +46,8 @@ func BoardScene(loc string, v *engine.PublicView, players []Player, lastLine str
 		sc.Status = T(loc, "status.over")
 	case v.LastRound:
 		sc.Status = T(loc, "status.last_round", "player", name(v.Current))
+	case bot(v.Current):
+		sc.Status = T(loc, "status.bot_turn", "player", name(v.Current))
 	default:
 		sc.Status = T(loc, "status.turn", "player", name(v.Current))
 	}
@@ -69,14 +66,17 @@ func panelText(loc string, b *data.Board, v *engine.PublicView) imaging.PanelTex
 }
 
 // playerPanel is a seat's lines in the panel: what they have left to
-// play, what they hold (counted), in the language of loc.
+// play ("9 trains · 3 stations left"), what they hold (counted), in the
+// language of loc.
 func playerPanel(loc string, b *data.Board, name string, seat int, bot bool, p engine.PublicPlayer) imaging.PlayerPanel {
-	pieces := T(loc, "picture.trains", "n", p.Trains)
-	if b.Rules.Stations > 0 {
-		pieces += " · " + T(loc, "picture.stations", "n", p.Stations)
-	}
-	if b.Rules.Passengers > 0 {
-		pieces += " · " + T(loc, "picture.passengers", "n", p.PassengersLeft)
+	var pieces string
+	switch {
+	case b.Rules.Stations > 0:
+		pieces = T(loc, "picture.hand.left_stations", "trains", p.Trains, "stations", p.Stations)
+	case b.Rules.Passengers > 0:
+		pieces = T(loc, "picture.left_passengers", "trains", p.Trains, "passengers", p.PassengersLeft)
+	default:
+		pieces = T(loc, "picture.hand.left", "n", p.Trains)
 	}
 	return imaging.PlayerPanel{Name: name, Color: seat, Score: p.Score, Bot: bot, Pieces: pieces,
 		Holding: T(loc, "picture.cards", "n", p.Cards) + " · " + T(loc, "picture.tickets", "n", p.Tickets)}
@@ -86,15 +86,31 @@ func playerPanel(loc string, b *data.Board, name string, seat int, bot bool, p e
 var legendColors = []data.Color{data.Red, data.Blue, data.Green, data.Yellow, data.Black, data.White, data.Orange, data.Pink}
 
 // Legend is the key to the letters the pictures print on cards and
-// tracks, one entry a letter, the cards named in the language of loc: "R
-// rouge", "L locomotive". It lists the cards of b's deck.
+// tracks, one entry a letter, both in the language of loc: "R rouge", "J
+// jaune", "L locomotive". It lists the cards of b's deck.
 func Legend(loc string, b *data.Board) []string {
 	cards := LegendCards(b)
+	letters := Letters(loc)
 	out := make([]string, len(cards))
 	for i, c := range cards {
-		out[i] = imaging.CardLetter(c) + " " + CardName(loc, c)
+		out[i] = letters[c] + " " + CardName(loc, c)
 	}
 	return out
+}
+
+// Letters are the letters the pictures of a table speaking loc print on
+// cards and tracks: each colour's initial in that language ("J" for jaune,
+// "Ge" for gelb), two letters where two colours share one.
+func Letters(loc string) imaging.Letters {
+	var l imaging.Letters
+	for c := engine.Card(1); c < engine.NumCards; c++ {
+		if _, ok := Lookup("en", "letter."+c.String()); ok {
+			l[c] = T(loc, "letter."+c.String())
+		} else {
+			l[c] = imaging.CardLetter(c)
+		}
+	}
+	return l
 }
 
 // LegendCards are the kinds of cards of b's deck in the order the legend
@@ -182,7 +198,7 @@ func PositionScene(loc string, pos *engine.Position) (*imaging.Scene, error) {
 func HandScene(loc string, v *engine.PlayerView, name string) *imaging.HandScene {
 	b := v.Board
 	me := v.Players[v.Seat]
-	hs := &imaging.HandScene{Board: b, Color: v.Seat, Cards: v.Hand, Text: imaging.HandText{
+	hs := &imaging.HandScene{Board: b, Color: v.Seat, Cards: v.Hand, Letters: Letters(loc), Text: imaging.HandText{
 		Title: T(loc, "hand.title", "player", name), Cards: T(loc, "picture.hand.cards"),
 		Tickets: T(loc, "picture.hand.tickets"), NoTickets: T(loc, "picture.hand.no_tickets"), Caption: T(loc, "picture.hand.caption")}}
 	if b.Rules.Stations > 0 {

@@ -67,7 +67,7 @@ func TestBonusNamedAsPrinted(t *testing.T) {
 			t.Errorf("%s %s: the text sheet still calls the bonus %q:\n%s", c.board, c.lang, T(c.lang, "bonus.longest"), text)
 		}
 		fs := &engine.FinalScore{Players: []engine.PlayerScore{*ps}, Ranking: []int{0}}
-		sc := FinalScene(c.lang, &engine.PublicView{Board: b, Owners: make([]int8, len(b.Tracks))}, fs, []string{"Alice"})
+		sc := FinalScene(c.lang, &engine.PublicView{Board: b, Owners: make([]int8, len(b.Tracks))}, fs, namedPlayers("Alice"), false)
 		if len(sc.Players[0].Bonuses) != 1 || sc.Players[0].Bonuses[0].Name != c.want {
 			t.Errorf("%s %s: the picture's bonuses %+v, want %q", c.board, c.lang, sc.Players[0].Bonuses, c.want)
 		}

@@ -12,39 +12,47 @@ import (
 // archiveTimeLayout is fixed-width so archive keys sort chronologically.
 const archiveTimeLayout = "2006-01-02T15:04:05.000000000Z"
 
-// ArchiveResult is what the engine reports about a game that ended.
+// ArchiveResult is what the engine reports about a game that ended: for a
+// finished game, its final score sheet, seat by seat.
 type ArchiveResult struct {
 	Status   string    // StatusFinished (default when empty) or StatusAbandoned
 	Finished time.Time // zero means now
-	Players  []PlayerResult
+	// Early: the game was ended before its end and scored as it stood.
+	Early   bool
+	Players []PlayerResult
 }
 
-// PlayerResult is one seat's outcome.
+// PlayerResult is one seat's outcome, as its score sheet shows it.
 type PlayerResult struct {
-	UserID           string   `json:"user_id,omitempty"`
-	Name             string   `json:"name"`
-	Bot              string   `json:"bot,omitempty"` // bot level, "" for a member
+	UserID string `json:"user_id,omitempty"`
+	Name   string `json:"name"`
+	Bot    string `json:"bot,omitempty"` // bot level, "" for a member
+	// TakenOver: a bot (Bot) played the seat the member (UserID, Name)
+	// left; the score is the seat's, the routes the member's own.
+	TakenOver        bool     `json:"taken_over,omitempty"`
 	Score            int      `json:"score"`
-	Rank             int      `json:"rank"` // 1 for the winner(s); ties share a rank
+	Rank             int      `json:"rank"` // 1 for the winner(s); players tied after every tie-break share a rank
 	Won              bool     `json:"won"`
 	TicketsCompleted int      `json:"tickets_completed"`
 	TicketsFailed    int      `json:"tickets_failed"`
-	Routes           []string `json:"routes,omitempty"` // names of the routes claimed
+	Routes           []string `json:"routes,omitempty"` // names of the routes claimed (by the member, for a seat taken over)
 }
 
 // ArchiveEntry is the summary kept for an archived game.
 type ArchiveEntry struct {
-	Key      string         `json:"-"` // archive key, for ArchivedGame
-	GameID   string         `json:"game_id"`
-	Guild    string         `json:"guild"`
-	Channel  string         `json:"channel"`
-	Map      string         `json:"map"`
-	Variant  string         `json:"variant,omitempty"`
-	Status   string         `json:"status"`
-	Started  time.Time      `json:"started"`
-	Finished time.Time      `json:"finished"`
-	Moves    int            `json:"moves"`
-	Players  []PlayerResult `json:"players"`
+	Key      string    `json:"-"` // archive key, for ArchivedGame
+	GameID   string    `json:"game_id"`
+	Guild    string    `json:"guild"`
+	Channel  string    `json:"channel"`
+	Map      string    `json:"map"`
+	Variant  string    `json:"variant,omitempty"`
+	Status   string    `json:"status"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Moves    int       `json:"moves"`
+	// Early: ended before its end and scored as it stood.
+	Early   bool           `json:"ended_early,omitempty"`
+	Players []PlayerResult `json:"players"`
 }
 
 // archiveKey is guild NUL time NUL id: a guild's entries are one prefix, in
@@ -78,22 +86,22 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		finished = s.stamp()
 	}
 	var entry *ArchiveEntry
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
+	err := s.update(func(tx *bolt.Tx) error {
+		live, err := readHeader(tx, channel)
 		if err != nil {
 			return err
 		}
-		rec, err := readGame(gb)
-		if err != nil {
+		rec := *live
+		if rec.Log, err = readLog(tx, channel); err != nil {
 			return err
 		}
-		rec.Status, rec.Updated = status, finished
+		rec.Status, rec.Updated, rec.Due = status, finished, nil
 		key := archiveKey(rec.Guild, finished, rec.ID)
 		entry = &ArchiveEntry{
 			Key: string(key), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
 			Map: rec.Map, Variant: rec.Variant, Status: status,
 			Started: rec.Created.UTC(), Finished: finished, Moves: len(rec.Log),
-			Players: result.Players,
+			Early: result.Early && status == StatusFinished, Players: result.Players,
 		}
 		archive, archivedGames := tx.Bucket(bucketArchive), tx.Bucket(bucketArchivedGames)
 		if archive.Get(key) != nil {
@@ -103,7 +111,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		if err != nil {
 			return err
 		}
-		full, err := json.Marshal(rec)
+		full, err := json.Marshal(&rec)
 		if err != nil {
 			return err
 		}
@@ -113,7 +121,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		if err := archivedGames.Put(key, full); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketGames).DeleteBucket([]byte(channel))
+		return deleteGame(tx, live)
 	})
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -39,11 +38,14 @@ type node struct {
 	nested bool
 }
 
-// Counts returns the number of top-level keys per bucket, e.g. "games": 2.
+// Counts returns the number of top-level keys per bucket, e.g. "games": 2,
+// leaving out the records a game owns besides its header (its log).
 func (b *Bundle) Counts() map[string]int {
 	c := map[string]int{}
 	for _, top := range b.buckets {
-		c[string(top.key)] = len(top.bucket)
+		if !gameOwned(top.key) { // a game's log and snapshot go with it
+			c[string(top.key)] = len(top.bucket)
+		}
 	}
 	return c
 }
@@ -102,7 +104,7 @@ func (s *Store) Export(sel Selection) (*Bundle, error) {
 			if err != nil {
 				return err
 			}
-			if kind == perDatabase {
+			if kind == perDatabase || kind == derived {
 				return nil
 			}
 			top := node{key: clone(name), nested: true}
@@ -179,6 +181,9 @@ func (s *Store) Compare(b *Bundle) (*Comparison, error) {
 func (b *Bundle) Keys() []string {
 	var keys []string
 	for _, top := range b.buckets {
+		if gameOwned(top.key) { // they go with the game's key
+			continue
+		}
 		for _, n := range top.bucket {
 			keys = append(keys, string(top.key)+"/"+printable(n.key))
 		}
@@ -196,7 +201,7 @@ func (s *Store) Import(b *Bundle) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		cmp, writes, err := plan(tx, b)
 		if err != nil {
 			return err
@@ -209,6 +214,25 @@ func (s *Store) Import(b *Bundle) error {
 			if err != nil {
 				return err
 			}
+			if w.clear != "" {
+				// A game replaced by a newer copy: its records here go.
+				prefix := channelPrefix(w.clear)
+				if err := deleteKeys(parent, prefix, prefix); err != nil {
+					return err
+				}
+				if err := parent.Delete([]byte(w.clear)); err != nil {
+					return err
+				}
+				continue
+			}
+			var old *GameRecord
+			if bytes.Equal(w.bucket, bucketGames) {
+				if raw := parent.Get(w.n.key); raw != nil {
+					if old, err = decodeHeader(raw); err != nil {
+						return err
+					}
+				}
+			}
 			if parent.Bucket(w.n.key) != nil {
 				if err := parent.DeleteBucket(w.n.key); err != nil {
 					return err
@@ -217,45 +241,110 @@ func (s *Store) Import(b *Bundle) error {
 			if err := writeNode(parent, w.n); err != nil {
 				return err
 			}
+			if bytes.Equal(w.bucket, bucketGames) {
+				rec, err := decodeHeader(w.n.value)
+				if err != nil {
+					return err
+				}
+				if err := reindex(tx, string(w.n.key), old, rec); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
 }
 
-// write is one top-level key Import stores.
+// write is one top-level key Import stores, or (clear) the channel whose
+// records in bucket it first removes.
 type write struct {
 	bucket []byte
 	n      node
+	clear  string
 }
 
+// gameOwned says whether a bucket holds a live game's records besides its
+// header: they follow the decision taken for the game.
+func gameOwned(bucket []byte) bool {
+	for _, b := range gameBuckets {
+		if bytes.Equal(b, bucket) {
+			return true
+		}
+	}
+	return false
+}
+
+// Decisions about a live game held by both sides.
+const (
+	gameNew = iota + 1
+	gameReplace
+	gameHeld
+	gameConflict
+)
+
 // plan compares b with what tx holds: what it finds, and the keys to write.
+// Live games are decided first; the records a game owns in other buckets
+// (its log, snapshot, parked state) follow its decision.
 func plan(tx *bolt.Tx, b *Bundle) (*Comparison, []write, error) {
 	cmp := &Comparison{Held: map[string]int{}}
 	var writes []write
+	decided := map[string]int{}
 	for _, top := range b.buckets {
 		if _, err := bucketKind(top.key); err != nil {
 			return nil, nil, err
 		}
-		bucket := string(top.key)
+		if !bytes.Equal(top.key, bucketGames) {
+			continue
+		}
 		have := tx.Bucket(top.key)
 		for _, n := range top.bucket {
-			if have == nil || (have.Get(n.key) == nil && have.Bucket(n.key) == nil) {
-				writes = append(writes, write{top.key, n})
+			ch := string(n.key)
+			if have == nil || have.Get(n.key) == nil {
+				decided[ch] = gameNew
+				writes = append(writes, write{bucket: top.key, n: n})
 				continue
 			}
-			if bytes.Equal(top.key, bucketGames) {
-				replace, c, err := compareGames(have, n)
-				switch {
-				case err != nil:
-					return nil, nil, err
-				case c != nil:
-					cmp.Conflicts = append(cmp.Conflicts, *c)
-				case replace:
-					cmp.Held[bucket]++
-					writes = append(writes, write{top.key, n})
-				default:
-					cmp.Held[bucket]++
+			replace, c, err := compareGames(have, n)
+			switch {
+			case err != nil:
+				return nil, nil, err
+			case c != nil:
+				decided[ch] = gameConflict
+				cmp.Conflicts = append(cmp.Conflicts, *c)
+			case replace:
+				decided[ch] = gameReplace
+				cmp.Held[string(top.key)]++
+				writes = append(writes, write{bucket: top.key, n: n})
+			default:
+				decided[ch] = gameHeld
+				cmp.Held[string(top.key)]++
+			}
+		}
+	}
+	for _, top := range b.buckets {
+		if bytes.Equal(top.key, bucketGames) {
+			continue
+		}
+		bucket := string(top.key)
+		have := tx.Bucket(top.key)
+		cleared := map[string]bool{}
+		for _, n := range top.bucket {
+			if gameOwned(top.key) {
+				ch := keyOwner(n.key)
+				switch decided[ch] {
+				case gameNew, gameReplace:
+					if decided[ch] == gameReplace && !cleared[ch] {
+						cleared[ch] = true
+						writes = append(writes, write{bucket: top.key, clear: ch})
+					}
+					writes = append(writes, write{bucket: top.key, n: n})
+					continue
+				case gameHeld, gameConflict:
+					continue // counted with the game
 				}
+			}
+			if have == nil || (have.Get(n.key) == nil && have.Bucket(n.key) == nil) {
+				writes = append(writes, write{bucket: top.key, n: n})
 				continue
 			}
 			if sameNode(have, n) {
@@ -265,25 +354,45 @@ func plan(tx *bolt.Tx, b *Bundle) (*Comparison, []write, error) {
 			}
 		}
 	}
+	// A replaced game's records that the incoming copy lacks go too.
+	for ch, d := range decided {
+		if d != gameReplace {
+			continue
+		}
+		for _, gb := range gameBuckets {
+			if !b.has(gb, ch) {
+				writes = append(writes, write{bucket: gb, clear: ch})
+			}
+		}
+	}
 	sort.SliceStable(cmp.Conflicts, func(i, j int) bool { return cmp.Conflicts[i].String() < cmp.Conflicts[j].String() })
 	return cmp, writes, nil
+}
+
+// has says whether the bundle holds records of channel in bucket.
+func (b *Bundle) has(bucket []byte, channel string) bool {
+	for _, top := range b.buckets {
+		if !bytes.Equal(top.key, bucket) {
+			continue
+		}
+		for _, n := range top.bucket {
+			if keyOwner(n.key) == channel {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // compareGames decides about a live game held by both sides: the same game
 // (same id) is replaced when the incoming copy is newer; two different
 // games in one channel are a conflict.
 func compareGames(games *bolt.Bucket, in node) (replace bool, c *Conflict, err error) {
-	here, err := readHeader(games.Bucket(in.key))
+	here, err := decodeHeader(games.Get(in.key))
 	if err != nil {
 		return false, nil, err
 	}
-	var raw []byte
-	for _, n := range in.bucket {
-		if bytes.Equal(n.key, keyRecord) {
-			raw = n.value
-		}
-	}
-	incoming, err := readHeaderBytes(raw)
+	incoming, err := decodeHeader(in.value)
 	if err != nil {
 		return false, nil, err
 	}
@@ -293,17 +402,6 @@ func compareGames(games *bolt.Bucket, in node) (replace bool, c *Conflict, err e
 			here.ID, here.Updated.Format("2006-01-02 15:04"), incoming.ID, incoming.Updated.Format("2006-01-02 15:04"))}, nil
 	}
 	return incoming.Updated.After(here.Updated), nil, nil
-}
-
-func readHeaderBytes(raw []byte) (*GameRecord, error) {
-	if raw == nil {
-		return nil, fmt.Errorf("%w: game bucket without a record", errCorrupt)
-	}
-	var rec GameRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, fmt.Errorf("%w: %v", errCorrupt, err)
-	}
-	return &rec, nil
 }
 
 // sameNode reports whether parent holds n exactly (value, or nested bucket
@@ -353,13 +451,24 @@ func (s *Store) Remove(b *Bundle) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		for _, top := range b.buckets {
 			have := tx.Bucket(top.key)
 			if have == nil {
 				continue
 			}
 			for _, n := range top.bucket {
+				if bytes.Equal(top.key, bucketGames) {
+					if raw := have.Get(n.key); raw != nil {
+						old, err := decodeHeader(raw)
+						if err != nil {
+							return err
+						}
+						if err := reindex(tx, string(n.key), old, nil); err != nil {
+							return err
+						}
+					}
+				}
 				var err error
 				switch {
 				case have.Bucket(n.key) != nil:

@@ -6,18 +6,28 @@
 // channel; finished games move to an archive keyed by guild and finishing
 // time, which the statistics read.
 //
-// Layout of schema version 1 (see schema.go for how older files are upgraded):
+// Layout of schema version 2 (see schema.go for how older files are upgraded):
 //
-//	meta/schema                     decimal schema version
-//	games/<channel>/record          GameRecord as JSON, without Log
-//	games/<channel>/log/<n>         LogEntry n as JSON, n as 8-byte big-endian
-//	games/<channel>/interactions/<id>  index n of the entry that applied it
-//	archive/<guild>\x00<time>\x00<id>        ArchiveEntry (summary) as JSON
-//	archived_games/<same key>                the full GameRecord as JSON
+//	meta/schema                          decimal schema version
+//	games/<channel>                      GameRecord as JSON, without Log
+//	logs/<channel> NUL <4-byte chunk>    32 log entries, compact (logcodec.go)
+//	snapshots/<channel>                  the game's state after n moves (snapshot.go)
+//	parked/<channel>                     what the service parked of the table
+//	outbox/<channel>/<8-byte sequence>   a post waiting for delivery (outbox.go)
+//	archive/<guild> NUL <time> NUL <id>  ArchiveEntry (summary) as JSON
+//	archived_games/<same key>            the full GameRecord as JSON
 //
-// Keeping the log as one key per entry makes committing a move cost the same
-// whatever the length of the game, and the interaction index makes refusing a
-// replayed Discord interaction a single lookup.
+// and the indexes derived from the games' records, written in the same
+// transactions (index.go, deadlines.go):
+//
+//	index_guild/<guild> NUL <channel>    a server's live games
+//	index_parent/<parent> NUL <channel>  the games in a channel's threads
+//	index_rematch/<game id>              the live rematch of a game
+//	deadlines/<time> <channel>           the games by their next deadline
+//
+// Committing a move rewrites one small chunk and the record, whatever the
+// length of the game; what a request looks for is found by key; and a game
+// at rest costs a few kilobytes on disk and nothing in memory.
 //
 // Every method is safe for concurrent use; bbolt serialises writers.
 package store

@@ -5,39 +5,24 @@ import (
 )
 
 // ForgetGuild deletes every live and archived game of guild (for /ttr forget)
-// in one transaction, and returns how many of each it removed.
+// in one transaction, and returns how many of each it removed. The guild
+// index finds its live games.
 func (s *Store) ForgetGuild(guild string) (live, archived int, err error) {
 	if err := s.ready(); err != nil {
 		return 0, 0, err
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		live, archived = 0, 0
-		games := tx.Bucket(bucketGames)
-		// Collect first: deleting under a running cursor can skip keys.
-		var channels [][]byte
-		err := games.ForEach(func(k, _ []byte) error {
-			gb := games.Bucket(k)
-			if gb == nil {
-				return nil
-			}
-			head, err := readHeader(gb)
+		for _, ch := range guildChannels(tx, guild) {
+			old, err := readHeader(tx, ch)
 			if err != nil {
 				return err
 			}
-			if head.Guild == guild {
-				channels = append(channels, append([]byte(nil), k...))
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, k := range channels {
-			if err := games.DeleteBucket(k); err != nil {
+			if err := deleteGame(tx, old); err != nil {
 				return err
 			}
+			live++
 		}
-		live = len(channels)
 
 		prefix := guildPrefix(guild)
 		archive, archivedGames := tx.Bucket(bucketArchive), tx.Bucket(bucketArchivedGames)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,17 +18,32 @@ func (s *Store) Get(channel string) (*GameRecord, error) {
 	}
 	var rec *GameRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
-		if err != nil {
+		var err error
+		if rec, err = readHeader(tx, channel); err != nil {
 			return err
 		}
-		rec, err = readGame(gb)
+		rec.Log, err = readLog(tx, channel)
 		return err
 	})
 	return rec, err
 }
 
-// Put stores rec as the live game of rec.Channel, replacing any game there.
+// Header returns the live game in channel without its log, or ErrNotFound:
+// what a lookup needs (seats, options, status) at the cost of one key.
+func (s *Store) Header(channel string) (*GameRecord, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
+	var rec *GameRecord
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		rec, err = readHeader(tx, channel)
+		return err
+	})
+	return rec, err
+}
+
+// Put stores rec as the live game of rec.Channel, replacing any game there
+// (its snapshot and parked state included).
 // It fills in rec.ID (when empty), rec.Created (when zero), rec.Status (lobby
 // when empty) and sets rec.Updated to now. A log that repeats an interaction
 // id is refused with ErrDuplicate.
@@ -35,11 +51,21 @@ func (s *Store) Put(rec *GameRecord) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
+	if err := s.prepare(rec); err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return writeGame(tx, rec, true)
+	})
+}
+
+// prepare checks rec and fills in what Put fills in.
+func (s *Store) prepare(rec *GameRecord) error {
 	if err := validate(rec); err != nil {
 		return err
 	}
 	if rec.ID == "" {
-		rec.ID = newID()
+		rec.ID = NewGameID()
 	}
 	now := s.stamp()
 	if rec.Created.IsZero() {
@@ -49,9 +75,7 @@ func (s *Store) Put(rec *GameRecord) error {
 		rec.Status = StatusLobby
 	}
 	rec.Updated = now
-	return s.db.Update(func(tx *bolt.Tx) error {
-		return writeGame(tx.Bucket(bucketGames), rec, true)
-	})
+	return nil
 }
 
 // Delete removes the live game in channel, or returns ErrNotFound.
@@ -59,11 +83,12 @@ func (s *Store) Delete(channel string) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if _, err := gameBucket(tx, channel); err != nil {
+	return s.update(func(tx *bolt.Tx) error {
+		old, err := readHeader(tx, channel)
+		if err != nil {
 			return err
 		}
-		return tx.Bucket(bucketGames).DeleteBucket([]byte(channel))
+		return deleteGame(tx, old)
 	})
 }
 
@@ -74,119 +99,178 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
+	return s.update(func(tx *bolt.Tx) error {
+		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err
 		}
-		rec, err := readGame(gb)
-		if err != nil {
+		if old.Log, err = readLog(tx, channel); err != nil {
 			return err
 		}
-		// fn may edit the slices in place, so compare against copies.
-		oldLog := append([]LogEntry(nil), rec.Log...)
-		if err := fn(rec); err != nil {
+		rec := *old
+		// fn may edit the slices and maps in place: keep what was stored.
+		rec.Log = append([]LogEntry(nil), old.Log...)
+		rec.Seats = append([]Seat(nil), old.Seats...)
+		rec.Options = cloneMap(old.Options)
+		rec.Messages = cloneMap(old.Messages)
+		if old.Due != nil {
+			d := *old.Due
+			rec.Due = &d
+		}
+		if err := fn(&rec); err != nil {
 			return err
 		}
 		if rec.Channel != channel {
 			return fmt.Errorf("store: Update cannot move the game in %s to %s", channel, rec.Channel)
 		}
-		if err := validate(rec); err != nil {
+		if err := validate(&rec); err != nil {
 			return err
 		}
 		rec.Updated = s.stamp()
-		if err := writeHeader(gb, rec); err != nil {
+		if err := writeHeader(tx, old, &rec); err != nil {
 			return err
 		}
-		return syncLog(gb, oldLog, rec.Log)
+		return syncLog(tx, channel, old.Log, rec.Log)
 	})
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
 }
 
 // AppendAction commits one action to the log of the game in channel and
 // returns its index. It returns only once the commit is on disk, so a reply
 // sent afterwards never announces a move that a crash could lose. An entry
 // whose Interaction was already applied to this game is refused with
-// ErrDuplicate. A zero entry.At is set to now.
+// ErrDuplicate. A zero entry.At is set to now, to the millisecond.
 func (s *Store) AppendAction(channel string, entry LogEntry) (int, error) {
+	return s.Commit(channel, MoveCommit{Entry: entry})
+}
+
+// MoveCommit is everything one applied action writes, in one transaction.
+type MoveCommit struct {
+	Entry LogEntry
+	// Posts are queued for the channel (outbox.go).
+	Posts []OutboxEntry
+	// SetDue replaces the game's deadline with Due (nil: none); without
+	// it the deadline stays as it was.
+	SetDue bool
+	Due    *Deadline
+	// Snapshot, when not nil, replaces the game's snapshot. Its Moves
+	// counts Entry.
+	Snapshot *Snapshot
+}
+
+// Commit appends c.Entry to the log of the game in channel, with what it
+// causes, in one transaction, and returns the entry's index. See
+// AppendAction.
+func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 	if err := s.ready(); err != nil {
 		return 0, err
 	}
+	entry := c.Entry
 	if entry.At.IsZero() {
-		entry.At = s.stamp()
+		entry.At = s.stamp().Truncate(time.Millisecond)
 	}
+	entry.At = entry.At.UTC()
 	var n int
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
+	err := s.update(func(tx *bolt.Tx) error {
+		old, err := readHeader(tx, channel)
 		if err != nil {
 			return err
 		}
-		lb, ib := gb.Bucket(bucketLog), gb.Bucket(bucketInteractions)
-		if lb == nil || ib == nil {
-			return fmt.Errorf("%w: game %s without log buckets", errCorrupt, channel)
-		}
-		n = logLen(lb)
-		if err := putEntry(lb, ib, n, entry, true); err != nil {
-			return err
-		}
-		rec, err := readHeader(gb)
+		tail, err := readTail(tx, channel)
 		if err != nil {
 			return err
 		}
+		if tail.repeats(entry.Interaction) {
+			return ErrDuplicate
+		}
+		n = tail.n
+		if err := appendLog(tx, channel, tail, &entry); err != nil {
+			return err
+		}
+		rec := *old
 		rec.Updated = s.stamp()
-		return writeHeader(gb, rec)
+		if c.SetDue {
+			rec.Due = c.Due
+		}
+		if err := writeHeader(tx, old, &rec); err != nil {
+			return err
+		}
+		if c.Snapshot != nil {
+			if c.Snapshot.Moves > n+1 {
+				return fmt.Errorf("store: a snapshot after %d moves of a log of %d", c.Snapshot.Moves, n+1)
+			}
+			if err := writeSnapshot(tx, channel, c.Snapshot); err != nil {
+				return err
+			}
+		}
+		return s.enqueueTx(tx, channel, c.Posts)
 	})
 	return n, err
 }
 
-// List returns every live game, ordered by channel.
+// List returns every live game, ordered by channel. It reads the whole
+// database: for tools, not for requests.
 func (s *Store) List() ([]*GameRecord, error) {
-	return s.list(func(*GameRecord) bool { return true })
-}
-
-// ListGuild returns the live games of one guild, ordered by channel.
-func (s *Store) ListGuild(guild string) ([]*GameRecord, error) {
-	return s.list(func(rec *GameRecord) bool { return rec.Guild == guild })
-}
-
-func (s *Store) list(keep func(*GameRecord) bool) ([]*GameRecord, error) {
 	if err := s.ready(); err != nil {
 		return nil, err
 	}
 	var recs []*GameRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		return games.ForEach(func(k, _ []byte) error {
-			gb := games.Bucket(k)
-			if gb == nil {
-				return fmt.Errorf("%w: games/%s is not a bucket", errCorrupt, k)
+		return tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			rec, err := decodeHeader(v)
+			if err != nil {
+				return fmt.Errorf("games/%s: %w", k, err)
 			}
-			// Filter on the small header before reading the log.
-			head, err := readHeader(gb)
-			if err != nil || !keep(head) {
+			if rec.Log, err = readLog(tx, string(k)); err != nil {
 				return err
 			}
-			if err := readBody(gb, head); err != nil {
-				return err
-			}
-			recs = append(recs, head)
+			recs = append(recs, rec)
 			return nil
 		})
 	})
 	return recs, err
 }
 
-func gameBucket(tx *bolt.Tx, channel string) (*bolt.Bucket, error) {
-	gb := tx.Bucket(bucketGames).Bucket([]byte(channel))
-	if gb == nil {
-		return nil, fmt.Errorf("%w in channel %s", ErrNotFound, channel)
+// ListGuild returns the live games of one guild, ordered by channel, found
+// by the guild index.
+func (s *Store) ListGuild(guild string) ([]*GameRecord, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
 	}
-	return gb, nil
+	var recs []*GameRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for _, ch := range guildChannels(tx, guild) {
+			rec, err := readHeader(tx, ch)
+			if err != nil {
+				return err
+			}
+			if rec.Log, err = readLog(tx, ch); err != nil {
+				return err
+			}
+			recs = append(recs, rec)
+		}
+		return nil
+	})
+	return recs, err
 }
 
 func validate(rec *GameRecord) error {
 	switch {
 	case rec.Channel == "":
 		return errors.New("store: game without a channel")
+	case strings.ContainsAny(rec.Channel, "\x00\x01"):
+		// NUL ends a channel id in the log's keys.
+		return errors.New("store: channel id contains a NUL byte")
 	case strings.ContainsRune(rec.Guild, 0):
 		// NUL separates the parts of archive keys.
 		return errors.New("store: guild id contains a NUL byte")
@@ -194,8 +278,10 @@ func validate(rec *GameRecord) error {
 	return nil
 }
 
-// newID returns a random 64-bit game id in hex.
-func newID() string {
+// NewGameID returns a random 64-bit game id in hex: Put gives one to a
+// record without; a caller that must name the game before storing it (in
+// the posts stored with it) takes one first.
+func NewGameID() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])

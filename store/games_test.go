@@ -335,14 +335,14 @@ func channelsOf(recs []*GameRecord) string {
 
 func TestGetReportsLogGap(t *testing.T) {
 	s, _ := openTemp(t)
-	mustPut(t, s, sampleGame("c1", "g1", 3))
+	mustPut(t, s, sampleGame("c1", "g1", 2*chunkLen+3))
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketGames).Bucket([]byte("c1")).Bucket(bucketLog).Delete(logKey(1))
+		return tx.Bucket(bucketLogs).Delete(chunkKey("c1", 1))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get("c1"); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "gap at entry 1") {
+	if _, err := s.Get("c1"); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("gap at entry %d", chunkLen)) {
 		t.Fatalf("Get of a log with a hole: %v", err)
 	}
 }

@@ -72,6 +72,10 @@ func (s *Store) Inventory() (*Inventory, error) {
 				return nil
 			}
 			bucket := string(name)
+			if gameOwned(name) {
+				// A game's log and snapshot move with it: not counted.
+				return nil
+			}
 			switch kind {
 			case perGuild:
 				return b.ForEach(func(k, _ []byte) error {
@@ -80,14 +84,10 @@ func (s *Store) Inventory() (*Inventory, error) {
 				})
 			case perChannel:
 				if bucket == string(bucketGames) {
-					return b.ForEach(func(k, _ []byte) error {
-						gb := b.Bucket(k)
-						if gb == nil {
-							return fmt.Errorf("%w: games/%s is not a bucket", errCorrupt, k)
-						}
-						head, err := readHeader(gb)
+					return b.ForEach(func(k, v []byte) error {
+						head, err := decodeHeader(v)
 						if err != nil {
-							return err
+							return fmt.Errorf("games/%s: %w", k, err)
 						}
 						inv.Channels[string(k)] = head.Guild
 						add(head.Guild, bucket)

@@ -14,61 +14,44 @@ import (
 var (
 	bucketMeta          = []byte("meta")
 	bucketGames         = []byte("games")
+	bucketLogs          = []byte("logs")
+	bucketSnapshots     = []byte("snapshots")
+	bucketParked        = []byte("parked")
 	bucketArchive       = []byte("archive")
 	bucketArchivedGames = []byte("archived_games")
 	keySchema           = []byte("schema")
-	keyRecord           = []byte("record")
-	bucketLog           = []byte("log")
-	bucketInteractions  = []byte("interactions")
 )
+
+// gameBuckets hold the records of a live game besides its header, keyed by
+// its channel (the log: channel NUL chunk number). They are written,
+// moved and deleted with the game.
+var gameBuckets = [][]byte{bucketLogs, bucketSnapshots, bucketParked}
 
 // errCorrupt marks data this code did not write in the shape it expects.
 var errCorrupt = errors.New("store: corrupt game data")
 
-func logKey(n int) []byte {
-	return binary.BigEndian.AppendUint64(nil, uint64(n))
+// channelPrefix starts every log key of a channel.
+func channelPrefix(channel string) []byte {
+	return append([]byte(channel), 0)
 }
 
-// readGame reads the whole record kept in game bucket gb.
-func readGame(gb *bolt.Bucket) (*GameRecord, error) {
-	rec, err := readHeader(gb)
-	if err != nil {
-		return nil, err
-	}
-	if err := readBody(gb, rec); err != nil {
-		return nil, err
-	}
-	return rec, nil
+// chunkKey is the key of a channel's chunk i.
+func chunkKey(channel string, i int) []byte {
+	return binary.BigEndian.AppendUint32(channelPrefix(channel), uint32(i))
 }
 
-// readBody adds the log of game bucket gb to its header rec.
-func readBody(gb *bolt.Bucket, rec *GameRecord) error {
-	lb := gb.Bucket(bucketLog)
-	if lb == nil {
-		return fmt.Errorf("%w: game %s has no log bucket", errCorrupt, rec.Channel)
-	}
-	if n := logLen(lb); n > 0 {
-		rec.Log = make([]LogEntry, 0, n)
-	}
-	c := lb.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if binary.BigEndian.Uint64(k) != uint64(len(rec.Log)) {
-			return fmt.Errorf("%w: game %s log has a gap at entry %d", errCorrupt, rec.Channel, len(rec.Log))
-		}
-		var e LogEntry
-		if err := json.Unmarshal(v, &e); err != nil {
-			return fmt.Errorf("%w: game %s log entry %d: %v", errCorrupt, rec.Channel, len(rec.Log), err)
-		}
-		rec.Log = append(rec.Log, e)
-	}
-	return nil
-}
-
-// readHeader reads a game's record without its log.
-func readHeader(gb *bolt.Bucket) (*GameRecord, error) {
-	raw := gb.Get(keyRecord)
+// readHeader reads a live game's record without its log.
+func readHeader(tx *bolt.Tx, channel string) (*GameRecord, error) {
+	raw := tx.Bucket(bucketGames).Get([]byte(channel))
 	if raw == nil {
-		return nil, fmt.Errorf("%w: game bucket without a record", errCorrupt)
+		return nil, fmt.Errorf("%w in channel %s", ErrNotFound, channel)
+	}
+	return decodeHeader(raw)
+}
+
+func decodeHeader(raw []byte) (*GameRecord, error) {
+	if raw == nil {
+		return nil, fmt.Errorf("%w: game without a record", errCorrupt)
 	}
 	var rec GameRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
@@ -77,108 +60,259 @@ func readHeader(gb *bolt.Bucket) (*GameRecord, error) {
 	return &rec, nil
 }
 
-// writeHeader stores rec without its log, times in UTC.
-func writeHeader(gb *bolt.Bucket, rec *GameRecord) error {
+// writeHeader stores rec without its log, times in UTC, and brings the
+// indexes from what old (nil for a new game) said to what rec says.
+func writeHeader(tx *bolt.Tx, old, rec *GameRecord) error {
 	h := *rec
 	h.Log = nil
 	h.Created, h.Updated = h.Created.UTC(), h.Updated.UTC()
+	if h.Due != nil {
+		d := *h.Due
+		d.At = d.At.UTC()
+		h.Due = &d
+	}
 	data, err := json.Marshal(&h)
 	if err != nil {
 		return err
 	}
-	return gb.Put(keyRecord, data)
+	if err := tx.Bucket(bucketGames).Put([]byte(rec.Channel), data); err != nil {
+		return err
+	}
+	if afterHeader != nil {
+		afterHeader()
+	}
+	return reindex(tx, rec.Channel, old, &h)
+}
+
+// afterHeader, in tests, runs between a header and its index entries.
+var afterHeader func()
+
+// readLog reads a channel's whole log.
+func readLog(tx *bolt.Tx, channel string) ([]LogEntry, error) {
+	prefix := channelPrefix(channel)
+	c := tx.Bucket(bucketLogs).Cursor()
+	var log []LogEntry
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		i := len(log) / chunkLen
+		if len(k) != len(prefix)+4 || binary.BigEndian.Uint32(k[len(prefix):]) != uint32(i) || len(log)%chunkLen != 0 {
+			return nil, fmt.Errorf("%w: game %s log has a gap at entry %d", errCorrupt, channel, len(log))
+		}
+		var err error
+		if log, err = decodeChunk(log, v); err != nil {
+			return nil, fmt.Errorf("%w: game %s log chunk %d: %v", errCorrupt, channel, i, err)
+		}
+	}
+	return log, nil
+}
+
+// logTail is the end of a channel's log: the number of entries, the
+// entries of the last chunk and of the one before it (for refusing a
+// replayed interaction), and the last chunk as stored.
+type logTail struct {
+	n      int
+	last   []LogEntry // of chunk (n-1)/chunkLen
+	before []LogEntry // of the chunk before it
+	raw    []byte     // the last chunk
+}
+
+func readTail(tx *bolt.Tx, channel string) (*logTail, error) {
+	prefix := channelPrefix(channel)
+	c := tx.Bucket(bucketLogs).Cursor()
+	// Every key of the channel sorts below channel+"\x01".
+	k, _ := c.Seek(append([]byte(channel), 1))
+	var v []byte
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	tail := &logTail{}
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		return tail, nil
+	}
+	if len(k) != len(prefix)+4 {
+		return nil, fmt.Errorf("%w: game %s log key %q", errCorrupt, channel, k)
+	}
+	i := int(binary.BigEndian.Uint32(k[len(prefix):]))
+	var err error
+	if tail.last, err = decodeChunk(nil, v); err != nil {
+		return nil, fmt.Errorf("%w: game %s log chunk %d: %v", errCorrupt, channel, i, err)
+	}
+	if len(tail.last) == 0 || len(tail.last) > chunkLen {
+		return nil, fmt.Errorf("%w: game %s log chunk %d holds %d entries", errCorrupt, channel, i, len(tail.last))
+	}
+	tail.n = i*chunkLen + len(tail.last)
+	tail.raw = v
+	if i > 0 {
+		if _, pv := c.Prev(); pv != nil {
+			if tail.before, err = decodeChunk(nil, pv); err != nil {
+				return nil, fmt.Errorf("%w: game %s log chunk %d: %v", errCorrupt, channel, i-1, err)
+			}
+		}
+	}
+	return tail, nil
+}
+
+// repeats reports whether the tail already holds interaction id. A
+// replayed interaction comes within seconds (Discord retries within its
+// three-second window, and older interactions are dropped before they get
+// here), so the last one or two chunks, 32 moves at least, are enough.
+func (t *logTail) repeats(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, es := range [][]LogEntry{t.last, t.before} {
+		for i := range es {
+			if es[i].Interaction == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendLog adds e as entry t.n of channel's log.
+func appendLog(tx *bolt.Tx, channel string, t *logTail, e *LogEntry) error {
+	logs := tx.Bucket(bucketLogs)
+	i := t.n / chunkLen
+	if t.n%chunkLen == 0 {
+		return logs.Put(chunkKey(channel, i), appendToChunk(nil, e, nil))
+	}
+	var chunk []byte
+	switch {
+	case t.n%chunkLen == chunkLen-1:
+		// The chunk is full: seal it.
+		chunk = encodeChunk(append(t.last[:len(t.last):len(t.last)], *e), true)
+	case t.raw[0] == chunkRaw:
+		chunk = appendToChunk(bytes.Clone(t.raw), e, &t.last[len(t.last)-1].At)
+	default:
+		chunk = encodeChunk(append(t.last[:len(t.last):len(t.last)], *e), false)
+	}
+	return logs.Put(chunkKey(channel, i), chunk)
+}
+
+// writeLog rewrites channel's log from entry from on (earlier chunks
+// are kept): every chunk from the one holding entry from is replaced.
+func writeLog(tx *bolt.Tx, channel string, log []LogEntry, from int) error {
+	first := from / chunkLen
+	if err := deleteKeys(tx.Bucket(bucketLogs), chunkKey(channel, first), channelPrefix(channel)); err != nil {
+		return err
+	}
+	logs := tx.Bucket(bucketLogs)
+	for i := first; i*chunkLen < len(log); i++ {
+		end := min(len(log), (i+1)*chunkLen)
+		if err := logs.Put(chunkKey(channel, i), encodeChunk(log[i*chunkLen:end], end-i*chunkLen == chunkLen)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteKeys deletes the keys of b from start on that have prefix.
+func deleteKeys(b *bolt.Bucket, start, prefix []byte) error {
+	// Collect first: deleting under a running cursor can skip keys.
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(start); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteGame removes everything of the live game old in its channel.
+func deleteGame(tx *bolt.Tx, old *GameRecord) error {
+	ch := []byte(old.Channel)
+	if err := tx.Bucket(bucketGames).Delete(ch); err != nil {
+		return err
+	}
+	prefix := channelPrefix(old.Channel)
+	if err := deleteKeys(tx.Bucket(bucketLogs), prefix, prefix); err != nil {
+		return err
+	}
+	for _, b := range [][]byte{bucketSnapshots, bucketParked} {
+		if err := tx.Bucket(b).Delete(ch); err != nil {
+			return err
+		}
+	}
+	return reindex(tx, old.Channel, old, nil)
 }
 
 // writeGame replaces whatever is stored for rec.Channel with rec. When strict,
 // a log that repeats an interaction id is refused with ErrDuplicate.
-func writeGame(games *bolt.Bucket, rec *GameRecord, strict bool) error {
-	key := []byte(rec.Channel)
-	if games.Bucket(key) != nil {
-		if err := games.DeleteBucket(key); err != nil {
+func writeGame(tx *bolt.Tx, rec *GameRecord, strict bool) error {
+	if strict {
+		if err := uniqueInteractions(rec.Log); err != nil {
 			return err
 		}
 	}
-	gb, err := games.CreateBucket(key)
-	if err != nil {
-		return err
-	}
-	if err := writeHeader(gb, rec); err != nil {
-		return err
-	}
-	lb, err := gb.CreateBucket(bucketLog)
-	if err != nil {
-		return err
-	}
-	ib, err := gb.CreateBucket(bucketInteractions)
-	if err != nil {
-		return err
-	}
-	for n, e := range rec.Log {
-		if err := putEntry(lb, ib, n, e, strict); err != nil {
+	var old *GameRecord
+	if raw := tx.Bucket(bucketGames).Get([]byte(rec.Channel)); raw != nil {
+		var err error
+		if old, err = decodeHeader(raw); err != nil {
 			return err
 		}
+		if err := deleteGame(tx, old); err != nil {
+			return err
+		}
+	}
+	if err := writeHeader(tx, nil, rec); err != nil {
+		return err
+	}
+	return writeLog(tx, rec.Channel, rec.Log, 0)
+}
+
+// uniqueInteractions refuses a log that applies one interaction twice.
+func uniqueInteractions(log []LogEntry) error {
+	seen := make(map[string]bool, len(log))
+	for _, e := range log {
+		if e.Interaction == "" {
+			continue
+		}
+		if seen[e.Interaction] {
+			return ErrDuplicate
+		}
+		seen[e.Interaction] = true
 	}
 	return nil
 }
 
-// putEntry stores entry n and indexes its interaction id.
-func putEntry(lb, ib *bolt.Bucket, n int, e LogEntry, strict bool) error {
-	key := logKey(n)
-	if e.Interaction != "" {
-		id := []byte(e.Interaction)
-		if ib.Get(id) != nil {
-			if strict {
-				return ErrDuplicate
-			}
-		} else if err := ib.Put(id, key); err != nil {
-			return err
-		}
-	}
-	e.At = e.At.UTC()
-	data, err := json.Marshal(&e)
-	if err != nil {
-		return err
-	}
-	return lb.Put(key, data)
-}
-
-// logLen is the number of entries in log bucket lb (keys run 0..n-1).
-func logLen(lb *bolt.Bucket) int {
-	k, _ := lb.Cursor().Last()
-	if k == nil {
-		return 0
-	}
-	return int(binary.BigEndian.Uint64(k)) + 1
-}
-
 // syncLog rewrites the stored log from old to updated, touching only the
-// entries after their common prefix (usually none, or the appended ones).
-func syncLog(gb *bolt.Bucket, old, updated []LogEntry) error {
-	lb, ib := gb.Bucket(bucketLog), gb.Bucket(bucketInteractions)
-	if lb == nil || ib == nil {
-		return fmt.Errorf("%w: game without log buckets", errCorrupt)
-	}
+// chunks after their common prefix (usually none, or the last), and drops
+// a snapshot of a position the log no longer reaches. An entry after the
+// prefix that repeats an interaction is refused with ErrDuplicate.
+func syncLog(tx *bolt.Tx, channel string, old, updated []LogEntry) error {
 	same := 0
 	for same < len(old) && same < len(updated) && sameEntry(old[same], updated[same]) {
 		same++
 	}
-	for n := same; n < len(old); n++ {
-		key := logKey(n)
-		if err := lb.Delete(key); err != nil {
-			return err
-		}
-		if id := []byte(old[n].Interaction); len(id) > 0 && bytes.Equal(ib.Get(id), key) {
-			if err := ib.Delete(id); err != nil {
-				return err
-			}
-		}
+	if same == len(old) && same == len(updated) {
+		return nil
 	}
-	for n := same; n < len(updated); n++ {
-		if err := putEntry(lb, ib, n, updated[n], true); err != nil {
-			return err
+	// A new entry may not apply an interaction the log already holds (an
+	// old log may repeat one: version 0 did not refuse replays).
+	seen := make(map[string]bool, len(updated))
+	for n, e := range updated {
+		if e.Interaction == "" {
+			continue
 		}
+		if n >= same && seen[e.Interaction] {
+			return ErrDuplicate
+		}
+		seen[e.Interaction] = true
 	}
-	return nil
+	if err := writeLog(tx, channel, updated, same); err != nil {
+		return err
+	}
+	snap, err := readSnapshot(tx, channel)
+	if err != nil || snap == nil || snap.Moves <= same {
+		return err
+	}
+	return tx.Bucket(bucketSnapshots).Delete([]byte(channel))
 }
 
 func sameEntry(a, b LogEntry) bool {

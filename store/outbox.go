@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -17,7 +18,9 @@ import (
 // crash or a failing Discord only delays the post: a sender delivers the
 // outbox in order and removes an entry once it is confirmed.
 //
-// Layout: outbox/<channel>/<8-byte sequence> → OutboxEntry (JSON).
+// Layout: outbox/<queue>/<8-byte sequence> → OutboxEntry (JSON). A queue is
+// a channel's, or another one an entry names (a user's turn DMs), so that
+// what need not follow a table's order never waits in it.
 
 var bucketOutbox = []byte("outbox")
 
@@ -27,7 +30,12 @@ type OutboxEntry struct {
 	Seq uint64 `json:"-"`
 	// Nonce is unique per entry: sent with enforce_nonce, it makes a
 	// retried post return the message already created instead of a second.
+	// Discord deduplicates nonces per author, that is across every shard,
+	// database and restart of the application: see noncePrefix.
 	Nonce string `json:"nonce"`
+	// Queue, when set, queues the entry there instead of in the channel
+	// the entry is queued for (it is not stored: Outbox(queue) lists it).
+	Queue string `json:"-"`
 	// Kind says what the post is to the table ("board": its id is kept).
 	Kind string `json:"kind,omitempty"`
 	// Payload is the message, in the shape its writer chose.
@@ -36,39 +44,9 @@ type OutboxEntry struct {
 }
 
 // AppendActionWithPosts appends a move to a game's log and queues the posts
-// it causes, in one transaction.
+// it causes, in one transaction (Commit with posts).
 func (s *Store) AppendActionWithPosts(channel string, entry LogEntry, posts []OutboxEntry) (int, error) {
-	if err := s.ready(); err != nil {
-		return 0, err
-	}
-	if entry.At.IsZero() {
-		entry.At = s.stamp()
-	}
-	var n int
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		gb, err := gameBucket(tx, channel)
-		if err != nil {
-			return err
-		}
-		lb, ib := gb.Bucket(bucketLog), gb.Bucket(bucketInteractions)
-		if lb == nil || ib == nil {
-			return fmt.Errorf("%w: game %s without log buckets", errCorrupt, channel)
-		}
-		n = logLen(lb)
-		if err := putEntry(lb, ib, n, entry, true); err != nil {
-			return err
-		}
-		rec, err := readHeader(gb)
-		if err != nil {
-			return err
-		}
-		rec.Updated = s.stamp()
-		if err := writeHeader(gb, rec); err != nil {
-			return err
-		}
-		return s.enqueueTx(tx, channel, posts)
-	})
-	return n, err
+	return s.Commit(channel, MoveCommit{Entry: entry, Posts: posts})
 }
 
 // Enqueue queues posts for a channel on their own.
@@ -87,16 +65,20 @@ func (s *Store) enqueueTx(tx *bolt.Tx, channel string, posts []OutboxEntry) erro
 	if err != nil {
 		return err
 	}
-	cb, err := root.CreateBucketIfNotExists([]byte(channel))
-	if err != nil {
-		return err
-	}
 	for _, p := range posts {
+		queue := channel
+		if p.Queue != "" {
+			queue = p.Queue
+		}
+		cb, err := root.CreateBucketIfNotExists([]byte(queue))
+		if err != nil {
+			return err
+		}
 		seq, err := root.NextSequence()
 		if err != nil {
 			return err
 		}
-		p.Nonce = "cd" + strconv.FormatUint(seq, 36)
+		p.Nonce = s.noncePrefix + strconv.FormatUint(seq, 36)
 		if p.Created.IsZero() {
 			p.Created = s.stamp()
 		}
@@ -109,6 +91,29 @@ func (s *Store) enqueueTx(tx *bolt.Tx, channel string, posts []OutboxEntry) erro
 		}
 	}
 	return nil
+}
+
+// noncePrefixLen random characters start every nonce a Store hands out:
+// with the sequence after them, at most 21 of the 25 Discord allows.
+const noncePrefixLen = 8
+
+// newNoncePrefix draws the random start of the nonces of one opening of a
+// database. The sequence alone repeats across shards (each has its own
+// file), recreated files and restored backups, and Discord would answer a
+// repeated nonce with another post's message (it deduplicates per author):
+// a prefix drawn at every opening (about 41 bits) makes every nonce of the
+// application distinct, while an entry keeps the nonce it was queued with,
+// so a retry after a restart still matches its first try.
+func newNoncePrefix() string {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var b [noncePrefixLen]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	for i := range b {
+		b[i] = digits[int(b[i])%len(digits)]
+	}
+	return string(b[:])
 }
 
 // Outbox lists a channel's waiting posts, oldest first.
@@ -139,9 +144,9 @@ func (s *Store) Outbox(channel string) ([]OutboxEntry, error) {
 	return out, err
 }
 
-// Delivered removes a post Discord confirmed (or that can never be
-// delivered); a channel without posts left loses its bucket.
-func (s *Store) Delivered(channel string, seq uint64) error {
+// Delivered removes posts Discord confirmed (or that can never be
+// delivered), together; a channel without posts left loses its bucket.
+func (s *Store) Delivered(channel string, seqs ...uint64) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
@@ -154,8 +159,10 @@ func (s *Store) Delivered(channel string, seq uint64) error {
 		if cb == nil {
 			return nil
 		}
-		if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
-			return err
+		for _, seq := range seqs {
+			if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
+				return err
+			}
 		}
 		if k, _ := cb.Cursor().First(); k == nil {
 			return root.DeleteBucket([]byte(channel))
@@ -185,6 +192,13 @@ func (s *Store) OutboxChannels() ([]string, error) {
 
 // OutboxDepth counts the waiting posts and gives the oldest one's time.
 func (s *Store) OutboxDepth() (n int, oldest time.Time, err error) {
+	return s.OutboxDepthExcept(nil)
+}
+
+// OutboxDepthExcept is OutboxDepth without the queues skip names (nil skips
+// none): the health check leaves out the channels that refuse the bot's
+// posts, whose entries wait for a moderator, not for Discord.
+func (s *Store) OutboxDepthExcept(skip func(queue string) bool) (n int, oldest time.Time, err error) {
 	if err := s.ready(); err != nil {
 		return 0, time.Time{}, err
 	}
@@ -194,6 +208,9 @@ func (s *Store) OutboxDepth() (n int, oldest time.Time, err error) {
 			return nil
 		}
 		return root.ForEachBucket(func(ch []byte) error {
+			if skip != nil && skip(string(ch)) {
+				return nil
+			}
 			return root.Bucket(ch).ForEach(func(_, v []byte) error {
 				var e OutboxEntry
 				if json.Unmarshal(v, &e) == nil && (oldest.IsZero() || e.Created.Before(oldest)) {

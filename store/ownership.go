@@ -23,6 +23,9 @@ const (
 	perChannel
 	// perGuild keys start with a guild id ended by a NUL byte (archive keys).
 	perGuild
+	// derived buckets are indexes computed from the games' headers
+	// (index.go): never moved, but re-derived for the games that move.
+	derived
 )
 
 // bucketKeying declares every top-level bucket. A bucket the file holds and
@@ -37,6 +40,13 @@ var bucketKeying = map[string]keying{
 	string(bucketArchive):       perGuild,
 	string(bucketArchivedGames): perGuild,
 	string(bucketOutbox):        perChannel,
+	string(bucketLogs):          perChannel,
+	string(bucketSnapshots):     perChannel,
+	string(bucketParked):        perChannel,
+	string(bucketIndexGuild):    derived,
+	string(bucketIndexParent):   derived,
+	string(bucketIndexRematch):  derived,
+	string(bucketDeadlines):     derived,
 }
 
 // keyOwner returns the channel or guild id a key of a perChannel or perGuild

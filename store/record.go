@@ -32,15 +32,41 @@ type GameRecord struct {
 	Updated  time.Time         `json:"updated"`
 	Status   string            `json:"status"`
 	Messages map[string]string `json:"messages,omitempty"` // e.g. the last board message id
+	// Due is when the game next needs attention without anyone acting (a
+	// turn timer, a bot's move): the store keeps its games ordered by it
+	// (deadlines.go). nil: nothing is due.
+	Due *Deadline `json:"due,omitempty"`
 }
 
-// Seat is one place at the table, held by a member or a bot.
+// Deadline is a moment a game needs attention. The store orders games by
+// At and knows nothing else of it: the rest says what falls due, in the
+// service's terms.
+type Deadline struct {
+	At time.Time `json:"at"`
+	// Kind says what falls due (a turn timer, a bot's move, a lobby's
+	// expiry, or "check": look at the game and say).
+	Kind string `json:"kind"`
+	// Stage counts the steps of the deadline already taken (reminders sent).
+	Stage int `json:"stage,omitempty"`
+	// Moves is the length of the log the deadline was set for.
+	Moves int `json:"moves,omitempty"`
+}
+
+// Seat is one place at the table, held by a member or a bot. A seat a
+// member left in a running game (or was removed from) is played by a bot
+// from then on: it keeps the member's UserID and Name, Bot holds the
+// bot's level and LeftAt the number of moves played when the bot took
+// over (TakenOver reports such a seat).
 type Seat struct {
 	UserID string `json:"user_id,omitempty"`
 	Name   string `json:"name"`
 	Bot    string `json:"bot,omitempty"` // bot level, "" for a human
 	Color  string `json:"color,omitempty"`
+	LeftAt int    `json:"left_at,omitempty"`
 }
+
+// TakenOver reports whether a bot plays the seat a member left.
+func (s Seat) TakenOver() bool { return s.Bot != "" && s.UserID != "" }
 
 // LogEntry is one applied action.
 type LogEntry struct {
@@ -49,6 +75,7 @@ type LogEntry struct {
 	At     time.Time `json:"at"`
 	// Interaction is the Discord interaction id that caused the action; a
 	// second entry with the same id is refused so a retried interaction is
-	// applied once.
+	// applied once (appending checks the last 32 moves at least: see
+	// logTail.repeats).
 	Interaction string `json:"interaction,omitempty"`
 }

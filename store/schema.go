@@ -1,15 +1,17 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
 
 // CurrentSchema is the layout version this code reads and writes.
-const CurrentSchema = 1
+const CurrentSchema = 2
 
 // migration upgrades a file from one schema version to the next.
 type migration struct {
@@ -20,6 +22,7 @@ type migration struct {
 // migrations[i] upgrades version i to i+1; len(migrations) == CurrentSchema.
 var migrations = []migration{
 	{"split each game's log into one key per entry and index interaction ids", migrate0to1},
+	{"compact logs in chunks, and index games by server, parent channel, rematch and deadline", migrate1to2},
 }
 
 // prepareSchema returns the file's schema version, first giving a brand-new
@@ -120,6 +123,7 @@ func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
 	to = from
 	for v := from; v < len(steps); v++ {
 		err := db.Update(func(tx *bolt.Tx) error {
+			tune(tx)
 			if err := steps[v].up(tx); err != nil {
 				return err
 			}
@@ -135,7 +139,10 @@ func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
 
 // createBuckets makes the top-level buckets of the current layout.
 func createBuckets(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames, bucketOutbox} {
+	names := [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames, bucketOutbox}
+	names = append(names, gameBuckets...)
+	names = append(names, indexBuckets...)
+	for _, name := range names {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
@@ -145,7 +152,7 @@ func createBuckets(tx *bolt.Tx) error {
 
 // migrate0to1 converts the unversioned layout, where games/<channel> held the
 // whole GameRecord (log included) as one JSON value, into the
-// version 1 layout described in doc.go.
+// version 1 layout (schema1.go).
 func migrate0to1(tx *bolt.Tx) error {
 	type oldGame struct {
 		channel string
@@ -172,8 +179,10 @@ func migrate0to1(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	if err := createBuckets(tx); err != nil {
-		return err
+	for _, name := range [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames, bucketOutbox} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
 	}
 	games := tx.Bucket(bucketGames)
 	for _, g := range old {
@@ -181,8 +190,58 @@ func migrate0to1(tx *bolt.Tx) error {
 		g.rec.Channel = g.channel
 		// Version 0 did not refuse replays, so an old log may repeat an id;
 		// keep its history as it is and index the first use.
-		if err := writeGame(games, &g.rec, false); err != nil {
+		if err := writeGameV1(games, &g.rec); err != nil {
 			return fmt.Errorf("games/%s: %w", g.channel, err)
+		}
+	}
+	return nil
+}
+
+// checkKind is the deadline an upgrade gives every live game: the service
+// looks at each once and sets the deadline it needs (a turn timer, a bot's
+// move), which only it knows how to compute. It is due since checkAt,
+// the Unix epoch: due at once by any clock.
+const checkKind = "check"
+
+var checkAt = time.Unix(0, 0).UTC()
+
+// migrate1to2 converts the version 1 layout (schema1.go), a bucket per
+// game with a key per log entry, into the version 2 layout of doc.go, one
+// game at a time, and builds the indexes. Every live game gets a deadline
+// due at once (checkKind).
+func migrate1to2(tx *bolt.Tx) error {
+	if err := createBuckets(tx); err != nil {
+		return err
+	}
+	tune(tx)
+	games := tx.Bucket(bucketGames)
+	var channels [][]byte
+	err := games.ForEach(func(k, v []byte) error {
+		if v != nil {
+			return fmt.Errorf("games/%s is not a version 1 game bucket", k)
+		}
+		channels = append(channels, bytes.Clone(k))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, ch := range channels {
+		rec, err := readGameV1(games.Bucket(ch))
+		if err != nil {
+			return fmt.Errorf("games/%s: %w", ch, err)
+		}
+		// The key, not the JSON, says which channel a game is in.
+		rec.Channel = string(ch)
+		if err := games.DeleteBucket(ch); err != nil {
+			return err
+		}
+		rec.Due = &Deadline{At: checkAt, Kind: checkKind}
+		if err := writeHeader(tx, nil, rec); err != nil {
+			return fmt.Errorf("games/%s: %w", ch, err)
+		}
+		if err := writeLog(tx, rec.Channel, rec.Log, 0); err != nil {
+			return fmt.Errorf("games/%s: %w", ch, err)
 		}
 	}
 	return nil

@@ -3,7 +3,9 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +52,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if !errors.Is(err, ErrSchemaTooNew) {
 		t.Fatalf("error %v, want ErrSchemaTooNew", err)
 	}
-	for _, want := range []string{"schema version 2", "up to 1", "newer conductor"} {
+	for _, want := range []string{fmt.Sprintf("schema version %d", CurrentSchema+1), fmt.Sprintf("up to %d", CurrentSchema), "newer conductor"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
@@ -112,11 +114,15 @@ func TestOpenMigratesVersion0(t *testing.T) {
 	path := version0Games(t, plain, other, replayed)
 
 	s := openAt(t, path)
-	if v, err := s.SchemaVersion(); err != nil || v != 1 {
-		t.Fatalf("SchemaVersion after Open = %d, %v; want 1", v, err)
+	if v, err := s.SchemaVersion(); err != nil || v != CurrentSchema {
+		t.Fatalf("SchemaVersion after Open = %d, %v; want %d", v, err, CurrentSchema)
 	}
 	for _, want := range []*GameRecord{plain, other, replayed} {
-		assertSame(t, mustGet(t, s, want.Channel), want)
+		assertSame(t, migrated(t, s, want.Channel), want)
+	}
+	// A log with a replayed interaction stays writable.
+	if err := s.Update("c3", func(r *GameRecord) error { r.Messages["board"] = "m-43"; return nil }); err != nil {
+		t.Fatalf("update of a game whose old log repeats an interaction: %v", err)
 	}
 	// The migrated interaction index refuses replays.
 	if _, err := s.AppendAction("c1", LogEntry{Action: "x", Interaction: "c1-i5"}); !errors.Is(err, ErrDuplicate) {
@@ -152,10 +158,10 @@ func TestManualMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	from, to, err := s.Migrate()
-	if err != nil || from != 0 || to != 1 {
-		t.Fatalf("Migrate = %d, %d, %v; want 0, 1", from, to, err)
+	if err != nil || from != 0 || to != CurrentSchema {
+		t.Fatalf("Migrate = %d, %d, %v; want 0, %d", from, to, err, CurrentSchema)
 	}
-	assertSame(t, mustGet(t, s, "c1"), rec)
+	assertSame(t, migrated(t, s, "c1"), rec)
 	old, err := Open(backup, &Options{Timeout: testTimeout, ManualMigrate: true})
 	if err != nil {
 		t.Fatal(err)
@@ -196,4 +202,20 @@ func TestFailedMigrationStopsAtLastGoodVersion(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// migrated reads a game an upgrade carried over: it must be due for a
+// check at once, and is returned without that deadline.
+func migrated(t *testing.T, s *Store, channel string) *GameRecord {
+	t.Helper()
+	rec := mustGet(t, s, channel)
+	if rec.Due == nil || rec.Due.Kind != checkKind || !rec.Due.At.Equal(checkAt) {
+		t.Fatalf("%s migrated with deadline %+v, want a check due now", channel, rec.Due)
+	}
+	due, err := s.Due(checkAt, 100)
+	if err != nil || !slices.ContainsFunc(due, func(d DueGame) bool { return d.Channel == channel && d.Kind == checkKind }) {
+		t.Fatalf("%s is not in the deadline index: %+v, %v", channel, due, err)
+	}
+	rec.Due = nil
+	return rec
 }

@@ -11,20 +11,26 @@ const (
 	guildFavourites  = 5
 )
 
-// Stats summarises a guild's archive for /ttr stats. Only finished games
-// count towards scores and wins; abandoned ones are only counted.
+// Stats summarises a guild's archive for /ttr stats, from the final score
+// sheets the archive keeps: every number is one a table saw at the end of
+// its game. Games played to their end count towards scores and wins;
+// games ended early (scored as they stood) are counted apart; abandoned
+// ones (stopped without a score) are only counted.
 type Stats struct {
 	Guild     string
-	Games     int // finished games
+	Games     int // games played to their end
+	Early     int // games ended early and scored as they stood
 	Abandoned int
-	Moves     int // actions played in finished games
-	// Players is the number of distinct members who finished a game.
+	Moves     int // actions played in the games scored (played to the end or early)
+	// Players is the number of distinct members who held a seat in a game
+	// scored, whether they played it to the end or left it to a bot.
 	Players int
-	// BestScore is the highest score by a member, by BestScoreBy (name).
-	BestScore   int
-	BestScoreBy string
-	Maps        map[string]int // finished games per map
-	// FavouriteRoutes are the routes members claimed most, across the server.
+	// Best is the seat with the highest score of a game played to its end,
+	// member or bot (nil before any): the sheet's number, whoever held it.
+	Best *PlayerResult
+	Maps map[string]int // games played to their end, per map
+	// FavouriteRoutes are the routes members claimed more than once, most
+	// claimed first.
 	FavouriteRoutes []RouteCount
 	// Members are sorted by wins, then average score, then name.
 	Members []MemberStats
@@ -33,17 +39,24 @@ type Stats struct {
 	User *MemberStats
 }
 
-// MemberStats is one member's record on a server. Bots are left out.
+// MemberStats is one member's record on a server. Bots are left out; a
+// seat a bot took over counts for the member as a game left.
 type MemberStats struct {
-	UserID           string
-	Name             string // as in their latest game
-	Games, Wins      int
+	UserID string
+	Name   string // as in their latest game
+	// Games are the games they played to the end; Wins the ones they won,
+	// SharedWins of them shared with another player.
+	Games, Wins, SharedWins int
+	// Early and EarlyWins count the games ended early, apart.
+	Early, EarlyWins int
+	// Left counts the games whose seat they left to a bot.
+	Left             int
 	TotalScore       int
-	AverageScore     float64
+	AverageScore     float64 // over Games; 0 without any
 	BestScore        int
 	TicketsCompleted int
 	TicketsFailed    int
-	FavouriteRoutes  []RouteCount // their most claimed routes
+	FavouriteRoutes  []RouteCount // the routes they claimed more than once
 }
 
 // RouteCount is how many times a route was claimed.
@@ -59,40 +72,71 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 	members := map[string]*MemberStats{}
 	memberRoutes := map[string]map[string]int{}
 	guildRoutes := map[string]int{}
-	anyScore := false
+	member := func(p *PlayerResult) *MemberStats {
+		m := members[p.UserID]
+		if m == nil {
+			m = &MemberStats{UserID: p.UserID}
+			members[p.UserID] = m
+			memberRoutes[p.UserID] = map[string]int{}
+		}
+		m.Name = p.Name
+		return m
+	}
 	err := s.eachArchived(guild, func(e *ArchiveEntry) error {
 		if e.Status != StatusFinished {
 			st.Abandoned++
 			return nil
 		}
-		st.Games++
 		st.Moves += e.Moves
-		st.Maps[e.Map]++
+		if e.Early {
+			st.Early++
+		} else {
+			st.Games++
+			st.Maps[e.Map]++
+		}
+		winners := 0
 		for _, p := range e.Players {
-			if p.Bot != "" || p.UserID == "" {
-				continue
-			}
-			m := members[p.UserID]
-			if m == nil {
-				m = &MemberStats{UserID: p.UserID, BestScore: p.Score}
-				members[p.UserID] = m
-				memberRoutes[p.UserID] = map[string]int{}
-			}
-			m.Name = p.Name
-			m.Games++
 			if p.Won {
-				m.Wins++
+				winners++
 			}
-			m.TotalScore += p.Score
-			m.BestScore = max(m.BestScore, p.Score)
-			m.TicketsCompleted += p.TicketsCompleted
-			m.TicketsFailed += p.TicketsFailed
+		}
+		for i := range e.Players {
+			p := &e.Players[i]
+			if !e.Early && (st.Best == nil || p.Score > st.Best.Score) {
+				best := *p
+				best.Routes = nil
+				st.Best = &best
+			}
+			if p.UserID == "" || (p.Bot != "" && !p.TakenOver) {
+				continue // a bot's own seat
+			}
+			m := member(p)
 			for _, r := range p.Routes {
 				memberRoutes[p.UserID][r]++
 				guildRoutes[r]++
 			}
-			if !anyScore || p.Score > st.BestScore {
-				st.BestScore, st.BestScoreBy, anyScore = p.Score, p.Name, true
+			switch {
+			case p.TakenOver:
+				m.Left++
+			case e.Early:
+				m.Early++
+				if p.Won {
+					m.EarlyWins++
+				}
+			default:
+				if m.Games == 0 || p.Score > m.BestScore {
+					m.BestScore = p.Score
+				}
+				m.Games++
+				if p.Won {
+					m.Wins++
+					if winners > 1 {
+						m.SharedWins++
+					}
+				}
+				m.TotalScore += p.Score
+				m.TicketsCompleted += p.TicketsCompleted
+				m.TicketsFailed += p.TicketsFailed
 			}
 		}
 		return nil
@@ -101,7 +145,9 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 		return nil, err
 	}
 	for id, m := range members {
-		m.AverageScore = float64(m.TotalScore) / float64(m.Games)
+		if m.Games > 0 {
+			m.AverageScore = float64(m.TotalScore) / float64(m.Games)
+		}
 		m.FavouriteRoutes = topRoutes(memberRoutes[id], memberFavourites)
 		st.Members = append(st.Members, *m)
 	}
@@ -109,6 +155,7 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 		return cmp.Or(
 			cmp.Compare(b.Wins, a.Wins),
 			cmp.Compare(b.AverageScore, a.AverageScore),
+			cmp.Compare(b.Games, a.Games),
 			cmp.Compare(a.Name, b.Name),
 			cmp.Compare(a.UserID, b.UserID))
 	})
@@ -123,11 +170,14 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 	return st, nil
 }
 
-// topRoutes returns the n most counted routes, ties in name order.
+// topRoutes returns the n most counted routes claimed more than once,
+// ties in name order: a route claimed once is no favourite.
 func topRoutes(counts map[string]int, n int) []RouteCount {
 	routes := make([]RouteCount, 0, len(counts))
 	for r, c := range counts {
-		routes = append(routes, RouteCount{r, c})
+		if c > 1 {
+			routes = append(routes, RouteCount{r, c})
+		}
 	}
 	slices.SortFunc(routes, func(a, b RouteCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Route, b.Route))

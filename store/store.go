@@ -50,6 +50,8 @@ type Store struct {
 	path     string
 	outdated atomic.Bool
 	now      func() time.Time // replaced in tests
+	// noncePrefix starts the nonces of this opening (outbox.go).
+	noncePrefix string
 }
 
 // Open opens (creating if needed) the database at path. A fresh file gets the
@@ -72,7 +74,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: time.Now}
+	s := &Store{db: db, path: path, now: time.Now, noncePrefix: newNoncePrefix()}
 	var version int
 	if opts.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) (err error) {
@@ -123,4 +125,27 @@ func (s *Store) ready() error {
 // will read back from JSON.
 func (s *Store) stamp() time.Time {
 	return s.now().UTC()
+}
+
+// fillPercent is how full bbolt leaves a page it splits in the buckets
+// keyed by channel or time: their keys mostly grow (a new thread's id is a
+// later snowflake, a deadline a later time), and bbolt's default (half)
+// would leave most of their pages half empty.
+const fillPercent = 0.9
+
+// update runs fn in a write transaction with the buckets tuned for how
+// their keys grow.
+func (s *Store) update(fn func(tx *bolt.Tx) error) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		tune(tx)
+		return fn(tx)
+	})
+}
+
+func tune(tx *bolt.Tx) {
+	for _, name := range append(append([][]byte{bucketGames}, gameBuckets...), indexBuckets...) {
+		if b := tx.Bucket(name); b != nil {
+			b.FillPercent = fillPercent
+		}
+	}
 }

@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"path/filepath"
+
+	xdraw "golang.org/x/image/draw"
 
 	"conductor/data"
 	"conductor/engine"
@@ -23,10 +27,13 @@ type shownGame struct {
 	// extra: language -> the pictures drawn in it too ("late", "hand", "final").
 	extra  map[string][]string
 	replay bool // an animated replay too
+	// previews: the board before and after a claim at Discord's preview
+	// width, where claimed routes must stand out from free ones.
+	previews bool
 }
 
 var shownGames = []shownGame{
-	{board: "usa", record: "usa-1910-bots"},
+	{board: "usa", record: "usa-1910-bots", previews: true},
 	{board: "europe", record: "europe-stations", extra: map[string][]string{"fr": {"late", "final"}}, replay: true},
 	{board: "marklin", record: "marklin-bots", extra: map[string][]string{"de": {"late", "hand"}}},
 }
@@ -45,14 +52,15 @@ type played struct {
 	names   []string
 	moves   [][]engine.Event // the events of each move, in order
 	// first: the board once everyone has chosen their tickets; late: after
-	// the move that announces the last round (its events up to lateMove).
-	first, late         engine.PublicView
-	firstMove, lateMove int
-	hand                engine.PlayerView // seat 0's view at late
-	end                 engine.PublicView
-	final               *engine.FinalScore
-	turns               []engine.PublicView // the board after each turn
-	turnMoves           []int
+	// the move that announces the last round (its events up to lateMove);
+	// beforeLate: the board just before that move.
+	first, late, beforeLate engine.PublicView
+	firstMove, lateMove     int
+	hand                    engine.PlayerView // seat 0's view at late
+	end                     engine.PublicView
+	final                   *engine.FinalScore
+	turns                   []engine.PublicView // the board after each turn
+	turnMoves               []int
 }
 
 func replay(root string, g shownGame) (*played, error) {
@@ -61,6 +69,7 @@ func replay(root string, g shownGame) (*played, error) {
 		return nil, err
 	}
 	p := &played{firstMove: -1, lateMove: -1}
+	var before engine.PublicView // the board before the move being replayed
 	eg, err := rec.Replay(data.Embedded(), func(eg *engine.Game, _ engine.Move, ev []engine.Event) {
 		p.moves = append(p.moves, ev)
 		n := len(p.moves) - 1
@@ -69,8 +78,11 @@ func replay(root string, g shownGame) (*played, error) {
 		}
 		for _, e := range ev {
 			if e.Kind == engine.EvLastRound && p.lateMove < 0 {
-				p.late, p.lateMove, p.hand = eg.Public(), n, eg.View(0)
+				p.late, p.lateMove, p.hand, p.beforeLate = eg.Public(), n, eg.View(0), before
 			}
+		}
+		if p.lateMove < 0 {
+			before = eg.Public()
 		}
 		if eg.Phase() != engine.PhaseSetup && (len(p.turns) == 0 || eg.Turn() != p.turns[len(p.turns)-1].Turn || eg.Phase() == engine.PhaseOver) {
 			p.turns, p.turnMoves = append(p.turns, eg.Public()), append(p.turnMoves, n)
@@ -88,7 +100,11 @@ func replay(root string, g shownGame) (*played, error) {
 	}
 	for i := range p.end.Players {
 		p.names = append(p.names, seatNames[i])
-		p.players = append(p.players, present.Player{Name: seatNames[i], Bot: i == len(p.end.Players)-1})
+		if i == len(p.end.Players)-1 {
+			p.players = append(p.players, present.Player{Name: seatNames[i], Bot: true, Level: "hard"})
+		} else {
+			p.players = append(p.players, present.Player{Name: seatNames[i]})
+		}
 	}
 	return p, nil
 }
@@ -115,10 +131,21 @@ func (p *played) draw(r *imaging.Renderer, kind, loc string) ([]byte, error) {
 		err = r.Board(&buf, present.BoardScene(loc, &p.first, p.players, p.lastLine(loc, p.firstMove)))
 	case "late":
 		err = r.Board(&buf, present.BoardScene(loc, &p.late, p.players, p.lastLine(loc, p.lateMove)))
+	case "preview-before", "preview-after":
+		// At Discord's preview width: the board just before the move that
+		// announces the last round, and just after it.
+		v, last := &p.beforeLate, p.lateMove-1
+		if kind == "preview-after" {
+			v, last = &p.late, p.lateMove
+		}
+		if err = r.Board(&buf, present.BoardScene(loc, v, p.players, p.lastLine(loc, last))); err != nil {
+			break
+		}
+		return preview(buf.Bytes())
 	case "hand":
 		err = r.Hand(&buf, present.HandScene(loc, &p.hand, p.names[0]))
 	case "final":
-		err = r.Final(&buf, present.FinalScene(loc, &p.end, p.final, p.names))
+		err = r.Final(&buf, present.FinalScene(loc, &p.end, p.final, p.players, false))
 	case "replay":
 		frames := make([]imaging.Scene, len(p.turns))
 		for i := range p.turns {
@@ -130,6 +157,24 @@ func (p *played) draw(r *imaging.Renderer, kind, loc string) ([]byte, error) {
 		return nil, fmt.Errorf("no picture %q", kind)
 	}
 	return buf.Bytes(), err
+}
+
+// previewWidth is the width Discord shows a picture at in a channel before
+// it is opened.
+const previewWidth = 400
+
+// preview scales a PNG down to previewWidth, as Discord's preview does.
+func preview(full []byte) ([]byte, error) {
+	im, err := png.Decode(bytes.NewReader(full))
+	if err != nil {
+		return nil, err
+	}
+	b := im.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, previewWidth, b.Dy()*previewWidth/b.Dx()))
+	xdraw.CatmullRom.Scale(dst, dst.Rect, im, b, xdraw.Src, nil)
+	var out bytes.Buffer
+	err = png.Encode(&out, dst)
+	return out.Bytes(), err
 }
 
 // pictureName is a picture's file: board-kind.png, board-kind.LANG.png
@@ -158,6 +203,9 @@ func pictures(root string) ([]output, error) {
 		shots := []shot{{"empty", "en"}, {"late", "en"}, {"hand", "en"}, {"final", "en"}}
 		if g.replay {
 			shots = append(shots, shot{"replay", "en"})
+		}
+		if g.previews {
+			shots = append(shots, shot{"preview-before", "en"}, shot{"preview-after", "en"})
 		}
 		for _, loc := range present.Languages {
 			for _, kind := range g.extra[loc] {

@@ -68,17 +68,27 @@ func marksTable() string {
 }
 
 // lettersTable is the letter printed on each kind of card and on tracks of
-// its colour, as the board picture's legend explains it (the Märklin
-// deck has every kind).
+// its colour in each language, as the board picture's legend explains it
+// (the Märklin deck has every kind).
 func lettersTable() string {
 	var b strings.Builder
-	b.WriteString("| letter | card |\n|---|---|\n")
+	b.WriteString("| card |")
+	for _, l := range present.Languages {
+		fmt.Fprintf(&b, " %s |", l)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(present.Languages)))
+	b.WriteString("\n")
 	marklin, err := data.Embedded().Board("marklin")
 	if err != nil {
 		panic(err) // the boards are compiled in
 	}
 	for _, c := range present.LegendCards(marklin) {
-		fmt.Fprintf(&b, "| %s | %s %s |\n", imaging.CardLetter(c), present.CardEmoji(c), present.CardName("en", c))
+		fmt.Fprintf(&b, "| %s %s |", present.CardEmoji(c), present.CardName("en", c))
+		for _, l := range present.Languages {
+			fmt.Fprintf(&b, " %s (%s) |", present.Letters(l)[c], present.CardName(l, c))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

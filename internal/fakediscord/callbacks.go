@@ -21,10 +21,10 @@ func init() {
 
 // allowedCallbacks lists the callback types Discord accepts for each interaction type.
 var allowedCallbacks = map[int][]int{
-	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal},
-	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal},
+	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal, CallbackLaunchActivity},
+	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal, CallbackLaunchActivity},
 	InteractionAutocomplete: {CallbackAutocompleteResult},
-	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage},
+	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackLaunchActivity},
 }
 
 func handleInteractionCallback(s *Server, c *call) {
@@ -55,7 +55,7 @@ func handleInteractionCallback(s *Server, c *call) {
 		return
 	}
 	latency := time.Since(it.dispatched)
-	if s.opts.CallbackDeadline > 0 && latency > s.opts.CallbackDeadline {
+	if s.opts.CallbackDeadline > 0 && latency > s.opts.CallbackDeadline || s.tokenExpiredLocked(it) {
 		s.mu.Unlock()
 		c.fail(http.StatusNotFound, 10062, "Unknown interaction")
 		return
@@ -82,7 +82,7 @@ func handleInteractionCallback(s *Server, c *call) {
 	switch req.Type {
 	case CallbackMessage, CallbackDeferredMessage:
 		m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
-			CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
+			CreatedAt: s.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
 		if it.kind == InteractionCommand {
 			m.Type = 20
 		}
@@ -139,6 +139,8 @@ func handleInteractionCallback(s *Server, c *call) {
 		}
 		json.Unmarshal(req.Data, &d)
 		cb.Modal = &Modal{CustomID: d.CustomID, Title: d.Title, Components: d.Components, InteractionID: it.id}
+	case CallbackLaunchActivity:
+		cb.ActivityInstance = s.launchActivityLocked(it)
 	}
 	it.callback = cb
 	s.changedLocked()
@@ -147,6 +149,10 @@ func handleInteractionCallback(s *Server, c *call) {
 		resource = map[string]any{"type": req.Type, "message": s.messageJSONLocked(s.messages[it.originalID])}
 	}
 	interaction := map[string]any{"id": it.id, "type": it.kind}
+	if cb.ActivityInstance != "" {
+		resource = map[string]any{"type": req.Type, "activity_instance": map[string]any{"id": cb.ActivityInstance}}
+		interaction["activity_instance_id"] = cb.ActivityInstance
+	}
 	s.mu.Unlock()
 	if event != "" {
 		s.dispatchMessageEvent(guildID, event, eventData)
@@ -162,6 +168,12 @@ func handleInteractionCallback(s *Server, c *call) {
 	c.noContent()
 }
 
+// tokenExpiredLocked: "Interaction tokens are valid for 15 minutes" (Receiving and
+// Responding), counted on Discord's clock from the interaction's creation.
+func (s *Server) tokenExpiredLocked(it *interactionState) bool {
+	return s.Now().Sub(snowflakeTime(it.id)) > tokenLifetime
+}
+
 // webhookInteractionLocked resolves /webhooks/{application id}/{interaction token}; the fake
 // has no other webhooks.
 func (s *Server) webhookInteractionLocked(c *call) (*interactionState, bool) {
@@ -173,6 +185,10 @@ func (s *Server) webhookInteractionLocked(c *call) (*interactionState, bool) {
 	if it.callback == nil {
 		// The webhook exists only once the interaction was acknowledged.
 		c.fail(http.StatusNotFound, 10015, "Unknown Webhook")
+		return nil, false
+	}
+	if s.tokenExpiredLocked(it) {
+		c.fail(http.StatusUnauthorized, 50027, "Invalid Webhook Token")
 		return nil, false
 	}
 	return it, true
@@ -201,8 +217,26 @@ func handleFollowup(s *Server, c *call) {
 		s.mu.Unlock()
 		return
 	}
+	// "When using this endpoint directly after responding to an interaction with
+	// DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will function as Edit Original
+	// Interaction Response [...] no new message will be created, and the loading message
+	// will be edited instead. The ephemeral flag will be ignored" (Create Followup Message).
+	if orig := s.messages[it.originalID]; it.callback.Type == CallbackDeferredMessage && orig != nil && !orig.Deleted && orig.Loading() {
+		out, apiErr := s.editMessageLocked(orig, c.document(), c.files())
+		ephemeral, guildID := orig.Ephemeral(), orig.GuildID
+		s.mu.Unlock()
+		if apiErr != nil {
+			c.failWith(apiErr)
+			return
+		}
+		if !ephemeral {
+			s.dispatchMessageEvent(guildID, "MESSAGE_UPDATE", out)
+		}
+		c.json(http.StatusOK, out)
+		return
+	}
 	m := &Message{ID: s.ids.next(), ChannelID: it.channelID, GuildID: it.guildID, Author: s.bot,
-		CreatedAt: time.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
+		CreatedAt: s.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
 	if err := s.applyPayloadLocked(m, c.document(), c.files(), false); err != nil {
 		s.mu.Unlock()
 		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})

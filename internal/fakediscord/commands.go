@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -29,11 +30,14 @@ type Command struct {
 	ID          string
 	GuildID     string // empty for a global command
 	Version     string
-	Type        int // 1 chat input, 2 user, 3 message
+	Type        int // 1 chat input, 2 user, 3 message, 4 primary entry point
 	Name        string
 	Description string
 	Options     []CommandOptionSpec
 	Raw         json.RawMessage // as the bot sent it
+	// Handler is an Entry Point's: 1 the app answers, 2 Discord launches
+	// the Activity itself.
+	Handler int
 }
 
 // CommandOptionSpec is an option of a registered command.
@@ -112,6 +116,7 @@ func (s *Server) commandJSON(cmd Command) map[string]any {
 func (s *Server) newCommandLocked(guildID string, raw json.RawMessage, previous []Command) (Command, error) {
 	var body struct {
 		Type        int                 `json:"type"`
+		Handler     int                 `json:"handler"`
 		Name        string              `json:"name"`
 		Description string              `json:"description"`
 		Options     []CommandOptionSpec `json:"options"`
@@ -122,7 +127,7 @@ func (s *Server) newCommandLocked(guildID string, raw json.RawMessage, previous 
 	if body.Type == 0 {
 		body.Type = 1
 	}
-	cmd := Command{GuildID: guildID, Version: s.ids.next(), Type: body.Type, Name: body.Name,
+	cmd := Command{GuildID: guildID, Version: s.ids.next(), Type: body.Type, Handler: body.Handler, Name: body.Name,
 		Description: body.Description, Options: body.Options, Raw: append(json.RawMessage(nil), raw...)}
 	for _, p := range previous {
 		if p.Name == cmd.Name && p.Type == cmd.Type {
@@ -159,6 +164,10 @@ func handleBulkOverwriteCommands(s *Server, c *call) {
 	defer s.mu.Unlock()
 	gid, ok := s.commandScopeLocked(c)
 	if !ok {
+		return
+	}
+	if gid == "" && dropsEntryPoint(s.commands[""], list) {
+		c.fail(http.StatusBadRequest, errCodeEntryPointDropped, "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.")
 		return
 	}
 	var cmds []Command
@@ -230,6 +239,45 @@ func handleDeleteCommand(s *Server, c *call) {
 		}
 	}
 	c.fail(http.StatusNotFound, 10063, "Unknown application command")
+}
+
+// Interaction context types (Receiving and Responding → Interaction Context Types).
+const (
+	ContextGuild          = 0
+	ContextBotDM          = 1
+	ContextPrivateChannel = 2
+)
+
+// interactionContext is the context of an interaction in ch: a server, or the DM with the bot.
+func interactionContext(ch *Channel) int {
+	if ch.GuildID == "" {
+		return ContextBotDM
+	}
+	return ContextGuild
+}
+
+// contexts are the interaction contexts a global command may be used in: its "contexts",
+// else (the deprecated "dm_permission": false) servers only, else all of them. Guild
+// commands have no contexts of their own: they live in their guild.
+func (c Command) contexts() []int {
+	var raw struct {
+		Contexts     *[]int `json:"contexts"`
+		DMPermission *bool  `json:"dm_permission"`
+	}
+	json.Unmarshal(c.Raw, &raw)
+	switch {
+	case raw.Contexts != nil:
+		return *raw.Contexts
+	case raw.DMPermission != nil && !*raw.DMPermission:
+		return []int{ContextGuild, ContextPrivateChannel}
+	}
+	return []int{ContextGuild, ContextBotDM, ContextPrivateChannel}
+}
+
+// usableIn: a Discord client offers the command in ch ("contexts [...] where the command
+// can be used, only for globally-scoped commands", Application Commands).
+func (c Command) usableIn(ch *Channel) bool {
+	return c.GuildID != "" || slices.Contains(c.contexts(), interactionContext(ch))
 }
 
 // findCommandLocked resolves a chat-input command name as a Discord client would: the

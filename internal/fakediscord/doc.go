@@ -74,14 +74,47 @@
 // OwnerID), starts one as a person with CreateThread, and archives or closes one with
 // ArchiveThread; RunCommand and ClickButton work in a thread like in a channel.
 //
+// Private threads (CreatePrivateThread, AddThreadMember) are seen by their members and
+// moderators only: the bot may not post in one it was not added to (403/50001), and a person
+// outside it cannot use commands there.
+//
+// # What else Discord refuses
+//
+// Every interaction carries app_permissions computed from the channel's overwrites (a
+// thread's from its parent; in a DM, what Discord documents for DMs) and its channel with its
+// type. A nonce sent with enforce_nonce is deduplicated per author, in every channel: a
+// repeat within five minutes gets the first message back, even deleted, never a new one. The
+// first follow-up after a deferred message (callback 5) edits the loading message and
+// ignores the ephemeral flag, as Discord documents. Interaction tokens live 15 minutes
+// (401/50027 after). A global command is offered only in the contexts it names. A command's
+// names, descriptions and values hold at most 8000 characters, each field counted by its
+// longest translation.
+//
+// # Time
+//
+// The fake keeps Discord's clock (Now): its ids, the Date header of every answer, token and
+// nonce lifetimes follow it. Options.ClockOffset sets it apart from the machine's, as a bot
+// host whose clock drifted sees Discord; AdvanceClock moves it, past a token's 15 minutes say.
+//
 // # Faults and the gateway
 //
 // RateLimit answers a route with 429 (body retry_after, Retry-After and X-RateLimit-*
 // headers) N times; InjectFault returns any Discord error; FailDMsTo makes DMs to a user
-// fail with 403/50007. DropConnection, CloseConnection, SendReconnect and InvalidateSession
+// fail with 403/50007, RefuseDMsTo with any of Discord's refusals (50033, 20009, 40003...). DropConnection, CloseConnection, SendReconnect and InvalidateSession
 // exercise reconnects: the gateway keeps each session's events and replays the missed ones
 // on RESUME. IDENTIFY with shard [id, count] gets the guilds of that shard
 // ((guild_id >> 22) % count), and each guild's interactions go to its shard.
+//
+// # Rate limits
+//
+// Every REST answer carries Discord's X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and
+// -Bucket headers for its route's bucket (per top-level resource: channel, guild, webhook,
+// interaction); Options.RouteLimit enforces the buckets (429, scope user). Options.GlobalLimit
+// enforces Discord's global limit (50 a second for a bot): past it, 429 with "global": true,
+// X-RateLimit-Global and X-RateLimit-Scope: global; interaction endpoints (the callback and
+// the interaction's webhook) are exempt, as on Discord. InvalidRequests counts the 401, 403
+// and 429 answers Discord holds against an IP (10,000 in 10 minutes ban it), RateLimited the
+// 429s and GlobalRequests the requests that fall under the global limit (ratelimits.go).
 //
 // Waiting never sleeps blindly: WaitFor re-checks a condition whenever the fake's state
 // changes, bounded by Options.WaitTimeout.

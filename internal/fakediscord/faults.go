@@ -92,9 +92,17 @@ func (s *Server) FaultHits() []int {
 // {"code": 50007, "message": "Cannot send messages to this user"}, as when the user closed
 // their DMs. Opening the DM channel still works, as on Discord.
 func (s *Server) FailDMsTo(userID string) {
+	s.RefuseDMsTo(userID, http.StatusForbidden, 50007, "Cannot send messages to this user")
+}
+
+// RefuseDMsTo makes every message the bot sends to the user's DM channel fail with Discord's
+// error status/code, until AllowDMsTo: 400/50033 "Invalid Recipient(s)", 400/20009 "Explicit
+// content cannot be sent to the desired recipient(s)", 403/40003 "You are opening direct
+// messages too fast" and so on (Opcodes and Status Codes → JSON Error Codes).
+func (s *Server) RefuseDMsTo(userID string, status, code int, message string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.dmFailures[userID] = true
+	s.dmFailures[userID] = &apiError{status: status, code: code, message: message}
 }
 
 // AllowDMsTo undoes FailDMsTo.
@@ -157,7 +165,7 @@ func writeRateLimit(c *call, f Fault, bucket string) {
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(f.RetryAfter).UnixMilli())/1000, 'f', 3, 64))
 	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(secs, 'f', 3, 64))
-	h.Set("X-RateLimit-Bucket", fmt.Sprintf("%x", bucket))
+	h.Set("X-RateLimit-Bucket", bucketHash(c.r.Method, bucket))
 	scope := "user"
 	if f.Global {
 		h.Set("X-RateLimit-Global", "true")

@@ -20,10 +20,16 @@ type snowflakes struct {
 	ms   int64
 	seq  int64
 	once sync.Once
+	now  func() time.Time // Discord's clock (Server.Now)
 }
 
 func (f *snowflakes) init() {
-	f.once.Do(func() { f.ms = time.Now().UnixMilli() - discordEpoch })
+	f.once.Do(func() {
+		if f.now == nil {
+			f.now = time.Now
+		}
+		f.ms = f.now().UnixMilli() - discordEpoch
+	})
 }
 
 func (f *snowflakes) next() string {
@@ -32,7 +38,7 @@ func (f *snowflakes) next() string {
 	defer f.mu.Unlock()
 	// Real time, as Discord's ids carry (the bot judges an interaction's age
 	// by it), and at least a millisecond after the previous id.
-	f.ms = max(f.ms+1, time.Now().UnixMilli()-discordEpoch)
+	f.ms = max(f.ms+1, f.now().UnixMilli()-discordEpoch)
 	f.seq = (f.seq + 1) & 0xfff
 	return strconv.FormatUint(uint64(f.ms)<<22|uint64(f.seq), 10)
 }

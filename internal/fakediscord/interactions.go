@@ -79,6 +79,7 @@ const (
 	CallbackUpdateMessage      = 7
 	CallbackAutocompleteResult = 8
 	CallbackModal              = 9
+	CallbackLaunchActivity     = 12
 )
 
 // Callback is the bot's answer to an interaction (POST /interactions/{id}/{token}/callback).
@@ -91,6 +92,9 @@ type Callback struct {
 	MessageID string
 	Choices   []OptionChoice // type 8
 	Modal     *Modal         // type 9
+	// ActivityInstance is the activity instance a LAUNCH_ACTIVITY (12)
+	// opened or joined.
+	ActivityInstance string
 }
 
 // Modal is a form the bot opened (callback type 9).
@@ -249,10 +253,18 @@ func (s *Server) commandInteraction(kind int, userID, channelID, name string, op
 		s.mu.Unlock()
 		return nil, fmt.Errorf("fakediscord: thread %s is archived: Discord's clients cannot use commands in it", channelID)
 	}
+	if ch.GuildID != "" && !s.seesLocked(ch, userID) {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("fakediscord: user %s does not see private thread %s: invite them with AddThreadMember", userID, channelID)
+	}
 	cmd, ok := s.findCommandLocked(ch.GuildID, name)
 	if !ok {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("fakediscord: no command /%s is registered for guild %q or globally", name, ch.GuildID)
+	}
+	if !cmd.usableIn(ch) {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("fakediscord: a Discord client does not offer /%s in this channel: its contexts %v leave out %d", name, cmd.contexts(), interactionContext(ch))
 	}
 	focused, err := checkInvocation(cmd.Options, options, kind == InteractionAutocomplete, "/"+name)
 	if err != nil {
@@ -488,7 +500,7 @@ func (s *Server) dispatchInteraction(it *interactionState, data map[string]any, 
 	payload := map[string]any{
 		"id": it.id, "application_id": s.bot.ID, "type": it.kind, "data": data, "token": it.token,
 		"version": 1, "channel_id": ch.ID, "channel": channel, "locale": user.Locale,
-		"app_permissions": strconv.FormatInt(EveryonePermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
+		"app_permissions": strconv.FormatInt(DMAppPermissions, 10), "entitlements": []any{}, "attachment_size_limit": 10 << 20,
 	}
 	if ch.GuildID != "" {
 		// In a guild, the bot's and the user's permissions in the channel (a thread's come

@@ -24,7 +24,7 @@ const (
 	maxModalComponents = 5        // rows or labels of a modal
 	maxChoiceValue     = 100      // a string choice's value (the description allows 6000)
 	minDescription     = 1        // a chat input command's description
-	maxCommandTotal    = 4000     // names, descriptions and values of a command, all together
+	maxCommandTotal    = 8000     // names, descriptions and values of a command, all together
 	maxChannelName     = 100      // a channel's or thread's name
 	chatInputCommand   = 1
 )
@@ -334,10 +334,20 @@ func checkOptions(v any, at string) []SchemaError {
 	return errs
 }
 
-// commandSize counts the characters Discord limits to 4000 per command: names, descriptions
-// and choice values, of the command and every option and choice (translations excluded).
+// commandSize counts the characters Discord limits to 8000 per command: names, descriptions
+// and choice values, of the command and every option and choice. "When localization fields
+// are present, only the longest localization for each field (including the default value)
+// is counted" (Application Commands → Application Command Structure).
 func commandSize(m map[string]any) int {
-	n := runes(m["name"]) + runes(m["description"])
+	longest := func(field string) int {
+		n := runes(m[field])
+		locs, _ := m[field+"_localizations"].(map[string]any)
+		for _, l := range locs {
+			n = max(n, runes(l))
+		}
+		return n
+	}
+	n := longest("name") + longest("description")
 	if s, ok := m["value"].(string); ok {
 		n += utf8.RuneCountInString(s)
 	}

@@ -281,12 +281,52 @@ var limitCases = []limitCase{
 		command(map[string]any{"options": []any{strOption("map", map[string]any{"choices": []any{map[string]any{"name": "n", "value": x(100)}}})}}),
 		command(map[string]any{"options": []any{strOption("map", map[string]any{"choices": []any{map[string]any{"name": "n", "value": x(101)}}})}}),
 		"/0/options/0/choices/0/value", "BASE_TYPE_MAX_LENGTH"},
-	{"a command holds at most 4000 characters", "PUT", commandsPath,
-		command(map[string]any{"options": repeat(20, func(i int) any { return strOption(fmt.Sprintf("o%02d", i), map[string]any{"description": x(95)}) })}),
-		command(map[string]any{"options": repeat(25, func(i int) any {
-			return strOption(fmt.Sprintf("o%02d", i), map[string]any{"description": x(100), "choices": []any{map[string]any{"name": "n", "value": x(100)}}})
-		})}),
-		"/0", "APPLICATION_COMMAND_TOO_LARGE"},
+	{"a command holds at most 8000 characters, counting each field's longest translation", "PUT", commandsPath,
+		sizedCommand(8000, 0), sizedCommand(8000, 1), "/0", "APPLICATION_COMMAND_TOO_LARGE"},
+}
+
+// sizedCommand is a command of n characters as Discord counts them, plus extra: every
+// option's description is translated twice (only the longest counts, so the translations
+// together hold far more than n), and the command's description has a translation extra
+// characters longer than itself.
+func sizedCommand(n, extra int) string {
+	desc := "Play Ticket to Ride"
+	left := n - len("ttr") - len(desc)
+	var opts []any
+	for i := 0; i < 25 && left > 3; i++ {
+		d := min(100, left-3)
+		o := strOption(fmt.Sprintf("o%02d", i), map[string]any{"description": x(d),
+			"description_localizations": map[string]any{"de": x(d), "fr": x(max(1, d-10))}})
+		left -= 3 + d
+		var choices []any
+		for j := 0; j < 25 && left >= 2; j++ {
+			v := min(100, left-1)
+			choices = append(choices, map[string]any{"name": "n", "value": x(v), "name_localizations": map[string]any{"de": "m"}})
+			left -= 1 + v
+		}
+		if len(choices) > 0 {
+			o["choices"] = choices
+		}
+		opts = append(opts, o)
+	}
+	c := map[string]any{"options": opts}
+	if extra > 0 {
+		c["description_localizations"] = map[string]any{"fr": x(len(desc) + extra)}
+	}
+	return command(c)
+}
+
+// The 8000 characters are counted as Discord documents.
+func TestCommandSizeCountsTheLongestTranslation(t *testing.T) {
+	for _, extra := range []int{0, 1} {
+		var list []map[string]any
+		if err := json.Unmarshal([]byte(sizedCommand(8000, extra)), &list); err != nil {
+			t.Fatal(err)
+		}
+		if got := commandSize(list[0]); got != 8000+extra {
+			t.Errorf("sizedCommand(8000, %d) counts %d characters", extra, got)
+		}
+	}
 }
 
 func TestDocumentedLimits(t *testing.T) {

@@ -496,9 +496,13 @@ func (s *Server) messageJSONLocked(m *Message) map[string]any {
 		if it.guildID != "" {
 			owners["0"] = it.guildID
 		}
-		out["interaction_metadata"] = map[string]any{
+		meta := map[string]any{
 			"id": it.id, "type": it.kind, "user": userJSON(user), "authorizing_integration_owners": owners,
 		}
+		if m.ID != it.originalID && it.originalID != "" {
+			meta["original_response_message_id"] = it.originalID // follow-ups only
+		}
+		out["interaction_metadata"] = meta
 		if it.commandName != "" {
 			out["interaction"] = map[string]any{"id": it.id, "type": it.kind, "name": it.commandName, "user": userJSON(user)}
 		}

@@ -39,6 +39,7 @@ type Operation struct {
 	bodies       map[string]*jsonschema.Schema // by media type
 	bodyRequired bool
 	botTokenOnly bool // the Authorization header is required (no anonymous security alternative)
+	oauth        bool // a user's OAuth2 Bearer token is one of the alternatives
 }
 
 // Pattern is the operation as a net/http route pattern under /api/v10.
@@ -129,6 +130,11 @@ func parseSpec(data []byte) (*Spec, error) {
 			op.botTokenOnly = ok && !slices.ContainsFunc(sec, func(alt any) bool {
 				m, ok := alt.(map[string]any)
 				return ok && len(m) == 0
+			})
+			op.oauth = ok && slices.ContainsFunc(sec, func(alt any) bool {
+				m, ok := alt.(map[string]any)
+				_, oauth := m["OAuth2"]
+				return ok && oauth
 			})
 			s.ops = append(s.ops, op)
 			s.byKey[op.Method+" "+op.Template] = op

@@ -13,6 +13,8 @@ const (
 	PermEmbedLinks            int64 = 1 << 14
 	PermAttachFiles           int64 = 1 << 15
 	PermReadMessageHistory    int64 = 1 << 16
+	PermMentionEveryone       int64 = 1 << 17
+	PermUseExternalEmojis     int64 = 1 << 18
 	PermManageThreads         int64 = 1 << 34
 	PermCreatePublicThreads   int64 = 1 << 35
 	PermCreatePrivateThreads  int64 = 1 << 36
@@ -22,6 +24,12 @@ const (
 // EveryonePermissions is what a new guild's @everyone role grants in the fake: every text
 // permission, threads included, and none of the moderator ones.
 const EveryonePermissions int64 = 2248473465835073
+
+// DMAppPermissions is the app_permissions of an interaction in the bot's DM: "includes
+// ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE permissions for (G)DMs with other users, and
+// additionally includes USE_EXTERNAL_EMOJIS for DMs with the app's bot user" (Receiving and
+// Responding → Interaction Object).
+const DMAppPermissions = PermAttachFiles | PermEmbedLinks | PermMentionEveryone | PermUseExternalEmojis
 
 // Role is a guild role. The @everyone role's id is the guild's.
 type Role struct {
@@ -144,7 +152,7 @@ func (s *Server) canPostLocked(c *call, ch *Channel, files bool) bool {
 		send = PermSendMessagesInThreads
 	}
 	switch {
-	case perms&PermViewChannel == 0:
+	case perms&PermViewChannel == 0, !s.seesLocked(ch, s.bot.ID):
 		c.fail(http.StatusForbidden, 50001, "Missing Access")
 	case perms&send == 0, files && perms&PermAttachFiles == 0:
 		c.fail(http.StatusForbidden, 50013, "Missing Permissions")

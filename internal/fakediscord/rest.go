@@ -58,6 +58,7 @@ func (s *Server) newMux() http.Handler {
 	muxes[0].HandleFunc("GET /ws", s.serveGateway)
 	muxes[0].HandleFunc("GET /ws/{$}", s.serveGateway)
 	muxes[0].HandleFunc("GET /attachments/{channel_id}/{attachment_id}/{filename}", s.serveAttachment)
+	muxes[0].HandleFunc("POST /api/v10/oauth2/token", s.serveOAuthToken)
 	for _, op := range s.spec.Operations() {
 		h := func(w http.ResponseWriter, r *http.Request) { s.serveOperation(op, w, r) }
 		for i := 0; !register(muxes[i], op.Pattern(), h); i++ {
@@ -99,6 +100,7 @@ func (s *Server) newCall(w http.ResponseWriter, r *http.Request) *call {
 	if version, rest, ok := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/api/v"), "/"); ok && strings.HasPrefix(r.URL.Path, "/api/v") {
 		rec.APIVersion, rec.Path = version, "/"+rest
 	}
+	s.dateHeader(w)
 	return &call{w: &responseRecorder{ResponseWriter: w}, r: r, rec: rec}
 }
 
@@ -122,6 +124,9 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 	// Discord authenticates first, then reads the body.
 	if !s.authorized(op, r.Header.Get("Authorization")) {
 		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
+		return
+	}
+	if !s.rateLimit(c, op) {
 		return
 	}
 	if err != nil {
@@ -166,6 +171,7 @@ func (s *Server) finish(c *call) {
 	defer s.mu.Unlock()
 	c.rec.Status = c.w.status
 	c.rec.Response = c.w.body
+	s.countInvalidLocked(c.w.status, c.w.Header().Get("X-RateLimit-Scope"))
 	s.recordLocked(c.rec)
 	s.recordInvalidLocked(c.rec, c.invalid)
 	s.changedLocked()
@@ -174,6 +180,10 @@ func (s *Server) finish(c *call) {
 func (s *Server) authorized(op *Operation, header string) bool {
 	if header == "" {
 		return !op.botTokenOnly
+	}
+	if token, ok := strings.CutPrefix(header, "Bearer "); ok {
+		// A user's OAuth2 token, where the operation allows one (oauth.go).
+		return op.oauth && s.bearerUser(token) != nil
 	}
 	return header == "Bot "+s.opts.Token
 }
@@ -257,6 +267,10 @@ func handleGatewayBot(s *Server, c *call) {
 }
 
 func handleMe(s *Server, c *call) {
+	if token, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer "); ok {
+		handleOAuthMe(s, c, token)
+		return
+	}
 	s.mu.Lock()
 	out := userJSON(&s.bot)
 	s.mu.Unlock()
@@ -314,7 +328,7 @@ func handleGetChannel(s *Server, c *call) {
 	switch {
 	case !ok:
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
-	case ch.GuildID != "" && s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0:
+	case ch.GuildID != "" && (s.permissionsLocked(ch, s.bot.ID)&PermViewChannel == 0 || !s.seesLocked(ch, s.bot.ID)):
 		c.fail(http.StatusForbidden, 50001, "Missing Access")
 	default:
 		c.json(http.StatusOK, s.channelJSONLocked(ch))
@@ -328,19 +342,53 @@ func handleListMessages(s *Server, c *call) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.channels[c.params["channel_id"]]; !ok {
+	ch, ok := s.channels[c.params["channel_id"]]
+	if !ok {
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
-	ids := s.channelMsgs[c.params["channel_id"]]
+	perms := ^int64(0) // a DM: nothing to check
+	if ch.GuildID != "" {
+		perms = s.permissionsLocked(ch, s.bot.ID)
+	}
+	if perms&PermViewChannel == 0 {
+		c.fail(http.StatusForbidden, 50001, "Missing Access")
+		return
+	}
 	out := []any{}
-	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
-		// Ephemeral messages are not in a channel's history.
-		if m := s.messages[ids[i]]; !m.Deleted && !m.Ephemeral() {
-			out = append(out, s.messageJSONLocked(m))
+	if perms&PermReadMessageHistory == 0 {
+		// Discord: without Read Message History, no messages are returned.
+		c.json(http.StatusOK, out)
+		return
+	}
+	// Ephemeral messages are not in a channel's history. Newest first; with
+	// after, the oldest messages after that id (still newest first).
+	var listed []*Message
+	for _, id := range s.channelMsgs[ch.ID] {
+		if m := s.messages[id]; !m.Deleted && !m.Ephemeral() {
+			listed = append(listed, m)
 		}
 	}
+	if after := c.rec.Query.Get("after"); after != "" {
+		i := 0
+		for i < len(listed) && !snowflakeAfter(listed[i].ID, after) {
+			i++
+		}
+		listed = listed[i:min(len(listed), i+limit)]
+	} else {
+		listed = listed[max(0, len(listed)-limit):]
+	}
+	for i := len(listed) - 1; i >= 0; i-- {
+		out = append(out, s.messageJSONLocked(listed[i]))
+	}
 	c.json(http.StatusOK, out)
+}
+
+// snowflakeAfter reports whether snowflake a is later than b.
+func snowflakeAfter(a, b string) bool {
+	x, _ := strconv.ParseUint(a, 10, 64)
+	y, _ := strconv.ParseUint(b, 10, 64)
+	return x > y
 }
 
 // isEmptyMessage reports a message Discord refuses to store (50006).
@@ -357,9 +405,9 @@ func handleCreateMessage(s *Server, c *call) {
 		c.fail(http.StatusNotFound, 10003, "Unknown Channel")
 		return
 	}
-	if ch.Type == ChannelTypeDM && s.dmFailures[ch.RecipientID] {
+	if refusal := s.dmFailures[ch.RecipientID]; ch.Type == ChannelTypeDM && refusal != nil {
 		s.mu.Unlock()
-		c.fail(http.StatusForbidden, 50007, "Cannot send messages to this user")
+		c.failWith(refusal)
 		return
 	}
 	if !s.canPostLocked(c, ch, len(c.files()) > 0) {
@@ -370,13 +418,14 @@ func handleCreateMessage(s *Server, c *call) {
 		s.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	now := s.Now()
 	nonce, enforce := messageNonce(doc)
 	if enforce && nonce != "" {
-		// Discord: with enforce_nonce, a message with the same nonce from the
-		// same author in the channel in the last few minutes is returned
-		// instead of a new one being created.
-		if prev := s.messageByNonceLocked(ch.ID, nonce, now); prev != nil {
+		// Discord: with enforce_nonce, "if another message was created by the
+		// same author with the same nonce, that message will be returned and
+		// no new message will be created" (in the past few minutes): in any
+		// channel, and even when that message was deleted since.
+		if prev := s.messageByNonceLocked(s.bot.ID, nonce, now); prev != nil {
 			out := s.messageJSONLocked(prev)
 			s.mu.Unlock()
 			c.json(http.StatusOK, out)
@@ -400,6 +449,9 @@ func handleCreateMessage(s *Server, c *call) {
 	}
 	unarchived := s.unarchiveLocked(ch)
 	s.storeMessageLocked(m)
+	if nonce != "" {
+		s.nonces[m.Author.ID+"/"+nonce] = m.ID
+	}
 	out := s.messageJSONLocked(m)
 	guildID := m.GuildID
 	s.mu.Unlock()
@@ -435,13 +487,11 @@ func messageNonce(doc map[string]json.RawMessage) (string, bool) {
 	return nonce, enforce
 }
 
-// messageByNonceLocked finds the bot's message created in the channel with
-// this nonce within Discord's window.
-func (s *Server) messageByNonceLocked(channel, nonce string, now time.Time) *Message {
-	for _, id := range s.channelMsgs[channel] {
-		if m := s.messages[id]; m != nil && !m.Deleted && m.Nonce == nonce && now.Sub(m.CreatedAt) < nonceWindow {
-			return m
-		}
+// messageByNonceLocked finds the message an author created with this nonce
+// within Discord's window, in any channel, deleted or not.
+func (s *Server) messageByNonceLocked(author, nonce string, now time.Time) *Message {
+	if m := s.messages[s.nonces[author+"/"+nonce]]; m != nil && now.Sub(m.CreatedAt) < nonceWindow {
+		return m
 	}
 	return nil
 }
@@ -520,7 +570,7 @@ func (s *Server) editMessageLocked(m *Message, doc map[string]json.RawMessage, f
 		return nil, &apiError{status: http.StatusBadRequest, code: 50006, message: "Cannot send an empty message"}
 	}
 	edited.Version++
-	edited.EditedAt = time.Now()
+	edited.EditedAt = s.Now()
 	*m = edited
 	s.logPublicLocked(m)
 	s.changedLocked()

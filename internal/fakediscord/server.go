@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -27,6 +28,22 @@ type Options struct {
 	CallbackDeadline time.Duration
 	// WaitTimeout bounds the Wait* helpers that take no explicit timeout. Default 10s.
 	WaitTimeout time.Duration
+	// ClockOffset sets Discord's clock apart from the machine's (clock.go): -5s is a bot
+	// whose clock runs five seconds ahead of Discord's.
+	ClockOffset time.Duration
+	// GlobalLimit, when positive, enforces Discord's global rate limit: at most this many
+	// requests in any second (Discord's is 50 per bot), interaction endpoints exempt
+	// (ratelimits.go). Zero enforces none.
+	GlobalLimit int
+	// RouteLimit, when positive, enforces per-route buckets of that many requests per
+	// RouteWindow (default one second): a request past its bucket is answered 429. Zero
+	// reports buckets of 50 a second in the headers without refusing anything, so that tests
+	// sending bursts on purpose (limits, validation) are not slowed.
+	RouteLimit  int
+	RouteWindow time.Duration
+	// ClientSecret is the application's OAuth2 client secret the code
+	// exchange accepts. Default "fake-client-secret".
+	ClientSecret string
 }
 
 func (o *Options) setDefaults() {
@@ -45,6 +62,12 @@ func (o *Options) setDefaults() {
 	if o.WaitTimeout <= 0 {
 		o.WaitTimeout = 10 * time.Second
 	}
+	if o.RouteWindow <= 0 {
+		o.RouteWindow = defaultRouteWindow
+	}
+	if o.ClientSecret == "" {
+		o.ClientSecret = "fake-client-secret"
+	}
 }
 
 // Server is a fake Discord: REST API, gateway and a record of everything the bot did.
@@ -56,6 +79,8 @@ type Server struct {
 	http     *http.Server
 	base     string // http://127.0.0.1:port
 	ids      snowflakes
+	// clockOffset is Discord's clock minus the machine's, in nanoseconds (clock.go).
+	clockOffset atomic.Int64
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change, to wake waiters
@@ -78,10 +103,16 @@ type Server struct {
 	interactions map[string]*interactionState // by id
 	byToken      map[string]*interactionState
 
+	// nonces: author id + "/" + nonce -> the message created with it.
+	nonces map[string]string
+	// threadMembers: thread id -> the ids of its members.
+	threadMembers map[string]map[string]bool
+
 	requests    []*RecordedRequest
 	validation  []ValidationFailure
 	faults      []*faultRule
-	dmFailures  map[string]bool
+	limits      limitState
+	dmFailures  map[string]*apiError // recipient -> Discord's refusal of a DM to them
 	gatewayLog  []GatewayFrame
 	identifies  []IdentifyRecord
 	resumes     []ResumeRecord
@@ -89,6 +120,11 @@ type Server struct {
 	shardOwner  map[int]*gatewaySession // shard id -> latest identified session
 	conns       map[*gatewayConn]bool
 	connCounter int
+
+	// Activities (activity.go): codes, the users of access tokens, instances.
+	grants    map[string]*oauthGrant
+	bearers   map[string]string
+	instances map[string]*ActivityInstance
 }
 
 // Start runs a fake Discord on 127.0.0.1 with a random port.
@@ -120,12 +156,15 @@ func Start(opts Options) (*Server, error) {
 		commands:     map[string][]Command{},
 		interactions: map[string]*interactionState{},
 		byToken:      map[string]*interactionState{},
-		dmFailures:   map[string]bool{},
+		dmFailures:   map[string]*apiError{},
 		sessions:     map[string]*gatewaySession{},
 		shardOwner:   map[int]*gatewaySession{},
 		conns:        map[*gatewayConn]bool{},
 	}
+	s.clockOffset.Store(int64(opts.ClockOffset))
+	s.ids.now = s.Now
 	s.ids.init()
+	s.nonces, s.threadMembers = map[string]string{}, map[string]map[string]bool{}
 	s.bot = User{ID: s.ids.next(), Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
 	s.owner = User{ID: s.ids.next(), Username: "owner", GlobalName: "owner", Locale: "en-US"}

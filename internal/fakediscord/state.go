@@ -129,6 +129,52 @@ func (s *Server) CreateThread(parentID, name string) Channel {
 	return *c
 }
 
+// CreatePrivateThread adds a private thread that a person (the guild's owner) started in a
+// text channel; its members are that person and those named. As on Discord, only its members
+// and those with Manage Threads see it: the bot may not post in it unless it is a member
+// (AddThreadMember). THREAD_CREATE goes to the guild's shard.
+func (s *Server) CreatePrivateThread(parentID, name string, members ...string) Channel {
+	s.mu.Lock()
+	parent, ok := s.channels[parentID]
+	if !ok || parent.Type != ChannelTypeGuildText {
+		panic("fakediscord: no text channel " + parentID)
+	}
+	c := s.newThreadLocked(s.ids.next(), parent, ChannelTypePrivateThread, name, s.owner.ID, 0)
+	for _, m := range members {
+		s.threadMembers[c.ID][m] = true
+	}
+	payload := s.threadCreateJSONLocked(c)
+	s.changedLocked()
+	s.mu.Unlock()
+	s.dispatchGuildEvent(c.GuildID, "THREAD_CREATE", payload, intentGuilds)
+	return *c
+}
+
+// AddThreadMember adds a user (the bot too) to a thread, as Add Thread Member does.
+func (s *Server) AddThreadMember(threadID, userID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.threadMembers[threadID]; !ok {
+		panic("fakediscord: no thread " + threadID)
+	}
+	s.threadMembers[threadID][userID] = true
+	s.changedLocked()
+}
+
+// ThreadMember reports whether a user is a member of a thread.
+func (s *Server) ThreadMember(threadID, userID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.threadMembers[threadID][userID]
+}
+
+// seesLocked: a user sees a channel's messages (a private thread only as a member or with
+// Manage Threads; permissions decide the rest).
+func (s *Server) seesLocked(ch *Channel, userID string) bool {
+	return ch.Type != ChannelTypePrivateThread || s.threadMembers[ch.ID][userID] ||
+		s.permissionsLocked(ch, userID)&PermManageThreads != 0
+}
+
 // AddMember makes a user a member of a guild. Interacting in a guild does this implicitly.
 func (s *Server) AddMember(guildID, userID string) {
 	s.mu.Lock()

@@ -3,7 +3,6 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
-	"time"
 )
 
 // Threads as Discord documents them (https://discord.com/developers/docs/topics/threads and
@@ -27,10 +26,11 @@ func (s *Server) newThreadLocked(id string, parent *Channel, typ int, name, owne
 	if autoArchive == 0 {
 		autoArchive = defaultAutoArchive
 	}
-	now := time.Now()
+	now := s.Now()
 	c := &Channel{ID: id, GuildID: parent.GuildID, ParentID: parent.ID, Name: name, Type: typ, OwnerID: ownerID,
 		AutoArchiveDuration: autoArchive, ArchiveTimestamp: now, CreatedAt: now, Invitable: typ == ChannelTypePrivateThread}
 	s.channels[c.ID] = c
+	s.threadMembers[c.ID] = map[string]bool{ownerID: true} // who starts a thread joins it
 	return c
 }
 
@@ -248,11 +248,11 @@ func handleModifyChannel(s *Server, c *call) {
 	// archive_timestamp moves when archiving, unarchiving or changing auto_archive_duration.
 	if req.AutoArchiveDuration != nil {
 		ch.AutoArchiveDuration = *req.AutoArchiveDuration
-		ch.ArchiveTimestamp = time.Now()
+		ch.ArchiveTimestamp = s.Now()
 	}
 	if req.Archived != nil && *req.Archived != ch.Archived {
 		ch.Archived = *req.Archived
-		ch.ArchiveTimestamp = time.Now()
+		ch.ArchiveTimestamp = s.Now()
 	}
 	out := s.channelJSONLocked(ch)
 	s.changedLocked()
@@ -286,7 +286,7 @@ func (s *Server) unarchiveLocked(ch *Channel) map[string]any {
 		return nil
 	}
 	ch.Archived = false
-	ch.ArchiveTimestamp = time.Now()
+	ch.ArchiveTimestamp = s.Now()
 	s.changedLocked()
 	return s.channelJSONLocked(ch)
 }
@@ -327,7 +327,7 @@ func (s *Server) ArchiveThread(threadID string, locked bool) {
 		panic("fakediscord: no thread " + threadID)
 	}
 	ch.Archived, ch.Locked = true, ch.Locked || locked
-	ch.ArchiveTimestamp = time.Now()
+	ch.ArchiveTimestamp = s.Now()
 	out := s.channelJSONLocked(ch)
 	s.changedLocked()
 	s.mu.Unlock()

@@ -1,0 +1,153 @@
+package commands
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"conductor/present"
+	"conductor/store"
+)
+
+// Turn DMs wait in a queue of their own per player ("dm:<user>"), never in
+// the table's: a board never waits for a DM. A DM Discord refuses for good
+// (ErrDMClosed) is dropped, the player's turn DMs are turned off, and the
+// player is told privately the next time they act at that table; a DM
+// Discord asks to delay (Backoff: DMs opened too fast) waits as asked.
+
+// dmQueue is the outbox queue of a user's DMs.
+func dmQueue(user string) string { return "dm:" + user }
+
+// notifyRefused is the notify option of a player whose turn DMs Discord
+// refused: off, and they are still to be told.
+const notifyRefused = "refused"
+
+// Backoff is what a Poster returns when Discord asks to wait before trying
+// again (a rate limit it does not time itself, such as 40003, DMs opened too
+// fast): the sender waits Wait, or its own backoff when Wait is zero.
+type Backoff struct {
+	Wait time.Duration
+	Err  error
+}
+
+func (b *Backoff) Error() string { return b.Err.Error() }
+func (b *Backoff) Unwrap() error { return b.Err }
+
+// minBackoff is the least a sender waits when Discord asked it to slow down
+// without saying how long: a quick retry would only be refused again.
+const minBackoff = 15 * time.Second
+
+// retryDelay is how long a sender waits before retrying after err, its own
+// backoff being wait.
+func retryDelay(err error, wait time.Duration) time.Duration {
+	var b *Backoff
+	if !errors.As(err, &b) {
+		return wait
+	}
+	if b.Wait > 0 {
+		return b.Wait
+	}
+	return max(wait, minBackoff)
+}
+
+// kickQueues starts the senders of the other queues entries name (the DMs
+// committed with a move). Safe under a table's lock.
+func (s *Service) kickQueues(entries []store.OutboxEntry) {
+	for i, e := range entries {
+		if e.Queue != "" && !slices.ContainsFunc(entries[:i], func(o store.OutboxEntry) bool { return o.Queue == e.Queue }) {
+			s.kick(e.Queue)
+		}
+	}
+}
+
+// sendDM delivers a queued DM.
+func (s *Service) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Message) error {
+	err := s.cfg.Poster.DM(p.DM, m)
+	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
+		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
+		s.refuseDMs(p.Game, p.DM)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.cfg.Store.Delivered(queue, e.Seq)
+}
+
+// refuseDMs turns a player's turn DMs off at a table after Discord refused
+// one, and owes them the word.
+func (s *Service) refuseDMs(channel, user string) {
+	if channel == "" {
+		return
+	}
+	t, err := s.table(channel)
+	if err != nil {
+		return
+	}
+	key := notifyKey(user)
+	changed := t.rec != nil && t.rec.Options[key] == "on"
+	if changed {
+		set := func(r *store.GameRecord) error {
+			if r.Options != nil && r.Options[key] == "on" {
+				r.Options[key] = notifyRefused
+			}
+			return nil
+		}
+		if err := s.cfg.Store.Update(channel, set); err != nil {
+			s.log.Warn("turn a refused player's DMs off", "channel", channel, "err", err)
+			changed = false
+		} else {
+			set(t.rec)
+		}
+	}
+	if changed {
+		s.oweDMWord(channel, user)
+	}
+	t.unlock()
+}
+
+// oweDMWord remembers that a player is to be told their DMs were refused.
+func (s *Service) oweDMWord(channel, user string) {
+	s.dmMu.Lock()
+	s.dmRefused[channel+"/"+user] = true
+	s.dmMu.Unlock()
+}
+
+// owedDMWords finds the players of a loaded record still to be told
+// (after a restart). Called with the table locked.
+func (s *Service) owedDMWords(rec *store.GameRecord) {
+	for _, st := range rec.Seats {
+		if st.UserID != "" && rec.Options[notifyKey(st.UserID)] == notifyRefused {
+			s.oweDMWord(rec.Channel, st.UserID)
+		}
+	}
+}
+
+// tellDMRefused tells a player acting at a table that their turn DMs were
+// refused and turned off, once.
+func (s *Service) tellDMRefused(req *Request, resp Responder) {
+	key := req.Channel + "/" + req.User
+	s.dmMu.Lock()
+	owed := s.dmRefused[key]
+	delete(s.dmRefused, key)
+	s.dmMu.Unlock()
+	if !owed {
+		return
+	}
+	if t, err := s.table(req.Channel); err == nil {
+		opt := notifyKey(req.User)
+		if t.rec != nil && t.rec.Options[opt] == notifyRefused {
+			clear := func(r *store.GameRecord) error {
+				if r.Options[opt] == notifyRefused {
+					delete(r.Options, opt)
+				}
+				return nil
+			}
+			if err := s.cfg.Store.Update(req.Channel, clear); err == nil {
+				clear(t.rec)
+			}
+		}
+		t.unlock()
+	}
+	resp.FollowUp(note(present.T(req.Locale, "notify.refused")))
+}

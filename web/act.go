@@ -1,0 +1,244 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"conductor/commands"
+	"conductor/present"
+)
+
+// A page's move is a request like a slash command's or a button's, handled
+// by commands.Service.Handle: a click on a track is /claim with the
+// engine's track reference, a click on a city /station or /passenger, and
+// every button and menu (draws, tickets, payments, tunnels) sends the
+// custom id the server put in the page's frame. Its id, "web:<session>:
+// <nonce>", is the interaction id the log records: a repeated request is
+// applied once, and its answer is given again.
+
+// actRequest is one move of a page. Nonce names it: the page sends the
+// same nonce when it repeats a request.
+type actRequest struct {
+	Nonce string `json:"nonce"`
+	// A track: its engine reference ("Paris|Frankfurt#1"), and a city to
+	// put a passenger in (Märklin), if any.
+	Route     string `json:"route,omitempty"`
+	Passenger string `json:"passenger,omitempty"`
+	// A city: build a station there, or move one's passenger from it.
+	Station string `json:"station,omitempty"`
+	From    string `json:"from,omitempty"`
+	// A button or a menu of the frame or of an answer.
+	CustomID string   `json:"custom_id,omitempty"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// actAnswer is what the move answered (the same ephemeral message a
+// slash command gets) and the reader's page after it.
+type actAnswer struct {
+	Replies []messageJSON `json:"replies"`
+	State   any           `json:"state,omitempty"`
+}
+
+var nonceRE = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
+
+// repliesKept is how many answers a session keeps for repeated requests.
+const repliesKept = 32
+
+func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
+	sess := s.bearer(r)
+	if sess == nil {
+		s.refuse(w, http.StatusUnauthorized, "session_ended", acceptLang(r))
+		return
+	}
+	var in actRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8192)).Decode(&in); err != nil || !nonceRE.MatchString(in.Nonce) {
+		http.Error(w, "a move needs a nonce and one thing to do", http.StatusBadRequest)
+		return
+	}
+	channel, game := sess.bound()
+	if channel == "" {
+		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
+		return
+	}
+	req := &commands.Request{ID: "web:" + sess.id + ":" + in.Nonce, Guild: sess.guild, Channel: channel,
+		User: sess.user, UserName: sess.name, Locale: sess.lang}
+	switch {
+	case in.Route != "":
+		req.Type, req.Name, req.Options = commands.CommandRequest, "claim", map[string]string{"route": in.Route}
+		if in.Passenger != "" {
+			req.Options["passenger"] = in.Passenger
+		}
+	case in.Station != "":
+		req.Type, req.Name, req.Options = commands.CommandRequest, "station", map[string]string{"city": in.Station}
+	case in.From != "":
+		req.Type, req.Name, req.Options = commands.CommandRequest, "passenger", map[string]string{"from": in.From}
+	case in.CustomID != "":
+		req.Type, req.CustomID, req.Values = commands.ComponentRequest, in.CustomID, in.Values
+	default:
+		http.Error(w, "a move needs one thing to do", http.StatusBadRequest)
+		return
+	}
+	for _, v := range []string{in.Route, in.Passenger, in.Station, in.From, in.CustomID} {
+		if len(v) > 200 {
+			http.Error(w, "too long", http.StatusBadRequest)
+			return
+		}
+	}
+	// One move of a session at a time: a repeat waits for the first and
+	// gets its answer.
+	sess.acts.Lock()
+	defer sess.acts.Unlock()
+	if prev, ok := sess.replies[in.Nonce]; ok {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(prev)
+		return
+	}
+	names := s.seatNames(channel)
+	resp := &pageResponder{answered: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.svc.Handle(context.WithoutCancel(r.Context()), req, resp)
+	}()
+	// Handle returns once the channel's posts are sent; the page needs only
+	// the answer, which comes first.
+	select {
+	case <-done:
+	case <-resp.answered:
+		select {
+		case <-done:
+		case <-time.After(answerGrace):
+		}
+	}
+	ans := actAnswer{Replies: []messageJSON{}}
+	for _, m := range resp.messages() {
+		ans.Replies = append(ans.Replies, messageOf(m, names))
+	}
+	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
+		ans.State = f
+	} else if errors.Is(err, commands.ErrNoGame) {
+		ans.State = overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
+	}
+	data, err := json.Marshal(ans)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if sess.replies == nil {
+		sess.replies = map[string][]byte{}
+	}
+	sess.replies[in.Nonce] = data
+	sess.order = append(sess.order, in.Nonce)
+	if len(sess.order) > repliesKept {
+		delete(sess.replies, sess.order[0])
+		sess.order = sess.order[1:]
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(data)
+}
+
+// seatNames maps a game's seated users to their names, for mentions.
+func (s *Server) seatNames(channel string) map[string]string {
+	names := map[string]string{}
+	if v, err := s.svc.View(channel, "", "en"); err == nil {
+		for _, st := range v.Seats {
+			if st.User != "" {
+				names[st.User] = st.Name
+			}
+		}
+	}
+	return names
+}
+
+// answerGrace is how long a move's answer may take to follow its first
+// part, while the channel's posts are sent.
+const answerGrace = 150 * time.Millisecond
+
+// pageResponder keeps the answers to a page's move.
+type pageResponder struct {
+	mu       sync.Mutex
+	msgs     []commands.Message
+	answered chan struct{} // closed at the first answer
+	once     sync.Once
+}
+
+func (p *pageResponder) add(m *commands.Message) error {
+	p.mu.Lock()
+	if m != nil {
+		p.msgs = append(p.msgs, *m)
+	}
+	p.mu.Unlock()
+	p.once.Do(func() { close(p.answered) })
+	return nil
+}
+
+func (p *pageResponder) messages() []commands.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]commands.Message(nil), p.msgs...)
+}
+
+func (p *pageResponder) Reply(m commands.Message) error    { return p.add(&m) }
+func (p *pageResponder) Update(m commands.Message) error   { return p.add(&m) }
+func (p *pageResponder) FollowUp(m commands.Message) error { return p.add(&m) }
+func (p *pageResponder) Ack() error                        { return p.add(nil) }
+func (p *pageResponder) Choices([]commands.Choice) error   { return p.add(nil) }
+
+// pollFor bounds a long poll of /api/state.
+const pollFor = 25 * time.Second
+
+// serveState is the reader's page as it stands: the first paint, and the
+// fallback of a page whose WebSocket keeps failing (with ?after=VERSION it
+// waits, up to pollFor, for a newer one).
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	sess := s.bearer(r)
+	if sess == nil {
+		s.refuse(w, http.StatusUnauthorized, "session_ended", acceptLang(r))
+		return
+	}
+	channel, game := sess.bound()
+	if channel == "" {
+		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
+		return
+	}
+	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	deadline := time.NewTimer(pollFor)
+	defer deadline.Stop()
+	for {
+		wait := s.hub.waitChange(channel)
+		f, err := s.frameFor(channel, sess.user, sess.lang)
+		if errors.Is(err, commands.ErrNoGame) {
+			writeJSON(w, http.StatusOK, overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)})
+			return
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if f.Version > after || after == 0 {
+			writeJSON(w, http.StatusOK, f)
+			return
+		}
+		select {
+		case <-wait:
+		case <-deadline.C:
+			writeJSON(w, http.StatusOK, f)
+			return
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			return
+		}
+	}
+}
+
+// textOver is what a page says when its game ended.
+func (s *Server) textOver(lang string) string { return present.T(lang, "web.over") }

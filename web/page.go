@@ -1,0 +1,145 @@
+package web
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"conductor/present"
+)
+
+// The page and its files, embedded: index.html (a template), app.js (the
+// live page), replay.js (the replay page), board.js (the board both draw),
+// app.css, and Discord's Embedded App SDK, vendored unmodified (see
+// static/sdk/README.md). Files are served under a path naming a hash of
+// them all, so they can be cached for ever; the HTML is never cached.
+
+//go:embed all:static
+var staticFiles embed.FS
+
+// static is the embedded files, rooted at static/.
+var static = func() fs.FS {
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}()
+
+// staticHash names the files' version.
+var staticHash = sync.OnceValue(func() string {
+	h := sha256.New()
+	var names []string
+	fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	for _, n := range names {
+		data, _ := fs.ReadFile(static, n)
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+})
+
+var pageTemplate = template.Must(template.ParseFS(static, "index.html"))
+
+// pageData fills index.html.
+type pageData struct {
+	Lang, Title string
+	// Script is the page's module: app.js or replay.js.
+	Script   string
+	ClientID string
+	Token    string // the replay page's token
+	// Root is the way from the page's address to the server's root ("" or
+	// "../"): every address the page uses is relative, so the page works
+	// under Discord's /.proxy prefix too.
+	Root  string
+	Texts map[string]string
+}
+
+// csp lets the page load only its own files, talk only to its own server,
+// and show avatars from Discord's CDN (which Discord's own CSP allows).
+const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://cdn.discordapp.com; " +
+	"connect-src 'self'; base-uri 'none'; object-src 'none'; form-action 'none'"
+
+func (s *Server) writePage(w http.ResponseWriter, d pageData) {
+	texts, _ := json.Marshal(d.Texts)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", csp)
+	err := pageTemplate.Execute(w, map[string]any{
+		"Lang": d.Lang, "Title": d.Title, "Script": d.Script, "ClientID": d.ClientID, "Token": d.Token,
+		"Static": d.Root + "s/" + staticHash() + "/", "Root": d.Root, "Texts": string(texts),
+		"Connecting": d.Texts["connecting"],
+	})
+	if err != nil {
+		s.log.Warn("writing a page", "err", err)
+	}
+}
+
+// servePage is the Activity's page. It holds no data: the game comes from
+// the API once Discord said who is reading.
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
+	lang := acceptLang(r)
+	s.writePage(w, pageData{Lang: lang, Title: present.T(lang, "web.title"), Script: "app.js", ClientID: s.clientID(), Texts: pageTexts(lang)})
+}
+
+// serveStatic serves an embedded file; under another version's hash it is
+// served all the same (a page of the last deploy still works), uncached.
+func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	if name == "index.html" || !fs.ValidPath(name) {
+		http.NotFound(w, r)
+		return
+	}
+	data, err := fs.ReadFile(static, name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	switch path.Ext(name) {
+	case ".js", ".mjs":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	case ".css":
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	case ".md":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	if r.PathValue("hash") == staticHash() {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	w.Write(data)
+}
+
+// pageTexts are the page's words in a language, by the key after "web.";
+// a placeholder stays written {like_this} for the page to fill.
+func pageTexts(lang string) map[string]string {
+	out := map[string]string{}
+	for _, k := range webKeys {
+		out[k] = present.T(lang, "web."+k, "player", "{player}", "city", "{city}", "n", "{n}", "total", "{total}", "board", "{board}")
+	}
+	out["face_up"] = present.T(lang, "picture.face_up")
+	return out
+}
+
+// webKeys are the page's own words (present/locales: "web.*").
+var webKeys = strings.Fields(`title connecting outside authorise authorise_button auth_failed not_in_instance other_guild
+	unknown_instance pick no_game over replay hand tickets tickets_to_choose players log spectating your_turn claimed_by
+	reconnecting session_ended zoom_in zoom_out station_here passenger_from lobby you completed close replay_title replay_turn
+	replay_first replay_prev replay_next replay_last replay_play replay_pause final_scores tickets_of open_game
+	claim claim_passenger choose`)

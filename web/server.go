@@ -1,0 +1,204 @@
+// Package web is the third transport beside bot/ and local/: the board as
+// a live page. Inside Discord it is an Activity (Discord's Embedded App
+// SDK): each reader sees the game's board as SVG, clicks a track to claim
+// it, draws and chooses tickets, and every open page follows every move
+// within a second, whoever made it and from wherever. Outside Discord it
+// serves the public replay page of a finished game.
+//
+// Moves go through commands.Service.Handle like slash commands and
+// buttons: every rule, refusal, translation, narration, bot move and
+// thread post is the commands layer's. Nothing here decides what a move
+// does.
+//
+// What a reader sees is built for that reader (commands.View): a hand
+// and its tickets reach only their owner. The board comes from the same
+// imaging.Scene as the PNG: public by construction.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"conductor/commands"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// Discord is what the transport asks Discord with the bot token.
+type Discord interface {
+	// ActivityInstance describes a live activity instance; it returns
+	// commands.ErrUnknownInstance when Discord knows none by that id.
+	ActivityInstance(ctx context.Context, id string) (commands.ActivityInstance, error)
+}
+
+// Options configure a Server.
+type Options struct {
+	// AppID is the application's id, which is the OAuth client id; it is
+	// known once the bot is connected.
+	AppID func() string
+	// ClientSecret is the application's OAuth client secret
+	// (DISCORD_CLIENT_SECRET): the code exchange needs it.
+	ClientSecret string
+	// APIBase is Discord's address (DISCORD_API_URL); default
+	// https://discord.com/.
+	APIBase string
+	// PublicURL is where the public listener is reached from outside
+	// (CONDUCTOR_PUBLIC_URL), for the replay pages' links; "" for none.
+	PublicURL string
+	Discord   Discord
+	Store     *store.Store
+	Renderer  *imaging.Renderer
+	Logger    *slog.Logger
+	// HTTPClient makes the OAuth requests; default one with a 10 s timeout.
+	HTTPClient *http.Client
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Server is the web transport. It implements commands.Activity.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	api  *url.URL
+	svc  *commands.Service
+
+	sessions sessions
+	launches launches
+	hub      *hub
+	boards   boardCache
+	replays  replayCache
+	limits   rateLimits
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+var _ commands.Activity = (*Server)(nil)
+
+// New makes a Server; Attach gives it the service before it serves.
+func New(opts Options) (*Server, error) {
+	if strings.TrimSpace(opts.ClientSecret) == "" {
+		return nil, errors.New("web: no client secret (DISCORD_CLIENT_SECRET)")
+	}
+	if opts.AppID == nil {
+		return nil, errors.New("web: no application id")
+	}
+	if opts.Discord == nil || opts.Store == nil || opts.Renderer == nil {
+		return nil, errors.New("web: Discord, Store and Renderer are required")
+	}
+	base := opts.APIBase
+	if base == "" {
+		base = "https://discord.com/"
+	}
+	api, err := url.Parse(base)
+	if err != nil || (api.Scheme != "http" && api.Scheme != "https") || api.Host == "" {
+		return nil, fmt.Errorf("web: DISCORD_API_URL %q: want an http(s) address", base)
+	}
+	api.Path = strings.TrimSuffix(api.Path, "/") + "/api/v10/"
+	if opts.PublicURL != "" {
+		u, err := url.Parse(opts.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("web: CONDUCTOR_PUBLIC_URL %q: want an address like https://conductor.example.org", opts.PublicURL)
+		}
+		opts.PublicURL = strings.TrimSuffix(opts.PublicURL, "/")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{})}
+	s.sessions.init()
+	s.launches.init()
+	s.boards.init()
+	s.hub = newHub(s)
+	return s, nil
+}
+
+// Attach gives the server the service the pages play through.
+func (s *Server) Attach(svc *commands.Service) { s.svc = svc }
+
+// Close ends every live connection.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.hub.closeAll()
+	})
+}
+
+// Handler serves the page, its files, the board, the API, the live
+// updates and the replay pages. Every route also answers under /.proxy,
+// the prefix Discord's proxy has used for an Activity's own requests.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.servePage)
+	mux.HandleFunc("GET /s/{hash}/{file...}", s.serveStatic)
+	mux.HandleFunc("GET /art/{name}", s.serveArt)
+	mux.HandleFunc("GET /board/{name}", s.serveBoardSVG)
+	mux.HandleFunc("POST /api/session", s.serveSession)
+	mux.HandleFunc("POST /api/pick", s.servePick)
+	mux.HandleFunc("GET /api/state", s.serveState)
+	mux.HandleFunc("POST /api/act", s.serveAct)
+	mux.HandleFunc("GET /ws", s.serveWS)
+	mux.HandleFunc("GET /r/{token}", s.serveReplayPage)
+	mux.HandleFunc("GET /r/{token}/data.json", s.serveReplayData)
+	mux.HandleFunc("GET /r/{token}/turn/{file}", s.serveReplayTurn)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/.proxy"); ok && (rest == "" || rest[0] == '/') {
+			r2 := r.Clone(r.Context())
+			if rest == "" {
+				rest = "/"
+			}
+			r2.URL.Path, r2.URL.RawPath = rest, ""
+			r = r2
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// Launched records an instance opened from a channel (commands.Activity).
+func (s *Server) Launched(l commands.Launch) {
+	s.launches.put(l, s.opts.Now())
+	s.log.Debug("activity launched", "instance", l.Instance, "channel", l.Channel, "game", l.Game)
+}
+
+// Changed wakes the pages of a channel's game (commands.Activity).
+func (s *Server) Changed(channel string) { s.hub.changed(channel) }
+
+// Forgotten ends the sessions of a server whose games were forgotten
+// (commands.Activity).
+func (s *Server) Forgotten(guild string) {
+	for _, sess := range s.sessions.dropGuild(guild) {
+		s.hub.endSession(sess, closeForgotten, "forgotten")
+	}
+	s.replays.forget(guild)
+}
+
+// ReplayURL is the public replay page of a game (commands.Activity).
+func (s *Server) ReplayURL(guild, game string) string {
+	if s.opts.PublicURL == "" {
+		return ""
+	}
+	tok, err := s.replayToken(guild, game)
+	if err != nil {
+		s.log.Error("replay link", "err", err)
+		return ""
+	}
+	return s.opts.PublicURL + "/r/" + tok
+}
+
+// clientID is the OAuth client id, the application's id.
+func (s *Server) clientID() string { return s.opts.AppID() }

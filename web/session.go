@@ -1,0 +1,425 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"conductor/commands"
+	"conductor/present"
+)
+
+// A session is one reader's page, bound to (user, guild, instance, game).
+// The server resolves the game: the page never names one, except by
+// picking among the live games of the channel Discord says the instance
+// is in. Sessions live in memory; after a restart the page authorises
+// again (silently, once the user consented).
+
+// sessionIdle is how long an unused session lives.
+const sessionIdle = 2 * time.Hour
+
+// maxSessions bounds the sessions kept; the least recently used go first.
+const maxSessions = 20000
+
+type session struct {
+	token string // the bearer the page sends; never logged
+	id    string // a public name for the session, in interaction ids
+	user  string
+	name  string
+	lang  string
+	guild string
+	// instance is the activity instance, location the channel it runs in,
+	// inInstance whether Discord listed the user in it.
+	instance, location string
+	inInstance         bool
+
+	mu      sync.Mutex // guards channel, game and seen
+	channel string     // the game's channel; "" until one is picked
+	game    string
+	seen    time.Time
+
+	// acts applies the session's moves one at a time; it guards replies,
+	// the answers to recent moves by the page's nonce.
+	acts    sync.Mutex
+	replies map[string][]byte
+	order   []string
+}
+
+// bound returns the session's game channel and id.
+func (s *session) bound() (channel, game string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.channel, s.game
+}
+
+func (s *session) bind(channel, game string) {
+	s.mu.Lock()
+	s.channel, s.game = channel, game
+	s.mu.Unlock()
+}
+
+type sessions struct {
+	mu     sync.Mutex
+	byTok  map[string]*session
+	byUser map[string]int // sessions per user
+}
+
+func (ss *sessions) init() {
+	ss.byTok = map[string]*session{}
+	ss.byUser = map[string]int{}
+}
+
+// tokenKey is what the map is keyed by: a hash, so that the lookup's
+// timing says nothing useful about a token.
+func tokenKey(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return string(h[:])
+}
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (ss *sessions) add(s *session, now time.Time) {
+	s.token = randomString(32)
+	var id [8]byte
+	rand.Read(id[:])
+	s.id = hex.EncodeToString(id[:])
+	s.seen = now
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if len(ss.byTok) >= maxSessions {
+		ss.evictLocked(now)
+	}
+	ss.byTok[tokenKey(s.token)] = s
+	ss.byUser[s.user]++
+}
+
+// evictLocked drops expired sessions, and the oldest when none expired.
+func (ss *sessions) evictLocked(now time.Time) {
+	var oldest *session
+	var oldestKey string
+	for k, s := range ss.byTok {
+		s.mu.Lock()
+		seen := s.seen
+		s.mu.Unlock()
+		if now.Sub(seen) > sessionIdle {
+			delete(ss.byTok, k)
+			ss.byUser[s.user]--
+			continue
+		}
+		if oldest == nil || seen.Before(oldest.seen) {
+			oldest, oldestKey = s, k
+		}
+	}
+	if len(ss.byTok) >= maxSessions && oldest != nil {
+		delete(ss.byTok, oldestKey)
+		ss.byUser[oldest.user]--
+	}
+}
+
+// get finds a live session by its token.
+func (ss *sessions) get(tok string, now time.Time) *session {
+	if tok == "" {
+		return nil
+	}
+	ss.mu.Lock()
+	s := ss.byTok[tokenKey(tok)]
+	ss.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.seen) > sessionIdle {
+		return nil
+	}
+	s.seen = now
+	return s
+}
+
+// dropGuild ends every session of a guild and returns them.
+func (ss *sessions) dropGuild(guild string) []*session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	var out []*session
+	for k, s := range ss.byTok {
+		if s.guild == guild {
+			delete(ss.byTok, k)
+			ss.byUser[s.user]--
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// bearer is the session a request authenticates with
+// (Authorization: Bearer <session>).
+func (s *Server) bearer(r *http.Request) *session {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return nil
+	}
+	return s.sessions.get(strings.TrimSpace(tok), s.opts.Now())
+}
+
+// apiError is an API refusal: a code the page knows and a sentence in
+// the reader's language.
+type apiError struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) refuse(w http.ResponseWriter, status int, code, lang string) {
+	writeJSON(w, status, apiError{Error: code, Message: present.T(lang, "web."+code)})
+}
+
+// sessionRequest is what the page posts after the SDK's authorize: the
+// code, and what the Discord client says of where the page runs (claims,
+// checked against Discord's own answer).
+type sessionRequest struct {
+	Code       string `json:"code"`
+	InstanceID string `json:"instance_id"`
+	GuildID    string `json:"guild_id"`
+	ChannelID  string `json:"channel_id"`
+}
+
+// sessionAnswer opens the page: the session, the access token for the
+// SDK's authenticate (given once, kept nowhere), the reader, the page's
+// words, and the game or the games to pick from.
+type sessionAnswer struct {
+	Session     string            `json:"session"`
+	AccessToken string            `json:"access_token"`
+	Me          meJSON            `json:"me"`
+	Lang        string            `json:"lang"`
+	Texts       map[string]string `json:"texts"`
+	Game        *gameRefJSON      `json:"game,omitempty"`
+	Games       []pickJSON        `json:"games,omitempty"`
+}
+
+type meJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type gameRefJSON struct {
+	ID      string `json:"id"`
+	Channel string `json:"channel"`
+}
+
+type pickJSON struct {
+	Channel string `json:"channel"`
+	Label   string `json:"label"`
+}
+
+// sessionLimit bounds the sessions opened per instance a minute (a busy
+// channel's readers all open the page at once): each costs three requests
+// to Discord.
+const sessionLimit = 120
+
+// serveSession is the identity flow: code → token → user, instance
+// confirmed with the bot token, game resolved, session minted.
+func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
+	lang := acceptLang(r)
+	var in sessionRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Code == "" || in.InstanceID == "" || len(in.InstanceID) > 200 {
+		s.refuse(w, http.StatusBadRequest, "auth_failed", lang)
+		return
+	}
+	now := s.opts.Now()
+	if !s.limits.allow("instance:"+in.InstanceID, sessionLimit, now) || !s.limits.allow("all", 10*sessionLimit, now) {
+		w.Header().Set("Retry-After", "60")
+		s.refuse(w, http.StatusTooManyRequests, "auth_failed", lang)
+		return
+	}
+	ctx := r.Context()
+	token, err := s.exchange(ctx, in.Code)
+	if err == nil {
+		var u discordUser
+		if u, err = s.me(ctx, token); err == nil {
+			s.openSession(w, r, in, u, token)
+			return
+		}
+	}
+	if errors.Is(err, errAuth) {
+		s.log.Info("activity authorisation refused", "err", err)
+		s.refuse(w, http.StatusUnauthorized, "auth_failed", lang)
+		return
+	}
+	s.log.Warn("activity authorisation failed", "err", err)
+	s.refuse(w, http.StatusBadGateway, "auth_failed", lang)
+}
+
+// openSession checks the instance and the game for a confirmed user.
+func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, u discordUser, token string) {
+	lang := present.Lang(u.Locale)
+	inst, err := s.opts.Discord.ActivityInstance(r.Context(), in.InstanceID)
+	if errors.Is(err, commands.ErrUnknownInstance) {
+		s.refuse(w, http.StatusNotFound, "unknown_instance", lang)
+		return
+	}
+	if err != nil {
+		s.log.Warn("reading an activity instance", "instance", in.InstanceID, "err", err)
+		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
+		return
+	}
+	launch, launched := s.launches.get(inst.ID, s.opts.Now())
+	if inst.Guild == "" || (in.GuildID != "" && in.GuildID != inst.Guild) || (launched && launch.Guild != inst.Guild) {
+		s.log.Info("activity session refused: another server", "instance", inst.ID, "instance_guild", inst.Guild, "claimed_guild", in.GuildID)
+		s.refuse(w, http.StatusForbidden, "other_guild", lang)
+		return
+	}
+	sess := &session{user: u.ID, name: u.name(), lang: lang, guild: inst.Guild, instance: inst.ID,
+		location: inst.Channel, inInstance: slices.Contains(inst.Users, u.ID)}
+	if launched {
+		sess.location = launch.Channel
+	}
+	// The game: the one the instance was launched for, else the one of
+	// the channel it runs in, else one of that channel's games to pick.
+	channel := sess.location
+	if launched && launch.Game != "" {
+		channel = launch.Channel
+	}
+	var games []commands.LiveGame
+	v, err := s.svc.View(channel, u.ID, lang)
+	switch {
+	case err == nil && v.Guild == inst.Guild && (!launched || launch.Game == "" || launch.Game == v.Game):
+		if !sess.inInstance && v.Seat < 0 {
+			s.refuse(w, http.StatusForbidden, "not_in_instance", lang)
+			return
+		}
+		sess.channel, sess.game = v.Channel, v.Game
+	case err == nil && v.Guild != inst.Guild:
+		s.refuse(w, http.StatusForbidden, "other_guild", lang)
+		return
+	default:
+		if games, err = s.svc.LiveGames(inst.Guild, sess.location); err != nil {
+			s.log.Error("listing a channel's games", "err", err)
+			s.refuse(w, http.StatusInternalServerError, "no_game", lang)
+			return
+		}
+		if len(games) == 0 {
+			s.refuse(w, http.StatusNotFound, "no_game", lang)
+			return
+		}
+		if !sess.inInstance && !seatedInAny(s, games, u.ID) {
+			s.refuse(w, http.StatusForbidden, "not_in_instance", lang)
+			return
+		}
+		if len(games) == 1 {
+			sess.channel, sess.game = games[0].Channel, games[0].Game
+			games = nil
+		}
+	}
+	s.sessions.add(sess, s.opts.Now())
+	s.log.Info("activity session opened", "user", u.ID, "guild", inst.Guild, "instance", inst.ID, "channel", sess.channel)
+	ans := sessionAnswer{Session: sess.token, AccessToken: token, Me: meJSON{ID: u.ID, Name: u.name()}, Lang: lang, Texts: pageTexts(lang)}
+	if sess.channel != "" {
+		ans.Game = &gameRefJSON{ID: sess.game, Channel: sess.channel}
+	}
+	for _, g := range games {
+		ans.Games = append(ans.Games, pickJSON{Channel: g.Channel, Label: s.pickLabel(g, lang)})
+	}
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// seatedInAny reports whether user holds a seat in one of games.
+func seatedInAny(s *Server, games []commands.LiveGame, user string) bool {
+	for _, g := range games {
+		if v, err := s.svc.View(g.Channel, user, "en"); err == nil && v.Seat >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pickLabel names a game in the picker: its edition and its players.
+func (s *Server) pickLabel(g commands.LiveGame, lang string) string {
+	b, err := s.svc.Board(g.Map)
+	name := g.Map
+	if err == nil {
+		name = present.EditionName(lang, b, g.Variant)
+	}
+	return name + " — " + strings.Join(g.Seats, ", ")
+}
+
+// servePick binds a session to one of its channel's live games.
+func (s *Server) servePick(w http.ResponseWriter, r *http.Request) {
+	sess := s.bearer(r)
+	if sess == nil {
+		s.refuse(w, http.StatusUnauthorized, "session_ended", acceptLang(r))
+		return
+	}
+	var in struct {
+		Channel string `json:"channel"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1024)).Decode(&in); err != nil {
+		s.refuse(w, http.StatusBadRequest, "no_game", sess.lang)
+		return
+	}
+	games, err := s.svc.LiveGames(sess.guild, sess.location)
+	if err != nil {
+		s.refuse(w, http.StatusInternalServerError, "no_game", sess.lang)
+		return
+	}
+	i := slices.IndexFunc(games, func(g commands.LiveGame) bool { return g.Channel == in.Channel })
+	if i < 0 {
+		s.refuse(w, http.StatusForbidden, "no_game", sess.lang)
+		return
+	}
+	if !sess.inInstance {
+		if v, err := s.svc.View(in.Channel, sess.user, sess.lang); err != nil || v.Seat < 0 {
+			s.refuse(w, http.StatusForbidden, "not_in_instance", sess.lang)
+			return
+		}
+	}
+	sess.bind(games[i].Channel, games[i].Game)
+	writeJSON(w, http.StatusOK, gameRefJSON{ID: games[i].Game, Channel: games[i].Channel})
+}
+
+// acceptLang is the language a request's Accept-Language asks for, for
+// answers given before Discord said who the reader is.
+func acceptLang(r *http.Request) string {
+	al := r.Header.Get("Accept-Language")
+	for _, part := range strings.Split(al, ",") {
+		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if l := present.Lang(tag); l != "en" || strings.HasPrefix(strings.ToLower(tag), "en") {
+			return l
+		}
+	}
+	return "en"
+}
+
+// rateLimits counts requests per key in one-minute windows.
+type rateLimits struct {
+	mu     sync.Mutex
+	window time.Time
+	counts map[string]int
+}
+
+func (l *rateLimits) allow(key string, limit int, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.counts == nil || now.Sub(l.window) >= time.Minute || now.Before(l.window) {
+		l.window, l.counts = now, map[string]int{}
+	}
+	l.counts[key]++
+	return l.counts[key] <= limit
+}
