@@ -66,9 +66,9 @@ func TestEveryFlagDocumented(t *testing.T) {
 	doc := documents(t)[filepath.Join("docs", "configuration.md")]
 	total := 0
 	for _, c := range subcommands() {
-		flags := commandFlags(t, c.name)
+		flags := commandFlags(t, c.Name)
 		total += len(flags)
-		head := "### `conductor " + c.name + "`"
+		head := "### `conductor " + c.Name + "`"
 		i := strings.Index(doc, head)
 		if i < 0 {
 			t.Errorf("docs/configuration.md has no section %q for its flags %v", head, flags)

@@ -5,40 +5,59 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
 	"conductor/data"
+	"conductor/ops"
 )
 
 // exitUsage is the status for bad input, as documented for `conductor score`.
 const exitUsage = 2
 
+// command is a subcommand. Flags declares its flags and returns what runs
+// once they are parsed; the preamble every command shares (the flag set,
+// --tickets, help, bad-input exit status, the signal context) is realMain's.
 type command struct {
-	name, summary string
-	run           func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	Name    string
+	Summary string // its line in `conductor help`
+	Usage   string // printed above the flags by -h; "" for the flag package's
+	Tickets bool   // takes --tickets (and CONDUCTOR_TICKETS)
+	Signals bool   // Run's context ends on SIGINT or SIGTERM (else they stop the process)
+	Flags   func(fs *flag.FlagSet) runFunc
+}
+
+// runFunc runs a command once its flags are parsed.
+type runFunc func(ctx context.Context, in *invocation) error
+
+// invocation is a command's inputs and outputs, after its flags.
+type invocation struct {
+	fs             *flag.FlagSet
+	decks          []string // --tickets
+	stdin          io.Reader
+	stdout, stderr io.Writer
 }
 
 func subcommands() []command {
 	return []command{
-		{"run", "run the Discord bot (the default)", runBot},
-		{"doctor", "check the token, the commands and a channel's permissions before inviting players", runDoctor},
-		{"maps", "print the boards as JSON", runMaps},
-		{"score", "score an end-of-game position given as JSON", runScore},
-		{"selfplay", "play bot-only games and print each bot's results as JSON", runSelfplay},
-		{"render", "draw a position as the board PNG (or --final: the score sheet)", runRender},
-		{"play", "play a game in the terminal: hot-seat players and bots, saved and resumable", runPlay},
-		{"backup", "take a hot copy of the database (also while the bot runs)", runBackup},
-		{"migrate", "upgrade the database schema, after a backup", runMigrate},
-		{"reshard", "move servers' games to their shard's database after the shard count changes", runReshard},
-		{"hold", "keep the machine up without serving or opening the database (maintenance)", runHold},
+		{Name: "run", Summary: "run the Discord bot (the default)", Tickets: true, Signals: true, Flags: runCommand},
+		{Name: "doctor", Summary: "check the token, the commands and a channel's permissions before inviting players", Usage: doctorUsage, Tickets: true, Flags: doctorCommand},
+		{Name: "maps", Summary: "print the boards as JSON", Tickets: true, Flags: mapsCommand},
+		{Name: "score", Summary: "score an end-of-game position given as JSON", Usage: scoreUsage, Tickets: true, Flags: scoreCommand},
+		{Name: "selfplay", Summary: "play bot-only games and print each bot's results as JSON", Usage: selfplayUsage, Tickets: true, Flags: selfplayCommand},
+		{Name: "render", Summary: "draw a position as the board PNG (or --final: the score sheet)", Usage: renderUsage, Tickets: true, Flags: renderCommand},
+		{Name: "play", Summary: "play a game in the terminal: hot-seat players and bots, saved and resumable", Tickets: true, Flags: playCommand},
+		{Name: "backup", Summary: "take a hot copy of the database (also while the bot runs)", Usage: backupUsage, Flags: backupCommand},
+		{Name: "migrate", Summary: "upgrade the database schema, after a backup", Flags: migrateCommand},
+		{Name: "reshard", Summary: "move servers' games to their shard's database after the shard count changes", Usage: reshardUsage, Flags: reshardCommand},
+		{Name: "hold", Summary: "keep the machine up without serving or opening the database (maintenance)", Usage: holdUsage, Signals: true, Flags: holdCommand},
 	}
 }
 
@@ -52,17 +71,15 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		name, args = args[0], args[1:]
 	}
 	for _, c := range subcommands() {
-		if c.name == name {
+		if c.Name == name {
 			err := c.run(args, stdin, stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
+			if err == nil || errors.Is(err, flag.ErrHelp) {
 				return 0
 			}
 			fmt.Fprintln(stderr, "conductor "+name+":", err)
 			var ue usageError
-			if errors.As(err, &ue) {
+			var ce ops.ConfigError
+			if errors.As(err, &ue) || errors.As(err, &ce) {
 				return exitUsage
 			}
 			return 1
@@ -77,10 +94,39 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// run is the preamble every command shares, then the command.
+func (c command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	in := &invocation{fs: flag.NewFlagSet("conductor "+c.Name, flag.ContinueOnError), stdin: stdin, stdout: stdout, stderr: stderr}
+	in.fs.SetOutput(stderr)
+	if c.Usage != "" {
+		in.fs.Usage = func() {
+			fmt.Fprintln(stderr, c.Usage)
+			in.fs.PrintDefaults()
+		}
+	}
+	if c.Tickets {
+		in.fs.Func("tickets", "replace a board's tickets with a deck `FILE` (repeatable; also CONDUCTOR_TICKETS, comma-separated)", func(s string) error {
+			in.decks = append(in.decks, s)
+			return nil
+		})
+	}
+	run := c.Flags(in.fs)
+	if err := in.fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	ctx := context.Background()
+	if c.Signals {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	return run(ctx, in)
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: conductor [command] [flags]\n\ncommands:")
 	for _, c := range subcommands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.Name, c.Summary)
 	}
 	fmt.Fprintln(w, "\nRun 'conductor COMMAND -h' for a command's flags.")
 }
@@ -88,22 +134,13 @@ func usage(w io.Writer) {
 // usageError is bad input from the user: exit status 2.
 type usageError struct{ error }
 
+// Unwrap lets errors.Is see flag.ErrHelp through a usageError.
+func (u usageError) Unwrap() error { return u.error }
+
 func badInput(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-// newFlags makes a command's flag set with the options every command shares.
-func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *[]string) {
-	fs := flag.NewFlagSet("conductor "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var decks []string
-	fs.Func("tickets", "replace a board's tickets with a deck `FILE` (repeatable; also CONDUCTOR_TICKETS, comma-separated)", func(s string) error {
-		decks = append(decks, s)
-		return nil
-	})
-	return fs, &decks
-}
-
-// catalog loads the embedded boards and applies deck files from flags and
-// CONDUCTOR_TICKETS.
+// catalog loads the embedded boards and applies the deck files of
+// CONDUCTOR_TICKETS and decks.
 func catalog(decks []string) (*data.Catalog, error) {
 	c := data.Embedded()
 	if env := os.Getenv("CONDUCTOR_TICKETS"); env != "" {
@@ -114,53 +151,14 @@ func catalog(decks []string) (*data.Catalog, error) {
 		if err != nil {
 			return nil, badInput("tickets: %v", err)
 		}
-		c, err = c.LoadDeckFile(path, src)
-		if err != nil {
+		if c, err = c.LoadDeckFile(path, src); err != nil {
 			return nil, badInput("%v", err)
 		}
 	}
 	return c, nil
 }
 
-func runMaps(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs, decks := newFlags("maps", stderr)
-	only := fs.String("map", "", "print only this board (usa, europe or marklin)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
-	}
-	cat, err := catalog(*decks)
-	if err != nil {
-		return err
-	}
-	var out struct {
-		Maps []data.MapJSON `json:"maps"`
-	}
-	for _, b := range cat.Boards() {
-		if *only == "" || *only == b.ID {
-			out.Maps = append(out.Maps, b.JSON())
-		}
-	}
-	if len(out.Maps) == 0 {
-		return badInput("no board %q (boards: %s)", *only, strings.Join(cat.IDs(), ", "))
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+// logger writes to standard error from level up.
+func (in *invocation) logger(level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(in.stderr, &slog.HandlerOptions{Level: level}))
 }
-
-func runBot(args []string, _ io.Reader, _, stderr io.Writer) error {
-	fs, decks := newFlags("run", stderr)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
-	}
-	cfg, err := runConfigFrom(os.Getenv, *decks)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serve(ctx, cfg, stderr)
-}
-
-// Unwrap lets errors.Is see flag.ErrHelp through a usageError.
-func (u usageError) Unwrap() error { return u.error }

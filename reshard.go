@@ -1,24 +1,14 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"flag"
 	"fmt"
-	"io"
 
 	"conductor/ops"
 )
 
-// runReshard moves every server's records to the database of the shard
-// that serves it after the shard count changes (the bots stopped).
-func runReshard(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("conductor reshard", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	from := fs.Int("from", 0, "the number of shards the databases were served with (required)")
-	to := fs.Int("to", 0, "the number of shards they will be served with (required)")
-	dry := fs.Bool("dry-run", false, "say what would move, and change nothing")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: conductor reshard --from N --to M [--dry-run] SHARD0.db SHARD1.db ...
+const reshardUsage = `usage: conductor reshard --from N --to M [--dry-run] SHARD0.db SHARD1.db ...
 
 Moves every live game, archived game (and so the statistics) and anything
 else kept per server or channel to the database of the shard that serves
@@ -32,29 +22,30 @@ existing database is copied to FILE.pre-reshard-TIME (0600). Running the
 command again is harmless, and finishes a run that was interrupted.
 See docs/deploy.md, "Growing: shards".
 
-flags:`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+flags:`
+
+// reshardCommand moves every server's records to the database of the
+// shard that serves it after the shard count changes (the bots stopped).
+func reshardCommand(fs *flag.FlagSet) runFunc {
+	from := fs.Int("from", 0, "the number of shards the databases were served with (required)")
+	to := fs.Int("to", 0, "the number of shards they will be served with (required)")
+	dry := fs.Bool("dry-run", false, "say what would move, and change nothing")
+	return func(_ context.Context, in *invocation) error {
+		switch {
+		case *from < 1 || *to < 1:
+			return badInput("give both shard counts, e.g. conductor reshard --from 1 --to 2 shard0.db shard1.db")
+		case fs.NArg() != max(*from, *to):
+			return badInput("--from %d --to %d needs %d databases, shard 0's first; got %d", *from, *to, max(*from, *to), fs.NArg())
+		}
+		paths := fs.Args()
+		rep, err := ops.Reshard(ops.ReshardOptions{From: *from, To: *to, Paths: paths, DryRun: *dry})
+		if err != nil {
 			return err
 		}
-		return usageError{err}
+		fmt.Fprint(in.stdout, rep.Summary(paths))
+		if !rep.DryRun {
+			fmt.Fprintf(in.stdout, "done: start %d shard(s) with CONDUCTOR_SHARD_COUNT=%d, shard i on the i-th database\n", *to, *to)
+		}
+		return nil
 	}
-	switch {
-	case *from < 1 || *to < 1:
-		return badInput("give both shard counts, e.g. conductor reshard --from 1 --to 2 shard0.db shard1.db")
-	case fs.NArg() != max(*from, *to):
-		return badInput("--from %d --to %d needs %d databases, shard 0's first; got %d", *from, *to, max(*from, *to), fs.NArg())
-	}
-	paths := fs.Args()
-	rep, err := ops.Reshard(ops.ReshardOptions{From: *from, To: *to, Paths: paths, DryRun: *dry})
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(stdout, rep.Summary(paths))
-	if !rep.DryRun {
-		fmt.Fprintf(stdout, "done: start %d shard(s) with CONDUCTOR_SHARD_COUNT=%d, shard i on the i-th database\n", *to, *to)
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,9 +97,9 @@ func TestServeSaysWhenGamesAreNotItsShards(t *testing.T) {
 	st.Close()
 	// The check runs before Discord is reached: an unreachable API is
 	// enough to see the log line, then serve fails to connect.
-	cfg := runConfig{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, ShardID: 0, ShardCount: 2}
+	cfg := ops.Config{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, ShardID: 0, ShardCount: 2}
 	var logs syncBuffer
-	serve(t.Context(), cfg, &logs)
+	serve(t.Context(), cfg, &logs, nil)
 	line := ""
 	for _, l := range strings.Split(logs.String(), "\n") {
 		if strings.Contains(l, "level=ERROR") && strings.Contains(l, "other shards") {
@@ -117,32 +118,20 @@ func TestServeSaysWhenGamesAreNotItsShards(t *testing.T) {
 	}
 	st.SetReshardPending(1, 2)
 	st.Close()
-	if err := serve(t.Context(), cfg, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "reshard --from 1 --to 2") {
+	if err := serve(t.Context(), cfg, &bytes.Buffer{}, nil); err == nil || !strings.Contains(err.Error(), "reshard --from 1 --to 2") {
 		t.Errorf("a marked database: %v", err)
 	}
 }
 
 func TestServeExplainsAMissingDatabaseDirectory(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "volume-not-mounted", "conductor.db")
-	cfg := runConfig{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, ShardCount: 1}
-	err := serve(t.Context(), cfg, &bytes.Buffer{})
+	cfg := ops.Config{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, ShardCount: 1}
+	err := serve(t.Context(), cfg, &bytes.Buffer{}, nil)
 	if err == nil || !strings.Contains(err.Error(), filepath.Dir(db)+" does not exist") {
 		t.Fatalf("serve: %v", err)
 	}
 	if _, err := os.Stat(filepath.Dir(db)); err == nil {
 		t.Error("serve created the directory")
-	}
-}
-
-func TestBackupTokenFromTheEnvironment(t *testing.T) {
-	env := map[string]string{"DISCORD_TOKEN": "x", "CONDUCTOR_BACKUP_TOKEN": " " + strings.Repeat("k", ops.BackupTokenMin) + " "}
-	cfg, err := runConfigFrom(func(k string) string { return env[k] }, nil)
-	if err != nil || cfg.BackupToken != strings.Repeat("k", ops.BackupTokenMin) {
-		t.Fatalf("token: %q %v", cfg.BackupToken, err)
-	}
-	env["CONDUCTOR_BACKUP_TOKEN"] = "short"
-	if _, err := runConfigFrom(func(k string) string { return env[k] }, nil); err == nil || !strings.Contains(err.Error(), "CONDUCTOR_BACKUP_TOKEN") {
-		t.Fatalf("a short token: %v", err)
 	}
 }
 
@@ -157,7 +146,10 @@ func TestHoldWaitsUntilStopped(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	var logs syncBuffer
 	done := make(chan struct{})
-	go func() { hold(ctx, &logs); close(done) }()
+	go func() {
+		holdCommand(flag.NewFlagSet("hold", flag.ContinueOnError))(ctx, &invocation{stderr: &logs})
+		close(done)
+	}()
 	select {
 	case <-done:
 		t.Fatal("hold returned before it was stopped")

@@ -35,32 +35,6 @@ func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
 	}
 }
 
-func TestRunConfigFromEnvironment(t *testing.T) {
-	env := map[string]string{"DISCORD_TOKEN": " abc ", "LOG_LEVEL": "DEBUG", "CONDUCTOR_HTTP": ":8080"}
-	cfg, err := runConfigFrom(func(k string) string { return env[k] }, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Token != "abc" || cfg.DBPath != "conductor.db" || cfg.HTTPAddr != ":8080" || cfg.LogLevel.String() != "DEBUG" {
-		t.Errorf("config = %+v", cfg)
-	}
-	if cfg.LobbiesPerMember != 0 || cfg.LobbiesPerChannel != 0 || cfg.LobbyExpiry != 0 {
-		t.Errorf("the lobby limits are not the defaults: %+v", cfg)
-	}
-	env["CONDUCTOR_LOBBIES_PER_MEMBER"], env["CONDUCTOR_LOBBIES_PER_CHANNEL"], env["CONDUCTOR_LOBBY_EXPIRY"] = "3", "0", "90m"
-	cfg, err = runConfigFrom(func(k string) string { return env[k] }, nil)
-	if err != nil || cfg.LobbiesPerMember != 3 || cfg.LobbiesPerChannel != -1 || cfg.LobbyExpiry != 90*time.Minute {
-		t.Errorf("lobby limits %+v, %v", cfg, err)
-	}
-	var ue usageError
-	for key, bad := range map[string]string{"LOG_LEVEL": "loud", "CONDUCTOR_LOBBIES_PER_MEMBER": "-2", "CONDUCTOR_LOBBY_EXPIRY": "a day"} {
-		env := map[string]string{"DISCORD_TOKEN": "abc", key: bad}
-		if _, err := runConfigFrom(func(k string) string { return env[k] }, nil); !errors.As(err, &ue) {
-			t.Errorf("%s=%s: %v, want a usage error", key, bad, err)
-		}
-	}
-}
-
 // syncBuffer is a log sink written by the server's goroutines.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -89,14 +63,13 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 	ch := srv.CreateTextChannel(guild.ID, "table")
 	alice := srv.CreateUser("alice")
 	db := filepath.Join(t.TempDir(), "conductor.db")
-	cfg := runConfig{Token: "fake-bot-token", GuildID: guild.ID, APIBase: srv.BaseURL(), DBPath: db, HTTPAddr: "127.0.0.1:0"}
+	cfg := ops.Config{Token: "fake-bot-token", GuildID: guild.ID, APIBase: srv.BaseURL(), DBPath: db, HTTPAddr: "127.0.0.1:0"}
 	started := make(chan string, 1)
-	cfg.started = func(addr string) { started <- addr }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var logs syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, &logs) }()
+	go func() { done <- serve(ctx, cfg, &logs, func(addr string) { started <- addr }) }()
 	var addr string
 	select {
 	case addr = <-started:
@@ -136,10 +109,9 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 
 	// A second process on the same file fails fast with the store's advice.
 	second := cfg
-	second.started = nil
 	second.HTTPAddr = ""
 	begin := time.Now()
-	err = serve(context.Background(), second, &bytes.Buffer{})
+	err = serve(context.Background(), second, &bytes.Buffer{}, nil)
 	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), "CONDUCTOR_DB") {
 		t.Errorf("second process: %v", err)
 	}

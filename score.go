@@ -1,55 +1,55 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
+	"context"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
 	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/present"
 )
 
-func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, decks := newFlags("score", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conductor score [flags] [FILE]\n\n"+
-			"Scores an end-of-game position read from FILE, or from standard input\n"+
-			"when FILE is absent or \"-\", and prints the scores as JSON. Example position:\n\n  "+
-			engine.PositionExample+"\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err // realMain exits 0 for help
+const scoreUsage = "usage: conductor score [flags] [FILE]\n\n" +
+	"Scores an end-of-game position read from FILE, or from standard input\n" +
+	"when FILE is absent or \"-\", and prints the scores as JSON. Example position:\n\n  " +
+	position.Example + "\n\nflags:"
+
+// scoreCommand scores a position typed as JSON.
+func scoreCommand(*flag.FlagSet) runFunc {
+	return func(_ context.Context, in *invocation) error {
+		if in.fs.NArg() > 1 {
+			return badInput("give one position file (or none to read standard input), not %d", in.fs.NArg())
 		}
-		return usageError{err}
+		var src []byte
+		var err error
+		if path := in.fs.Arg(0); path != "" && path != "-" {
+			src, err = os.ReadFile(path)
+		} else {
+			src, err = io.ReadAll(in.stdin)
+		}
+		if err != nil {
+			return badInput("%v", err)
+		}
+		pos, err := in.position(src)
+		if err != nil {
+			return err
+		}
+		final := engine.Score(pos.Board, pos.Players)
+		return writeJSON(in, present.Report(pos.Board, &final))
 	}
-	if fs.NArg() > 1 {
-		return badInput("give one position file (or none to read standard input), not %d", fs.NArg())
-	}
-	var src []byte
-	var err error
-	if path := fs.Arg(0); path != "" && path != "-" {
-		src, err = os.ReadFile(path)
-	} else {
-		src, err = io.ReadAll(stdin)
-	}
+}
+
+// position reads a position on the boards of the catalog.
+func (in *invocation) position(src []byte) (*position.Position, error) {
+	cat, err := catalog(in.decks)
 	if err != nil {
-		return badInput("%v", err)
+		return nil, err
 	}
-	cat, err := catalog(*decks)
+	pos, err := position.Parse(cat, src)
 	if err != nil {
-		return err
+		return nil, badInput("%v", err)
 	}
-	pos, err := engine.ParsePosition(cat, src)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	final := engine.Score(pos.Board, pos.Players)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", " ")
-	return enc.Encode(present.Report(pos.Board, &final))
+	return pos, nil
 }

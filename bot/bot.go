@@ -96,6 +96,8 @@ type Bot struct {
 	gate *globalGate
 	// answers follows interactions' answers, for their follow-ups (via.go).
 	answers answers
+	// closing follows Close (closing.go).
+	closing closing
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -149,6 +151,8 @@ func New(cfg Config) (*Bot, error) {
 	s.LogLevel = discordgo.LogWarning
 	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate}
 	b.health.init()
+	b.closing.init()
+	s.Dialer = b.closing.dialer()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onResumed)
 	s.AddHandler(b.onConnect)
@@ -232,21 +236,6 @@ func (b *Bot) Stop(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("interactions still running: %w", ctx.Err())
 	}
-}
-
-// Close closes the gateway connection. Call Stop first.
-func (b *Bot) Close() error {
-	b.mu.Lock()
-	if b.cancel != nil {
-		b.cancel()
-	}
-	b.mu.Unlock()
-	// discordgo's heartbeat goroutine may start a reconnect while Close
-	// waits; turning reconnection off under the session lock prevents it.
-	b.s.Lock()
-	b.s.ShouldReconnectOnError = false
-	b.s.Unlock()
-	return b.s.Close()
 }
 
 // AppID is the application id learnt from READY.
@@ -377,6 +366,9 @@ func (b *Bot) onResumed(*discordgo.Session, *discordgo.Resumed) { b.health.up() 
 func (b *Bot) onConnect(*discordgo.Session, *discordgo.Connect) { b.health.up() }
 
 func (b *Bot) onDisconnect(*discordgo.Session, *discordgo.Disconnect) {
+	if b.closing.started.Load() {
+		return // the end of Close
+	}
 	b.health.down()
 	b.log.Warn("gateway disconnected")
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"conductor/present"
 	"context"
 	"fmt"
 	"log/slog"
@@ -62,10 +63,7 @@ func redactPayloads(args []any) []any {
 			}
 		case fmt.Stringer, error:
 			s := fmt.Sprint(v)
-			if len(s) > 200 {
-				s = s[:200] + "…"
-			}
-			out[i] = s
+			out[i] = present.Cut(s, 200)
 		default:
 			switch reflect.ValueOf(a).Kind() {
 			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"conductor/commands"
+	"conductor/present"
 )
 
 // wireMessage is a message body as Discord's OpenAPI description has it,
@@ -238,13 +239,4 @@ func files(fs []commands.File) []*discordgo.File {
 }
 
 // cut shortens s to at most n characters (runes), ending with "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func cut(s string, n int) string { return present.Cut(s, n) }

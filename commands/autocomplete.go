@@ -17,18 +17,7 @@ const (
 )
 
 // cutRunes keeps the first n characters of s.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
-}
+func cutRunes(s string, n int) string { return present.Prefix(s, n) }
 
 // routeLabel is a track's label in one language, folded for matching, and
 // its notation.
@@ -191,10 +180,7 @@ func (s *Service) autocomplete(req *Request, resp Responder) error {
 	var choices []Choice
 	add := func(name, value string) {
 		if len(choices) < maxChoices && (typed == "" || strings.Contains(data.Fold(name), typed)) {
-			if len(name) > 100 {
-				name = name[:100]
-			}
-			choices = append(choices, Choice{Name: name, Value: value})
+			choices = append(choices, Choice{Name: present.Cut(name, maxChoiceLen), Value: value})
 		}
 	}
 	if req.Name == "ttr" {

@@ -240,17 +240,9 @@ func (s *Service) boardMessage(t *table) Message {
 	return m
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Keep the end: the latest lines and the mention matter most.
-	cut := len(s) - n
-	if i := strings.IndexByte(s[cut:], '\n'); i >= 0 {
-		cut += i + 1
-	}
-	return "…\n" + s[cut:]
-}
+// truncate keeps s within n characters: its end, as the latest lines and
+// the mention matter most.
+func truncate(s string, n int) string { return present.Tail(s, n) }
 
 // boardButtons are the one-click actions under a board: the face-up cards,
 // the deck, tickets and the player's hand.

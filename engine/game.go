@@ -28,6 +28,9 @@ func (p Phase) String() string {
 	return [...]string{"setup", "turn", "second draw", "keep tickets", "tunnel", "over"}[p]
 }
 
+// MaxPlayers is the most players any edition seats.
+const MaxPlayers = 5
+
 // Config says which game to set up.
 type Config struct {
 	Board        *data.Board

@@ -72,7 +72,7 @@ type PlayerScore struct {
 }
 
 // Score counts the final scores of players on board b and ranks them.
-// Positions are trusted here; ParsePosition checks positions typed by people.
+// Positions are trusted here; package position checks positions typed by people.
 func Score(b *data.Board, players []Holding) FinalScore {
 	fs := FinalScore{Players: make([]PlayerScore, len(players))}
 	sc := scoreScratches.Get().(*scoreScratch)

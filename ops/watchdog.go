@@ -2,6 +2,8 @@ package ops
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"time"
 
 	"conductor/bot"
@@ -46,4 +48,24 @@ func (w *Watchdog) Run(ctx context.Context, every time.Duration) {
 			w.Check()
 		}
 	}
+}
+
+// ErrGatewayLost ends the bot when its gateway stays down longer than
+// GatewayDownLimit, so that the platform restarts the process (gracefully,
+// exit 1).
+var ErrGatewayLost = fmt.Errorf("the Discord gateway stayed down for %v", GatewayDownLimit)
+
+// WatchGateway checks the gateway's state every 30 s until ctx ends (nil),
+// or until it has been down for GatewayDownLimit: then it logs why and
+// returns ErrGatewayLost.
+func WatchGateway(ctx context.Context, state func() bot.Health, log *slog.Logger) error {
+	ctx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	dog := &Watchdog{Now: time.Now, Limit: GatewayDownLimit, State: state, Down: func() { lost(ErrGatewayLost) }}
+	dog.Run(ctx, 30*time.Second)
+	if context.Cause(ctx) == ErrGatewayLost {
+		log.Error("the Discord gateway has been down too long; stopping", "limit", GatewayDownLimit)
+		return ErrGatewayLost
+	}
+	return nil
 }

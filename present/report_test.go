@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/internal/testkit"
 )
 
@@ -18,7 +19,7 @@ func TestReportOfAPosition(t *testing.T) {
 	src := `{"map":"europe","face_up":["red","locomotive"],"players":[
 		{"name":"A","routes":[["Budapest","Sarajevo","pink"]],"stations":["Sarajevo"],"tickets":[["Budapest","Sofia"]],"goods":0},
 		{"name":"B","routes":[["Sarajevo","Sofia","gray"],["Paris","Frankfurt","white"]],"tickets":[["Paris","Wien"]]}]}`
-	pos, err := engine.ParsePosition(testkit.Catalog(), []byte(src))
+	pos, err := position.Parse(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestReportOfAPosition(t *testing.T) {
 // Two players tied on every printed tie-break share the first place.
 func TestReportSharedVictory(t *testing.T) {
 	src := `{"map":"usa","players":[{"name":"A","routes":[["Omaha","Kansas City","gray"]]},{"name":"B","routes":[["Seattle","Portland","gray"]]},{"name":"C"}]}`
-	pos, err := engine.ParsePosition(testkit.Catalog(), []byte(src))
+	pos, err := position.Parse(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/imaging"
 )
 
@@ -154,7 +155,7 @@ func plainText(s string) string {
 // PositionScene is the public board of a position (the `conductor render`
 // input) in the language of loc: who holds which routes and stations,
 // and the face-up cards.
-func PositionScene(loc string, pos *engine.Position) (*imaging.Scene, error) {
+func PositionScene(loc string, pos *position.Position) (*imaging.Scene, error) {
 	b := pos.Board
 	v := engine.PublicView{Board: b, Phase: engine.PhaseOver, Current: -1, Owners: make([]int8, len(b.Tracks)),
 		Stations: make([]int8, len(b.Cities)), Passengers: make([]int8, len(b.Cities)), Goods: make([][]int, len(b.Cities))}

@@ -8,6 +8,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/engine/position"
 	"conductor/imaging"
 )
 
@@ -108,7 +109,7 @@ func Place(fs *engine.FinalScore, i int) int {
 
 // PositionFinalScene is the score sheet picture of a position (the
 // `conductor render --final` input).
-func PositionFinalScene(loc string, pos *engine.Position) *imaging.FinalScene {
+func PositionFinalScene(loc string, pos *position.Position) *imaging.FinalScene {
 	b := pos.Board
 	fs := engine.Score(b, pos.Players)
 	v := engine.PublicView{Board: b, Owners: make([]int8, len(b.Tracks)), Stations: make([]int8, len(b.Cities))}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -115,4 +116,41 @@ func durations(ms []float64) []time.Duration {
 		out[i] = time.Duration(m * float64(time.Millisecond))
 	}
 	return slices.Clip(out)
+}
+
+// ReadLogs reads the game records of log files (--log), in turn; errors
+// name the file.
+func ReadLogs(names []string) ([]GameRecord, error) {
+	var records []GameRecord
+	for _, name := range names {
+		f, err := os.Open(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		rs, err := ReadRecords(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		records = append(records, rs...)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("no games in %s", strings.Join(names, ", "))
+	}
+	return records, nil
+}
+
+// Output is the reports as a Markdown table (format "table"), or as JSON:
+// the one report alone when one was asked for, else a list.
+func Output(w io.Writer, reports []Report, format string, one bool) error {
+	if format == "table" {
+		_, err := io.WriteString(w, Table(reports))
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	if one {
+		return enc.Encode(reports[0])
+	}
+	return enc.Encode(reports)
 }

@@ -146,18 +146,6 @@ func handleOAuthMe(s *Server, c *call, token string) {
 	c.json(http.StatusOK, out)
 }
 
-// AccessTokensIssued counts the OAuth2 access tokens the fake gave out.
-func (s *Server) AccessTokensIssued() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.oauthCodes()
-	var out []string
-	for tok := range s.bearers {
-		out = append(out, tok)
-	}
-	return out
-}
-
 // CreateActivityInstance opens an activity instance in a channel with
 // users in it, as a launch through Discord's own handler would.
 func (s *Server) CreateActivityInstance(guildID, channelID string, users ...string) string {

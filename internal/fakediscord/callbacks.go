@@ -24,7 +24,6 @@ var allowedCallbacks = map[int][]int{
 	InteractionCommand:      {CallbackMessage, CallbackDeferredMessage, CallbackModal, CallbackLaunchActivity},
 	InteractionComponent:    {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackModal, CallbackLaunchActivity},
 	InteractionAutocomplete: {CallbackAutocompleteResult},
-	InteractionModalSubmit:  {CallbackMessage, CallbackDeferredMessage, CallbackDeferredUpdate, CallbackUpdateMessage, CallbackLaunchActivity},
 }
 
 func handleInteractionCallback(s *Server, c *call) {
@@ -64,7 +63,7 @@ func handleInteractionCallback(s *Server, c *call) {
 	for _, t := range allowedCallbacks[it.kind] {
 		allowed = allowed || t == req.Type
 	}
-	// Updating a message needs one: a modal submitted from a slash command has none.
+	// Updating a message needs one.
 	if (req.Type == CallbackDeferredUpdate || req.Type == CallbackUpdateMessage) && it.messageID == "" {
 		allowed = false
 	}
@@ -131,14 +130,6 @@ func handleInteractionCallback(s *Server, c *call) {
 		}
 		json.Unmarshal(req.Data, &d)
 		cb.Choices = d.Choices
-	case CallbackModal:
-		var d struct {
-			CustomID   string      `json:"custom_id"`
-			Title      string      `json:"title"`
-			Components []Component `json:"components"`
-		}
-		json.Unmarshal(req.Data, &d)
-		cb.Modal = &Modal{CustomID: d.CustomID, Title: d.Title, Components: d.Components, InteractionID: it.id}
 	case CallbackLaunchActivity:
 		cb.ActivityInstance = s.launchActivityLocked(it)
 	}

@@ -64,12 +64,8 @@ type OptionChoice struct {
 func init() {
 	route("GET /applications/{application_id}/commands", handleListCommands)
 	route("PUT /applications/{application_id}/commands", handleBulkOverwriteCommands)
-	route("POST /applications/{application_id}/commands", handleCreateCommand)
-	route("DELETE /applications/{application_id}/commands/{command_id}", handleDeleteCommand)
 	route("GET /applications/{application_id}/guilds/{guild_id}/commands", handleListCommands)
 	route("PUT /applications/{application_id}/guilds/{guild_id}/commands", handleBulkOverwriteCommands)
-	route("POST /applications/{application_id}/guilds/{guild_id}/commands", handleCreateCommand)
-	route("DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}", handleDeleteCommand)
 }
 
 // Commands lists the registered commands of a guild, or the global ones for guildID "".
@@ -192,53 +188,6 @@ func handleBulkOverwriteCommands(s *Server, c *call) {
 	s.commands[gid] = cmds
 	s.changedLocked()
 	c.json(http.StatusOK, out)
-}
-
-func handleCreateCommand(s *Server, c *call) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	gid, ok := s.commandScopeLocked(c)
-	if !ok {
-		return
-	}
-	cmd, err := s.newCommandLocked(gid, c.body.JSON, s.commands[gid])
-	if err != nil {
-		c.fail(http.StatusBadRequest, 50035, "Invalid Form Body")
-		return
-	}
-	status := http.StatusCreated
-	list := s.commands[gid]
-	replaced := false
-	for i := range list {
-		if list[i].ID == cmd.ID {
-			list[i], replaced, status = cmd, true, http.StatusOK
-		}
-	}
-	if !replaced {
-		list = append(list, cmd)
-	}
-	s.commands[gid] = list
-	s.changedLocked()
-	c.json(status, s.commandJSON(cmd))
-}
-
-func handleDeleteCommand(s *Server, c *call) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	gid, ok := s.commandScopeLocked(c)
-	if !ok {
-		return
-	}
-	list := s.commands[gid]
-	for i := range list {
-		if list[i].ID == c.params["command_id"] {
-			s.commands[gid] = append(list[:i:i], list[i+1:]...)
-			s.changedLocked()
-			c.noContent()
-			return
-		}
-	}
-	c.fail(http.StatusNotFound, 10063, "Unknown application command")
 }
 
 // Interaction context types (Receiving and Responding → Interaction Context Types).

@@ -23,7 +23,7 @@
 // The fake serves REST under /api/v10/, the gateway at srv.GatewayURL() (ws://127.0.0.1:PORT/ws,
 // returned by GET /gateway and /gateway/bot) and uploaded files under /attachments/. Every
 // operation of Discord's description is a net/http route pattern, named by its OpenAPI path
-// template, like "/channels/{channel_id}/messages"; RequestsTo, WaitRequests and Fault use
+// template, like "/channels/{channel_id}/messages"; RequestsTo and Fault use
 // those names. Requests for routes the fake does not implement are answered 404 and listed by
 // UnhandledRequests.
 //
@@ -34,7 +34,7 @@
 //	table := srv.CreateTextChannel(guild.ID, "table")
 //	h, err := srv.RunCommand(alice.ID, table.ID, "ttr",
 //		fakediscord.Subcommand("new", fakediscord.StringOption("map", "europe")))
-//	cb, err := h.WaitCallback()                       // type 4/5/6/7/8/9 and its data
+//	cb, err := h.WaitCallback()                       // type 4/5/6/7/8/12 and its data
 //	board, err := srv.WaitMessage(table.ID, func(m fakediscord.Message) bool {
 //		_, ok := m.Component("join"); return ok
 //	})
@@ -44,10 +44,10 @@
 // UserDM(userID) gives the DM channel in which a user can run commands too.
 // Interactions are checked the way a Discord client would: the command must be registered
 // with matching options, a button must exist in the message's current version and not be
-// disabled, select values must be among the options, a modal submission must fill the
-// modal's required inputs. Each returns an InteractionHandle to await the callback, the
-// @original message (after edits) and follow-ups. Autocomplete, SelectValues and SubmitModal
-// cover the other interaction types.
+// disabled, select values must be among the options. Each returns an InteractionHandle to
+// await the callback, the @original message (after edits) and follow-ups. Autocomplete and
+// SelectValues cover the other interaction types. The bot opens no modals: a modal callback
+// is checked against Discord's limits like any other, and nothing submits one.
 //
 // # What is recorded and checked
 //
@@ -100,7 +100,7 @@
 //
 // RateLimit answers a route with 429 (body retry_after, Retry-After and X-RateLimit-*
 // headers) N times; InjectFault returns any Discord error; FailDMsTo makes DMs to a user
-// fail with 403/50007, RefuseDMsTo with any of Discord's refusals (50033, 20009, 40003...). DropConnection, CloseConnection, SendReconnect and InvalidateSession
+// fail with 403/50007, RefuseDMsTo with any of Discord's refusals (50033, 20009, 40003...). DropConnection, SendReconnect and InvalidateSession
 // exercise reconnects: the gateway keeps each session's events and replays the missed ones
 // on RESUME. IDENTIFY with shard [id, count] gets the guilds of that shard
 // ((guild_id >> 22) % count), and each guild's interactions go to its shard.

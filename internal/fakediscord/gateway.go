@@ -519,17 +519,6 @@ func (s *Server) DropConnection(shard int) error {
 	return nil
 }
 
-// CloseConnection closes a shard's connection with a close code (4000 "unknown error" is
-// resumable on Discord).
-func (s *Server) CloseConnection(shard, code int, reason string) error {
-	_, conn, err := s.shardConn(shard)
-	if err != nil {
-		return err
-	}
-	conn.closeWith(code, reason)
-	return nil
-}
-
 // SendReconnect sends op 7 RECONNECT: the bot should reconnect and RESUME.
 func (s *Server) SendReconnect(shard int) error {
 	_, conn, err := s.shardConn(shard)

@@ -39,7 +39,19 @@ func open(t *testing.T, srv *Server, dg *discordgo.Session) {
 		dg.Lock()
 		dg.ShouldReconnectOnError = false
 		dg.Unlock()
-		dg.Close()
+		// discordgo's Close sleeps a second after its close frame; the fake seeing the
+		// connection go is the end that matters (the bot's Close waits the same way).
+		srv.mu.Lock()
+		live := len(srv.conns)
+		srv.mu.Unlock()
+		go dg.Close()
+		if err := srv.WaitFor("the session's connection to close", func() bool {
+			srv.mu.Lock()
+			defer srv.mu.Unlock()
+			return len(srv.conns) < live || live == 0
+		}); err != nil {
+			t.Error(err)
+		}
 	})
 	if _, err := srv.WaitReady(dg.ShardID); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ const (
 	InteractionCommand      = 2
 	InteractionComponent    = 3
 	InteractionAutocomplete = 4
-	InteractionModalSubmit  = 5
 )
 
 // CommandOption is an option a user fills in when running a command.
@@ -34,11 +33,6 @@ func IntegerOption(name string, value int64) CommandOption {
 	return CommandOption{Name: name, Type: OptionInteger, Value: value}
 }
 
-// NumberOption is a number option value.
-func NumberOption(name string, value float64) CommandOption {
-	return CommandOption{Name: name, Type: OptionNumber, Value: value}
-}
-
 // BooleanOption is a boolean option value.
 func BooleanOption(name string, value bool) CommandOption {
 	return CommandOption{Name: name, Type: OptionBoolean, Value: value}
@@ -49,19 +43,9 @@ func UserOption(name, userID string) CommandOption {
 	return CommandOption{Name: name, Type: OptionUser, Value: userID}
 }
 
-// ChannelOption names a channel; the interaction carries it in "resolved".
-func ChannelOption(name, channelID string) CommandOption {
-	return CommandOption{Name: name, Type: OptionChannel, Value: channelID}
-}
-
 // Subcommand is a subcommand with its options.
 func Subcommand(name string, options ...CommandOption) CommandOption {
 	return CommandOption{Name: name, Type: OptionSubcommand, Options: options}
-}
-
-// SubcommandGroup is a group holding one subcommand.
-func SubcommandGroup(name string, sub CommandOption) CommandOption {
-	return CommandOption{Name: name, Type: OptionSubcommandGroup, Options: []CommandOption{sub}}
 }
 
 // Focused marks the option whose partial value is being typed (autocomplete).
@@ -91,29 +75,9 @@ type Callback struct {
 	// MessageID is the message the callback created (4, 5) or acted on (6, 7).
 	MessageID string
 	Choices   []OptionChoice // type 8
-	Modal     *Modal         // type 9
 	// ActivityInstance is the activity instance a LAUNCH_ACTIVITY (12)
 	// opened or joined.
 	ActivityInstance string
-}
-
-// Modal is a form the bot opened (callback type 9).
-type Modal struct {
-	CustomID      string
-	Title         string
-	Components    []Component
-	InteractionID string // the interaction it answered
-}
-
-// TextInputs lists the custom ids of the modal's text inputs.
-func (m Modal) TextInputs() []string {
-	var out []string
-	walkComponents(m.Components, func(c Component) {
-		if c.Type == ComponentTextInput {
-			out = append(out, c.CustomID)
-		}
-	})
-	return out
 }
 
 // interactionState is the fake's record of one interaction. Guarded by Server.mu.
@@ -125,7 +89,7 @@ type interactionState struct {
 	guildID     string
 	commandName string
 	customID    string
-	messageID   string // the message of a component (and of a modal opened from one)
+	messageID   string // the message of a component
 	payload     json.RawMessage
 	dispatched  time.Time
 	callback    *Callback
@@ -215,18 +179,6 @@ func (h *InteractionHandle) WaitFollowups(n int) ([]Message, error) {
 		return len(out) >= n
 	})
 	return out, err
-}
-
-// WaitModal waits for a modal callback and returns the modal.
-func (h *InteractionHandle) WaitModal() (Modal, error) {
-	cb, err := h.WaitCallback()
-	if err != nil {
-		return Modal{}, err
-	}
-	if cb.Type != CallbackModal || cb.Modal == nil {
-		return Modal{}, fmt.Errorf("fakediscord: interaction %s was answered with type %d, not a modal", h.ID, cb.Type)
-	}
-	return *cb.Modal, nil
 }
 
 // RunCommand dispatches a chat-input command a user ran in a channel. The command must be
@@ -414,73 +366,6 @@ func checkSelection(comp Component, values []string) error {
 		}
 	}
 	return nil
-}
-
-// SubmitModal dispatches the submission of a modal the bot opened, with a value for each text
-// input by custom_id. Every value must belong to a text input of the modal, and required
-// inputs must have one.
-func (s *Server) SubmitModal(userID string, modal Modal, values map[string]string) (*InteractionHandle, error) {
-	s.mu.Lock()
-	opener, ok := s.interactions[modal.InteractionID]
-	if !ok {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("fakediscord: modal %q was not opened by a known interaction", modal.CustomID)
-	}
-	if opener.userID != userID {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("fakediscord: modal %q was opened for another user", modal.CustomID)
-	}
-	known := map[string]bool{}
-	missing := ""
-	walkComponents(modal.Components, func(c Component) {
-		if c.Type != ComponentTextInput {
-			return
-		}
-		known[c.CustomID] = true
-		if required := c.Required == nil || *c.Required; required && values[c.CustomID] == "" && missing == "" {
-			missing = c.CustomID
-		}
-	})
-	if missing != "" {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("fakediscord: text input %q of modal %q is required", missing, modal.CustomID)
-	}
-	for id := range values {
-		if !known[id] {
-			s.mu.Unlock()
-			return nil, fmt.Errorf("fakediscord: modal %q has no text input %q", modal.CustomID, id)
-		}
-	}
-	data := map[string]any{"custom_id": modal.CustomID, "components": submittedComponents(modal.Components, values)}
-	it := &interactionState{kind: InteractionModalSubmit, userID: userID, channelID: opener.channelID, customID: modal.CustomID, messageID: opener.messageID}
-	var msg *Message
-	if opener.messageID != "" {
-		msg = s.messages[opener.messageID]
-	}
-	s.mu.Unlock()
-	return s.dispatchInteraction(it, data, msg)
-}
-
-// submittedComponents mirrors the modal's layout with the typed values, as Discord does:
-// action rows of text inputs, or labels holding one.
-func submittedComponents(cs []Component, values map[string]string) []any {
-	out := []any{}
-	for _, c := range cs {
-		switch c.Type {
-		case ComponentActionRow:
-			out = append(out, map[string]any{"type": ComponentActionRow, "components": submittedComponents(c.Components, values)})
-		case ComponentLabel:
-			if c.Component != nil {
-				inner := submittedComponents([]Component{*c.Component}, values)
-				if len(inner) == 1 {
-					out = append(out, map[string]any{"type": ComponentLabel, "component": inner[0]})
-				}
-			}
-		case ComponentTextInput:
-			out = append(out, map[string]any{"type": ComponentTextInput, "custom_id": c.CustomID, "value": values[c.CustomID]})
-		}
-	}
-	return out
 }
 
 // dispatchInteraction completes the interaction payload and sends INTERACTION_CREATE to the

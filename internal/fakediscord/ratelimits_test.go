@@ -106,7 +106,7 @@ func TestGlobalLimitSpareInteractions(t *testing.T) {
 	table := srv.CreateTextChannel(guild.ID, "t")
 	dg := newSession(t, srv, 0, 1)
 	open(t, srv, dg)
-	must[*discordgo.ApplicationCommand](t)(dg.ApplicationCommandCreate(srv.AppID(), guild.ID, ttrCommand))
+	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
 	in := interactions(dg)
 	time.Sleep(globalWindow) // the start's requests leave the window
 

@@ -120,7 +120,7 @@ func TestLateCallbackIsRefused(t *testing.T) {
 	}
 }
 
-func TestCommandsButtonsSelectsAndModals(t *testing.T) {
+func TestCommandsButtonsAndSelects(t *testing.T) {
 	srv := New(t)
 	alice := srv.CreateUser("alice")
 	srv.SetUserLocale(alice.ID, "fr")
@@ -234,44 +234,6 @@ func TestCommandsButtonsSelectsAndModals(t *testing.T) {
 	var rest *discordgo.RESTError
 	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != 40060 {
 		t.Errorf("second callback: %v, want 40060", err)
-	}
-
-	// A button that opens a modal, and its submission.
-	open := must[*InteractionHandle](t)(srv.ClickButton(alice.ID, board.ID, "start"))
-	in = receive(t, got)
-	if err := dg.InteractionRespond(in, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: "name-game", Title: "Name the game", Components: []discordgo.MessageComponent{
-			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.TextInput{CustomID: "title", Label: "Title", Style: discordgo.TextInputShort, Required: true},
-			}},
-		}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	modal := must[Modal](t)(open.WaitModal())
-	if modal.CustomID != "name-game" || len(modal.TextInputs()) != 1 || modal.TextInputs()[0] != "title" {
-		t.Fatalf("modal %+v", modal)
-	}
-	if _, err := srv.SubmitModal(alice.ID, modal, map[string]string{}); err == nil {
-		t.Error("a modal without its required input was submitted")
-	}
-	submit := must[*InteractionHandle](t)(srv.SubmitModal(alice.ID, modal, map[string]string{"title": "Sunday trains"}))
-	in = receive(t, got)
-	md := in.ModalSubmitData()
-	row := md.Components[0].(*discordgo.ActionsRow)
-	if md.CustomID != "name-game" || row.Components[0].(*discordgo.TextInput).Value != "Sunday trains" {
-		t.Fatalf("modal submit %+v", md)
-	}
-	if err := dg.InteractionRespond(in, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: "Named.", Flags: discordgo.MessageFlagsEphemeral},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	note := must[Message](t)(submit.WaitOriginal(nil))
-	if !note.Ephemeral() || note.VisibleTo != alice.ID || note.Public() {
-		t.Errorf("ephemeral reply %+v", note)
 	}
 
 	// The string select, answered by a deferred update and an edit of the original.

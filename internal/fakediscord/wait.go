@@ -12,7 +12,8 @@ func (s *Server) WaitFor(what string, cond func() bool) error {
 	return s.WaitForTimeout(s.opts.WaitTimeout, what, cond)
 }
 
-// WaitForTimeout is WaitFor with an explicit bound.
+// WaitForTimeout is WaitFor with its own bound (the scale test times each
+// answer against its own limit).
 func (s *Server) WaitForTimeout(timeout time.Duration, what string, cond func() bool) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -41,14 +42,4 @@ func (s *Server) WaitMessage(channelID string, match func(Message) bool) (Messag
 		return ok
 	})
 	return found, err
-}
-
-// WaitRequests waits until at least n requests were made to method+route and returns them.
-func (s *Server) WaitRequests(method, route string, n int) ([]RecordedRequest, error) {
-	var got []RecordedRequest
-	err := s.WaitFor(fmt.Sprintf("%d request(s) %s %s", n, method, route), func() bool {
-		got = s.RequestsTo(method, route)
-		return len(got) >= n
-	})
-	return got, err
 }

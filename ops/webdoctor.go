@@ -1,4 +1,4 @@
-package main
+package ops
 
 import (
 	"fmt"
@@ -17,10 +17,11 @@ import (
 // pageScript finds the page's script in its HTML.
 var pageScript = regexp.MustCompile(`src="(s/[0-9a-f]+/app\.js)"`)
 
-// doctorWeb checks the live page's settings from the environment and, when
-// it is on, fetches the page at CONDUCTOR_PUBLIC_URL.
-func doctorWeb(getenv func(string) string, client *http.Client) bot.Report {
-	cfg := runConfig{ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")), WebAddr: strings.TrimSpace(getenv("CONDUCTOR_WEB")),
+// DoctorWeb checks the live page's settings from the environment and, when
+// it is on, fetches the page at CONDUCTOR_PUBLIC_URL (client nil: one with
+// a 10 s timeout).
+func DoctorWeb(getenv func(string) string, client *http.Client) bot.Report {
+	cfg := Config{ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")), WebAddr: strings.TrimSpace(getenv("CONDUCTOR_WEB")),
 		PublicURL: strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL"))}
 	const check = "Live board"
 	if cfg.ClientSecret == "" {
@@ -28,7 +29,7 @@ func doctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 	}
 	var err error
 	if cfg.ShardCount, err = envInt(getenv, "CONDUCTOR_SHARD_COUNT", 1); err == nil {
-		err = checkWebConfig(&cfg)
+		err = cfg.checkWeb()
 	}
 	if err != nil {
 		return bot.Report{{OK: false, Check: check, Detail: err.Error(), Fix: "see docs/activity.md"}}
@@ -39,7 +40,7 @@ func doctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 			Fix: "set CONDUCTOR_PUBLIC_URL to the address Discord's URL mapping points at, like https://conductor.example.org"})
 	}
 	base := strings.TrimSuffix(cfg.PublicURL, "/")
-	status, body, err := fetch(client, base+"/")
+	status, body, err := fetchPage(client, base+"/")
 	switch {
 	case err != nil:
 		return append(r, bot.Finding{OK: false, Check: "Page at " + base, Detail: err.Error(),
@@ -52,13 +53,13 @@ func doctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 	if m == nil {
 		return append(r, bot.Finding{OK: false, Check: "Page at " + base, Detail: "the page names no script"})
 	}
-	if status, _, err := fetch(client, base+"/"+m[1]); err != nil || status != http.StatusOK {
+	if status, _, err := fetchPage(client, base+"/"+m[1]); err != nil || status != http.StatusOK {
 		return append(r, bot.Finding{OK: false, Check: "Page's files at " + base, Detail: fmt.Sprintf("%s: %d %v", m[1], status, err)})
 	}
 	return append(r, bot.Finding{OK: true, Check: "Page at " + base, Detail: "serves the live board and its files"})
 }
 
-func fetch(client *http.Client, url string) (int, string, error) {
+func fetchPage(client *http.Client, url string) (int, string, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}

@@ -1,4 +1,4 @@
-package engine
+package position
 
 import (
 	"fmt"
@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"conductor/data"
+	"conductor/engine"
 	"conductor/internal/testkit"
 )
 
-func TestParsePositionExample(t *testing.T) {
-	pos, err := ParsePosition(testkit.Catalog(), []byte(PositionExample))
+func TestParseExample(t *testing.T) {
+	pos, err := Parse(testkit.Catalog(), []byte(Example))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,17 +28,17 @@ func TestParsePositionExample(t *testing.T) {
 		t.Fatalf("stations %v", h.Stations)
 	}
 	// Budapest – Sofia is worth 5 on the Europe board.
-	if want := []HeldTicket{ticket(t, b, "Budapest", "Sofia", 5)}; !slices.Equal(h.Tickets, want) {
+	if want := []engine.HeldTicket{ticket(t, b, "Budapest", "Sofia", 5)}; !slices.Equal(h.Tickets, want) {
 		t.Fatalf("tickets %+v, want %+v", h.Tickets, want)
 	}
 }
 
-func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
+func TestParseForgivingNamesAndExplicitPoints(t *testing.T) {
 	src := `{"map":"Marklin","face_up":["red","locomotive","locomotive+4"],"players":[
 		{"name":"A","routes":[["muenchen","osterreich","RED"],["Saarbrucken","frankreich","green"]],
 		 "tickets":[["Saarbrücken","München",23],["Frankreich","München"]],"goods":12},
 		{"name":"B"}]}`
-	_, err := ParsePosition(testkit.Catalog(), []byte(src))
+	_, err := Parse(testkit.Catalog(), []byte(src))
 	if err == nil {
 		t.Fatal(`"muenchen" is not a spelling FindCity knows; expected an error`)
 	}
@@ -45,13 +46,13 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 		t.Fatalf("error %q should suggest München", err)
 	}
 	src = strings.Replace(src, "muenchen", "munchen", 1)
-	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
+	pos, err := Parse(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := pos.Board
 	h := pos.Players[0]
-	want := routes(t, b, r3{"München", "Österreich", "red"}, r3{"Saarbrücken", "Frankreich", "green"})
+	want := []data.TrackID{testkit.Track(t, b, "München", "Österreich", data.Red), testkit.Track(t, b, "Saarbrücken", "Frankreich", data.Green)}
 	if !slices.Equal(h.Tracks, want) || h.Goods != 12 {
 		t.Fatalf("tracks %v goods %d", h.Tracks, h.Goods)
 	}
@@ -63,7 +64,7 @@ func TestParsePositionForgivingNamesAndExplicitPoints(t *testing.T) {
 	}
 }
 
-func TestParsePositionParallelTracksOfOneColour(t *testing.T) {
+func TestParseParallelTracksOfOneColour(t *testing.T) {
 	// Düsseldorf – Köln is a triple gray route: with four players, three of
 	// them may each name it and get a different track.
 	src := `{"map":"marklin","players":[
@@ -71,7 +72,7 @@ func TestParsePositionParallelTracksOfOneColour(t *testing.T) {
 		{"name":"B","routes":[["Köln","Düsseldorf","gray"]]},
 		{"name":"C","routes":[["Düsseldorf","Köln","grey"]]},
 		{"name":"D"}]}`
-	pos, err := ParsePosition(testkit.Catalog(), []byte(src))
+	pos, err := Parse(testkit.Catalog(), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func deckWith(t *testing.T) *data.Catalog {
 	return c
 }
 
-func TestParsePositionRejects(t *testing.T) {
+func TestParseRejects(t *testing.T) {
 	player := func(fields string) string {
 		return `{"map":"europe","players":[{"name":"A"` + fields + `},{"name":"B"}]}`
 	}
@@ -168,7 +169,7 @@ func TestParsePositionRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParsePosition(testkit.Catalog(), []byte(c.src))
+			_, err := Parse(testkit.Catalog(), []byte(c.src))
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -181,12 +182,12 @@ func TestParsePositionRejects(t *testing.T) {
 	}
 	t.Run("ticket with several values", func(t *testing.T) {
 		cat := deckWith(t)
-		_, err := ParsePosition(cat, []byte(PositionExample))
+		_, err := Parse(cat, []byte(Example))
 		if err == nil || !strings.Contains(err.Error(), "worth 5 or 7") || !strings.Contains(err.Error(), `say which: ["Budapest", "Sofia", 5]`) {
 			t.Fatalf("error %v", err)
 		}
-		src := strings.Replace(PositionExample, `["Budapest","Sofia"]`, `["Budapest","Sofia",7]`, 1)
-		pos, err := ParsePosition(cat, []byte(src))
+		src := strings.Replace(Example, `["Budapest","Sofia"]`, `["Budapest","Sofia",7]`, 1)
+		pos, err := Parse(cat, []byte(src))
 		if err != nil || pos.Players[0].Tickets[0].Points != 7 {
 			t.Fatalf("explicit points: %v", err)
 		}
@@ -194,15 +195,15 @@ func TestParsePositionRejects(t *testing.T) {
 	t.Run("four players may share a double route", func(t *testing.T) {
 		src := `{"map":"usa","players":[{"name":"A","routes":[["Boston","New York","red"]]},
 			{"name":"B","routes":[["Boston","New York","yellow"]]},{"name":"C"},{"name":"D"}]}`
-		if _, err := ParsePosition(testkit.Catalog(), []byte(src)); err != nil {
+		if _, err := Parse(testkit.Catalog(), []byte(src)); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
-func FuzzParsePosition(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	seeds := []string{
-		PositionExample,
+		Example,
 		`{"map":"usa","players":[{"name":"A","routes":[["Seattle","Portland","gray"],["Portland","San Francisco","green"]],"tickets":[["Seattle","Los Angeles",9]]},{"name":"B"}]}`,
 		`{"map":"marklin","face_up":["red","passenger"],"players":[{"name":"A","routes":[["Lindau","Österreich","pink"],["München","Österreich","red"]],"tickets":[["Frankfurt","Österreich"]],"goods":4}]}`,
 		`{"map":"marklin","players":[{"name":"A","routes":[["Düsseldorf","Köln","gray"]]},{"name":"B","routes":[["Köln","Düsseldorf","gray"]]},{"name":"C"},{"name":"D"}]}`,
@@ -218,14 +219,14 @@ func FuzzParsePosition(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		pos, err := ParsePosition(testkit.Catalog(), src)
+		pos, err := Parse(testkit.Catalog(), src)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")
 			}
 			return
 		}
-		if n := len(pos.Players); n < 1 || n > MaxPlayers {
+		if n := len(pos.Players); n < 1 || n > engine.MaxPlayers {
 			t.Fatalf("%d players accepted", n)
 		}
 		held := map[data.TrackID]bool{}
@@ -240,9 +241,39 @@ func FuzzParsePosition(f *testing.F) {
 				t.Fatalf("%d stations accepted", len(h.Stations))
 			}
 		}
-		fs := Score(pos.Board, pos.Players)
+		fs := engine.Score(pos.Board, pos.Players)
 		if len(fs.Ranking) != len(pos.Players) {
 			t.Fatalf("ranking %v for %d players", fs.Ranking, len(pos.Players))
 		}
 	})
+}
+
+func ticket(t testing.TB, b *data.Board, a, c string, points int) engine.HeldTicket {
+	t.Helper()
+	return engine.HeldTicket{A: testkit.City(t, b, a), B: testkit.City(t, b, c), Points: points}
+}
+
+// --map fills in a position's missing "map", and refuses one that says
+// another board.
+func TestWithMap(t *testing.T) {
+	src := []byte(`{"players":[{"name":"A"}]}`)
+	got, err := WithMap(src, "usa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, err := Parse(testkit.Catalog(), got); err != nil || pos.Board.ID != "usa" {
+		t.Fatalf("filled in: %s: %v", got, err)
+	}
+	if same, err := WithMap([]byte(Example), "europe"); err != nil || string(same) != Example {
+		t.Fatalf("the same board: %s %v", same, err)
+	}
+	if _, err := WithMap([]byte(Example), "usa"); err == nil || !strings.Contains(err.Error(), "europe board") {
+		t.Fatalf("another board: %v", err)
+	}
+	if _, err := WithMap([]byte(`{`), "usa"); err == nil || !strings.Contains(err.Error(), "not JSON") {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if kept, err := WithMap(src, ""); err != nil || string(kept) != string(src) {
+		t.Fatal("no --map changed the position")
+	}
 }

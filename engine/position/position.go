@@ -1,4 +1,7 @@
-package engine
+// Package position reads the end-of-game positions people type for
+// `conductor score` and `conductor render`: a command-line input format,
+// kept out of the rules core.
+package position
 
 import (
 	"bytes"
@@ -12,22 +15,20 @@ import (
 	"strings"
 
 	"conductor/data"
+	"conductor/engine"
 )
 
 // Position is an end-of-game position written by a person, as read by
 // `conductor score` and `conductor render`.
 type Position struct {
 	Board   *data.Board
-	Players []Holding // in seat order
-	FaceUp  []string  // face-up cards as given (checked card names), for drawing
+	Players []engine.Holding // in seat order
+	FaceUp  []string         // face-up cards as given (checked card names), for drawing
 }
 
-// PositionExample shows the position format; error messages point to it.
-const PositionExample = `{"map":"europe","players":[{"name":"A","routes":[["Paris","Frankfurt","white"]],` +
+// Example shows the position format; error messages point to it.
+const Example = `{"map":"europe","players":[{"name":"A","routes":[["Paris","Frankfurt","white"]],` +
 	`"stations":["Sarajevo"],"tickets":[["Budapest","Sofia"]],"goods":0}]}`
-
-// MaxPlayers is the most players any edition seats.
-const MaxPlayers = 5
 
 type positionFile struct {
 	Map     string       `json:"map"`
@@ -43,11 +44,11 @@ type playerFile struct {
 	Goods    int      `json:"goods"`
 }
 
-// ParsePosition reads a position in JSON (see PositionExample): the map, and
+// Parse reads a position in JSON (see Example): the map, and
 // for each player the routes as printed ([end, end, colour]), the stations,
 // the tickets ([end, end] or [end, end, points]) and the goods points.
 // Errors say what is wrong and what would work.
-func ParsePosition(cat *data.Catalog, src []byte) (*Position, error) {
+func Parse(cat *data.Catalog, src []byte) (*Position, error) {
 	var f positionFile
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
@@ -55,9 +56,9 @@ func ParsePosition(cat *data.Catalog, src []byte) (*Position, error) {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
 			return nil, fmt.Errorf("position: %q should be %s, not a JSON %s; a position looks like %s",
-				typeErr.Field, kindName(typeErr.Type), typeErr.Value, PositionExample)
+				typeErr.Field, kindName(typeErr.Type), typeErr.Value, Example)
 		}
-		return nil, fmt.Errorf("position is not valid JSON of the expected shape (%v); it looks like %s", err, PositionExample)
+		return nil, fmt.Errorf("position is not valid JSON of the expected shape (%v); it looks like %s", err, Example)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("position: unexpected data after the JSON object; give one position")
@@ -69,8 +70,8 @@ func ParsePosition(cat *data.Catalog, src []byte) (*Position, error) {
 	if err != nil {
 		return nil, fmt.Errorf("position: %w", err)
 	}
-	if n := len(f.Players); n == 0 || n > MaxPlayers {
-		return nil, fmt.Errorf("position: %d players; give 1 to %d", n, MaxPlayers)
+	if n := len(f.Players); n == 0 || n > engine.MaxPlayers {
+		return nil, fmt.Errorf("position: %d players; give 1 to %d", n, engine.MaxPlayers)
 	}
 	p := &positionParser{b: b, pos: &Position{Board: b}, holder: make([]int, len(b.Tracks)), station: map[data.CityID]int{}}
 	for i := range p.holder {
@@ -108,11 +109,11 @@ func (p *positionParser) player(i int, pf *playerFile, all []playerFile) error {
 			return fmt.Errorf("position: two players are named %q; give each player a different name", name)
 		}
 	}
-	h := Holding{Name: name, Goods: pf.Goods}
+	h := engine.Holding{Name: name, Goods: pf.Goods}
 	where := fmt.Sprintf("player %q", name)
 
 	switch {
-	case pf.Goods != 0 && !hasGoods(b):
+	case pf.Goods != 0 && b.Rules.Passengers == 0:
 		return fmt.Errorf("%s: goods %d, but the %s board has no goods (only marklin does); leave \"goods\" out", where, pf.Goods, b.ID)
 	case pf.Goods < 0:
 		return fmt.Errorf("%s: goods %d; goods points are 0 or more", where, pf.Goods)
@@ -259,37 +260,37 @@ func (p *positionParser) city(name string) (data.CityID, error) {
 }
 
 // ticket resolves [end, end] (points from the board's tickets) or [end, end, points].
-func (p *positionParser) ticket(r []any) (HeldTicket, error) {
+func (p *positionParser) ticket(r []any) (engine.HeldTicket, error) {
 	b := p.b
 	if len(r) != 2 && len(r) != 3 {
-		return HeldTicket{}, fmt.Errorf(`a ticket is ["city", "city"] or ["city", "city", points], got %s`, jsonText(r))
+		return engine.HeldTicket{}, fmt.Errorf(`a ticket is ["city", "city"] or ["city", "city", points], got %s`, jsonText(r))
 	}
 	ends := make([]string, 2)
 	for i := range ends {
 		s, ok := r[i].(string)
 		if !ok {
-			return HeldTicket{}, fmt.Errorf(`a ticket is ["city", "city"] or ["city", "city", points], got %s`, jsonText(r))
+			return engine.HeldTicket{}, fmt.Errorf(`a ticket is ["city", "city"] or ["city", "city", points], got %s`, jsonText(r))
 		}
 		ends[i] = s
 	}
 	a, err := p.city(ends[0])
 	if err != nil {
-		return HeldTicket{}, err
+		return engine.HeldTicket{}, err
 	}
 	c, err := p.city(ends[1])
 	if err != nil {
-		return HeldTicket{}, err
+		return engine.HeldTicket{}, err
 	}
 	an, cn := b.Cities[a].Name, b.Cities[c].Name
 	if a == c {
-		return HeldTicket{}, fmt.Errorf("a ticket joins two different places, got %s twice", an)
+		return engine.HeldTicket{}, fmt.Errorf("a ticket joins two different places, got %s twice", an)
 	}
 	if len(r) == 3 {
 		v, ok := r[2].(float64)
 		if !ok || v != math.Trunc(v) || v < 1 || v > 1000 {
-			return HeldTicket{}, fmt.Errorf("ticket %s – %s: points must be a whole number from 1 to 1000, got %s", an, cn, jsonText(r[2]))
+			return engine.HeldTicket{}, fmt.Errorf("ticket %s – %s: points must be a whole number from 1 to 1000, got %s", an, cn, jsonText(r[2]))
 		}
-		return HeldTicket{A: a, B: c, Points: int(v)}, nil
+		return engine.HeldTicket{A: a, B: c, Points: int(v)}, nil
 	}
 	var values []int
 	for _, t := range b.Tickets {
@@ -299,11 +300,11 @@ func (p *positionParser) ticket(r []any) (HeldTicket, error) {
 	}
 	switch len(values) {
 	case 0:
-		return HeldTicket{}, fmt.Errorf("the %s board has no ticket %s – %s; give its points: [%q, %q, points]", b.ID, an, cn, an, cn)
+		return engine.HeldTicket{}, fmt.Errorf("the %s board has no ticket %s – %s; give its points: [%q, %q, points]", b.ID, an, cn, an, cn)
 	case 1:
-		return HeldTicket{A: a, B: c, Points: values[0]}, nil
+		return engine.HeldTicket{A: a, B: c, Points: values[0]}, nil
 	}
-	return HeldTicket{}, fmt.Errorf("the %s board has tickets %s – %s worth %s; say which: [%q, %q, %d]",
+	return engine.HeldTicket{}, fmt.Errorf("the %s board has tickets %s – %s worth %s; say which: [%q, %q, %d]",
 		b.ID, an, cn, joinInts(values), an, cn, values[0])
 }
 
@@ -338,11 +339,11 @@ func (p *positionParser) faceUp(cards []string) error {
 		return fmt.Errorf("face_up: %d cards, but the %s board shows %d", len(cards), b.ID, b.Rules.FaceUp)
 	}
 	for _, s := range cards {
-		c, err := ParseCard(strings.ToLower(strings.TrimSpace(s)))
+		c, err := engine.ParseCard(strings.ToLower(strings.TrimSpace(s)))
 		if err != nil {
 			return fmt.Errorf("face_up: %w", err)
 		}
-		if c == Locomotive4 && b.Rules.Cards.Locomotives4 == 0 || c == Passenger && b.Rules.Cards.Passengers == 0 {
+		if c == engine.Locomotive4 && b.Rules.Cards.Locomotives4 == 0 || c == engine.Passenger && b.Rules.Cards.Passengers == 0 {
 			return fmt.Errorf("face_up: the %s board has no %s cards", b.ID, c)
 		}
 	}
@@ -391,4 +392,25 @@ func joinInts(list []int) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, " or ")
+}
+
+// WithMap checks the position's "map" against mapID (the --map flag), or
+// fills it in when the position has none; "" leaves src as it is.
+func WithMap(src []byte, mapID string) ([]byte, error) {
+	if mapID == "" {
+		return src, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(src, &m); err != nil {
+		return nil, fmt.Errorf("the position is not JSON: %v (example: %s)", err, Example)
+	}
+	if raw, ok := m["map"]; ok {
+		var given string
+		if json.Unmarshal(raw, &given) == nil && given != mapID {
+			return nil, fmt.Errorf("--map %s but the position is on the %s board", mapID, given)
+		}
+		return src, nil
+	}
+	m["map"], _ = json.Marshal(mapID)
+	return json.Marshal(m)
 }

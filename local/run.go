@@ -1,0 +1,63 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"conductor/commands"
+	"conductor/data"
+	"conductor/imaging"
+	"conductor/store"
+)
+
+// Game is a terminal game as `conductor play` starts it.
+type Game struct {
+	In       io.Reader
+	Out      io.Writer
+	Catalog  *data.Catalog
+	DB       string // the database file the game is saved in
+	Name     string // the saved game's name (several can be kept)
+	Pictures string // the folder the pictures are written to
+	Setup    Setup  // the seats, board and language asked for
+	Bots     commands.BotMaker
+	BotDelay time.Duration // pause before a bot moves
+	Logger   *slog.Logger
+}
+
+// Play resumes the saved game, or starts the one asked for, and plays it
+// until it ends or the players quit. A game nobody wanted to start is no
+// error; what the players must ask differently is a *SetupError.
+func Play(ctx context.Context, g Game) error {
+	st, err := store.Open(g.DB, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	term := NewTerminal(g.In, g.Out)
+	term.Pictures, term.Channel, term.Locale = g.Pictures, "local:"+g.Name, g.Setup.Lang
+	svc := commands.New(commands.Config{Catalog: g.Catalog, Store: st, Renderer: imaging.NewRenderer(), Poster: term,
+		Bots: g.Bots, BotLevels: g.Setup.Levels, BotDelay: g.BotDelay, Logger: g.Logger})
+	defer svc.Close()
+	term.Service = svc
+
+	if err := os.MkdirAll(g.Pictures, 0o755); err != nil {
+		return badSetup("--pictures: %v", err)
+	}
+	// What the last run queued and could not show (it was stopped in the
+	// middle of a reveal) is shown first.
+	if err := svc.Deliver(ctx); err != nil {
+		return err
+	}
+	svc.Quiet()
+	if err := term.Open(ctx, st, g.Setup); err != nil {
+		if errors.Is(err, ErrNothingStarted) {
+			return nil
+		}
+		return err
+	}
+	return term.Play()
+}

@@ -1,0 +1,183 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is what `conductor run` reads from the environment
+// (docs/configuration.md).
+type Config struct {
+	Token    string // DISCORD_TOKEN
+	GuildID  string // DISCORD_GUILD_ID: register the commands on this server only
+	APIBase  string // DISCORD_API_URL: Discord's address (tests use a fake)
+	DBPath   string // CONDUCTOR_DB
+	HTTPAddr string // CONDUCTOR_HTTP: address of GET /healthz; "" for none
+	// BackupToken (CONDUCTOR_BACKUP_TOKEN) is the secret conductor backup
+	// presents to get a hot copy over HTTP; "" turns /backup off.
+	BackupToken string
+	// ShardID, ShardCount: CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT.
+	ShardID, ShardCount int
+	LogLevel            slog.Level
+	Decks               []string // --tickets files
+	// LobbiesPerMember, LobbiesPerChannel (CONDUCTOR_LOBBIES_PER_MEMBER,
+	// CONDUCTOR_LOBBIES_PER_CHANNEL) cap the tables still forming; 0 means
+	// the default, -1 none. LobbyExpiry (CONDUCTOR_LOBBY_EXPIRY) closes a
+	// lobby nobody changed for that long; -1 never.
+	LobbiesPerMember, LobbiesPerChannel int
+	LobbyExpiry                         time.Duration
+	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
+	// process may make under Discord's global rate limit; 0: the bot's default.
+	GlobalRate float64
+	// The live page (web/): ClientSecret (DISCORD_CLIENT_SECRET) turns it
+	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
+	// at PublicURL (CONDUCTOR_PUBLIC_URL, for replay links).
+	ClientSecret, WebAddr, PublicURL string
+}
+
+// DefaultWebAddr is where the live page listens when DISCORD_CLIENT_SECRET
+// is set and CONDUCTOR_WEB is not.
+const DefaultWebAddr = ":8081"
+
+// ConfigError is a setting with a value that cannot work: bad input, which
+// the message says how to fix.
+type ConfigError struct{ error }
+
+func (e ConfigError) Unwrap() error { return e.error }
+
+func badSetting(format string, args ...any) error {
+	return ConfigError{fmt.Errorf(format, args...)}
+}
+
+// NoTokenError says how to get a token, and how to run command (the bot,
+// or `conductor doctor`) with it; and how to play without one.
+func NoTokenError(command string) error {
+	return errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
+		"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... " + command + ". " +
+		"To try a game without Discord, run: conductor play")
+}
+
+// ConfigFromEnv reads the configuration from environment variables; decks
+// are the --tickets files.
+func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
+	cfg := Config{
+		Token:    strings.TrimSpace(getenv("DISCORD_TOKEN")),
+		GuildID:  strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		APIBase:  strings.TrimSpace(getenv("DISCORD_API_URL")),
+		DBPath:   getenv("CONDUCTOR_DB"),
+		HTTPAddr: getenv("CONDUCTOR_HTTP"),
+		Decks:    decks,
+
+		BackupToken: strings.TrimSpace(getenv("CONDUCTOR_BACKUP_TOKEN")),
+
+		ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")),
+		WebAddr:      strings.TrimSpace(getenv("CONDUCTOR_WEB")),
+		PublicURL:    strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL")),
+	}
+	if cfg.Token == "" {
+		return cfg, NoTokenError("conductor")
+	}
+	if cfg.DBPath == "" {
+		cfg.DBPath = "conductor.db"
+	}
+	var err error
+	if cfg.ShardCount, err = envInt(getenv, "CONDUCTOR_SHARD_COUNT", 1); err != nil {
+		return cfg, err
+	}
+	if cfg.ShardID, err = envInt(getenv, "CONDUCTOR_SHARD_ID", 0); err != nil {
+		return cfg, err
+	}
+	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+		return cfg, badSetting("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
+	}
+	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
+		return cfg, err
+	}
+	if cfg.LobbiesPerChannel, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_CHANNEL"); err != nil {
+		return cfg, err
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_LOBBY_EXPIRY")); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err != nil || d < 0:
+			return cfg, badSetting("CONDUCTOR_LOBBY_EXPIRY=%q: give a duration such as 24h or 90m (0: never)", v)
+		case d == 0:
+			cfg.LobbyExpiry = -1
+		default:
+			cfg.LobbyExpiry = d
+		}
+	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
+			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
+		}
+	}
+	if err := CheckBackupToken(cfg.BackupToken); err != nil {
+		return cfg, ConfigError{err}
+	}
+	if err := cfg.checkWeb(); err != nil {
+		return cfg, err
+	}
+	switch strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))) {
+	case "", "info":
+		cfg.LogLevel = slog.LevelInfo
+	case "debug":
+		cfg.LogLevel = slog.LevelDebug
+	case "warn", "warning":
+		cfg.LogLevel = slog.LevelWarn
+	case "error":
+		cfg.LogLevel = slog.LevelError
+	default:
+		return cfg, badSetting("LOG_LEVEL %q: use debug, info, warn or error", getenv("LOG_LEVEL"))
+	}
+	return cfg, nil
+}
+
+// checkWeb completes and checks the live page's settings.
+func (cfg *Config) checkWeb() error {
+	if cfg.ClientSecret == "" {
+		return nil
+	}
+	if cfg.ShardCount > 1 {
+		return badSetting("DISCORD_CLIENT_SECRET with CONDUCTOR_SHARD_COUNT=%d: the live board works with one shard only "+
+			"(Discord maps the Activity to one address, and each shard holds its own servers' games); "+
+			"unset DISCORD_CLIENT_SECRET on every shard, or run one shard", cfg.ShardCount)
+	}
+	if cfg.WebAddr == "" {
+		cfg.WebAddr = DefaultWebAddr
+	}
+	return nil
+}
+
+// envLimit reads a cap from the environment: empty is the default (0), 0
+// no cap (-1).
+func envLimit(getenv func(string) string, key string) (int, error) {
+	if strings.TrimSpace(getenv(key)) == "" {
+		return 0, nil
+	}
+	n, err := envInt(getenv, key, 0)
+	if err != nil || n < 0 {
+		return 0, badSetting("%s=%q: give a whole number, 0 for no limit", key, getenv(key))
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// envInt reads a whole number from the environment.
+func envInt(getenv func(string) string, key string, def int) (int, error) {
+	v := strings.TrimSpace(getenv(key))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, badSetting("%s=%q is not a whole number", key, v)
+	}
+	return n, nil
+}
