@@ -21,7 +21,7 @@ import (
 // bots are the ai package's, for the commands layer; without them /ttr
 // addbot says bots are unavailable and the turn timer plays a safe move
 // for absent players.
-var bots commands.BotMaker = func(level string, seed uint64) (commands.Bot, error) { return ai.New(level, seed) }
+var bots commands.BotMaker = func(level string, seed uint64) (commands.Bot, error) { return ai.NewWithContext(level, seed) }
 
 // runCommand runs the Discord bot, configured by the environment.
 func runCommand(*flag.FlagSet) runFunc {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,35 +16,77 @@ import (
 
 const selfplayUsage = "usage: conductor selfplay [flags]\n\n" +
 	"Plays games between bots and prints, as JSON, each bot's wins (a tie for\n" +
-	"first counts as a shared win), mean score, tickets and decision times.\n" +
-	"Seats rotate from game to game so that no bot always starts.\n\nflags:"
+	"first counts as a shared win) with their standard error and the fair\n" +
+	"share, mean score, tickets and decision times; each level's seats are\n" +
+	"also summed up together. Seats rotate from game to game so that no bot\n" +
+	"always starts. With --vs, one report per pairing and table size.\n\nflags:"
 
 // selfplayCommand plays bot-only games in the ai package's arena and
-// prints each bot's results as JSON.
+// prints each bot's results as JSON (or a Markdown table).
 func selfplayCommand(fs *flag.FlagSet) runFunc {
 	mapID := fs.String("map", "usa", "board to play on (usa, europe or marklin)")
 	variant := fs.String("variant", "", "variant of the board (default: its first)")
 	players := fs.String("players", "hard,dest", "comma-separated bot `LEVELS`, one per seat (2 to 5): "+
 		strings.Join(append(slices.Clone(ai.Levels), ai.Baselines...), ", "))
-	games := fs.Int("games", 100, "number of games")
+	vs := fs.String("vs", "", "comma-separated `PAIRINGS` LEAD:OTHER, each one LEAD against OTHER at every other seat (instead of --players)")
+	seats := fs.String("seats", "2,3,4,5", "table `SIZES` the --vs pairings are played at")
+	games := fs.Int("games", 100, "number of games (per pairing and table size with --vs)")
 	seed := fs.Uint64("seed", 1, "seed of the first game; the run is deterministic for a seed")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
+	format := fs.String("format", "json", "output: json, or table (Markdown, a row per level)")
+	logFile := fs.String("log", "", "append each game, as it ends, to `FILE` (a JSON line), to sum up later with --summarize")
+	summarize := fs.String("summarize", "", "play nothing: sum up the games of comma-separated log `FILES` (--log)")
+	noDeadline := fs.Bool("no-deadline", false, "lift the expert's wall clock cap: a loaded machine plays an idle one's games")
 	return func(_ context.Context, in *invocation) error {
-		if fs.NArg() > 0 {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		switch {
+		case fs.NArg() > 0:
 			return badInput("unexpected argument %q: selfplay takes only flags", fs.Arg(0))
+		case *format != "json" && *format != "table":
+			return badInput("--format: %q is neither json nor table", *format)
+		case *summarize != "":
+			records, err := arena.ReadLogs(strings.Split(*summarize, ","))
+			if err != nil {
+				return badInput("--summarize: %v", err)
+			}
+			return arena.Output(in.stdout, arena.Summarize(records), *format, false)
+		case *vs != "" && set["players"]:
+			return badInput("give either --players or --vs, not both")
+		case set["seats"] && *vs == "":
+			return badInput("--seats goes with --vs")
 		}
 		cat, err := catalog(in.decks)
 		if err != nil {
 			return err
 		}
-		run, err := arena.Setup{Map: *mapID, Variant: *variant, Players: *players, Seed: *seed, Games: *games, Workers: *workers}.Config(cat)
+		runs, err := arena.Setup{Map: *mapID, Variant: *variant, Players: *players, Seed: *seed, Games: *games, Workers: *workers}.Runs(cat, *vs, *seats)
 		if err != nil {
 			return badInput("%v", err)
 		}
-		out, err := arena.Run(run)
-		if err != nil {
-			return err
+		var record func(arena.GameRecord)
+		if *logFile != "" {
+			f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return badInput("--log: %v", err)
+			}
+			defer f.Close()
+			enc := json.NewEncoder(f)
+			record = func(g arena.GameRecord) {
+				if err := enc.Encode(g); err != nil {
+					fmt.Fprintf(in.stderr, "selfplay: --log: %v\n", err)
+				}
+			}
 		}
-		return writeJSON(in, out)
+		var reports []arena.Report
+		for _, run := range runs {
+			run.NoDeadline, run.Record = *noDeadline, record
+			out, err := arena.Run(run)
+			if err != nil {
+				return err
+			}
+			reports = append(reports, out)
+		}
+		return arena.Output(in.stdout, reports, *format, *vs == "")
 	}
 }

@@ -41,12 +41,12 @@ func (d *destHungry) Choose(v engine.PlayerView, legal []engine.Action) engine.A
 		// Claim a route of the paths, the longest first.
 		bestT, bestL := noTrack, 0
 		for _, t := range targets {
-			if len(plainPayments(opts[t])) > 0 && s.b.Tracks[t].Length > bestL {
+			if hasPlain(opts.of(t)) && s.b.Tracks[t].Length > bestL {
 				bestT, bestL = t, s.b.Tracks[t].Length
 			}
 		}
 		if bestT != noTrack {
-			return plainPayment(s, opts[bestT])
+			return plainPayment(s, opts.of(bestT))
 		}
 		if len(targets) == 0 {
 			if s.trains >= destMinTrains {

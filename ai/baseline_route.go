@@ -142,8 +142,8 @@ func ticketPaths(s *situation) []bool {
 func longestAffordableOn(s *situation, legal []engine.Action, minLength int, on []bool) (engine.Action, bool) {
 	opts := claimOptions(legal)
 	bestT, bestScore := noTrack, 2*(minLength-1)
-	for _, t := range sortedTracks(opts) {
-		if len(plainPayments(opts[t])) == 0 {
+	for _, t := range opts.tracks {
+		if !hasPlain(opts.of(t)) {
 			continue
 		}
 		score := 2 * s.b.Tracks[t].Length
@@ -157,5 +157,5 @@ func longestAffordableOn(s *situation, legal []engine.Action, minLength int, on 
 	if bestT == noTrack {
 		return engine.Action{}, false
 	}
-	return plainPayment(s, opts[bestT]), true
+	return plainPayment(s, opts.of(bestT)), true
 }

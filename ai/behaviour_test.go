@@ -213,3 +213,33 @@ func TestTripPointsTakesTopTokens(t *testing.T) {
 		}
 	}
 }
+
+// Asked only how to pay a claim already chosen (a gray route), hard and
+// the expert keep the colours the plan's other routes need.
+func TestPaymentKeepsTheColoursThePlanNeeds(t *testing.T) {
+	v := scene(t, "usa", 3)
+	b := v.Board
+	give(&v, ticketBetween(t, b, "Seattle", "Los Angeles"))
+	// Seattle–Portland (gray) is paid for; Portland–San Francisco wants
+	// green or pink, San Francisco–Los Angeles yellow or pink: with no
+	// green, the plan needs the pink and the yellow cards.
+	track := testkit.AnyTrack(t, b, "Seattle", "Portland")
+	v.Hand[engine.ColorCard(data.Pink)] = 5
+	v.Hand[engine.ColorCard(data.Yellow)] = 3
+	v.Hand[engine.ColorCard(data.Blue)] = 4
+	v.Hand[engine.ColorCard(data.Red)] = 1
+	legal := []engine.Action{claim(track, data.Pink), claim(track, data.Yellow), claim(track, data.Blue), claim(track, data.Red)}
+	for _, level := range []string{"hard", "expert"} {
+		if a := choose(t, level, v, legal); a.Color == data.Pink || a.Color == data.Yellow {
+			t.Errorf("%s pays with %s, which the plan needs", level, a.Color)
+		}
+	}
+	// A route off the plan too: Seattle–Calgary, four gray spaces.
+	off := testkit.AnyTrack(t, b, "Seattle", "Calgary")
+	legal = []engine.Action{claim(off, data.Pink), claim(off, data.Blue)}
+	for _, level := range []string{"hard", "expert"} {
+		if a := choose(t, level, v, legal); a.Color != data.Blue {
+			t.Errorf("%s pays Seattle–Calgary with %s, want blue (the plan needs the pink)", level, a.Color)
+		}
+	}
+}

@@ -32,6 +32,27 @@ var Baselines = []string{"dest", "route"}
 // baseline ("dest", "route"). The seed drives its random choices, so a bot
 // replays the same way given the same seed and views.
 func New(level string, seed uint64) (Bot, error) {
+	return NewWith(level, seed, Settings{})
+}
+
+// Settings adjust a bot beyond its level.
+type Settings struct {
+	// NoDeadline lifts the expert's wall clock safety cap on a decision:
+	// its search is then bounded by its effort budget alone, and plays
+	// the same on a loaded machine as on an idle one (self-play
+	// measurements); a table keeps the cap.
+	NoDeadline bool
+}
+
+// NewWith is New with settings.
+func NewWith(level string, seed uint64, set Settings) (Bot, error) {
+	if level == "expert" {
+		e := newExpert(seed)
+		if set.NoDeadline {
+			e.deadline = 0
+		}
+		return e, nil
+	}
 	switch level {
 	case "easy":
 		return newEasy(seed), nil

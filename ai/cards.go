@@ -1,8 +1,6 @@
 package ai
 
 import (
-	"slices"
-
 	"conductor/data"
 	"conductor/engine"
 )
@@ -19,19 +17,63 @@ type needs struct {
 	short int
 	// longShort is the part of short on tracks a Locomotive +4 may pay.
 	longShort int
-	gray      map[data.TrackID]data.Color // colour chosen for each gray track
+	// grays is the colour chosen for each gray track, longest first; more
+	// holds those beyond the array (a needs is copied by value, and most
+	// track lists have few gray tracks).
+	grays  [maxGrays]grayPick
+	nGrays int
+	more   []grayPick
+}
+
+// grayPick is the colour analyse chose for a gray track.
+type grayPick struct {
+	t   data.TrackID
+	col data.Color
+}
+
+const maxGrays = 16
+
+// gray returns the colour chosen for gray track t.
+func (n *needs) gray(t data.TrackID) data.Color {
+	for _, g := range n.grays[:min(n.nGrays, maxGrays)] {
+		if g.t == t {
+			return g.col
+		}
+	}
+	for _, g := range n.more {
+		if g.t == t {
+			return g.col
+		}
+	}
+	return 0
+}
+
+func (n *needs) addGray(g grayPick) {
+	if n.nGrays < maxGrays {
+		n.grays[n.nGrays] = g
+	} else {
+		n.more = append(n.more, g)
+	}
+	n.nGrays++
+}
+
+// grayAt returns the i-th gray pick.
+func (n *needs) grayAt(i int) *grayPick {
+	if i < maxGrays {
+		return &n.grays[i]
+	}
+	return &n.more[i-maxGrays]
 }
 
 // analyse works out what tracks ask of hand.
 func analyse(b *data.Board, hand *engine.Hand, tracks []data.TrackID) needs {
 	var n needs
-	var grays []data.TrackID
 	longWant := [engine.NumCards]int{}
 	for _, t := range tracks {
 		tr := &b.Tracks[t]
 		n.locoNeed += tr.Locomotives
 		if tr.Color == data.Gray {
-			grays = append(grays, t)
+			n.addGray(grayPick{t: t})
 			continue
 		}
 		c := engine.ColorCard(tr.Color)
@@ -40,11 +82,17 @@ func analyse(b *data.Board, hand *engine.Hand, tracks []data.TrackID) needs {
 			longWant[c] += tr.Length - tr.Locomotives
 		}
 	}
-	if len(grays) > 0 {
-		n.gray = make(map[data.TrackID]data.Color, len(grays))
-		// Longest first: they need the biggest sets.
-		slices.SortStableFunc(grays, func(x, y data.TrackID) int { return b.Tracks[y].Length - b.Tracks[x].Length })
-		for _, t := range grays {
+	if n.nGrays > 0 {
+		// Longest first: they need the biggest sets (a stable insertion
+		// sort: the lists are short).
+		for i := 1; i < n.nGrays; i++ {
+			for j := i; j > 0 && b.Tracks[n.grayAt(j).t].Length > b.Tracks[n.grayAt(j-1).t].Length; j-- {
+				x, y := n.grayAt(j), n.grayAt(j-1)
+				*x, *y = *y, *x
+			}
+		}
+		for i := range n.nGrays {
+			t := n.grayAt(i).t
 			tr := &b.Tracks[t]
 			best, bestSpare := data.Pink, -1<<30
 			for _, col := range data.CardColors {
@@ -53,7 +101,7 @@ func analyse(b *data.Board, hand *engine.Hand, tracks []data.TrackID) needs {
 					best, bestSpare = col, spare
 				}
 			}
-			n.gray[t] = best
+			n.grayAt(i).col = best
 			n.want[best] += tr.Length - tr.Locomotives
 			if tr.Length >= b.Rules.Locomotive4MinLength && b.Rules.Cards.Locomotives4 > 0 {
 				longWant[best] += tr.Length - tr.Locomotives

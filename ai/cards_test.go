@@ -22,8 +22,8 @@ func TestAnalyseCountsMissingCards(t *testing.T) {
 		t.Errorf("green missing %d, want 2", got)
 	}
 	// The gray track takes red, the colour with most to spare: 2 of 4.
-	if n.gray[gray] != data.Red {
-		t.Errorf("gray track assigned %s, want red", n.gray[gray])
+	if n.gray(gray) != data.Red {
+		t.Errorf("gray track assigned %s, want red", n.gray(gray))
 	}
 	// 2 green + 2 red missing, less the locomotive.
 	if n.short != 3 {

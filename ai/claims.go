@@ -9,13 +9,14 @@ import (
 )
 
 // claimPlanned claims the most pressing planned track the hand can pay.
-func (p *plannerBot) claimPlanned(s *situation, pl *plan, opts map[data.TrackID][]engine.Action) (engine.Action, bool) {
-	var ready []int
+func (p *plannerBot) claimPlanned(s *situation, pl *plan, opts *claimSet) (engine.Action, bool) {
+	ready := s.w.ints[:0]
 	for k, t := range pl.claims {
-		if len(opts[t]) > 0 {
+		if len(opts.of(t)) > 0 {
 			ready = append(ready, k)
 		}
 	}
+	s.w.ints = ready
 	if len(ready) == 0 {
 		return engine.Action{}, false
 	}
@@ -32,7 +33,7 @@ func (p *plannerBot) claimPlanned(s *situation, pl *plan, opts map[data.TrackID]
 			pri += min(detour[k], 30) * threat(s, t)
 		}
 		if p.o.tunnelCare && tr.Tunnel && s.rules.TunnelReveal > 0 && s.turnsLeft > 3 &&
-			(detour == nil || detour[k] < 8) && !tunnelSpare(s, t, opts[t]) {
+			(detour == nil || detour[k] < 8) && !tunnelSpare(s, t, opts.of(t)) {
 			continue // wait for a spare card: a tunnel often asks for more
 		}
 		if pri > bestPri {
@@ -43,14 +44,16 @@ func (p *plannerBot) claimPlanned(s *situation, pl *plan, opts map[data.TrackID]
 		return engine.Action{}, false
 	}
 	t := pl.claims[bestK]
-	rest := slices.Delete(slices.Clone(pl.claims), bestK, bestK+1)
-	return p.payClaim(s, pl, t, opts[t], rest), true
+	rest := append(append(s.w.rest2[:0], pl.claims[:bestK]...), pl.claims[bestK+1:]...)
+	s.w.rest2 = rest
+	return p.payClaim(s, pl, t, opts.of(t), rest), true
 }
 
 // payClaim picks the payment for claiming t, and where to place a
 // passenger (Märklin) if one should go.
 func (p *plannerBot) payClaim(s *situation, pl *plan, t data.TrackID, opts []engine.Action, rest []data.TrackID) engine.Action {
-	plain := plainPayments(opts)
+	plain := appendPlain(s.w.acts[:0], opts)
+	s.w.acts = plain
 	if len(plain) == 0 {
 		return opts[0]
 	}
@@ -82,7 +85,7 @@ func threat(s *situation, t data.TrackID) float64 {
 // claimForPoints claims a track for its points when no plan needs the turn:
 // a target route, or near the end any route the hand pays for, so that no
 // cards are left unused.
-func (p *plannerBot) claimForPoints(s *situation, pl *plan, targets []data.TrackID, opts map[data.TrackID][]engine.Action) (engine.Action, bool) {
+func (p *plannerBot) claimForPoints(s *situation, pl *plan, targets []data.TrackID, opts *claimSet) (engine.Action, bool) {
 	endgame := p.o.endgame && (s.turnsLeft <= 3 || s.minOpponentTrains()-s.rules.EndTrains <= 4)
 	planBusy := len(pl.claims) > 0
 	if planBusy && !endgame {
@@ -95,9 +98,8 @@ func (p *plannerBot) claimForPoints(s *situation, pl *plan, targets []data.Track
 		}
 	}
 	bestT, bestV := noTrack, 0.0
-	for _, t := range sortedTracks(opts) {
-		as := opts[t]
-		if len(plainPayments(as)) == 0 {
+	for _, t := range opts.tracks {
+		if !hasPlain(opts.of(t)) {
 			continue
 		}
 		tr := &s.b.Tracks[t]
@@ -115,12 +117,12 @@ func (p *plannerBot) claimForPoints(s *situation, pl *plan, targets []data.Track
 	if bestT == noTrack {
 		return engine.Action{}, false
 	}
-	return p.payClaim(s, pl, bestT, opts[bestT], targets), true
+	return p.payClaim(s, pl, bestT, opts.of(bestT), targets), true
 }
 
 // ticketGain is the points of held incomplete tickets that claiming t completes.
 func ticketGain(s *situation, t data.TrackID) int {
-	var net engine.Connectivity
+	net := &s.w.net
 	net.CopyFrom(&s.net)
 	net.Add(t)
 	gain := 0
@@ -135,12 +137,10 @@ func ticketGain(s *situation, t data.TrackID) int {
 // routeTargets picks up to k open routes worth claiming for their points,
 // longest first, preferring those that extend this seat's network.
 func routeTargets(s *situation, k int) []data.TrackID {
-	type cand struct {
-		t data.TrackID
-		v float64
-	}
-	var cs []cand
-	touches := make([]bool, len(s.b.Cities))
+	cs := s.w.cands[:0]
+	touches := grow(s.w.touches, len(s.b.Cities))
+	clear(touches)
+	s.w.touches = touches
 	for _, t := range s.ownTracks {
 		touches[s.b.Tracks[t].A], touches[s.b.Tracks[t].B] = true, true
 	}
@@ -155,12 +155,28 @@ func routeTargets(s *situation, k int) []data.TrackID {
 			v += 0.3
 		}
 		v -= 0.3 * float64(tr.Locomotives)
-		cs = append(cs, cand{t, v})
+		// Keep the k best, the first met first among equals (what a
+		// stable sort, best first, would put at the front).
+		at := len(cs)
+		for at > 0 && v > cs[at-1].v {
+			at--
+		}
+		if at < k {
+			cs = slices.Insert(cs, at, routeCand{t, v})
+			cs = cs[:min(len(cs), k)]
+		}
 	}
-	slices.SortStableFunc(cs, func(x, y cand) int { return cmpFloat(y.v, x.v) })
-	var out []data.TrackID
-	for _, c := range cs[:min(k, len(cs))] {
+	s.w.cands = cs
+	out := s.w.targets[:0]
+	for _, c := range cs {
 		out = append(out, c.t)
 	}
+	s.w.targets = out
 	return out
+}
+
+// routeCand is a route weighed by routeTargets.
+type routeCand struct {
+	t data.TrackID
+	v float64
 }

@@ -38,7 +38,7 @@ func TestExpertStopsWhenItsContextEnds(t *testing.T) {
 		t.Fatalf("no position to search: %v", err)
 	}
 	e := newExpert(3)
-	e.endTrains, e.worlds, e.budget = 1<<30, 4096, time.Hour
+	e.endTrains, e.maxWorlds, e.effort, e.deadline = 1<<30, 1<<20, 1<<40, time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan engine.Action)
 	go func() { done <- WithContext(e).Choose(ctx, view, legal) }()

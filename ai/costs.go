@@ -29,12 +29,11 @@ type costModel struct {
 	goods float64
 }
 
-// baseCosts prices every track for s's seat: 0 for its own, blocked for what
+// fillBaseCosts prices every track for s's seat: 0 for its own, blocked for what
 // it can never use, the claim cost for open tracks, and (when stations are
 // planned) a station's cost for an opponent's track.
-func (m *costModel) baseCosts(s *situation) []float64 {
+func (m *costModel) fillBaseCosts(s *situation, cost []float64) {
 	b := s.b
-	cost := make([]float64, len(b.Tracks))
 	stationOK := m.stations && s.hasStations()
 	for i := range b.Tracks {
 		t := data.TrackID(i)
@@ -52,7 +51,6 @@ func (m *costModel) baseCosts(s *situation) []float64 {
 			cost[t] = blocked
 		}
 	}
-	return cost
 }
 
 // claimCost prices claiming tr with cards still to gather.
@@ -102,7 +100,9 @@ func (s *situation) ownStationAt(t data.TrackID) bool {
 func creditHand(s *situation, base []float64, pl *plan, weight float64) {
 	n := analyse(s.b, &s.hand, pl.claims)
 	spare := func(c engine.Card) int { return max(0, s.hand[c]-n.want[c]) }
-	inPlan := make([]bool, len(s.b.Tracks))
+	inPlan := grow(s.w.inPlan, len(s.b.Tracks))
+	clear(inPlan)
+	s.w.inPlan = inPlan
 	for _, t := range pl.claims {
 		inPlan[t] = true
 	}
@@ -118,7 +118,7 @@ func creditHand(s *situation, base []float64, pl *plan, weight float64) {
 		case inPlan[t]:
 			col := tr.Color
 			if col == data.Gray {
-				col = n.gray[t]
+				col = n.gray(t)
 			}
 			c := engine.ColorCard(col)
 			if n.want[c] > 0 {

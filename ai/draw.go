@@ -90,7 +90,7 @@ func (p *plannerBot) colorUrgency(s *situation, pl *plan) [engine.NumCards]float
 	for k, t := range pl.claims {
 		col := s.b.Tracks[t].Color
 		if col == data.Gray {
-			col = n.gray[t]
+			col = n.gray(t)
 		}
 		c := engine.ColorCard(col)
 		out[c] = max(out[c], min(detour[k], 20)/40*threat(s, t))

@@ -44,15 +44,15 @@ func (e *easyBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Acti
 	if v.Phase == engine.PhaseTurn {
 		opts := claimOptions(legal)
 		for _, t := range focus {
-			if len(plainPayments(opts[t])) > 0 {
-				return plainPayment(s, opts[t])
+			if hasPlain(opts.of(t)) {
+				return plainPayment(s, opts.of(t))
 			}
 		}
-		if len(opts) > 0 && e.rng.Float64() < easyRandomClaim {
-			ts := sortedTracks(opts)
+		if opts.len() > 0 && e.rng.Float64() < easyRandomClaim {
+			ts := opts.tracks
 			t := ts[e.rng.IntN(len(ts))]
-			if len(plainPayments(opts[t])) > 0 {
-				return plainPayment(s, opts[t])
+			if hasPlain(opts.of(t)) {
+				return plainPayment(s, opts.of(t))
 			}
 		}
 		if len(focus) == 0 {

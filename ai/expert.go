@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -14,25 +15,44 @@ import (
 // determinised from its own view (engine.DeterminizeWeighted: only what
 // its seat cannot see is resampled, the other seats' tickets by the odds
 // their tracks give, ticketReader), with common random numbers: every
-// candidate meets the same sampled worlds and the same rollout streams, so
-// their differences are differences of the move. Successive halving spends
-// the playouts on the candidates still in the race. It keeps hard's move
-// unless another is better by the margin.
+// candidate meets the same sampled worlds, so their differences are
+// differences of the move. It keeps hard's move unless another is better
+// by the margin.
+//
+// The search is a race (race): round after round of worlds, a candidate
+// whose paired difference from the leader is clearly negative drops out,
+// and the race ends when the verdict is clear, when the effort budget is
+// spent or at maxWorlds: close decisions get many worlds, clear ones few.
+// The budget counts the decisions made in the playouts, not the clock, so
+// a decision is the same on a loaded machine as on an idle one; a wall
+// clock deadline is a safety net only.
 //
 // It searches only near the end (some player down to endTrains trains):
 // there the playouts are short and their verdicts sound, while self-play
 // showed its mid-game departures from hard losing more games than they
-// won (the fast policy is too far from how hard plays). Its playouts are
-// played by hard at every seat (hardRoll): a rollout improvement of hard.
+// won. Its playouts are played by hard at every seat (hardRoll), each
+// seat from its own view of the world: a rollout improvement of hard.
 //
 // It never reads the real game: the games it plays out are its own, built
 // from the view it is handed.
 type expert struct {
-	hard   *plannerBot
+	hard   *plannerBot // the level's move, planned afresh
+	roller *plannerBot // hard in the playouts, keeping plans between moves
 	seed   uint64
-	worlds int           // determinisations per decision
-	budget time.Duration // safety cap (wall clock) per decision
-	margin float64       // how much better than hard's move a candidate must be
+	// maxWorlds bounds the determinisations of a decision; round is the
+	// worlds every live candidate meets between two verdicts.
+	maxWorlds, round int
+	// effort is the playouts' budget a decision: the decisions made in
+	// them (hard playouts) or their steps (fast policy).
+	effort int
+	// deadline is the wall clock safety cap of a decision (0: none),
+	// checked after each world.
+	deadline time.Duration
+	margin   float64 // how much better than hard's move a candidate must be
+	// contest adds the claims the other seats' inferred tickets want most
+	// (ticketReader.demand), up to this many (at most 4), to the
+	// candidates of a turn.
+	contest int
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
@@ -43,19 +63,57 @@ type expert struct {
 	hardRoll bool
 	// reader gives the odds the other seats' tickets are dealt by.
 	reader  *ticketReader
-	legal   []engine.Action // playHard's buffer
+	legal   []engine.Action   // playHard's buffer
+	view    engine.PlayerView // playHard's view, filled again for each move
+	trips   engine.TripSearch // playHard's passengers' trips
 	scratch engine.Game
 	roll    *rollout
 	board   *data.Board
+	spent   int                      // effort spent in this decision
+	vals    [maxCandidates][]float64 // by candidate, by world
+	stats   searchStats
+}
+
+// searchStats counts what the searches did, for measurements.
+type searchStats struct {
+	Searches, Worlds, Playouts, Effort, Departures int
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(hardOptions), seed: seed, worlds: 64, budget: 1200 * time.Millisecond,
+	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed,
+		maxWorlds: 256, round: 8, effort: defaultEffort, deadline: 1400 * time.Millisecond,
 		margin: 0.03, endTrains: 15, hardRoll: true}
 }
 
-// maxCandidates bounds the moves searched.
-const maxCandidates = 7
+// defaultEffort is the playouts' budget of a decision, in decisions made
+// in them: about a second on one core.
+const defaultEffort = 16000
+
+// raceZ is how many standard errors of the paired difference make a
+// verdict clear.
+const raceZ = 2.0
+
+// newRoller is hard as the playouts play it: keeping each seat's plan
+// while it holds (planKeeper).
+func newRoller() *plannerBot {
+	p := newPlannerBot(rollerOptions)
+	p.keep = newPlanKeeper(0) // a plan serves until something it was made from changes
+	return p
+}
+
+// rollerOptions are hard's, with fewer samples in its simulations.
+var rollerOptions = func() options {
+	o := hardOptions
+	o.drawSamples, o.ticketSamples = 12, 40
+	return o
+}()
+
+// maxCandidates bounds the moves searched: hard's and six others of the
+// usual kinds (baseCandidates), then the contested claims.
+const (
+	baseCandidates = 7
+	maxCandidates  = baseCandidates + 4
+)
 
 func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
 	return e.decide(context.Background(), v, legal)
@@ -68,6 +126,9 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
 		return base
 	}
+	if _, _, pay := paymentChoice(legal); pay {
+		return base // how to pay a move chosen: hard's way
+	}
 	fewest := 1 << 30
 	for _, p := range v.Players {
 		fewest = min(fewest, p.Trains)
@@ -79,73 +140,142 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 	if len(cands) < 2 {
 		return base
 	}
-	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
-		e.roll = newRollout(v.Board, len(v.Players), 1)
-		e.reader = newTicketReader(v.Board)
-		e.board = v.Board
-	}
-	odds := e.reader.read(&v, sharpness(v.Board))
-	// The same view gives the same worlds: the seed mixes the expert's own
-	// seed with public facts of the position.
-	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)
-	worlds := make([]*engine.Game, 0, e.worlds)
-	for w := range e.worlds {
-		g, err := engine.DeterminizeWeighted(v, mix+uint64(w)*0x94d049bb133111eb, odds)
-		if err != nil {
-			return base
-		}
-		worlds = append(worlds, g)
-	}
-	ctx, cancel := context.WithTimeout(ctx, e.budget)
-	defer cancel()
-	sum := make([]float64, len(cands))
-	alive := make([]int, len(cands))
-	for i := range alive {
-		alive[i] = i
-	}
-	played := 0
-	// Successive halving: each round plays every live candidate over the
-	// next worlds, then the worse half drops out (hard's move stays).
-	per := e.worlds / 4
-	for round := 0; played < e.worlds && len(alive) > 0; round++ {
-		end := min(e.worlds, played+per)
-		over := false
-		// World by world, so that the time cap or ctx (checked after each
-		// world, every live candidate having met it) cuts a round short.
-		for w := played; w < end && !over; w++ {
-			for _, c := range alive {
-				sum[c] += e.playout(worlds[w], v.Seat, cands[c], mix+uint64(w))
-			}
-			played = w + 1
-			over = ctx.Err() != nil
-		}
-		if over {
-			break
-		}
-		if len(alive) > 2 {
-			keep := (len(alive) + 1) / 2
-			sortBy(alive, func(i int) float64 { return -sum[i] })
-			next := alive[:keep]
-			if !contains(next, 0) {
-				next = append(next, 0)
-			}
-			alive = next
-		}
-	}
-	best := 0
-	for _, c := range alive {
-		if sum[c] > sum[best] {
-			best = c
-		}
-	}
-	if best != 0 && (sum[best]-sum[0])/float64(played) > e.margin {
+	if best, ok := e.race(ctx, &v, cands); ok {
 		return cands[best]
 	}
 	return base
 }
 
+// race plays the candidates out world by world and returns the one to
+// play (0 is hard's move); false when no world could be built.
+func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action) (int, bool) {
+	e.prepare(v)
+	odds := e.reader.read(v, sharpness(v.Board))
+	// The same view gives the same worlds: the seed mixes the expert's own
+	// seed with public facts of the position.
+	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)
+	start := time.Now()
+	e.spent = 0
+	e.stats.Searches++
+	var alive [maxCandidates]int
+	n := len(cands)
+	for i := range n {
+		alive[i] = i
+		e.vals[i] = e.vals[i][:0]
+	}
+	live := alive[:n]
+	played := 0
+	for played < e.maxWorlds {
+		over := false
+		for end := min(e.maxWorlds, played+e.round); played < end && !over; played++ {
+			g, err := engine.DeterminizeWeighted(*v, mix+uint64(played)*0x94d049bb133111eb, odds)
+			if err != nil {
+				return 0, false
+			}
+			for _, c := range live {
+				e.vals[c] = append(e.vals[c], e.playout(g, v.Seat, cands[c], mix+uint64(played)))
+			}
+			e.stats.Worlds++
+			e.stats.Playouts += len(live)
+			// Checked after each world, every live candidate having met
+			// it: the time cap, or ctx (a server shutting down).
+			over = ctx.Err() != nil || (e.deadline > 0 && time.Since(start) > e.deadline)
+		}
+		if over || e.spent >= e.effort {
+			break
+		}
+		var done bool
+		live, done = e.verdict(live, played)
+		if done {
+			break
+		}
+	}
+	e.stats.Effort += e.spent
+	best := 0
+	for _, c := range live {
+		if mean(e.vals[c][:played]) > mean(e.vals[best][:played]) {
+			best = c
+		}
+	}
+	if best != 0 && mean(e.vals[best][:played])-mean(e.vals[0][:played]) > e.margin {
+		e.stats.Departures++
+		return best, true
+	}
+	return 0, true
+}
+
+// prepare sizes the expert's helpers for v's board and table.
+func (e *expert) prepare(v *engine.PlayerView) {
+	if e.roll == nil || e.board != v.Board || len(e.roll.want) != len(v.Players) {
+		e.roll = newRollout(v.Board, len(v.Players), 1)
+		e.reader = newTicketReader(v.Board)
+		e.board = v.Board
+	}
+}
+
+// verdict drops the candidates clearly worse than the leader over the
+// first played worlds (hard's move, 0, stays), and reports whether the
+// race is decided: hard's move alone, or one rival clearly better or
+// clearly no better by the margin.
+func (e *expert) verdict(live []int, played int) ([]int, bool) {
+	lead := live[0]
+	for _, c := range live {
+		if mean(e.vals[c][:played]) > mean(e.vals[lead][:played]) {
+			lead = c
+		}
+	}
+	next := live[:0]
+	for _, c := range live {
+		if c != 0 && c != lead {
+			if d, se := pairedDiff(e.vals[c][:played], e.vals[lead][:played]); d+raceZ*se < 0 {
+				continue
+			}
+		}
+		next = append(next, c)
+	}
+	switch len(next) {
+	case 1:
+		return next, true
+	case 2:
+		d, se := pairedDiff(e.vals[next[1]][:played], e.vals[0][:played])
+		if d-e.margin > raceZ*se || d-e.margin+raceZ*se < 0 {
+			return next, true
+		}
+	}
+	return next, false
+}
+
+// pairedDiff is the mean of x−y over the worlds and its standard error.
+func pairedDiff(x, y []float64) (float64, float64) {
+	n := float64(len(x))
+	if n < 2 {
+		return 0, math.Inf(1)
+	}
+	sum, sq := 0.0, 0.0
+	for i := range x {
+		d := x[i] - y[i]
+		sum += d
+		sq += d * d
+	}
+	m := sum / n
+	v := max(0, sq/n-m*m) * n / (n - 1)
+	return m, math.Sqrt(v / n)
+}
+
+func mean(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
 // playout applies a to a copy of world and plays it out; the value is a
-// win (1), a shared win (0.5) or a loss (0), plus a little for the margin.
+// win (1), a share of a shared win or a loss (0), plus a little for the
+// margin to the best other seat.
 func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream uint64) float64 {
 	world.CloneInto(&e.scratch)
 	g := &e.scratch
@@ -156,7 +286,7 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 	if e.hardRoll {
 		e.playHard(g)
 	} else {
-		e.roll.play(g)
+		e.spent += e.roll.play(g)
 	}
 	f := g.Final()
 	if f == nil {
@@ -164,12 +294,13 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 	}
 	win := 0.0
 	if f.Places[seat] == 1 {
-		win = 1
-		for i, p := range f.Places {
-			if i != seat && p == 1 {
-				win = 0.5
+		first := 0
+		for _, p := range f.Places {
+			if p == 1 {
+				first++
 			}
 		}
+		win = 1 / float64(first) // a shared win is shared
 	}
 	mine, other := f.Players[seat].Total, -1<<30
 	for i, p := range f.Players {
@@ -184,13 +315,16 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 // playHard plays g, a game the expert built from its own view, to its end
 // with hard at every seat, each choosing from its own view of g.
 func (e *expert) playHard(g *engine.Game) {
+	e.roller.keep.forget()
 	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
+		e.spent++
 		s := g.Current()
-		e.legal = g.LegalActions(s, e.legal[:0])
+		e.legal = g.LegalActionsWith(s, e.legal[:0], &e.trips)
 		if len(e.legal) == 0 {
 			return
 		}
-		if g.Play(s, e.hard.Choose(g.View(s), e.legal)) != nil {
+		g.ViewInto(s, &e.view)
+		if g.Play(s, e.roller.choose(&e.view, e.legal)) != nil {
 			return
 		}
 	}
@@ -202,7 +336,7 @@ func (e *expert) playHard(g *engine.Game) {
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
 	add := func(a engine.Action) {
-		if len(out) >= maxCandidates {
+		if len(out) >= baseCandidates {
 			return
 		}
 		for _, b := range out {
@@ -269,7 +403,58 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 			add(a)
 		}
 	}
+	for _, a := range e.contested(&v, legal) {
+		if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
+			out = append(out, a)
+		}
+	}
 	return out
+}
+
+// contested returns, with contest set, the claims (cheapest payment) of
+// the tracks the other seats' inferred tickets want most (ticketReader's
+// demand), most wanted first: taken first, they are neither lost nor left
+// to an opponent.
+func (e *expert) contested(v *engine.PlayerView, legal []engine.Action) []engine.Action {
+	if e.contest <= 0 {
+		return nil
+	}
+	e.prepare(v)
+	e.reader.read(v, sharpness(v.Board))
+	var best [4]engine.Action
+	var score [4]float64
+	limit := min(e.contest, len(best))
+	n := 0
+	for _, a := range legal {
+		if a.Kind != engine.ActClaim || a.Passenger {
+			continue
+		}
+		d := e.reader.demand[a.Track]
+		if d <= 0.05 {
+			continue
+		}
+		k := 0
+		for k < n && best[k].Track != a.Track {
+			k++
+		}
+		if k < n {
+			if a.Locos+a.Locos4 < best[k].Locos+best[k].Locos4 {
+				best[k] = a // the cheapest payment
+			}
+			continue
+		}
+		at := n
+		for at > 0 && d > score[at-1] {
+			at--
+		}
+		if at < limit {
+			copy(best[at+1:], best[at:])
+			copy(score[at+1:], score[at:])
+			best[at], score[at] = a, d
+			n = min(n+1, limit)
+		}
+	}
+	return best[:n]
 }
 
 // sameMove reports whether two actions are the same move (the face-up
@@ -297,15 +482,6 @@ func popcount(m uint64) int {
 		n++
 	}
 	return n
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // sortBy sorts s by key, stably.

@@ -2,8 +2,8 @@ package ai
 
 import (
 	"reflect"
+	"slices"
 	"testing"
-	"time"
 
 	"conductor/engine"
 	"conductor/internal/testkit"
@@ -15,9 +15,10 @@ import (
 // search everywhere.
 func fastExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.worlds = 8
+	e.maxWorlds, e.round = 8, 8
 	e.endTrains = 1 << 30
 	e.hardRoll = false
+	e.deadline = 0 // the time cap would make a loaded machine's choices differ
 	return e
 }
 
@@ -25,67 +26,77 @@ func fastExpert(seed uint64) *expert {
 // with hard, from the first turn.
 func hardRollExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.worlds = 4
+	e.maxWorlds, e.round = 4, 4
 	e.endTrains = 1 << 30
-	e.budget = time.Hour // the time cap would make a loaded machine's choices differ
+	e.deadline = 0 // the time cap would make a loaded machine's choices differ
 	return e
 }
 
 // TestExpertNeverReadsHiddenState: in positions met in games on every
-// edition, the expert chooses the same move when the hidden state (the
-// opponents' hands and tickets) is rewritten: it searches only worlds
-// built from its own view.
+// edition at every table size (2 to 5 seats), the expert chooses the same
+// move when the hidden state (the opponents' hands and tickets) is
+// rewritten: it searches only worlds built from its own view.
 func TestExpertNeverReadsHiddenState(t *testing.T) {
+	// One position in hardRollEvery is searched with hard playouts too
+	// (fewer under the race detector): at least 40 positions, so at least
+	// 40/hardRollEvery of them.
+	hardRollEvery := 4 + 4*btoi(raceEnabled)
 	positions, deviations, hardRolls := 0, 0, 0
+	sizes := map[int]int{}
 	for _, id := range []string{"usa", "europe", "marklin"} {
-		b := testkit.Board(t, id)
-		m, err := newMatch(b, "", []string{"hard", "dest", "hard"}, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		step := 0
-		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
-			step++
-			keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
-			if (step%9 != 0 || g.Phase() != engine.PhaseTurn) && !keep {
+		for players := 2; players <= 5; players++ {
+			b := testkit.Board(t, id)
+			levels := repeatLevel("hard", players)
+			levels[1] = "dest"
+			m, err := newMatch(b, "", levels, uint64(players))
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := 0
+			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+				step++
+				keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
+				if (step%(9*players) != 0 || g.Phase() != engine.PhaseTurn) && !keep {
+					return nil
+				}
+				sizes[players]++
+				positions++
+				other := g.Clone()
+				scramble(other, seat)
+				w := other.View(seat)
+				if !reflect.DeepEqual(v, w) || hiddenEqual(g, other, seat) {
+					t.Fatal("scramble broke the view or changed nothing")
+				}
+				x, y := fastExpert(9), fastExpert(9)
+				ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+				if !sameAction(ax, ay) {
+					t.Fatalf("%s: %s with the real hidden state, %s with another", id,
+						engine.FormatAction(b, ax), engine.FormatAction(b, ay))
+				}
+				if positions%hardRollEvery == 0 {
+					// The same with hard playing the worlds out.
+					x, y := hardRollExpert(9), hardRollExpert(9)
+					hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
+					if !sameAction(hx, hy) {
+						t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
+							engine.FormatAction(b, hx), engine.FormatAction(b, hy))
+					}
+					hardRolls++
+				}
+				if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
+					deviations++
+				}
 				return nil
 			}
-			positions++
-			other := g.Clone()
-			scramble(other, seat)
-			w := other.View(seat)
-			if !reflect.DeepEqual(v, w) || hiddenEqual(g, other, seat) {
-				t.Fatal("scramble broke the view or changed nothing")
+			if err := m.play(); err != nil {
+				t.Fatal(err)
 			}
-			x, y := fastExpert(9), fastExpert(9)
-			ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-			if !sameAction(ax, ay) {
-				t.Fatalf("%s: %s with the real hidden state, %s with another", id,
-					engine.FormatAction(b, ax), engine.FormatAction(b, ay))
-			}
-			if positions%4 == 0 {
-				// The same with hard playing the worlds out.
-				x, y := hardRollExpert(9), hardRollExpert(9)
-				hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-				if !sameAction(hx, hy) {
-					t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
-						engine.FormatAction(b, hx), engine.FormatAction(b, hy))
-				}
-				hardRolls++
-			}
-			if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
-				deviations++
-			}
-			return nil
-		}
-		if err := m.play(); err != nil {
-			t.Fatal(err)
 		}
 	}
-	if positions < 20 || hardRolls < 5 {
-		t.Fatalf("only %d positions compared (%d with hard playouts)", positions, hardRolls)
+	if positions < 40 || hardRolls < 40/hardRollEvery || len(sizes) != 4 {
+		t.Fatalf("only %d positions compared (%d with hard playouts), by table size %v", positions, hardRolls, sizes)
 	}
-	t.Logf("%d positions, the expert left hard's move in %d", positions, deviations)
+	t.Logf("%d positions (by table size %v), the expert left hard's move in %d", positions, sizes, deviations)
 }
 
 // TestExpertPlaysLegalGames: the expert finishes games on every edition
@@ -133,5 +144,43 @@ func TestExpertIsDeterministic(t *testing.T) {
 		if !sameAction(a, b) {
 			t.Fatalf("two choices for one view (hard playouts): %+v and %+v", a, b)
 		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// With contest set, a turn's candidates end with the claims the other
+// seats' inferred tickets want most.
+func TestContestedClaimsJoinTheCandidates(t *testing.T) {
+	found := 0
+	for _, d := range collectDecisions(t, "usa")[60:] {
+		if d.view.Phase != engine.PhaseTurn {
+			continue
+		}
+		e := newExpert(1)
+		base := e.hard.Choose(d.view, d.legal)
+		plain := e.candidates(d.view, d.legal, base)
+		e.contest = 2
+		more := e.candidates(d.view, d.legal, base)
+		extra := e.contested(&d.view, d.legal)
+		for _, a := range extra {
+			if a.Kind != engine.ActClaim || e.reader.demand[a.Track] <= 0.05 {
+				t.Fatalf("contested %s (demand %v)", engine.FormatAction(d.view.Board, a), e.reader.demand[a.Track])
+			}
+			if !slices.ContainsFunc(more, func(b engine.Action) bool { return sameMove(a, b) }) {
+				t.Fatalf("contested %s is not among the candidates", engine.FormatAction(d.view.Board, a))
+			}
+		}
+		if len(extra) > 0 && len(more) > len(plain) {
+			found++
+		}
+	}
+	if found < 5 {
+		t.Fatalf("contested claims added in only %d positions", found)
 	}
 }

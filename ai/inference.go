@@ -20,6 +20,14 @@ type ticketReader struct {
 	cost   []float64
 	// odds[seat][ticket], filled by read.
 	odds [][]float64
+	// demand, filled by read: by track, how many of the other seats'
+	// tickets want it, by the odds (each seat's held tickets shared out
+	// over the tickets by their odds, each wanting the open tracks of its
+	// cheapest path for that seat).
+	demand []float64
+	path   []data.TrackID
+	paths  []data.TrackID // a seat's tickets' paths, end to end
+	ends   []int          // by ticket: where its path ends in paths
 }
 
 // inferenceSharpness is β in odds = exp(β·progress), progress being the
@@ -61,13 +69,37 @@ func (r *ticketReader) read(v *engine.PlayerView, beta float64) engine.TicketOdd
 	for len(r.odds) < n {
 		r.odds = append(r.odds, make([]float64, len(r.b.Tickets)))
 	}
+	r.demand = grow(r.demand, len(r.b.Tracks))
+	clear(r.demand)
+	r.ends = grow(r.ends, len(r.b.Tickets))
 	for s := range n {
 		if s == v.Seat {
 			continue
 		}
 		r.seatCosts(v.Owners, s, len(v.Players))
+		r.paths = r.paths[:0]
+		total := 0.0
 		for i := range r.b.Tickets {
 			r.odds[s][i] = math.Exp(beta * r.progress(i))
+			total += r.odds[s][i]
+			for _, t := range r.path {
+				if r.cost[t] > 0 {
+					r.paths = append(r.paths, t)
+				}
+			}
+			r.ends[i] = len(r.paths)
+		}
+		if total <= 0 {
+			continue
+		}
+		held := float64(v.Players[s].Tickets)
+		start := 0
+		for i := range r.b.Tickets {
+			p := held * r.odds[s][i] / total
+			for _, t := range r.paths[start:r.ends[i]] {
+				r.demand[t] += p
+			}
+			start = r.ends[i]
 		}
 	}
 	return func(seat int, t data.TicketID) float64 { return r.odds[seat][t] }
@@ -102,7 +134,8 @@ func (r *ticketReader) seatCosts(owners []int8, s, players int) {
 // no longer be connected (held tickets do fail, but seldom by choice).
 func (r *ticketReader) progress(i int) float64 {
 	tk := &r.b.Tickets[i]
-	left, _ := r.router.between(tk.A, tk.B, r.cost, nil)
+	left, path := r.router.between(tk.A, tk.B, r.cost, r.path)
+	r.path = path
 	bare := r.bare[i]
 	if left == blocked || bare == blocked || bare == 0 {
 		return -0.5

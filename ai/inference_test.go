@@ -72,3 +72,64 @@ func TestTicketOdds(t *testing.T) {
 		t.Logf("%s: own β=%g fits %.3f, the best logged %.3f", board, sharpness(bd), own, best)
 	}
 }
+
+// TestDemandFollowsTheOthersTickets: a track's demand is what the other
+// seats' inferred tickets want of it. In the second half of 4-seat
+// hard games, the open tracks on the real paths of the other seats' real
+// unfinished tickets have a mean demand well above the other open
+// tracks'.
+func TestDemandFollowsTheOthersTickets(t *testing.T) {
+	bd := testkit.Board(t, "usa")
+	r := newTicketReader(bd)
+	router := newRouter(bd)
+	var onPath, off float64
+	var nOn, nOff int
+	for seed := range uint64(4) {
+		m, err := newMatch(bd, "", repeatLevel("hard", 4), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+			if seat != 0 || v.Phase != engine.PhaseTurn || v.Turn%8 != 0 || v.Players[1].Trains > bd.Rules.Trains/2 {
+				return nil
+			}
+			r.read(&v, sharpness(bd))
+			wanted := make([]bool, len(bd.Tracks))
+			for s := 1; s < 4; s++ {
+				r.seatCosts(v.Owners, s, 4)
+				for _, id := range g.Player(s).Tickets {
+					tk := &bd.Tickets[id]
+					if _, path := router.between(tk.A, tk.B, r.cost, nil); len(path) > 0 {
+						for _, tr := range path {
+							wanted[tr] = wanted[tr] || v.Owners[tr] < 0
+						}
+					}
+				}
+			}
+			for tr, o := range v.Owners {
+				if o >= 0 {
+					continue
+				}
+				if wanted[tr] {
+					onPath += r.demand[tr]
+					nOn++
+				} else {
+					off += r.demand[tr]
+					nOff++
+				}
+			}
+			return nil
+		}
+		if err := m.play(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if nOn < 50 || nOff < 50 {
+		t.Fatalf("only %d tracks on the real paths, %d off", nOn, nOff)
+	}
+	on, rest := onPath/float64(nOn), off/float64(nOff)
+	t.Logf("mean demand: %.3f on the others' real paths, %.3f elsewhere", on, rest)
+	if on < 1.5*rest {
+		t.Errorf("the tracks the others really want have a mean demand of %.3f, the others %.3f", on, rest)
+	}
+}

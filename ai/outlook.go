@@ -16,23 +16,32 @@ const (
 	trainWeight = 0.45
 )
 
-// assess estimates how a plan will go for s.
+// assess estimates how a plan will go for s. The verdict is kept with
+// the plan: a plan does not change, nor does the situation of a decision.
 func assess(s *situation, pl *plan) outlook {
+	if !pl.assessed {
+		pl.outlook, pl.assessed = assessNow(s, pl), true
+	}
+	return pl.outlook
+}
+
+func assessNow(s *situation, pl *plan) outlook {
 	newStations := 0
 	for _, t := range pl.borrow {
 		if !s.ownStationAt(t) {
 			newStations++
 		}
 	}
-	sim := newDrawSim(s, pl.claims)
-	draws := sim.turns(s.hand, s.v.FaceUp, viewRand(s.v, 0xd7a3))
+	sim := &s.w.sim
+	sim.load(s, pl.claims)
+	draws := sim.turns(s.hand, s.v.FaceUp, s.w.viewRand(s, saltDraws))
 	o := outlook{turns: float64(len(pl.claims)+newStations) + draws}
 	// Märklin: each passenger will take a turn to move before the end.
 	reserve := 0.0
 	if s.rules.Passengers > 0 {
 		reserve = float64(passengersOnBoard(s) + s.v.Players[s.seat].PassengersLeft)
 	}
-	slack := s.turnsLeft - o.turns - reserve
+	slack := s.turnsLeft - o.turns - reserve - s.crowding()
 	o.p = completion(slack)
 	routePts := 0
 	for _, t := range pl.claims {

@@ -14,17 +14,24 @@ import (
 // tripPoints counts the goods a legal passenger move collects, from the
 // tokens the view shows.
 func tripPoints(s *situation, a engine.Action) int {
-	taken := map[data.CityID]int{}
+	taken := grow(s.w.taken, len(s.b.Cities))
+	s.w.taken = taken
 	at, pts := a.City, 0
 	for _, t := range a.Path {
 		at = s.b.Tracks[t].Other(at)
 		if at == a.City {
 			continue
 		}
-		if stack := s.v.Goods[at]; taken[at] < len(stack) {
+		if stack := s.v.Goods[at]; int(taken[at]) < len(stack) {
 			pts += stack[taken[at]]
 			taken[at]++
 		}
+	}
+	// Leave the counts at zero for the next trip.
+	at = a.City
+	for _, t := range a.Path {
+		at = s.b.Tracks[t].Other(at)
+		taken[at] = 0
 	}
 	return pts
 }

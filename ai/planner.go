@@ -11,53 +11,91 @@ import (
 // joined. Tickets share track wherever that is cheaper: it is a Steiner
 // forest, found by routing the tickets one after another over the tracks
 // already planned for free, then ripping up and rerouting each in turn.
+//
+// Plans come from the decision's scratch space (work.newPlan) and do not
+// change once made, so what is worked out about one (its outlook, its
+// detours) is kept with it for the rest of the decision.
 type plan struct {
 	goals   []goal           // pursued tickets
-	paths   [][]data.TrackID // per goal, every track of its path
+	paths   [][]data.TrackID // per goal, every track of its path (read only: shared with the path memo)
 	dropped []goal           // incomplete tickets given up: unreachable, or no trains for them
 	claims  []data.TrackID   // open tracks to claim, each once
 	borrow  []data.TrackID   // opponents' tracks to borrow with a station
 	uses    []int8           // by track: pursued goals whose path takes it
+	inUse   []uint64         // bitset by track: uses > 0
 	cost    float64          // card-equivalents of the claims and stations
 	trains  int              // trains the claims need
 	cards   int              // cards the claims need
+
+	assessed bool    // outlook is set
+	outlook  outlook // assess's verdict
+	detoured bool    // detours is set
+	detours  []float64
 }
 
-// planner finds plans for one situation.
+func (pl *plan) reset(tracks int) {
+	pl.goals, pl.paths, pl.dropped = pl.goals[:0], pl.paths[:0], pl.dropped[:0]
+	pl.claims, pl.borrow = pl.claims[:0], pl.borrow[:0]
+	pl.uses = grow(pl.uses, tracks)
+	clear(pl.uses)
+	pl.inUse = grow(pl.inUse, (tracks+63)/64)
+	clear(pl.inUse)
+	pl.cost, pl.trains, pl.cards = 0, 0, 0
+	pl.assessed, pl.detoured = false, false
+	pl.detours = pl.detours[:0]
+}
+
+// planner finds plans for one situation. Planners come from the decision's
+// scratch space (work.planner), each with its own copy of the base costs.
 type planner struct {
 	s        *situation
+	w        *work
 	r        *router
-	base     []float64 // cost of each track (costModel.baseCosts)
-	eff      []float64 // scratch: base with planned tracks free
+	base     []float64 // cost of each track (costModel.fillBaseCosts)
 	orders   int       // ticket orders tried (1 to 3)
 	reroutes int       // rip-up-and-reroute rounds
-	buf      []data.TrackID
+	// ctx names the costs in base for the path memo: planners whose base
+	// is the decision's share one, a planner that changes its base takes
+	// a new one (work.newCtx).
+	ctx uint32
+
+	open    []goal
+	alone   []aloneCost
+	drop    []goal
+	ords    [3][]goal
+	paths   [][]data.TrackID
+	ok      []bool
+	pathBuf []data.TrackID
 }
 
-func newPlanner(s *situation, m *costModel, orders, reroutes int) *planner {
-	return &planner{s: s, r: newRouter(s.b), base: m.baseCosts(s), eff: make([]float64, len(s.b.Tracks)),
-		orders: max(orders, 1), reroutes: reroutes}
+// aloneCost is a goal's cheapest path cost on the base costs, alone.
+type aloneCost struct {
+	ticket data.TicketID
+	cost   float64
 }
+
+// changedBase gives the planner a new memo context: its base costs are no
+// longer the decision's.
+func (p *planner) changedBase() { p.ctx = p.w.newCtx() }
 
 // solve plans a network joining as many of goals as the trains allow.
 func (p *planner) solve(goals []goal) *plan {
-	var open, dropped []goal
-	alone := map[data.TicketID]float64{}
+	p.open, p.drop, p.alone = p.open[:0], p.drop[:0], p.alone[:0]
 	for _, g := range goals {
 		if g.done || p.s.net.Connected(g.a, g.b) {
 			continue
 		}
-		c, _ := p.r.between(g.a, g.b, p.base, p.buf)
+		_, c, _ := p.route1(g, nil)
 		if c == blocked {
-			dropped = append(dropped, g)
+			p.drop = append(p.drop, g)
 			continue
 		}
-		alone[g.ticket] = c
-		open = append(open, g)
+		p.alone = append(p.alone, aloneCost{g.ticket, c})
+		p.open = append(p.open, g)
 	}
 	for {
-		best := p.bestOrder(open, alone)
-		best.dropped = append(best.dropped, dropped...)
+		best := p.bestOrder(p.open)
+		best.dropped = append(best.dropped, p.drop...)
 		if best.trains <= p.s.trains && len(best.borrow) <= p.s.stations+p.ownStationsLending(best) {
 			return best
 		}
@@ -79,9 +117,20 @@ func (p *planner) solve(goals []goal) *plan {
 				worst, worstRate = i, rate
 			}
 		}
-		dropped = append(dropped, best.goals[worst])
-		open = slices.DeleteFunc(slices.Clone(open), func(g goal) bool { return g.ticket == best.goals[worst].ticket })
+		gone := best.goals[worst].ticket
+		p.drop = append(p.drop, best.goals[worst])
+		p.open = slices.DeleteFunc(p.open, func(g goal) bool { return g.ticket == gone })
 	}
+}
+
+// aloneOf is the cost of ticket t's path alone (solve computed it).
+func (p *planner) aloneOf(t data.TicketID) float64 {
+	for _, a := range p.alone {
+		if a.ticket == t {
+			return a.cost
+		}
+	}
+	return 0
 }
 
 // ownStationsLending counts the planned borrowed tracks an existing station
@@ -103,31 +152,57 @@ func (p *planner) noNewStations() {
 			p.base[t] = blocked
 		}
 	}
+	p.changedBase()
 }
 
 // bestOrder routes the goals in a few orders and keeps the cheapest plan.
-func (p *planner) bestOrder(open []goal, alone map[data.TicketID]float64) *plan {
-	orders := [][]goal{slices.Clone(open)}
-	byPoints := orders[0]
-	slices.SortStableFunc(byPoints, func(x, y goal) int { return y.points - x.points })
+// An order that repeats an earlier one is not routed again: it would give
+// the same plan, which never replaces the first.
+func (p *planner) bestOrder(open []goal) *plan {
+	n := 1
+	p.ords[0] = append(p.ords[0][:0], open...)
+	slices.SortStableFunc(p.ords[0], func(x, y goal) int { return y.points - x.points })
 	if p.orders > 1 {
-		far := slices.Clone(open)
-		slices.SortStableFunc(far, func(x, y goal) int { return cmpFloat(alone[y.ticket], alone[x.ticket]) })
-		orders = append(orders, far)
+		p.ords[1] = append(p.ords[1][:0], open...)
+		slices.SortStableFunc(p.ords[1], func(x, y goal) int { return cmpFloat(p.aloneOf(y.ticket), p.aloneOf(x.ticket)) })
+		n++
 	}
 	if p.orders > 2 {
-		near := slices.Clone(open)
-		slices.SortStableFunc(near, func(x, y goal) int { return cmpFloat(alone[x.ticket], alone[y.ticket]) })
-		orders = append(orders, near)
+		p.ords[2] = append(p.ords[2][:0], open...)
+		slices.SortStableFunc(p.ords[2], func(x, y goal) int { return cmpFloat(p.aloneOf(x.ticket), p.aloneOf(y.ticket)) })
+		n++
 	}
 	var best *plan
-	for _, o := range orders {
+	for i, o := range p.ords[:n] {
+		repeat := false
+		for _, earlier := range p.ords[:i] {
+			if sameOrder(o, earlier) {
+				repeat = true
+				break
+			}
+		}
+		if repeat {
+			continue
+		}
 		pl := p.route(o)
 		if best == nil || len(pl.dropped) < len(best.dropped) || len(pl.dropped) == len(best.dropped) && pl.cost < best.cost-1e-9 {
 			best = pl
 		}
 	}
 	return best
+}
+
+// sameOrder reports whether two orders list the same tickets in the same order.
+func sameOrder(x, y []goal) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].ticket != y[i].ticket {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpFloat(a, b float64) int {
@@ -142,21 +217,22 @@ func cmpFloat(a, b float64) int {
 
 // route plans goals in the given order, then reroutes each with the others fixed.
 func (p *planner) route(order []goal) *plan {
-	pl := &plan{uses: make([]int8, len(p.s.b.Tracks))}
-	paths := make([][]data.TrackID, len(order))
-	ok := make([]bool, len(order))
+	pl := p.w.newPlan()
+	p.paths = grow(p.paths, len(order))
+	p.ok = grow(p.ok, len(order))
+	paths, ok := p.paths, p.ok
 	for i, g := range order {
-		paths[i], ok[i] = p.routeOne(g, pl.uses)
-		p.take(pl.uses, paths[i], 1)
+		paths[i], ok[i] = p.routeOne(g, pl)
+		p.take(pl, paths[i], 1)
 	}
 	for range p.reroutes {
 		for i, g := range order {
 			if !ok[i] {
 				continue
 			}
-			p.take(pl.uses, paths[i], -1)
-			paths[i], ok[i] = p.routeOne(g, pl.uses)
-			p.take(pl.uses, paths[i], 1)
+			p.take(pl, paths[i], -1)
+			paths[i], ok[i] = p.routeOne(g, pl)
+			p.take(pl, paths[i], 1)
 		}
 	}
 	for i, g := range order {
@@ -171,21 +247,46 @@ func (p *planner) route(order []goal) *plan {
 	return pl
 }
 
-// routeOne finds g's cheapest path with the tracks in use free.
-func (p *planner) routeOne(g goal, uses []int8) ([]data.TrackID, bool) {
-	for t, c := range p.base {
-		if uses[t] > 0 {
-			c = 0
-		}
-		p.eff[t] = c
-	}
-	c, path := p.r.between(g.a, g.b, p.eff, nil)
+// routeOne finds g's cheapest path with the tracks pl uses free.
+func (p *planner) routeOne(g goal, pl *plan) ([]data.TrackID, bool) {
+	path, c, _ := p.route1(g, pl)
 	return path, c != blocked
 }
 
-func (p *planner) take(uses []int8, path []data.TrackID, d int8) {
+// route1 finds g's cheapest path and its cost with the tracks pl uses (nil:
+// none) free, through the decision's path memo: the same costs and free
+// tracks give the same path, so it is searched once.
+func (p *planner) route1(g goal, pl *plan) ([]data.TrackID, float64, bool) {
+	m := &p.w.memo
+	var inUse []uint64
+	if pl != nil {
+		inUse = pl.inUse
+	}
+	key := m.key(p.ctx, g.a, g.b, inUse)
+	if path, c, ok := m.get(key); ok {
+		return path, c, true
+	}
+	path, c := p.search(g, inUse)
+	return m.put(key, path, c), c, false
+}
+
+// search finds g's cheapest path with the tracks in inUse (nil: none)
+// free, without the memo.
+func (p *planner) search(g goal, inUse []uint64) ([]data.TrackID, float64) {
+	c, path := p.r.betweenFree(g.a, g.b, p.base, inUse, p.pathBuf)
+	p.pathBuf = path
+	return path, c
+}
+
+// take adds d (±1) to the uses of path's tracks.
+func (p *planner) take(pl *plan, path []data.TrackID, d int8) {
 	for _, t := range path {
-		uses[t] += d
+		pl.uses[t] += d
+		if pl.uses[t] > 0 {
+			pl.inUse[t>>6] |= 1 << (uint(t) & 63)
+		} else {
+			pl.inUse[t>>6] &^= 1 << (uint(t) & 63)
+		}
 	}
 }
 
@@ -214,15 +315,20 @@ func (p *planner) total(pl *plan) {
 // that track is lost to an opponent (with 2 or 3 players its parallel
 // tracks go with it): the cost of rerouting the tickets through it, or the
 // value of those tickets when no other way remains. It measures how
-// critical, how blockable, each track is.
+// critical, how blockable, each track is. The answer is kept with the plan.
 func (p *planner) detour(pl *plan) []float64 {
-	out := make([]float64, len(pl.claims))
-	saved := make([]float64, 0, 4)
+	if pl.detoured {
+		return pl.detours
+	}
+	out := grow(pl.detours, len(pl.claims))
+	clear(out)
+	saved := p.w.saved[:0]
 	for k, t := range pl.claims {
-		group := []data.TrackID{t}
+		group := append(p.w.group[:0], t)
 		if p.s.n <= 3 {
-			group = p.s.b.Parallel(t)
+			group = append(group[:0], p.s.b.Parallel(t)...)
 		}
+		p.w.group = group
 		saved = saved[:0]
 		for _, o := range group {
 			saved = append(saved, p.base[o])
@@ -232,15 +338,16 @@ func (p *planner) detour(pl *plan) []float64 {
 			if !slices.Contains(pl.paths[i], t) {
 				continue
 			}
-			p.take(pl.uses, pl.paths[i], -1)
+			p.take(pl, pl.paths[i], -1)
 			before := 0.0
 			for _, u := range pl.paths[i] {
 				if pl.uses[u] == 0 {
 					before += saved0(p.base, saved, group, u)
 				}
 			}
-			path, ok := p.routeOne(g, pl.uses)
-			if ok {
+			// The base is changed here: no memo.
+			path, c := p.search(g, pl.inUse)
+			if c != blocked {
 				after := 0.0
 				for _, u := range path {
 					if pl.uses[u] == 0 {
@@ -251,12 +358,14 @@ func (p *planner) detour(pl *plan) []float64 {
 			} else {
 				out[k] += 2*float64(g.points)/pointsPerCard + 4
 			}
-			p.take(pl.uses, pl.paths[i], 1)
+			p.take(pl, pl.paths[i], 1)
 		}
 		for i, o := range group {
 			p.base[o] = saved[i]
 		}
 	}
+	p.w.saved = saved
+	pl.detours, pl.detoured = out, true
 	return out
 }
 

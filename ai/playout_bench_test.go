@@ -31,10 +31,12 @@ func midGameViews(b testing.TB, board string) []engine.PlayerView {
 }
 
 // BenchmarkPlayout plays determinised games from mid-game positions to
-// their end, with uniform random moves, with the fast rollout policy and
-// with hard at every seat (the expert's endgame playouts); ns/op is one
-// playout (goal: 10,000 random and 3,000 policy
-// playouts a second on one core).
+// their end: with uniform random moves ("random"), with the fast rollout
+// policy ("policy"), with hard at every seat as the expert's playouts play
+// it, keeping each seat's plan while it holds ("hard"; goal: 300 playouts
+// a second on one core on USA and Europe, 150 on Märklin), and with hard
+// planning afresh every decision, as it plays at a table ("fresh"). ns/op
+// is one playout, cpu-ns/op its CPU time.
 func BenchmarkPlayout(b *testing.B) {
 	for _, board := range []string{"usa", "europe", "marklin"} {
 		views := midGameViews(b, board)
@@ -46,24 +48,35 @@ func BenchmarkPlayout(b *testing.B) {
 			}
 			games = append(games, g)
 		}
-		for _, mode := range []string{"random", "policy", "hard"} {
+		for _, mode := range []string{"random", "policy", "hard", "fresh"} {
 			b.Run(board+"/"+mode, func(b *testing.B) {
 				r := newRollout(games[0].Board(), 2, 1)
 				r.random = mode == "random"
 				e := newExpert(1)
+				if mode == "fresh" {
+					e.roller = newPlannerBot(hardOptions) // no plan keeper
+				}
 				var scratch engine.Game
 				b.ReportAllocs()
+				defer lockThread()()
+				cpu, proc := threadCPU(), processCPU()
 				i := 0
 				for b.Loop() {
 					g := games[i%len(games)]
 					g.CloneInto(&scratch)
-					if mode == "hard" {
+					if mode == "hard" || mode == "fresh" {
 						e.playHard(&scratch)
 					} else {
 						r.play(&scratch)
 					}
 					i++
 				}
+				// CPU time a playout (Linux): its cost on one core, whatever
+				// else the machine runs; cpu-ns/op on the benchmark's thread,
+				// proc-ns/op on the whole process, the garbage collector's
+				// share included.
+				b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(processCPU()-proc)/float64(b.N), "proc-ns/op")
 			})
 		}
 	}

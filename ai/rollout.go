@@ -64,12 +64,12 @@ func (r *rollout) intn(n int) int { return int((r.next() >> 33) % uint64(n)) }
 // maxSteps stops a playout that would not end (passes end games anyway).
 const maxSteps = 3000
 
-// play plays g to its end and returns it.
-func (r *rollout) play(g *engine.Game) {
+// play plays g to its end and returns the steps it took.
+func (r *rollout) play(g *engine.Game) (steps int) {
 	for i := range r.dirty {
 		r.dirty[i] = true
 	}
-	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
+	for ; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
 		s := g.Current()
 		var a engine.Action
 		fast := false
@@ -89,7 +89,7 @@ func (r *rollout) play(g *engine.Game) {
 		if !fast {
 			r.buf = g.LegalActions(s, r.buf[:0])
 			if len(r.buf) == 0 {
-				return
+				return steps
 			}
 		}
 		if r.random {
@@ -99,15 +99,15 @@ func (r *rollout) play(g *engine.Game) {
 		}
 		if err := g.Play(s, a); err != nil {
 			if !fast {
-				return
+				return steps
 			}
 			r.buf = g.LegalActions(s, r.buf[:0])
 			if len(r.buf) == 0 {
-				return
+				return steps
 			}
 			a = r.choose(g, s)
 			if g.Play(s, a) != nil {
-				return
+				return steps
 			}
 		}
 		if a.Kind == engine.ActClaim {
@@ -119,6 +119,7 @@ func (r *rollout) play(g *engine.Game) {
 			r.dirty[s] = true
 		}
 	}
+	return steps
 }
 
 // choose picks the policy's move for seat s among r.buf.

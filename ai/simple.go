@@ -164,7 +164,7 @@ func abs(x int) int {
 func longestAffordable(s *situation, legal []engine.Action, minLength int) (engine.Action, bool) {
 	opts := claimOptions(legal)
 	bestT, bestL := noTrack, minLength-1
-	for _, t := range sortedTracks(opts) {
+	for _, t := range opts.tracks {
 		if l := s.b.Tracks[t].Length; l > bestL {
 			bestT, bestL = t, l
 		}
@@ -172,7 +172,7 @@ func longestAffordable(s *situation, legal []engine.Action, minLength int) (engi
 	if bestT == noTrack {
 		return engine.Action{}, false
 	}
-	return plainPayment(s, opts[bestT]), true
+	return plainPayment(s, opts.of(bestT)), true
 }
 
 // payTunnel pays a tunnel's extra cards when possible.

@@ -29,6 +29,8 @@ type situation struct {
 
 	// turnsLeft estimates the turns this seat still plays, this one included.
 	turnsLeft float64
+
+	w *work // the bot's scratch space
 }
 
 // goal is a ticket as the planners see it: two places to join and its value.
@@ -43,13 +45,23 @@ type goal struct {
 // bot games (claims and draws together); observed rates pull away from it.
 const trainsPerTurn = 1.15
 
-// read builds the situation from a view.
+// read builds the situation from a view, with a scratch space of its own.
 func read(v *engine.PlayerView) *situation {
+	return newWork().begin(v)
+}
+
+// load fills s from v, reusing s's buffers.
+func (s *situation) load(v *engine.PlayerView) {
 	b := v.Board
-	s := &situation{v: v, b: b, seat: v.Seat, n: len(v.Players), hand: v.Hand, rules: &b.Rules}
-	s.own = make([]bool, len(b.Tracks))
-	s.claimable = make([]bool, len(b.Tracks))
-	s.oppHeld = make([]bool, len(b.Tracks))
+	w := s.w
+	*s = situation{v: v, b: b, seat: v.Seat, n: len(v.Players), hand: v.Hand, rules: &b.Rules, w: w,
+		own: s.own, claimable: s.claimable, oppHeld: s.oppHeld, ownTracks: s.ownTracks[:0],
+		net: s.net, tickets: s.tickets[:0]}
+	s.own = grow(s.own, len(b.Tracks))
+	s.claimable = grow(s.claimable, len(b.Tracks))
+	s.oppHeld = grow(s.oppHeld, len(b.Tracks))
+	clear(s.own)
+	clear(s.oppHeld)
 	for t, o := range v.Owners {
 		switch {
 		case int(o) == s.seat:
@@ -71,7 +83,6 @@ func read(v *engine.PlayerView) *situation {
 		s.tickets = append(s.tickets, goal{ticket: ts.Ticket, a: t.A, b: t.B, points: t.Points, done: ts.Completed})
 	}
 	s.turnsLeft = s.estimateTurnsLeft()
-	return s
 }
 
 // mayClaim applies the holder rules of engine.claimFree: the track is free,
@@ -130,6 +141,11 @@ func (s *situation) estimateTurnsLeft() float64 {
 	return max(best, 0) + 1
 }
 
+// crowding is the slack a plan loses to the seats beyond two (options.crowd).
+func (s *situation) crowding() float64 {
+	return s.w.crowd * float64(max(0, s.n-2))
+}
+
 // minOpponentTrains is the fewest trains any opponent has left.
 func (s *situation) minOpponentTrains() int {
 	m := 1 << 30
@@ -141,14 +157,16 @@ func (s *situation) minOpponentTrains() int {
 	return m
 }
 
-// incomplete returns the held tickets not yet completed.
+// incomplete returns the held tickets not yet completed, in a scratch
+// buffer of the decision (the next call overwrites it).
 func (s *situation) incomplete() []goal {
-	var out []goal
+	out := s.w.goals[:0]
 	for _, g := range s.tickets {
 		if !g.done {
 			out = append(out, g)
 		}
 	}
+	s.w.goals = out
 	return out
 }
 

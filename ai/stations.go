@@ -26,7 +26,9 @@ func (p *plannerBot) buildStation(s *situation, pl *plan, legal []engine.Action)
 		if s.turnsLeft > 4 && !restBuilt(s, pl, t) {
 			continue
 		}
-		if opts := stationOptions(legal, city); len(opts) > 0 {
+		opts := appendStations(s.w.stops[:0], legal, city)
+		s.w.stops = opts
+		if len(opts) > 0 {
 			return bestPayment(s, opts, s.stationCost(), pl.claims), true
 		}
 	}
@@ -51,13 +53,17 @@ func restBuilt(s *situation, pl *plan, t data.TrackID) bool {
 
 // stationOptions returns the legal station builds on city.
 func stationOptions(legal []engine.Action, city data.CityID) []engine.Action {
-	var out []engine.Action
+	return appendStations(nil, legal, city)
+}
+
+// appendStations appends to buf the legal station builds on city.
+func appendStations(buf, legal []engine.Action, city data.CityID) []engine.Action {
 	for _, a := range legal {
 		if a.Kind == engine.ActStation && a.City == city {
-			out = append(out, a)
+			buf = append(buf, a)
 		}
 	}
-	return out
+	return buf
 }
 
 // bestStationNow finds the station that adds the most ticket points right

@@ -19,7 +19,7 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 		if a.Kind != engine.ActKeep {
 			continue
 		}
-		goals := slices.Clone(held)
+		goals := append(s.w.rest[:0], held...)
 		sure := 0.0
 		for i, id := range s.v.Pending {
 			if a.Keep&(1<<uint(i)) == 0 {
@@ -32,10 +32,14 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 			}
 			goals = append(goals, g)
 		}
+		s.w.rest = goals
 		pl := p.planner(s).solve(goals)
 		v := assess(s, pl).value + sure
 		// Among equals keep fewer tickets: less to go wrong.
 		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
+		if extra := bits.OnesCount64(a.Keep) - s.v.KeepMin; extra > 0 {
+			v -= p.o.keepPerSeat * float64(s.n-2) * float64(extra)
+		}
 		if v > bestValue {
 			best, bestValue = a, v
 		}
@@ -47,12 +51,14 @@ func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action
 // seat's hand or pending: those another draw may bring, by pile (0 regular,
 // 1 long).
 func unseen(s *situation) [2][]data.TicketID {
-	var out [2][]data.TicketID
+	out := [2][]data.TicketID{s.w.pool[0][:0], s.w.pool[1][:0]}
 	v, ok := s.b.Variant(s.v.Variant)
 	if !ok {
 		return out
 	}
-	mine := map[data.TicketID]bool{}
+	mine := grow(s.w.mine, len(s.b.Tickets))
+	clear(mine)
+	s.w.mine = mine
 	for _, t := range s.v.Tickets {
 		mine[t.Ticket] = true
 	}
@@ -70,21 +76,25 @@ func unseen(s *situation) [2][]data.TicketID {
 		}
 		out[pile] = append(out[pile], t.ID)
 	}
+	s.w.pool = out
 	return out
 }
 
 // marginal estimates what adding each ticket to a plan is worth, in points:
 // the ticket joined by the cheapest way from the planned network (or
 // directly), its route points, less the turns and trains it takes and the
-// risk of not finishing.
-func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID) []float64 {
-	pr := p.planner(s)
-	eff := slices.Clone(pr.base)
-	var joined engine.Connectivity
+// risk of not finishing. It writes the values into out.
+func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID, out []float64) []float64 {
+	w := s.w
+	eff := append(w.eff[:0], w.baseCosts(s, &p.o.model)...)
+	w.eff = eff
+	joined := &w.joined
 	joined.Reset(s.b)
 	joined.AddOwned(s.own)
-	var sources []data.CityID
-	seen := make([]bool, len(s.b.Cities))
+	sources := w.sources[:0]
+	seen := grow(w.seen, len(s.b.Cities))
+	clear(seen)
+	w.seen = seen
 	addNode := func(c data.CityID) {
 		if !seen[c] && !s.b.Cities[c].Country {
 			seen[c] = true
@@ -99,22 +109,24 @@ func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID) [
 			addNode(s.b.Tracks[t].B)
 		}
 	}
+	w.sources = sources
 	base := assess(s, pl)
 	var fromNet *router
 	if len(sources) > 0 {
-		fromNet = newRouter(s.b)
+		fromNet = w.r2
 		fromNet.search(sources, eff, engine.NoCity)
 	}
-	direct := newRouter(s.b)
-	out := make([]float64, len(tickets))
-	var pathA, pathB []data.TrackID
+	direct := w.r
+	out = grow(out, len(tickets))
+	pathA, pathB, path := w.pathA, w.pathB, w.path
 	for i, id := range tickets {
 		tk := &s.b.Tickets[id]
 		if joined.Connected(tk.A, tk.B) {
 			out[i] = float64(tk.Points) * (2*base.p - 1)
 			continue
 		}
-		cost, path := direct.between(tk.A, tk.B, eff, nil)
+		var cost float64
+		cost, path = direct.between(tk.A, tk.B, eff, path)
 		if fromNet != nil && fromNet.dist[tk.A]+fromNet.dist[tk.B] < cost {
 			pathA = fromNet.path(tk.A, pathA)
 			pathB = fromNet.path(tk.B, pathB)
@@ -140,28 +152,32 @@ func (p *plannerBot) marginal(s *situation, pl *plan, tickets []data.TicketID) [
 			out[i] = -float64(tk.Points)
 			continue
 		}
-		slack := s.turnsLeft - base.turns - turns
+		slack := s.turnsLeft - base.turns - turns - s.crowding()
 		pr := completion(slack)
 		out[i] = float64(tk.Points)*(2*pr-1) + pr*float64(routePts) - turnWeight*turns - trainWeight*float64(cards)
 	}
+	w.pathA, w.pathB, w.path = pathA, pathB, path
 	return out
 }
 
 // drawValue estimates what drawing k tickets (long of them from the long
 // pile) and keeping the best (at least keepMin) is worth, by sampling
 // draws from the unseen tickets.
-func drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Rand) float64 {
-	const samples = 120
+func (w *work) drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Rand) float64 {
+	samples := w.ticketSamples
+	if samples == 0 {
+		samples = ticketSamples
+	}
 	short := k - long
 	if long > len(values[1]) || short > len(values[0]) || k == 0 {
 		return math.Inf(-1)
 	}
 	total := 0.0
-	drawn := make([]float64, 0, k)
+	drawn := w.drawn[:0]
 	for range samples {
 		drawn = drawn[:0]
-		drawn = appendSample(drawn, values[1], long, rng)
-		drawn = appendSample(drawn, values[0], short, rng)
+		drawn = w.appendSample(drawn, values[1], long, rng)
+		drawn = w.appendSample(drawn, values[0], short, rng)
 		slices.Sort(drawn)
 		slices.Reverse(drawn)
 		v := 0.0
@@ -172,49 +188,69 @@ func drawValue(values [2][]float64, long, k, keepMin int, rng *rand.Rand) float6
 		}
 		total += v
 	}
-	return total / samples
+	w.drawn = drawn
+	return total / float64(samples)
 }
 
-// appendSample appends n distinct values picked at random.
-func appendSample(dst, from []float64, n int, rng *rand.Rand) []float64 {
+// ticketSamples is the number of ticket draws drawValue samples
+// (options.ticketSamples may set another).
+const ticketSamples = 120
+
+// appendSample appends n distinct values picked at random: the first n of
+// a random permutation, drawn exactly as rand.Rand.Perm draws it.
+func (w *work) appendSample(dst, from []float64, n int, rng *rand.Rand) []float64 {
 	if n <= 0 {
 		return dst
 	}
-	idx := rng.Perm(len(from))[:n]
-	for _, i := range idx {
+	perm := grow(w.perm, len(from))
+	w.perm = perm
+	for i := range perm {
+		perm[i] = i
+	}
+	rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	for _, i := range perm[:n] {
 		dst = append(dst, from[i])
 	}
 	return dst
 }
 
-// viewRand is a random stream fixed by the position, so that a decision
+// Salts of the decision's random streams (viewSeed).
+const (
+	saltDraws   = 0xd7a3 // assess: the draws simulated
+	saltTickets = 0x7ec  // bestMix: the tickets a draw may bring
+)
+
+// viewSeed seeds a random stream fixed by the position, so that a decision
 // depends on the view alone.
-func viewRand(v *engine.PlayerView, salt uint64) *rand.Rand {
+func viewSeed(v *engine.PlayerView, salt uint64) uint64 {
 	h := uint64(v.Turn)*0x9e3779b97f4a7c15 ^ uint64(v.Seat+1)*0xbf58476d1ce4e5b9 ^ salt
 	for _, o := range v.Owners {
 		h = h*31 + uint64(o+2)
 	}
-	return rand.New(rand.NewPCG(h, h^0x5bd1e995))
+	return h
 }
 
 // ticketValues computes the marginal value of every unseen ticket, by pile.
 func (p *plannerBot) ticketValues(s *situation, pl *plan) [2][]float64 {
 	pool := unseen(s)
-	return [2][]float64{p.marginal(s, pl, pool[0]), p.marginal(s, pl, pool[1])}
+	w := s.w
+	w.values[0] = p.marginal(s, pl, pool[0], w.values[0])
+	w.values[1] = p.marginal(s, pl, pool[1], w.values[1])
+	return w.values
 }
 
 // bestMix picks how many long tickets to ask for (Märklin), at setup or
 // when drawing during the game.
 func (p *plannerBot) bestMix(s *situation, legal []engine.Action, pl *plan, keepMin int) (engine.Action, float64) {
 	values := p.ticketValues(s, pl)
-	rng := viewRand(s.v, 0x7ec)
+	rng := s.w.viewRand(s, saltTickets)
 	best, bestV := legal[0], math.Inf(-1)
 	for _, a := range legal {
 		if a.Kind != engine.ActDrawTickets {
 			continue
 		}
 		k := s.ticketDrawSize()
-		v := drawValue(values, a.Long, k, keepMin, rng)
+		v := s.w.drawValue(values, a.Long, k, keepMin, rng)
 		if v > bestV {
 			best, bestV = a, v
 		}
@@ -248,19 +284,22 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	if !ok || s.v.LastRound {
 		return engine.Action{}, false
 	}
-	o := assess(s, pl)
 	if !p.o.ticketDraws {
 		if len(pl.claims) == 0 && s.trains >= 20 && s.turnsLeft >= 12 {
 			return draw, true
 		}
 		return engine.Action{}, false
 	}
-	if s.turnsLeft-o.turns < 8 || s.trains-pl.trains < 8 || len(pl.claims) > 0 {
+	if p.o.droppedStopsDraws && len(pl.dropped) > 0 {
+		return engine.Action{}, false
+	}
+	// The outlook (a simulation) only when the plan is built.
+	if s.trains-pl.trains < 8 || len(pl.claims) > 0 || s.turnsLeft-assess(s, pl).turns < 8 {
 		return engine.Action{}, false
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
-	if value > ticketDrawThreshold {
+	if value > ticketDrawThreshold+p.o.drawPerSeat*float64(s.n-2) {
 		return best, true
 	}
 	return engine.Action{}, false
@@ -270,5 +309,5 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 // promise beyond the turn it takes. It was 3: at 0, hard draws a little
 // more often once its plan is built and completes more tickets (200-game
 // self-play on each edition: +0.07 to +0.24 a game) at the same win rates
-// against normal and dest, within the noise (see docs/bots.md).
+// against normal and dest, within the noise (see docs/bots-measurements.md).
 const ticketDrawThreshold = 0.0

@@ -11,7 +11,9 @@ import (
 // hand keeps a card that could meet the tunnel's surprise.
 func tunnelSpare(s *situation, t data.TrackID, opts []engine.Action) bool {
 	l := s.b.Tracks[t].Length
-	for _, a := range plainPayments(opts) {
+	plain := appendPlain(s.w.acts[:0], opts)
+	s.w.acts = plain
+	for _, a := range plain {
 		h := spend(s.b, s.hand, a, l)
 		spare := h[engine.Locomotive]
 		if a.Color != data.Gray {
@@ -33,7 +35,7 @@ func (p *plannerBot) tunnel(s *situation, legal []engine.Action) engine.Action {
 	}
 	t := s.v.Tunnel.Track
 	extra := s.v.Tunnel.Extra
-	pl := p.currentPlan(s)
+	pl := p.plan(s)
 	if slices.Contains(pl.claims, t) || s.b.RoutePoints(s.b.Tracks[t].Length) >= 2*extra || s.turnsLeft <= 2 {
 		return pay
 	}

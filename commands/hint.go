@@ -23,13 +23,17 @@ func hintsOff(rec *store.GameRecord) bool { return tableOptions(rec).NoHints }
 func hintKey(seat int) string { return "hints_used." + strconv.Itoa(seat) }
 
 // hintCommand answers /ttr hint: privately, the move the expert would make
-// from the asker's own view, with a one-line reason. The view and legal
+// from the asker's own view, with a one-line reason, wherever the asker
+// has a choice to make: a turn, the first tickets (or how many long ones
+// to ask for), the tickets drawn, a tunnel's extra cards, and how to pay
+// a claim or a station it chose (the colours offered). The view and legal
 // moves are copied with the table locked; the search runs after.
 func (s *Service) hintCommand(ctx context.Context, req *Request) (response, error) {
 	var (
-		v     engine.PlayerView
-		legal []engine.Action
-		seed  uint64
+		v      engine.PlayerView
+		legal  []engine.Action
+		paying []engine.Action
+		seed   uint64
 	)
 	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
 		seat, m := s.seated(req, t, nil)
@@ -52,6 +56,12 @@ func (s *Service) hintCommand(ctx context.Context, req *Request) (response, erro
 		}
 		v = g.View(seat)
 		legal = g.LegalActions(seat, nil)
+		// Paying for a claim or a station chosen: the choice is the colour.
+		if p, ok := t.pending[req.User]; ok && p.pay && p.turn == g.Turn() && g.Current() == seat {
+			if opts := s.payOptions(t, seat, p.action); len(opts) > 1 {
+				paying, legal = opts, opts
+			}
+		}
 		n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
 		count := func(r *store.GameRecord) {
 			if r.Options == nil {
@@ -86,12 +96,17 @@ func (s *Service) hintCommand(ctx context.Context, req *Request) (response, erro
 	ctx, cancel := s.withClose(ctx)
 	defer cancel()
 	a := bot.Choose(ctx, v, legal)
-	return reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a), "reason", hintReason(req.Locale, &v, a))))
+	return reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a, paying != nil),
+		"reason", hintReason(req.Locale, &v, a, paying))))
 }
 
-// hintMove says a move in words.
-func hintMove(loc string, v *engine.PlayerView, a engine.Action) string {
+// hintMove says a move in words; paying, a way to pay a move already
+// chosen.
+func hintMove(loc string, v *engine.PlayerView, a engine.Action, paying bool) string {
 	b := v.Board
+	if paying {
+		return present.T(loc, "hint.do.pay", "cards", present.CardsLabel(loc, paidCards(v, a)))
+	}
 	switch a.Kind {
 	case engine.ActClaim:
 		return present.T(loc, "hint.do.claim", "route", present.RouteLabel(loc, b, a.Track))
@@ -101,7 +116,27 @@ func hintMove(loc string, v *engine.PlayerView, a engine.Action) string {
 		}
 		return present.T(loc, "hint.do.card", "card", present.CardLabel(loc, v.FaceUp[a.Slot]))
 	case engine.ActDrawTickets:
+		if mixing(v) {
+			switch short := max(0, mixSize(v)-a.Long); {
+			case short == 0:
+				return present.T(loc, "hint.do.mix_long", "n", a.Long)
+			case a.Long == 0:
+				return present.T(loc, "hint.do.mix_short", "n", short)
+			default:
+				return present.T(loc, "hint.do.mix", "long", a.Long, "short", short)
+			}
+		}
 		return present.T(loc, "hint.do.tickets")
+	case engine.ActTunnelPay:
+		extra := 0
+		if v.Tunnel != nil {
+			extra = v.Tunnel.Extra
+		}
+		return present.T(loc, "hint.do.tunnel_pay", "colored", max(0, extra-a.Locos), "locos", a.Locos)
+	case engine.ActTunnelCancel:
+		return present.T(loc, "hint.do.tunnel_cancel")
+	case engine.ActStation:
+		return present.T(loc, "hint.do.station", "city", b.Cities[a.City].Name, "cards", present.CardsLabel(loc, paidCards(v, a)))
 	case engine.ActKeep:
 		var keep []data.TicketID
 		for i, id := range v.Pending {
@@ -114,11 +149,26 @@ func hintMove(loc string, v *engine.PlayerView, a engine.Action) string {
 	return "`" + engine.FormatAction(b, a) + "`"
 }
 
+// mixing reports whether a ticket draw in the view's position says how
+// many long tickets to take (Märklin).
+func mixing(v *engine.PlayerView) bool {
+	vr, ok := v.Board.Variant(v.Variant)
+	return ok && vr.DrawMix
+}
+
 // hintReason is a one-line why: what a claim completes or takes, what a
-// card is for.
-func hintReason(loc string, v *engine.PlayerView, a engine.Action) string {
+// card is for, which tickets fit, what a tunnel is worth, what a payment
+// keeps (paying: the ways to pay offered).
+func hintReason(loc string, v *engine.PlayerView, a engine.Action, paying []engine.Action) string {
 	b := v.Board
+	if paying != nil {
+		return paymentReason(loc, v, a, paying)
+	}
 	switch a.Kind {
+	case engine.ActTunnelPay, engine.ActTunnelCancel:
+		return tunnelReason(loc, v, a)
+	case engine.ActStation:
+		return stationReason(loc, v, a)
 	case engine.ActClaim:
 		owned := make([]bool, len(b.Tracks))
 		for t, o := range v.Owners {
@@ -159,9 +209,12 @@ func hintReason(loc string, v *engine.PlayerView, a engine.Action) string {
 		}
 		return present.T(loc, "hint.why.cards")
 	case engine.ActDrawTickets:
+		if mixing(v) {
+			return mixReason(loc, v, a, mixSize(v))
+		}
 		return present.T(loc, "hint.why.tickets", "trains", v.Players[v.Seat].Trains)
 	case engine.ActKeep:
-		return present.T(loc, "hint.why.keep")
+		return keepReason(loc, v, a)
 	}
 	return present.T(loc, "hint.why.other")
 }

@@ -36,6 +36,30 @@ type TicketOdds func(seat int, t data.TicketID) float64
 // replacement). The counts stay the public ones. With nil odds it deals
 // exactly as Determinize.
 func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, error) {
+	variant, err := determinizable(v)
+	if err != nil {
+		return nil, err
+	}
+	g := newWorld(v, variant, seed)
+	pool, err := unseenCards(v)
+	if err != nil {
+		return nil, err
+	}
+	shuffle(&g.rng, pool)
+	if err := g.dealCards(v, pool); err != nil {
+		return nil, err
+	}
+	if err := g.dealUnseenTickets(v, odds); err != nil {
+		return nil, err
+	}
+	g.copyBoard(v)
+	g.finalTurns = lastRoundTurns(v)
+	return g, nil
+}
+
+// determinizable checks that the view is of a phase a world can be built
+// for, and returns its variant.
+func determinizable(v PlayerView) (*data.Variant, error) {
 	switch v.Phase {
 	case PhaseTurn, PhaseSecondDraw:
 	case PhaseKeepTickets:
@@ -45,18 +69,28 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	default:
 		return nil, fmt.Errorf("determinize: phase %s is not supported", v.Phase)
 	}
-	b := v.Board
-	variant, ok := b.Variant(v.Variant)
+	variant, ok := v.Board.Variant(v.Variant)
 	if !ok {
 		return nil, fmt.Errorf("determinize: unknown variant %q", v.Variant)
 	}
-	n := len(v.Players)
-	g := &Game{board: b, variant: variant, rng: newRNG(seed), phase: v.Phase, current: v.Current, turn: v.Turn, finalTurns: -1}
-	g.cfg = Config{Board: b, Variant: variant.ID, Players: n, Seed: seed, Revision: LatestRevision}
-	r := &b.Rules
+	return variant, nil
+}
 
-	// Train cards: the unseen pool is every card but the face-up ones and
-	// the seat's own hand.
+// newWorld is the game a world is dealt into: the view's board, variant,
+// phase and turn, and the random stream of the seed, which deals it.
+func newWorld(v PlayerView, variant *data.Variant, seed uint64) *Game {
+	b := v.Board
+	g := &Game{board: b, variant: variant, rng: newRNG(seed), phase: v.Phase, current: v.Current, turn: v.Turn, finalTurns: -1}
+	g.cfg = Config{Board: b, Variant: variant.ID, Players: len(v.Players), Seed: seed, Revision: LatestRevision}
+	return g
+}
+
+// unseenCards lists the train cards the seat cannot place: every card of
+// the game but the face-up ones, the seat's own hand and the cards
+// everyone saw another seat take (and not play), which are in that seat's
+// hand.
+func unseenCards(v PlayerView) ([]Card, error) {
+	r := &v.Board.Rules
 	var unseen Hand
 	for _, c := range data.CardColors {
 		unseen[ColorCard(c)] += r.Cards.Colors
@@ -72,8 +106,6 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	for c, k := range v.Hand {
 		unseen[c] -= k
 	}
-	// The cards everyone saw another seat take (and not play) are in its
-	// hand: only the rest of its hand is dealt at random.
 	for i, p := range v.Players {
 		if i == v.Seat {
 			continue
@@ -92,7 +124,13 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 		}
 		pool = appendN(pool, Card(c), k)
 	}
-	shuffle(&g.rng, pool)
+	return pool, nil
+}
+
+// dealCards seats the players with their public counts and deals the
+// shuffled unseen pool: the rest of each other seat's hand (beyond the
+// cards it was seen taking), then the discard pile, then the deck.
+func (g *Game) dealCards(v PlayerView, pool []Card) error {
 	need := v.Deck + v.Discards
 	for i, p := range v.Players {
 		if i != v.Seat {
@@ -100,17 +138,16 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 		}
 	}
 	if need > len(pool) {
-		return nil, fmt.Errorf("determinize: %d unseen cards counted, only %d exist", need, len(pool))
+		return fmt.Errorf("determinize: %d unseen cards counted, only %d exist", need, len(pool))
 	}
-
-	g.players = make([]Player, n)
+	g.players = make([]Player, len(v.Players))
 	for i := range g.players {
 		pp := &v.Players[i]
 		p := &g.players[i]
 		p.Trains, p.Stations, p.Score = pp.Trains, pp.Stations, pp.Score
 		p.PassengersLeft = pp.PassengersLeft
 		p.Goods = append([]int(nil), pp.Goods...)
-		p.setupStep = len(variant.Setup)
+		p.setupStep = len(g.variant.Setup)
 		p.shown = pp.Shown
 		if i == v.Seat {
 			p.Hand = v.Hand
@@ -122,18 +159,54 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 			pool = pool[:len(pool)-1]
 		}
 	}
-	g.discard = make([]Card, 0, r.Cards.Total())
+	total := g.board.Rules.Cards.Total()
+	g.discard = make([]Card, 0, total)
 	g.discard = append(g.discard, pool[len(pool)-v.Discards:]...)
 	pool = pool[:len(pool)-v.Discards]
-	g.deck = make([]Card, 0, r.Cards.Total())
+	g.deck = make([]Card, 0, total)
 	g.deck = append(g.deck, pool[len(pool)-v.Deck:]...)
 	g.faceUp = append([]Card(nil), v.FaceUp...)
+	return nil
+}
 
-	// Tickets: those the seat holds or drew are known, and so is the place
-	// of those it gave back (out of the game, or under a deck); the rest of
-	// the game's tickets are shared between the ticket decks (their counts
-	// are public) and the other seats' hands.
-	own := make(map[data.TicketID]bool, len(v.Tickets)+len(v.Pending)+len(v.Returned))
+// dealUnseenTickets places the tickets. Those the seat holds or drew are
+// known, and so is the place of those it gave back (out of the game, or
+// under a deck); the rest of the game's tickets are shared between the
+// ticket decks (their counts are public) and the other seats' hands, by
+// the odds when there are some.
+func (g *Game) dealUnseenTickets(v PlayerView, odds TicketOdds) error {
+	own, under := g.knownTickets(v)
+	held := 0
+	for i, p := range v.Players {
+		if i != v.Seat {
+			held += p.Tickets + p.Pending
+		}
+	}
+	bonus := ticketUniverse(g.board, g.variant, false) < held+v.TicketDecks[0]+v.TicketDecks[1]+len(v.Tickets)+len(v.Pending)
+	var others []data.TicketID
+	for pile := range 2 {
+		var err error
+		if others, err = g.fillTicketDeck(v, pile, own, under[pile], bonus, odds, others); err != nil {
+			return err
+		}
+	}
+	me := &g.players[v.Seat]
+	for _, r := range v.Returned {
+		pile := g.pileOf(r.Ticket)
+		me.givenBack = append(me.givenBack, givenBack{ticket: r.Ticket, boxed: r.Boxed, above: v.TicketDecks[pile] - len(under[pile])})
+	}
+	if held > len(others) {
+		return fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
+	}
+	g.dealOthersTickets(v, others, odds)
+	return nil
+}
+
+// knownTickets gives the seat its tickets and pending ones and lists what
+// it knows: every ticket it holds, drew or gave back (own), and, by pile,
+// those it gave back that still lie under a deck.
+func (g *Game) knownTickets(v PlayerView) (own map[data.TicketID]bool, under [2][]data.TicketID) {
+	own = make(map[data.TicketID]bool, len(v.Tickets)+len(v.Pending)+len(v.Returned))
 	me := &g.players[v.Seat]
 	for _, t := range v.Tickets {
 		own[t.Ticket] = true
@@ -143,14 +216,6 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 		own[t] = true
 		me.Pending = append(me.Pending, t)
 	}
-	held := 0
-	for i, p := range v.Players {
-		if i != v.Seat {
-			held += p.Tickets + p.Pending
-		}
-	}
-	bonus := ticketUniverse(b, variant, false) < held+v.TicketDecks[0]+v.TicketDecks[1]+len(v.Tickets)+len(v.Pending)
-	var under [2][]data.TicketID // given back, still in the decks
 	for _, r := range v.Returned {
 		own[r.Ticket] = true
 		if !r.Boxed {
@@ -158,45 +223,54 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 			under[pile] = append(under[pile], r.Ticket)
 		}
 	}
-	var others []data.TicketID
-	for pile := range 2 {
-		var hidden []data.TicketID
-		for _, t := range b.Tickets {
-			if (variant.Uses(&t) || (bonus && t.Deck == "bonus")) && t.Long == (pile == 1) && !own[t.ID] {
-				hidden = append(hidden, t.ID)
+	return own, under
+}
+
+// fillTicketDeck builds one ticket deck (pile 0 the regular tickets, 1 the
+// long ones): the tickets given back at its bottom, then as many of the
+// pile's unseen tickets as its public count leaves room for. Those left
+// out, which the other seats hold, are appended to others. With odds, the
+// tickets left out are the likeliest to be held by some other seat.
+func (g *Game) fillTicketDeck(v PlayerView, pile int, own map[data.TicketID]bool, under []data.TicketID, bonus bool, odds TicketOdds, others []data.TicketID) ([]data.TicketID, error) {
+	var hidden []data.TicketID
+	for _, t := range g.board.Tickets {
+		if (g.variant.Uses(&t) || (bonus && t.Deck == "bonus")) && t.Long == (pile == 1) && !own[t.ID] {
+			hidden = append(hidden, t.ID)
+		}
+	}
+	shuffle(&g.rng, hidden)
+	if len(under) > v.TicketDecks[pile] {
+		return nil, fmt.Errorf("determinize: %d tickets known under a deck of %d", len(under), v.TicketDecks[pile])
+	}
+	k := min(v.TicketDecks[pile]-len(under), len(hidden))
+	if odds == nil {
+		g.tickets[pile] = append(append([]data.TicketID(nil), under...), hidden[:k]...)
+		return append(others, hidden[k:]...), nil
+	}
+	hidden = pickWeighted(&g.rng, hidden, len(hidden)-k, heldByAnyOther(v, odds))
+	g.tickets[pile] = append(append([]data.TicketID(nil), under...), hidden[len(hidden)-k:]...)
+	return append(others, hidden[:len(hidden)-k]...), nil
+}
+
+// heldByAnyOther weighs a ticket by the odds that some other seat holds it.
+func heldByAnyOther(v PlayerView, odds TicketOdds) func(data.TicketID) float64 {
+	return func(t data.TicketID) float64 {
+		w := 0.0
+		for s := range v.Players {
+			if s != v.Seat {
+				w += odds(s, t)
 			}
 		}
-		shuffle(&g.rng, hidden)
-		if len(under[pile]) > v.TicketDecks[pile] {
-			return nil, fmt.Errorf("determinize: %d tickets known under a deck of %d", len(under[pile]), v.TicketDecks[pile])
-		}
-		// The tickets given back lie at the bottom of their deck.
-		k := min(v.TicketDecks[pile]-len(under[pile]), len(hidden))
-		if odds != nil {
-			// The tickets out of the deck are the likeliest to be held.
-			hidden = pickWeighted(&g.rng, hidden, len(hidden)-k, func(t data.TicketID) float64 {
-				w := 0.0
-				for s := range v.Players {
-					if s != v.Seat {
-						w += odds(s, t)
-					}
-				}
-				return w
-			})
-			others = append(others, hidden[:len(hidden)-k]...)
-			g.tickets[pile] = append(append([]data.TicketID(nil), under[pile]...), hidden[len(hidden)-k:]...)
-			continue
-		}
-		g.tickets[pile] = append(append([]data.TicketID(nil), under[pile]...), hidden[:k]...)
-		others = append(others, hidden[k:]...)
+		return w
 	}
-	for _, r := range v.Returned {
-		pile := g.pileOf(r.Ticket)
-		me.givenBack = append(me.givenBack, givenBack{ticket: r.Ticket, boxed: r.Boxed, above: v.TicketDecks[pile] - len(under[pile])})
-	}
-	if held > len(others) {
-		return nil, fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
-	}
+}
+
+// dealOthersTickets deals the tickets out of the decks to the other seats,
+// in their public counts, held then pending. Without odds they are
+// shuffled and dealt in turn; with odds each seat draws a ticket in
+// proportion to its share of the odds, so that a seat dealt first does not
+// take the tickets another seat is far likelier to hold.
+func (g *Game) dealOthersTickets(v PlayerView, others []data.TicketID, odds TicketOdds) {
 	if odds == nil {
 		shuffle(&g.rng, others)
 	}
@@ -206,26 +280,31 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 		}
 		p := &g.players[i]
 		if odds != nil {
-			// A ticket goes to this seat in proportion to this seat's share
-			// of the odds, so a seat dealt first does not take the tickets
-			// another seat is far likelier to hold.
-			others = pickWeighted(&g.rng, others, pp.Tickets+pp.Pending, func(t data.TicketID) float64 {
-				all := 0.0
-				for s := range v.Players {
-					if s != v.Seat {
-						all += odds(s, t)
-					}
-				}
-				if all <= 0 {
-					return 0
-				}
-				return odds(i, t) / all
-			})
+			others = pickWeighted(&g.rng, others, pp.Tickets+pp.Pending, seatShare(v, odds, i))
 		}
 		p.Tickets, others = append([]data.TicketID(nil), others[:pp.Tickets]...), others[pp.Tickets:]
 		p.Pending, others = append([]data.TicketID(nil), others[:pp.Pending]...), others[pp.Pending:]
 	}
+}
 
+// seatShare weighs a ticket by seat's share of the odds that the other
+// seats hold it.
+func seatShare(v PlayerView, odds TicketOdds, seat int) func(data.TicketID) float64 {
+	heldByAny := heldByAnyOther(v, odds)
+	return func(t data.TicketID) float64 {
+		all := heldByAny(t)
+		if all <= 0 {
+			return 0
+		}
+		return odds(seat, t) / all
+	}
+}
+
+// copyBoard copies the public board: the tracks' and stations' owners,
+// the passengers standing in cities, the goods taken, and from them each
+// seat's passengers used.
+func (g *Game) copyBoard(v PlayerView) {
+	b := g.board
 	g.owner = append([]int8(nil), v.Owners...)
 	g.station = append([]int8(nil), v.Stations...)
 	g.passenger = append([]int8(nil), v.Passengers...)
@@ -243,19 +322,25 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 				onBoard++
 			}
 		}
-		p.PassengersUsed = max(0, r.Passengers-p.PassengersLeft-onBoard)
+		p.PassengersUsed = max(0, b.Rules.Passengers-p.PassengersLeft-onBoard)
 	}
-	if v.LastRound {
-		// The seat that started the last round is the first one whose trains
-		// fell low; if several did, the one that leaves the fewest turns.
-		g.finalTurns = n
-		for s, p := range v.Players {
-			if p.Trains <= r.EndTrains {
-				g.finalTurns = min(g.finalTurns, n-(v.Current-s-1+2*n)%n)
-			}
+}
+
+// lastRoundTurns is the turns left in the last round (finalTurns), -1
+// before it. The seat that started it is the first one whose trains fell
+// low; if several did, the one that leaves the fewest turns.
+func lastRoundTurns(v PlayerView) int {
+	if !v.LastRound {
+		return -1
+	}
+	n := len(v.Players)
+	turns := n
+	for s, p := range v.Players {
+		if p.Trains <= v.Board.Rules.EndTrains {
+			turns = min(turns, n-(v.Current-s-1+2*n)%n)
 		}
 	}
-	return g, nil
+	return turns
 }
 
 // pickWeighted moves n tickets of s to its front, drawn without

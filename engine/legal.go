@@ -11,6 +11,13 @@ import (
 // passenger is offered its best trip for each affordable number of Passenger
 // cards (see BestTrips), since trips are paths and cannot all be listed.
 func (g *Game) LegalActions(seat int, buf []Action) []Action {
+	return g.LegalActionsWith(seat, buf, new(TripSearch))
+}
+
+// LegalActionsWith is LegalActions searching the passengers' trips with
+// ts, whose buffers it reuses: the trips' paths stay valid until ts's next
+// search (a search listing legal moves thousands of times a second).
+func (g *Game) LegalActionsWith(seat int, buf []Action, ts *TripSearch) []Action {
 	switch g.phase {
 	case PhaseOver:
 		return buf
@@ -52,7 +59,7 @@ func (g *Game) LegalActions(seat int, buf []Action) []Action {
 		buf = g.AppendClaims(seat, data.TrackID(t), buf)
 	}
 	buf = g.appendTicketsAndStations(seat, buf)
-	buf = g.appendTrips(seat, buf, new(TripSearch))
+	buf = g.appendTrips(seat, buf, ts)
 	if len(buf) == n0 {
 		buf = append(buf, Action{Kind: ActPass})
 	}

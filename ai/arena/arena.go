@@ -5,7 +5,11 @@ package arena
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +28,11 @@ type Config struct {
 	Seed    uint64   // the first game's seed
 	Games   int
 	Workers int // games played at once
+	// NoDeadline lifts the expert's wall clock cap (ai.Settings): a run
+	// then plays the same games on a loaded machine as on an idle one.
+	NoDeadline bool
+	// Record, when set, is given each game as it ends (one call at a time).
+	Record func(GameRecord)
 }
 
 // Report sums a run up, as `conductor selfplay` prints it.
@@ -31,24 +40,42 @@ type Report struct {
 	Map            string   `json:"map"`
 	Variant        string   `json:"variant"`
 	Seed           uint64   `json:"seed"`
+	Seats          int      `json:"seats"`
 	Games          int      `json:"games"`
 	GamesPerSecond float64  `json:"games_per_second"`
 	MeanTurns      float64  `json:"mean_turns"`
 	Players        []Result `json:"players"`
+	// Levels sums the entries of each level together (expert against
+	// three hard: the three hard seats as one), in order of first entry.
+	Levels []Result `json:"levels"`
 }
 
-// Result sums up one entry of Levels over all games.
+// Result sums up one entry of Levels (or, in Report.Levels, every entry
+// of one level) over all games.
 type Result struct {
-	Bot                  string  `json:"bot"`
-	Wins                 float64 `json:"wins"` // a tie for first shares the win
+	Bot string `json:"bot"`
+	// Seats is how many seats the result counts (1 for an entry).
+	Seats int     `json:"seats"`
+	Wins  float64 `json:"wins"` // a tie for first shares the win
+	// WinRate is the share of the games won; FairShare is what it would
+	// be if every seat were as strong (seats / players), and WinRateSE the
+	// standard error of WinRate (the games' spread over the root of their
+	// number).
 	WinRate              float64 `json:"win_rate"`
-	MeanScore            float64 `json:"mean_score"`
+	FairShare            float64 `json:"fair_share"`
+	WinRateSE            float64 `json:"win_rate_se"`
+	MeanScore            float64 `json:"mean_score"` // a seat's, per game
 	MeanTicketsCompleted float64 `json:"mean_tickets_completed"`
 	MeanTicketsFailed    float64 `json:"mean_tickets_failed"`
 	Decisions            int     `json:"decisions"`
 	DecisionMsP50        float64 `json:"decision_ms_p50"`
 	DecisionMsP99        float64 `json:"decision_ms_p99"`
 	DecisionMsMax        float64 `json:"decision_ms_max"`
+	// The same in CPU time (Linux): what a decision costs one core,
+	// whatever else the machine was doing.
+	DecisionCPUMsP50 float64 `json:"decision_cpu_ms_p50"`
+	DecisionCPUMsP99 float64 `json:"decision_cpu_ms_p99"`
+	DecisionCPUMsMax float64 `json:"decision_cpu_ms_max"`
 	// GameWins is its win in each game, in game order: two runs of one seed
 	// play the same deals, so two versions of a bot compare game by game.
 	GameWins []float64 `json:"game_wins"`
@@ -63,6 +90,7 @@ type arenaGame struct {
 	completed []int
 	failed    []int
 	decisions [][]time.Duration
+	cpu       [][]time.Duration
 }
 
 // maxArenaActions bounds a game: bots that never end one are a bug to report.
@@ -85,10 +113,19 @@ func Run(a Config) (Report, error) {
 	results := make([]arenaGame, a.Games)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var recording sync.Mutex
 	for range min(a.Workers, a.Games) {
 		wg.Go(func() {
+			// One thread for the worker's games, so that its CPU time is theirs.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := range jobs {
 				results[i] = a.play(i)
+				if a.Record != nil && results[i].err == nil {
+					recording.Lock()
+					a.Record(a.record(i, &results[i]))
+					recording.Unlock()
+				}
 			}
 		})
 	}
@@ -105,7 +142,7 @@ func Run(a Config) (Report, error) {
 		}
 	}
 	out := summarize(results, a.Levels)
-	out.Map, out.Variant, out.Seed = a.Board.ID, a.Variant, a.Seed
+	out.Map, out.Variant, out.Seed, out.Seats = a.Board.ID, a.variant(), a.Seed, len(a.Levels)
 	out.GamesPerSecond = round3(float64(a.Games) / elapsed.Seconds())
 	return out, nil
 }
@@ -125,7 +162,7 @@ func (a Config) play(i int) arenaGame {
 	n := len(a.Levels)
 	gs := gameSeed(a.Seed, i)
 	res := arenaGame{win: make([]float64, n), score: make([]int, n), completed: make([]int, n),
-		failed: make([]int, n), decisions: make([][]time.Duration, n)}
+		failed: make([]int, n), decisions: make([][]time.Duration, n), cpu: make([][]time.Duration, n)}
 	g, err := engine.New(engine.Config{Board: a.Board, Variant: a.Variant, Players: n, Seed: gs})
 	if err != nil {
 		res.err = err
@@ -136,7 +173,7 @@ func (a Config) play(i int) arenaGame {
 	for k := range a.Levels {
 		seat := arenaSeat(k, i, n)
 		entryAt[seat] = k
-		bots[seat], _ = ai.New(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d)
+		bots[seat], _ = ai.NewWith(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d, ai.Settings{NoDeadline: a.NoDeadline})
 	}
 	var legal []engine.Action
 	for steps := 0; g.Phase() != engine.PhaseOver; steps++ {
@@ -155,9 +192,11 @@ func (a Config) play(i int) arenaGame {
 		}
 		legal = g.LegalActions(seat, legal[:0])
 		view := g.View(seat)
-		t0 := time.Now()
+		t0, c0 := time.Now(), threadCPU()
 		act := bots[seat].Choose(view, legal)
-		res.decisions[entryAt[seat]] = append(res.decisions[entryAt[seat]], time.Since(t0))
+		k := entryAt[seat]
+		res.decisions[k] = append(res.decisions[k], time.Since(t0))
+		res.cpu[k] = append(res.cpu[k], threadCPU()-c0)
 		if err := g.Play(seat, act); err != nil {
 			res.err = fmt.Errorf("%s (seat %d) chose %s: %v", a.Levels[entryAt[seat]], seat+1, engine.FormatAction(a.Board, act), err)
 			return res
@@ -182,44 +221,82 @@ func (a Config) play(i int) arenaGame {
 // seats rotate so that every bot starts as often as the others.
 func arenaSeat(k, i, n int) int { return (k + i) % n }
 
-// summarize adds up the games, in game order.
+// summarize adds up the games, in game order: each entry of levels, then
+// each level over its entries.
 func summarize(results []arenaGame, levels []string) Report {
 	out := Report{Games: len(results)}
-	n := float64(len(results))
-	turns := 0
 	for k, level := range levels {
-		p := Result{Bot: level}
-		var times []time.Duration
-		score, completed, failed := 0, 0, 0
-		for _, r := range results {
-			if r.err != nil {
-				continue
+		out.Players = append(out.Players, sum(results, levels, level, []int{k}))
+	}
+	var seen []string
+	for _, level := range levels {
+		if slices.Contains(seen, level) {
+			continue
+		}
+		seen = append(seen, level)
+		var entries []int
+		for k, l := range levels {
+			if l == level {
+				entries = append(entries, k)
 			}
-			p.Wins += r.win[k]
-			p.GameWins = append(p.GameWins, r.win[k])
+		}
+		out.Levels = append(out.Levels, sum(results, levels, level, entries))
+	}
+	turns := 0
+	for _, r := range results {
+		turns += r.turns
+	}
+	out.MeanTurns = round3(float64(turns) / float64(len(results)))
+	return out
+}
+
+// sum adds up the given entries of levels (all of one level) over the games.
+func sum(results []arenaGame, levels []string, level string, entries []int) Result {
+	n := float64(len(results))
+	seatGames := n * float64(len(entries))
+	p := Result{Bot: level, Seats: len(entries), FairShare: round3(float64(len(entries)) / float64(len(levels)))}
+	var times, cpu []time.Duration
+	score, completed, failed := 0, 0, 0
+	sumSq := 0.0
+	for _, r := range results {
+		if r.err != nil {
+			continue
+		}
+		w := 0.0
+		for _, k := range entries {
+			w += r.win[k]
 			score += r.score[k]
 			completed += r.completed[k]
 			failed += r.failed[k]
 			times = append(times, r.decisions[k]...)
+			cpu = append(cpu, r.cpu[k]...)
 		}
-		p.WinRate = round3(p.Wins / n)
-		p.MeanScore = round3(float64(score) / n)
-		p.MeanTicketsCompleted = round3(float64(completed) / n)
-		p.MeanTicketsFailed = round3(float64(failed) / n)
-		p.Decisions = len(times)
-		slices.Sort(times)
-		p.DecisionMsP50 = percentileMs(times, 0.50)
-		p.DecisionMsP99 = percentileMs(times, 0.99)
-		if len(times) > 0 {
-			p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
-		}
-		out.Players = append(out.Players, p)
+		p.Wins += w
+		sumSq += w * w
+		p.GameWins = append(p.GameWins, w)
 	}
-	for _, r := range results {
-		turns += r.turns
+	rate := p.Wins / n
+	p.WinRate = round3(rate)
+	if n > 1 {
+		p.WinRateSE = round3(math.Sqrt(max(0, sumSq/n-rate*rate) / (n - 1)))
 	}
-	out.MeanTurns = round3(float64(turns) / n)
-	return out
+	p.MeanScore = round3(float64(score) / seatGames)
+	p.MeanTicketsCompleted = round3(float64(completed) / seatGames)
+	p.MeanTicketsFailed = round3(float64(failed) / seatGames)
+	p.Decisions = len(times)
+	slices.Sort(times)
+	p.DecisionMsP50 = percentileMs(times, 0.50)
+	p.DecisionMsP99 = percentileMs(times, 0.99)
+	if len(times) > 0 {
+		p.DecisionMsMax = round3(float64(times[len(times)-1]) / float64(time.Millisecond))
+	}
+	slices.Sort(cpu)
+	p.DecisionCPUMsP50 = percentileMs(cpu, 0.50)
+	p.DecisionCPUMsP99 = percentileMs(cpu, 0.99)
+	if len(cpu) > 0 {
+		p.DecisionCPUMsMax = round3(float64(cpu[len(cpu)-1]) / float64(time.Millisecond))
+	}
+	return p
 }
 
 // percentileMs is the q-quantile (nearest rank) of sorted durations, in ms.
@@ -234,4 +311,50 @@ func percentileMs(sorted []time.Duration, q float64) float64 {
 
 func round3(x float64) float64 {
 	return float64(int64(x*1000+0.5)) / 1000
+}
+
+// Lineup seats one lead bot against seats-1 of another level: the levels
+// of a run measuring lead at a table of that size (the seats rotate).
+func Lineup(lead, other string, seats int) []string {
+	out := []string{lead}
+	for range seats - 1 {
+		out = append(out, other)
+	}
+	return out
+}
+
+// Table writes reports as a Markdown table, a row per level of each
+// report: its seats, win share with its standard error against the fair
+// share, mean score, tickets and decision times.
+func Table(reports []Report) string {
+	var b strings.Builder
+	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | decision p50 / p99 / max (ms) | CPU p50 / p99 / max (ms) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range reports {
+		board := r.Map
+		if r.Variant != "" {
+			board += " " + r.Variant
+		}
+		for _, l := range r.Levels {
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s / %s / %s | %s / %s / %s |\n",
+				board, r.Seats, l.Bot, l.Seats, r.Games, num(l.Wins), 100*l.WinRate, 100*l.WinRateSE, 100*l.FairShare,
+				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax),
+				ms(l.DecisionCPUMsP50), ms(l.DecisionCPUMsP99), ms(l.DecisionCPUMsMax))
+		}
+	}
+	return b.String()
+}
+
+// num prints a number without trailing zeros.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// ms prints milliseconds to two significant digits or whole ones.
+func ms(x float64) string {
+	switch {
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x >= 10:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
 }

@@ -1,6 +1,11 @@
 package arena
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"conductor/internal/testkit"
@@ -118,5 +123,108 @@ func TestReportsEveryBot(t *testing.T) {
 	}
 	if out.MeanTurns < 20 || out.GamesPerSecond <= 0 {
 		t.Errorf("mean turns %v, games per second %v", out.MeanTurns, out.GamesPerSecond)
+	}
+}
+
+// Each level's seats are summed up together, with the fair share and a
+// standard error, and the entries of a level add up to it.
+func TestReportsEachLevelAgainstItsFairShare(t *testing.T) {
+	out, err := Run(Config{Board: testkit.Board(t, "usa"), Levels: Lineup("hard", "easy", 4), Seed: 5, Games: 8, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Seats != 4 || len(out.Players) != 4 || len(out.Levels) != 2 {
+		t.Fatalf("seats %d, %d entries, %d levels", out.Seats, len(out.Players), len(out.Levels))
+	}
+	hard, easy := out.Levels[0], out.Levels[1]
+	if hard.Bot != "hard" || hard.Seats != 1 || hard.FairShare != 0.25 || easy.Bot != "easy" || easy.Seats != 3 || easy.FairShare != 0.75 {
+		t.Fatalf("levels %+v / %+v", hard, easy)
+	}
+	if hard.Wins+easy.Wins < 7.99 || hard.Wins+easy.Wins > 8.01 {
+		t.Errorf("wins %v + %v over 8 games", hard.Wins, easy.Wins)
+	}
+	sum, score := 0.0, 0.0
+	for _, p := range out.Players[1:] {
+		sum += p.Wins
+		score += p.MeanScore
+	}
+	if sum != easy.Wins || math.Abs(score/3-easy.MeanScore) > 0.01 {
+		t.Errorf("easy's entries: %v wins, mean score %v; the level: %v, %v", sum, score/3, easy.Wins, easy.MeanScore)
+	}
+	// The standard error of a share of wins, from the games' spread.
+	n := float64(out.Games)
+	mean, sq := 0.0, 0.0
+	for _, w := range hard.GameWins {
+		mean += w / n
+		sq += w * w / n
+	}
+	if want := round3(math.Sqrt((sq - mean*mean) / (n - 1))); hard.WinRateSE != want || want == 0 {
+		t.Errorf("standard error %v, want %v", hard.WinRateSE, want)
+	}
+	table := Table([]Report{out})
+	for _, want := range []string{"| usa base | 4 | hard | 1 | 8 |", "| usa base | 4 | easy | 3 | 8 |", "25.0%", "75.0%"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+func TestLineupSeatsOneLead(t *testing.T) {
+	if got := Lineup("expert", "hard", 4); !slices.Equal(got, []string{"expert", "hard", "hard", "hard"}) {
+		t.Fatalf("lineup %v", got)
+	}
+}
+
+// Each game is recorded as it ends; the records, read back, sum up to the
+// run's report, and runs recorded in pieces sum up together.
+func TestRecordsSumUpToTheReport(t *testing.T) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	cfg := Config{Board: testkit.Board(t, "europe"), Variant: "classic", Levels: Lineup("hard", "easy", 3), Seed: 8, Games: 5, Workers: 2,
+		Record: func(g GameRecord) {
+			if err := enc.Encode(g); err != nil {
+				t.Fatal(err)
+			}
+		}}
+	out, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := ReadRecords(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 5 {
+		t.Fatalf("%d records of 5 games", len(records))
+	}
+	// Records come as games end: put them in game order to compare game by game.
+	slices.SortFunc(records, func(x, y GameRecord) int { return x.Game - y.Game })
+	sums := Summarize(records)
+	if len(sums) != 1 {
+		t.Fatalf("%d reports from one lineup", len(sums))
+	}
+	got := sums[0]
+	if got.Map != "europe" || got.Variant != "classic" || got.Seats != 3 || got.Games != 5 || got.MeanTurns != out.MeanTurns {
+		t.Fatalf("header %+v, want %+v", got, out)
+	}
+	for i, l := range got.Levels {
+		w := out.Levels[i]
+		if l.Bot != w.Bot || l.Wins != w.Wins || l.WinRateSE != w.WinRateSE || l.MeanScore != w.MeanScore ||
+			l.MeanTicketsFailed != w.MeanTicketsFailed || l.Decisions != w.Decisions || !slices.Equal(l.GameWins, w.GameWins) ||
+			math.Abs(l.DecisionMsP99-w.DecisionMsP99) > 0.002 {
+			t.Errorf("%s summed up from the records %+v, the run's %+v", l.Bot, l, w)
+		}
+	}
+	// Two pieces of one lineup (other seeds) sum up into one report.
+	cfg.Seed, cfg.Games = 9, 2
+	cfg.Record = func(g GameRecord) { records = append(records, g) }
+	if _, err := Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if sums := Summarize(records); len(sums) != 1 || sums[0].Games != 7 {
+		t.Fatalf("pieces summed up into %+v", sums)
+	}
+	if _, err := ReadRecords(strings.NewReader("{\"levels\": [\"hard\"]}\n")); err == nil {
+		t.Error("a broken record read without error")
 	}
 }

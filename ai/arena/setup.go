@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"conductor/ai"
@@ -51,4 +52,44 @@ func (s Setup) Config(cat *data.Catalog) (Config, error) {
 		return Config{}, fmt.Errorf("--variant: the %s board has no variant %q (variants: %s)", board.ID, s.Variant, strings.Join(ids, ", "))
 	}
 	return Config{Board: board, Variant: s.Variant, Levels: levels, Seed: s.Seed, Games: s.Games, Workers: s.Workers}, nil
+}
+
+// Runs makes the runs of a setup: one, or with vs ("LEAD:OTHER,...", the
+// players ignored) one per pairing and table size of seats ("2,3,4,5"):
+// a LEAD against OTHER at every other seat.
+func (s Setup) Runs(cat *data.Catalog, vs, seats string) ([]Config, error) {
+	if vs == "" {
+		run, err := s.Config(cat)
+		return []Config{run}, err
+	}
+	var sizes []int
+	for _, f := range strings.Split(seats, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 || n > engine.MaxPlayers {
+			return nil, fmt.Errorf("--seats: %q is not a table size from 2 to %d", f, engine.MaxPlayers)
+		}
+		sizes = append(sizes, n)
+	}
+	var runs []Config
+	for _, pair := range strings.Split(vs, ",") {
+		lead, other, ok := strings.Cut(strings.TrimSpace(pair), ":")
+		if !ok {
+			return nil, fmt.Errorf("--vs: %q is not LEAD:OTHER (for example expert:hard)", pair)
+		}
+		lead, other = strings.TrimSpace(lead), strings.TrimSpace(other)
+		for _, level := range []string{lead, other} {
+			if _, err := ai.New(level, 0); err != nil {
+				return nil, fmt.Errorf("--vs: %w", err)
+			}
+		}
+		for _, n := range sizes {
+			s.Players = strings.Join(Lineup(lead, other, n), ",")
+			run, err := s.Config(cat)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, run)
+		}
+	}
+	return runs, nil
 }
