@@ -10,8 +10,7 @@ import (
 	"conductor/ops"
 )
 
-// errDoctorFailed ends `conductor doctor` with status 1 after its report.
-var errDoctorFailed = errors.New("some checks failed")
+var errDoctorFailed = errors.New("some checks failed") // status 1, after the report
 
 const doctorUsage = "usage: DISCORD_TOKEN=... conductor doctor [--channel ID [--post]]\n\n" +
 	"Checks the token, the slash commands (globally, or on DISCORD_GUILD_ID) and, in a channel,\n" +

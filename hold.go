@@ -12,9 +12,7 @@ Waits until stopped (SIGINT, SIGTERM) without connecting to Discord or
 opening the database: run a machine with this command to keep it up for
 maintenance over fly ssh (see docs/deploy.md, "Growing: shards").`
 
-// holdCommand keeps a machine up without serving Discord or opening the
-// database, so that its files can be worked on over fly ssh (conductor
-// reshard, restoring a backup): the image has no shell to idle with.
+// holdCommand keeps a machine up for work on its files (no shell idles).
 func holdCommand(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, in *invocation) error {
 		if fs.NArg() != 0 {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"conductor/data"
+	"conductor/ai/arena"
 	"conductor/ops"
 )
 
@@ -51,7 +51,7 @@ func subcommands() []command {
 		{Name: "doctor", Summary: "check the token, the commands and a channel's permissions before inviting players", Usage: doctorUsage, Tickets: true, Flags: doctorCommand},
 		{Name: "maps", Summary: "print the boards as JSON", Tickets: true, Flags: mapsCommand},
 		{Name: "score", Summary: "score an end-of-game position given as JSON", Usage: scoreUsage, Tickets: true, Flags: scoreCommand},
-		{Name: "selfplay", Summary: "play bot-only games and print each bot's results as JSON", Usage: selfplayUsage, Tickets: true, Flags: selfplayCommand},
+		{Name: "selfplay", Summary: "play bot-only games and print each bot's results as JSON", Usage: arena.Usage, Tickets: true, Flags: selfplayCommand},
 		{Name: "render", Summary: "draw a position as the board PNG (or --final: the score sheet)", Usage: renderUsage, Tickets: true, Flags: renderCommand},
 		{Name: "play", Summary: "play a game in the terminal: hot-seat players and bots, saved and resumable", Tickets: true, Flags: playCommand},
 		{Name: "backup", Summary: "take a hot copy of the database (also while the bot runs)", Usage: backupUsage, Flags: backupCommand},
@@ -138,25 +138,6 @@ type usageError struct{ error }
 func (u usageError) Unwrap() error { return u.error }
 
 func badInput(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
-
-// catalog loads the embedded boards and applies the deck files of
-// CONDUCTOR_TICKETS and decks.
-func catalog(decks []string) (*data.Catalog, error) {
-	c := data.Embedded()
-	if env := os.Getenv("CONDUCTOR_TICKETS"); env != "" {
-		decks = append(strings.Split(env, ","), decks...)
-	}
-	for _, path := range decks {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return nil, badInput("tickets: %v", err)
-		}
-		if c, err = c.LoadDeckFile(path, src); err != nil {
-			return nil, badInput("%v", err)
-		}
-	}
-	return c, nil
-}
 
 // logger writes to standard error from level up.
 func (in *invocation) logger(level slog.Level) *slog.Logger {

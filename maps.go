@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"conductor/data"
+	"conductor/ops"
 )
 
 // mapsCommand prints the boards as JSON.
 func mapsCommand(fs *flag.FlagSet) runFunc {
 	only := fs.String("map", "", "print only this board (usa, europe or marklin)")
 	return func(_ context.Context, in *invocation) error {
-		cat, err := catalog(in.decks)
+		cat, err := ops.Catalog(in.decks)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"conductor/ai"
 	"conductor/local"
+	"conductor/ops"
 	"conductor/present"
 )
 
@@ -28,7 +29,7 @@ func playCommand(fs *flag.FlagSet) runFunc {
 	delay := fs.Duration("bot-delay", 400*time.Millisecond, "pause before a bot moves")
 	lang := fs.String("lang", "en", "the `LANGUAGE` of the game's texts and pictures: "+strings.Join(present.Languages, ", "))
 	return func(ctx context.Context, in *invocation) error {
-		cat, err := catalog(in.decks)
+		cat, err := ops.Catalog(in.decks)
 		if err != nil {
 			return err
 		}

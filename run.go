@@ -48,7 +48,7 @@ const shutdownGrace = 30 * time.Second
 // address (tests).
 func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(healthAddr string)) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	cat, err := catalog(cfg.Decks)
+	cat, err := ops.Catalog(cfg.Decks)
 	if err != nil {
 		return err
 	}

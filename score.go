@@ -8,6 +8,7 @@ import (
 
 	"conductor/engine"
 	"conductor/engine/position"
+	"conductor/ops"
 	"conductor/present"
 )
 
@@ -43,7 +44,7 @@ func scoreCommand(*flag.FlagSet) runFunc {
 
 // position reads a position on the boards of the catalog.
 func (in *invocation) position(src []byte) (*position.Position, error) {
-	cat, err := catalog(in.decks)
+	cat, err := ops.Catalog(in.decks)
 	if err != nil {
 		return nil, err
 	}

@@ -2,24 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
-	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 
 	"conductor/ai"
 	"conductor/ai/arena"
+	"conductor/ops"
 )
-
-const selfplayUsage = "usage: conductor selfplay [flags]\n\n" +
-	"Plays games between bots and prints, as JSON, each bot's wins (a tie for\n" +
-	"first counts as a shared win) with their standard error and the fair\n" +
-	"share, mean score, tickets and decision times; each level's seats are\n" +
-	"also summed up together. Seats rotate from game to game so that no bot\n" +
-	"always starts. With --vs, one report per pairing and table size.\n\nflags:"
 
 // selfplayCommand plays bot-only games in the ai package's arena and
 // prints each bot's results as JSON (or a Markdown table).
@@ -51,41 +42,24 @@ func selfplayCommand(fs *flag.FlagSet) runFunc {
 				return badInput("--summarize: %v", err)
 			}
 			return arena.Output(in.stdout, arena.Summarize(records), *format, false)
-		case *vs != "" && set["players"]:
-			return badInput("give either --players or --vs, not both")
-		case set["seats"] && *vs == "":
-			return badInput("--seats goes with --vs")
 		}
-		cat, err := catalog(in.decks)
+		cat, err := ops.Catalog(in.decks)
 		if err != nil {
 			return err
 		}
-		runs, err := arena.Setup{Map: *mapID, Variant: *variant, Players: *players, Seed: *seed, Games: *games, Workers: *workers}.Runs(cat, *vs, *seats)
+		runs, err := arena.Setup{Map: *mapID, Variant: *variant, Players: *players, Seed: *seed, Games: *games, Workers: *workers,
+			PlayersGiven: set["players"], SeatsGiven: set["seats"]}.Runs(cat, *vs, *seats)
 		if err != nil {
 			return badInput("%v", err)
 		}
-		var record func(arena.GameRecord)
-		if *logFile != "" {
-			f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-			if err != nil {
-				return badInput("--log: %v", err)
-			}
-			defer f.Close()
-			enc := json.NewEncoder(f)
-			record = func(g arena.GameRecord) {
-				if err := enc.Encode(g); err != nil {
-					fmt.Fprintf(in.stderr, "selfplay: --log: %v\n", err)
-				}
-			}
+		record, logs, err := arena.AppendLog(*logFile, in.stderr)
+		if err != nil {
+			return badInput("--log: %v", err)
 		}
-		var reports []arena.Report
-		for _, run := range runs {
-			run.NoDeadline, run.Record = *noDeadline, record
-			out, err := arena.Run(run)
-			if err != nil {
-				return err
-			}
-			reports = append(reports, out)
+		defer logs.Close()
+		reports, err := arena.RunAll(runs, *noDeadline, record)
+		if err != nil {
+			return err
 		}
 		return arena.Output(in.stdout, reports, *format, *vs == "")
 	}

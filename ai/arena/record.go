@@ -118,6 +118,40 @@ func durations(ms []float64) []time.Duration {
 	return slices.Clip(out)
 }
 
+// AppendLog opens a log file (--log) to append each game to, as a JSON
+// line, as it ends; failed writes go to errs. The caller closes the file.
+// Without a name it records nothing (a nil func) and closes nothing.
+func AppendLog(name string, errs io.Writer) (func(GameRecord), io.Closer, error) {
+	if name == "" {
+		return nil, io.NopCloser(nil), nil
+	}
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	enc := json.NewEncoder(f)
+	return func(g GameRecord) {
+		if err := enc.Encode(g); err != nil {
+			fmt.Fprintf(errs, "selfplay: --log: %v\n", err)
+		}
+	}, f, nil
+}
+
+// RunAll plays each run in turn, each game recorded by record (nil: none),
+// and returns their reports.
+func RunAll(runs []Config, noDeadline bool, record func(GameRecord)) ([]Report, error) {
+	var reports []Report
+	for _, run := range runs {
+		run.NoDeadline, run.Record = noDeadline, record
+		out, err := Run(run)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, out)
+	}
+	return reports, nil
+}
+
 // ReadLogs reads the game records of log files (--log), in turn; errors
 // name the file.
 func ReadLogs(names []string) ([]GameRecord, error) {

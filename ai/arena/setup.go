@@ -16,7 +16,18 @@ type Setup struct {
 	Map, Variant, Players string
 	Seed                  uint64
 	Games, Workers        int
+	// PlayersGiven and SeatsGiven say whether --players and --seats were
+	// given: each goes with one way of naming the seats only.
+	PlayersGiven, SeatsGiven bool
 }
+
+// Usage is selfplay's help text, above its flags.
+const Usage = "usage: conductor selfplay [flags]\n\n" +
+	"Plays games between bots and prints, as JSON, each bot's wins (a tie for\n" +
+	"first counts as a shared win) with their standard error and the fair\n" +
+	"share, mean score, tickets and decision times; each level's seats are\n" +
+	"also summed up together. Seats rotate from game to game so that no bot\n" +
+	"always starts. With --vs, one report per pairing and table size.\n\nflags:"
 
 // Config checks the setup against the catalog's boards and makes the run;
 // each error names the setting to fix (--players, --map, ...).
@@ -58,6 +69,12 @@ func (s Setup) Config(cat *data.Catalog) (Config, error) {
 // players ignored) one per pairing and table size of seats ("2,3,4,5"):
 // a LEAD against OTHER at every other seat.
 func (s Setup) Runs(cat *data.Catalog, vs, seats string) ([]Config, error) {
+	switch {
+	case vs != "" && s.PlayersGiven:
+		return nil, fmt.Errorf("give either --players or --vs, not both")
+	case s.SeatsGiven && vs == "":
+		return nil, fmt.Errorf("--seats goes with --vs")
+	}
 	if vs == "" {
 		run, err := s.Config(cat)
 		return []Config{run}, err
