@@ -62,8 +62,21 @@ func TestSessionFromTheBoardButton(t *testing.T) {
 	alice, bob, carol, dave := s.srv.CreateUser("alice"), s.srv.CreateUser("bob"), s.srv.CreateUser("carol"), s.srv.CreateUser("dave")
 	_, thread := s.game(alice, bob)
 	inst := s.launch(alice, thread)
-	if reqs := s.srv.RequestsTo("POST", "/interactions/{interaction_id}/{interaction_token}/callback"); len(reqs) == 0 || reqs[len(reqs)-1].Query.Get("with_response") != "true" {
-		t.Error("LAUNCH_ACTIVITY was not asked with with_response=true")
+	// The launch's callback (type 12), not whichever callback came last:
+	// other interactions of the game may still be answering.
+	launches := 0
+	for _, r := range s.srv.RequestsTo("POST", "/interactions/{interaction_id}/{interaction_token}/callback") {
+		var body struct{ Type int }
+		if json.Unmarshal(r.Body, &body) != nil || body.Type != fakediscord.CallbackLaunchActivity {
+			continue
+		}
+		launches++
+		if r.Query.Get("with_response") != "true" {
+			t.Error("LAUNCH_ACTIVITY was not asked with with_response=true")
+		}
+	}
+	if launches != 1 {
+		t.Errorf("%d LAUNCH_ACTIVITY callbacks, want 1", launches)
 	}
 	for _, u := range []fakediscord.User{alice, bob} {
 		ans, code := s.session(u, inst)
