@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -159,30 +160,47 @@ func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
 // its own (key says so): when the channel's games are played in its
 // threads, it lists them (the player's own first), each with its board
 // and players, for anyone, players and watchers alike. The store's index
-// of the channel's threads names them without reading any other game.
+// of the channel's threads names them and their members, so only the
+// headers of the tables the answer has room for are read.
 func (s *Service) noGameHere(req *Request, key string) Message {
-	if threads, err := s.cfg.Store.Threads(req.Channel); err == nil {
-		var mine, others []string
-		for _, th := range threads {
-			r, err := s.cfg.Store.Header(th.Channel)
-			if err != nil || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
-				continue
-			}
-			line := s.tableLine(req.Locale, r)
-			if heldSeat(r, req.User) >= 0 {
-				mine = append(mine, line)
-			} else {
-				others = append(others, line)
-			}
-		}
-		if tables := append(mine, others...); len(tables) > 0 {
-			return note(present.T(req.Locale, "game.tables", "tables", truncate(strings.Join(tables, "\n"), 1500)))
-		}
-	} else {
+	threads, err := s.cfg.Store.Threads(req.Channel)
+	if err != nil {
 		s.log.Warn("read the threads of a channel", "channel", req.Channel, "err", err)
+		return note(present.T(req.Locale, key))
 	}
-	return note(present.T(req.Locale, key))
+	// The asker's tables first (by the index's members), then the others.
+	slices.SortStableFunc(threads, func(a, b store.Thread) int {
+		am, bm := slices.Contains(a.Members, req.User), slices.Contains(b.Members, req.User)
+		switch {
+		case am && !bm:
+			return -1
+		case bm && !am:
+			return 1
+		}
+		return 0
+	})
+	var lines []string
+	size := 0
+	for _, th := range threads {
+		if size > tablesListLimit {
+			break // the rest would be cut anyway
+		}
+		r, err := s.cfg.Store.Header(th.Channel)
+		if err != nil || (r.Status != store.StatusLobby && r.Status != store.StatusPlaying) {
+			continue
+		}
+		line := s.tableLine(req.Locale, r)
+		lines = append(lines, line)
+		size += len(line) + 1
+	}
+	if len(lines) == 0 {
+		return note(present.T(req.Locale, key))
+	}
+	return note(present.T(req.Locale, "game.tables", "tables", truncate(strings.Join(lines, "\n"), tablesListLimit)))
 }
+
+// tablesListLimit bounds the list of a channel's tables, in characters.
+const tablesListLimit = 1500
 
 // tableLine is one live table of a channel: its thread, board and seats.
 func (s *Service) tableLine(loc string, r *store.GameRecord) string {
