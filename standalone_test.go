@@ -10,10 +10,12 @@ import (
 )
 
 // sharedPath matches a path that climbs out of the repository into the
-// reference material beside it ("../shared", "../../shared/rules").
-var sharedPath = regexp.MustCompile(`(\.\./)+shared\b`)
+// reference material beside it (its name is spelt in two parts so that
+// this file does not match itself).
+var sharedPath = regexp.MustCompile(`(\.\./)+` + "sha" + `red\b`)
 
-// The repository stands alone: no Go file, test or not, reads ../shared
+// The repository stands alone: no Go file, test or not, reads the
+// reference material beside it
 // (what a test needs is copied into a testdata/ with its licence). CI runs
 // the tests once, in a clone with nothing beside it, on the strength of
 // this.
