@@ -32,12 +32,12 @@ type blockage struct {
 }
 
 // postRefused blocks the channel after Discord refused a post with 403.
-func (s *Service) postRefused(channel string, err error) error {
+func (s *sender) postRefused(channel string, err error) error {
 	s.mu.Lock()
 	b := s.blocked[channel]
 	switch {
 	case b == nil:
-		b = &blockage{since: s.cfg.Now(), told: map[string]bool{}}
+		b = &blockage{since: s.now(), told: map[string]bool{}}
 		s.blocked[channel] = b
 	case b.retrying:
 		b.unexplained, b.told = true, map[string]bool{}
@@ -49,26 +49,17 @@ func (s *Service) postRefused(channel string, err error) error {
 }
 
 // postAccepted ends a channel's blockage: Discord took a post there.
-func (s *Service) postAccepted(channel string) {
+func (s *sender) postAccepted(channel string) {
 	s.mu.Lock()
 	delete(s.blocked, channel)
 	s.mu.Unlock()
-}
-
-// stopSending ends a channel's sender without emptying its outbox.
-func (s *Service) stopSending(channel string) {
-	s.mu.Lock()
-	delete(s.sending, channel)
-	delete(s.again, channel)
-	s.mu.Unlock()
-	s.idle.Broadcast()
 }
 
 // tellBlocked tells someone acting in a blocked channel what the bot lacks
 // there (once per person), or, when their interaction shows nothing missing
 // any more, retries the channel's posts. It returns what to follow the
 // person's answer with.
-func (s *Service) tellBlocked(req *Request) []Message {
+func (s *sender) tellBlocked(req *Request) []Message {
 	s.mu.Lock()
 	b := s.blocked[req.Channel]
 	if b == nil || b.retrying {
@@ -97,7 +88,9 @@ func (s *Service) tellBlocked(req *Request) []Message {
 }
 
 // Blocked lists the channels whose posts Discord refuses, and since when.
-func (s *Service) Blocked() map[string]time.Time {
+func (s *Service) Blocked() map[string]time.Time { return s.out.blockedSince() }
+
+func (s *sender) blockedSince() map[string]time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(map[string]time.Time, len(s.blocked))

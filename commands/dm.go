@@ -53,7 +53,7 @@ func retryDelay(err error, wait time.Duration) time.Duration {
 
 // kickQueues starts the senders of the other queues entries name (the DMs
 // committed with a move). Safe under a table's lock.
-func (s *Service) kickQueues(entries []store.OutboxEntry) {
+func (s *sender) kickQueues(entries []store.OutboxEntry) {
 	for i, e := range entries {
 		if e.Queue != "" && !slices.ContainsFunc(entries[:i], func(o store.OutboxEntry) bool { return o.Queue == e.Queue }) {
 			s.kick(e.Queue)
@@ -62,17 +62,17 @@ func (s *Service) kickQueues(entries []store.OutboxEntry) {
 }
 
 // sendDM delivers a queued DM.
-func (s *Service) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Message) error {
-	err := s.cfg.Poster.DM(s.ctx, p.DM, m)
+func (s *sender) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Message) error {
+	err := s.poster.DM(s.ctx, p.DM, m)
 	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
 		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
-		s.refuseDMs(p.Game, p.DM)
+		s.host.refuseDMs(p.Game, p.DM)
 		err = nil
 	}
 	if err != nil {
 		return err
 	}
-	return s.cfg.Store.Delivered(queue, e.Seq)
+	return s.store.Delivered(queue, e.Seq)
 }
 
 // refuseDMs turns a player's turn DMs off at a table after Discord refused

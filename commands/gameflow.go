@@ -58,8 +58,8 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
-	s.kick(t.rec.Channel)
-	s.kickQueues(entries)
+	s.out.kick(t.rec.Channel)
+	s.out.kickQueues(entries)
 	s.scheduleBots(t)
 	return replyOrUpdate(lobby, game != "")
 }
@@ -84,7 +84,7 @@ func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
 		s.log.Error("archive", "channel", ch, "err", err)
 	}
 	t.rec, t.game = nil, nil
-	s.kick(ch)
+	s.out.kick(ch)
 }
 
 // finalMessages reveal a final score in stages: the last narration, each
@@ -313,14 +313,14 @@ func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 		if err := s.cfg.Store.Enqueue(req.Channel, outboxEntry(postMessage, done), archiveEntry()); err != nil {
 			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
-		s.kick(req.Channel)
+		s.out.kick(req.Channel)
 		return replyOrUpdate(note(present.T(req.Locale, "end.stopped")), click)
 	}
 	if click {
 		if err := s.enqueue(req.Channel, done); err != nil {
 			s.log.Warn("queue the end", "channel", req.Channel, "err", err)
 		}
-		s.kick(req.Channel)
+		s.out.kick(req.Channel)
 		return update(note(present.T(req.Locale, "end.stopped")))
 	}
 	return reply(done)

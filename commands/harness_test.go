@@ -135,6 +135,12 @@ func (w *world) restart() {
 	w.svc = w.service()
 }
 
+// setPoster puts another Discord in front of the running service.
+func (w *world) setPoster(p Poster) {
+	w.svc.cfg.Poster = p
+	w.svc.out.poster = p
+}
+
 func (w *world) do(req *Request) answer {
 	w.nextID++
 	if req.ID == "" {

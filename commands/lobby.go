@@ -306,7 +306,7 @@ func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*ta
 			if err := s.cfg.Store.Enqueue(req.Channel, archiveEntry()); err != nil {
 				s.log.Warn("queue the thread's archiving", "channel", req.Channel, "err", err)
 			}
-			s.kick(req.Channel)
+			s.out.kick(req.Channel)
 		}
 		t.rec = nil
 		if fromButton {

@@ -166,7 +166,7 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 		if o.rec.Channel != o.home {
 			// The thread opened for nothing closes.
 			if err := s.cfg.Store.Enqueue(o.rec.Channel, archiveEntry()); err == nil {
-				s.kick(o.rec.Channel)
+				s.out.kick(o.rec.Channel)
 			}
 		}
 		return false, *m
@@ -214,30 +214,10 @@ func (s *Service) rememberLobby(game, id string) {
 	}
 }
 
-// MessageEditor is a Poster that can replace an earlier post.
-type MessageEditor interface {
-	EditMessage(channel, id string, m Message) error
-}
-
 // editEntry replaces the message id of the outbox's channel with m.
 func editEntry(id string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Edit: id})
 	return entryOf(postEdit, payload)
-}
-
-// sendEdit delivers an edit entry.
-func (s *Service) sendEdit(channel string, e store.OutboxEntry, p outboxPayload) error {
-	if ed, ok := s.cfg.Poster.(MessageEditor); ok {
-		err := ed.EditMessage(channel, p.Edit, p.Message)
-		if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
-			s.log.Warn("edit dropped", "channel", channel, "err", err)
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return s.cfg.Store.Delivered(channel, e.Seq)
 }
 
 // lobbyExpiry is how long a lobby nobody changes stays open; negative:
@@ -286,6 +266,6 @@ func (s *Service) expireLobby(t *table) {
 	}
 	s.log.Info("lobby expired", "channel", rec.Channel, "guild", rec.Guild)
 	t.rec, t.game = nil, nil
-	s.kick(home)
-	s.kickQueues(entries)
+	s.out.kick(home)
+	s.out.kickQueues(entries)
 }

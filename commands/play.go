@@ -75,7 +75,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 	if due != nil {
 		s.woken(due.At)
 	}
-	s.kickQueues(posts)
+	s.out.kickQueues(posts)
 	if req != nil && o.turnDone {
 		s.countMove()
 	}
@@ -107,10 +107,10 @@ func (s *Service) after(t *table, o outcome) {
 	ch := t.rec.Channel
 	if o.over {
 		s.finish(t)
-		s.kick(ch)
+		s.out.kick(ch)
 		return
 	}
-	s.kick(ch)
+	s.out.kick(ch)
 	s.scheduleBots(t)
 }
 
@@ -273,7 +273,7 @@ func (s *Service) post(t *table, kind postKind, m Message) {
 		s.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
 	}
-	s.kick(t.rec.Channel)
+	s.out.kick(t.rec.Channel)
 }
 
 // locale is the language of a table's public messages.

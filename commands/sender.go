@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"conductor/store"
@@ -21,12 +22,13 @@ var (
 	ErrForbidden     = errors.New("the bot's posts are refused in this channel")
 )
 
-// The channel's sender delivers the outbox (store/outbox.go) in order, one
-// goroutine per channel at most, never under a table's lock. A post that
-// fails is retried with backoff until Discord confirms it: its nonce, sent
-// with enforce_nonce, makes a retry of a post Discord did create return
-// that message instead of a second one. An entry leaves the outbox only
-// once confirmed, so after a crash the next start delivers what is left.
+// The sender delivers the outbox (outbox.go) in order, one goroutine per
+// queue at most, never under a table's lock: a table commits its entries
+// and kicks the sender, and the sender posts them. A post that fails is
+// retried with backoff until Discord confirms it: its nonce, sent with
+// enforce_nonce, makes a retry of a post Discord did create return that
+// message instead of a second one. An entry leaves the outbox only once
+// confirmed, so after a crash the next start delivers what is left.
 
 // retry delays: doubling from the first to the last.
 const (
@@ -34,145 +36,132 @@ const (
 	lastRetry  = time.Minute
 )
 
-// outboxPayload is what an outbox entry holds: the message, and for a
-// board the position to draw when it is sent (a picture is not stored).
-type outboxPayload struct {
-	Message
-	Board *boardAt `json:",omitempty"`
-	// To sends the message to another channel than the outbox's: a game
-	// played in a thread tells its result to the parent channel, in order
-	// with the thread's own posts.
-	To string `json:",omitempty"`
-	// DM sends the message to a user privately instead (turn DMs).
-	DM string `json:",omitempty"`
-	// Game is the channel of the game a DM or a lobby post belongs to.
-	Game string `json:",omitempty"`
-	// Edit replaces that earlier message of the channel instead of
-	// posting (an expired lobby).
-	Edit string `json:",omitempty"`
-	// Via is the way the move's request offered to post the board, until
-	// ViaUntil; Epoch names the process that queued it (via.go).
-	Via      string    `json:",omitempty"`
-	ViaUntil time.Time `json:",omitzero"`
-	Epoch    string    `json:",omitempty"`
+// senderHost is what the sender asks of the tables it delivers for.
+type senderHost interface {
+	// drawBoard draws a channel's board after its first at.Moves moves.
+	drawBoard(channel string, at *boardAt) (File, error)
+	// rememberLobby keeps the id of a lobby's message, to edit it later.
+	rememberLobby(game, id string)
+	// refuseDMs turns a player's turn DMs off after Discord refused one.
+	refuseDMs(game, user string)
 }
 
-// boardAt names the board picture after a game's first Moves moves, in a
-// language. Narration, when known, is the part of the message's text that
-// tells the moves, for merging queued boards (coalesce.go).
-type boardAt struct {
-	Moves     int
-	Locale    string
-	Narration *string `json:",omitempty"`
+// sender delivers the outbox of every queue (a channel, or a user's DMs).
+type sender struct {
+	store  *store.Store
+	poster Poster
+	host   senderHost
+	now    func() time.Time
+	log    *slog.Logger
+	// ctx ends every request in flight and every wait when the service
+	// closes.
+	ctx context.Context
+	// slots bounds the posts being sent at once (sendslots.go).
+	slots chan struct{}
+	// vias is what was posted through requests' vias (via.go).
+	vias viaBook
+
+	mu sync.Mutex
+	// stopped: no sender starts any more (the service closed).
+	stopped bool
+	// running are the queues whose goroutine runs.
+	running map[string]*queueSender
+	// boards holds each channel's live board message.
+	boards map[string]string
+	// blocked are the channels whose posts Discord refuses (blocked.go).
+	blocked map[string]*blockage
+	wg      sync.WaitGroup
 }
 
-// outboxEntry wraps a message for the store.
-func outboxEntry(kind postKind, m Message) store.OutboxEntry {
-	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
-	return entryOf(kind, payload)
+// queueSender is one queue's running goroutine, as others see it.
+type queueSender struct {
+	// more is signalled when entries were queued since the goroutine last
+	// read the outbox.
+	more chan struct{}
+	// settled is closed when the goroutine stops or starts waiting to
+	// retry (Discord failing): requests stop waiting for it then. A retry
+	// that starts again gets a new one.
+	settled  chan struct{}
+	retrying bool
+	// done is closed when the goroutine stops.
+	done chan struct{}
 }
 
-// elsewhereEntry wraps a message for another channel.
-func elsewhereEntry(channel string, m Message) store.OutboxEntry {
-	payload, _ := json.Marshal(outboxPayload{Message: m, To: channel})
-	return entryOf(postElsewhere, payload)
+func newSender(ctx context.Context, st *store.Store, poster Poster, host senderHost, now func() time.Time, log *slog.Logger) *sender {
+	return &sender{store: st, poster: poster, host: host, now: now, log: log, ctx: ctx,
+		slots:   make(chan struct{}, sendConcurrency),
+		running: map[string]*queueSender{}, boards: map[string]string{}, blocked: map[string]*blockage{}}
 }
 
-// archiveEntry closes the outbox's channel, a finished game's thread,
-// once everything before it was delivered.
-func archiveEntry() store.OutboxEntry {
-	return entryOf(postArchive, []byte("{}"))
-}
+// closing: the service is closing; what is left waits for the next start.
+func (s *sender) closing() bool { return s.ctx.Err() != nil }
 
-// drawBoard draws a channel's board as it stood after the first moves
-// moves, from the stored game, outside any lock.
-func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
-	l, err := s.cfg.Store.Load(channel)
-	if err != nil {
-		return File{}, err
-	}
-	rec := l.Record
-	if at.Moves > len(rec.Log) {
-		return File{}, fmt.Errorf("the board after move %d of a log of %d", at.Moves, len(rec.Log))
-	}
-	b, err := s.rebuild(rec, l.Snapshot, at.Moves)
-	if err != nil {
-		return File{}, err
-	}
-	tmp := &table{rec: rec, game: b.game, history: b.history}
-	png, err := s.boardPNG(tmp, at.Locale)
-	if err != nil {
-		return File{}, err
-	}
-	return File{Name: "board.png", ContentType: "image/png", Data: png}, nil
-}
-
-// enqueue queues messages for a channel outside any move.
-func (s *Service) enqueue(channel string, msgs ...Message) error {
-	entries := make([]store.OutboxEntry, len(msgs))
-	for i, m := range msgs {
-		entries[i] = outboxEntry(postMessage, m)
-	}
-	return s.cfg.Store.Enqueue(channel, entries...)
-}
-
-// finalEntries wraps a final reveal: its first post takes the buttons off
-// the last board.
-func finalEntries(msgs []Message) []store.OutboxEntry {
-	entries := make([]store.OutboxEntry, len(msgs))
-	for i, m := range msgs {
-		kind := postMessage
-		if i == 0 {
-			kind = postFinal
-		}
-		entries[i] = outboxEntry(kind, m)
-	}
-	return entries
-}
-
-// kick makes sure the channel's outbox is being delivered: it starts the
-// channel's sender, or tells the running one to look again when done.
+// kick makes sure the queue is being delivered: it starts the queue's
+// goroutine, or tells the running one to read the outbox again when done.
 // Safe under a table's lock: it only starts a goroutine.
-func (s *Service) kick(channel string) {
+func (s *sender) kick(queue string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.isClosed() {
+	if s.stopped {
 		return
 	}
-	if s.sending[channel] {
-		s.again[channel] = true
+	if q := s.running[queue]; q != nil {
+		select {
+		case q.more <- struct{}{}:
+		default: // already told
+		}
 		return
 	}
-	if b := s.blocked[channel]; b != nil && !b.retrying {
+	if b := s.blocked[queue]; b != nil && !b.retrying {
 		return // Discord refuses our posts there: blocked.go retries
 	}
-	s.sending[channel] = true
+	q := &queueSender{more: make(chan struct{}, 1), settled: make(chan struct{}), done: make(chan struct{})}
+	s.running[queue] = q
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.deliver(channel)
+		s.deliver(queue, q)
 	}()
 }
 
-// deliver sends the channel's outbox until it is empty.
-func (s *Service) deliver(channel string) {
+// finish ends a queue's goroutine unless more was queued: it reports
+// whether it did.
+func (s *sender) finish(queue string, q *queueSender) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing() {
+		select {
+		case <-q.more:
+			return false
+		default:
+		}
+	}
+	s.stop(queue, q)
+	return true
+}
+
+// stop forgets a queue's goroutine and tells whoever waits for it. The
+// caller holds s.mu.
+func (s *sender) stop(queue string, q *queueSender) {
+	delete(s.running, queue)
+	if !q.retrying {
+		close(q.settled)
+	}
+	close(q.done)
+}
+
+// deliver sends the queue's outbox until it is empty.
+func (s *sender) deliver(queue string, q *queueSender) {
 	wait := firstRetry
 	for {
-		entries, err := s.cfg.Store.Outbox(channel)
+		entries, err := s.store.Outbox(queue)
 		if err != nil {
-			s.log.Error("read the outbox", "channel", channel, "err", err)
+			s.log.Error("read the outbox", "channel", queue, "err", err)
 		}
 		if len(entries) == 0 || err != nil {
-			s.mu.Lock()
-			if !s.again[channel] || s.isClosed() {
-				delete(s.sending, channel)
-				delete(s.again, channel)
-				s.mu.Unlock()
-				s.idle.Broadcast()
+			if s.finish(queue, q) {
 				return
 			}
-			s.again[channel] = false
-			s.mu.Unlock()
 			continue
 		}
 		// Queued boards go out merged (coalesce.go); what a merge took is
@@ -184,24 +173,23 @@ func (s *Service) deliver(channel string) {
 				continue
 			}
 			run := boardRun(entries[k:])
-			for _, q := range run {
-				merged[q.e.Seq] = true
+			for _, b := range run {
+				merged[b.e.Seq] = true
 			}
 			for {
-				if s.isClosed() {
+				if s.closing() {
 					s.mu.Lock()
-					delete(s.sending, channel)
+					s.stop(queue, q)
 					s.mu.Unlock()
-					s.idle.Broadcast()
 					return
 				}
 				complete := true
-				err := s.withSendSlot(func() error {
+				err := s.withSlot(func() error {
 					if run == nil {
-						return s.send(channel, e)
+						return s.send(queue, e)
 					}
 					var err error
-					complete, err = s.sendBoards(channel, run)
+					complete, err = s.sendBoards(queue, run)
 					return err
 				})
 				if err == nil && !complete {
@@ -215,17 +203,19 @@ func (s *Service) deliver(channel string) {
 				if errors.Is(err, errBlocked) {
 					// The entries wait for someone to act (blocked.go),
 					// not in a loop of refused requests.
-					s.stopSending(channel)
+					s.mu.Lock()
+					s.stop(queue, q)
+					s.mu.Unlock()
 					return
 				}
-				if s.isClosed() {
+				if s.closing() {
 					continue // the post was cut short by Close: it waits for the next start
 				}
 				delay := retryDelay(err, wait)
-				s.log.Warn("post failed; will retry", "channel", channel, "kind", e.Kind, "in", delay, "err", err)
-				s.setRetrying(channel, true)
+				s.log.Warn("post failed; will retry", "channel", queue, "kind", e.Kind, "in", delay, "err", err)
+				s.setRetrying(q, true)
 				slept := s.sleep(delay)
-				s.setRetrying(channel, false)
+				s.setRetrying(q, false)
 				if !slept {
 					continue // closed: the loop above returns
 				}
@@ -235,65 +225,100 @@ func (s *Service) deliver(channel string) {
 	}
 }
 
+// setRetrying marks a queue's goroutine as waiting to retry (Discord is
+// failing), or as sending again.
+func (s *sender) setRetrying(q *queueSender, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q.retrying == on {
+		return
+	}
+	q.retrying = on
+	if on {
+		close(q.settled)
+	} else {
+		q.settled = make(chan struct{})
+	}
+}
+
 // send posts one entry and removes it from the outbox once confirmed (or
 // once it is clear it never can be).
-func (s *Service) send(channel string, e store.OutboxEntry) error {
+func (s *sender) send(queue string, e store.OutboxEntry) error {
 	var p outboxPayload
 	if err := json.Unmarshal(e.Payload, &p); err != nil {
-		s.log.Error("unreadable outbox entry dropped", "channel", channel, "err", err)
-		return s.cfg.Store.Delivered(channel, e.Seq)
+		s.log.Error("unreadable outbox entry dropped", "channel", queue, "err", err)
+		return s.store.Delivered(queue, e.Seq)
 	}
 	if kindOf(e) == postArchive {
-		return s.archive(channel, e)
+		return s.archive(queue, e)
 	}
 	if p.Edit != "" {
-		return s.sendEdit(channel, e, p)
+		return s.sendEdit(queue, e, p)
 	}
 	m := p.Message
 	if p.Board != nil {
-		if f, err := s.drawBoard(channel, p.Board); err == nil {
+		if f, err := s.host.drawBoard(queue, p.Board); err == nil {
 			m.Files = append(m.Files, f)
 		} else {
 			// The game changed since (ended, taken back): the words go
 			// without the picture rather than not at all.
-			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
+			s.log.Warn("board picture not drawn", "channel", queue, "err", err)
 		}
 	}
 	m.Nonce = e.Nonce
 	if p.DM != "" {
-		return s.sendDM(channel, e, p, m)
+		return s.sendDM(queue, e, p, m)
 	}
-	to := channel
+	to := queue
 	if p.To != "" {
 		to = p.To
 	}
-	id, err := s.cfg.Poster.Post(s.ctx, to, m)
-	if errors.Is(err, ErrForbidden) && to == channel {
-		return s.postRefused(channel, err)
+	id, err := s.poster.Post(s.ctx, to, m)
+	if errors.Is(err, ErrForbidden) && to == queue {
+		return s.postRefused(queue, err)
 	}
 	if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
-		s.log.Error("post dropped", "channel", channel, "kind", e.Kind, "err", err)
-		return s.cfg.Store.Delivered(channel, e.Seq)
+		s.log.Error("post dropped", "channel", queue, "kind", e.Kind, "err", err)
+		return s.store.Delivered(queue, e.Seq)
 	}
 	if err != nil {
 		return err
 	}
-	if to == channel {
-		s.postAccepted(channel)
+	if to == queue {
+		s.postAccepted(queue)
 	}
 	switch kindOf(e) {
 	case postBoard, postFinal:
-		s.replaceBoard(channel, id, kindOf(e) == postFinal)
+		s.replaceBoard(queue, id, kindOf(e) == postFinal)
 	case postLobby:
-		s.rememberLobby(p.Game, id)
+		s.host.rememberLobby(p.Game, id)
 	}
-	return s.cfg.Store.Delivered(channel, e.Seq)
+	return s.store.Delivered(queue, e.Seq)
+}
+
+// MessageEditor is a Poster that can replace an earlier post.
+type MessageEditor interface {
+	EditMessage(channel, id string, m Message) error
+}
+
+// sendEdit replaces an earlier message of the channel (an expired lobby's).
+func (s *sender) sendEdit(channel string, e store.OutboxEntry, p outboxPayload) error {
+	if ed, ok := s.poster.(MessageEditor); ok {
+		err := ed.EditMessage(channel, p.Edit, p.Message)
+		if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
+			s.log.Warn("edit dropped", "channel", channel, "err", err)
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return s.store.Delivered(channel, e.Seq)
 }
 
 // archive closes a finished game's thread.
-func (s *Service) archive(channel string, e store.OutboxEntry) error {
-	th, ok := s.cfg.Poster.(ThreadOpener)
-	if ok {
+func (s *sender) archive(channel string, e store.OutboxEntry) error {
+	if th, ok := s.poster.(ThreadOpener); ok {
 		err := th.ArchiveThread(channel)
 		if err != nil && !errors.Is(err, ErrUndeliverable) {
 			return err
@@ -302,14 +327,14 @@ func (s *Service) archive(channel string, e store.OutboxEntry) error {
 			s.log.Warn("thread not archived", "channel", channel, "err", err)
 		}
 	}
-	return s.cfg.Store.Delivered(channel, e.Seq)
+	return s.store.Delivered(channel, e.Seq)
 }
 
 // replaceBoard makes the post id the channel's live board (or, for the
 // final reveal, leaves none) and takes the buttons off the board before
 // it. Best effort: an old board's buttons are harmless (a click on them is
 // answered as stale), so a failure is logged, not retried.
-func (s *Service) replaceBoard(channel, id string, final bool) {
+func (s *sender) replaceBoard(channel, id string, final bool) {
 	// The sender is the only writer of boards: what it remembers is the
 	// truth (the stored id may be older when a table's copy of its record
 	// was saved over it), and it outlives a game archived before its final
@@ -317,7 +342,7 @@ func (s *Service) replaceBoard(channel, id string, final bool) {
 	s.mu.Lock()
 	prev := s.boards[channel]
 	s.mu.Unlock()
-	err := s.cfg.Store.Update(channel, func(r *store.GameRecord) error {
+	err := s.store.Update(channel, func(r *store.GameRecord) error {
 		if r.Messages == nil {
 			r.Messages = map[string]string{}
 		}
@@ -346,67 +371,92 @@ func (s *Service) replaceBoard(channel, id string, final bool) {
 }
 
 // sleep waits d, or less when the service closes; false then.
-func (s *Service) sleep(d time.Duration) bool {
+func (s *sender) sleep(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
-	case <-s.closed:
+	case <-s.ctx.Done():
 		return false
 	}
 }
 
-// Deliver starts delivering every channel's outbox: what was queued before
-// a restart goes out first.
-func (s *Service) Deliver(ctx context.Context) error {
-	chs, err := s.cfg.Store.OutboxChannels()
+// deliverAll starts delivering every queue's outbox: what was queued
+// before a restart goes out first.
+func (s *sender) deliverAll(ctx context.Context) error {
+	queues, err := s.store.OutboxChannels()
 	if err != nil {
 		return err
 	}
-	for _, ch := range chs {
+	for _, q := range queues {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		s.kick(ch)
+		s.kick(q)
 	}
 	return nil
 }
 
-// setRetrying marks a channel's sender as waiting to retry (Discord is
-// failing): requests stop waiting for it then.
-func (s *Service) setRetrying(channel string, on bool) {
+// waitSent waits until the queue's posts queued so far are sent, or its
+// goroutine waits to retry: a request's handling ends with the table up to
+// date when Discord answers, and never waits on a failing Discord.
+func (s *sender) waitSent(queue string) {
 	s.mu.Lock()
-	if on {
-		s.retrying[channel] = true
-	} else {
-		delete(s.retrying, channel)
+	q := s.running[queue]
+	var settled chan struct{}
+	if q != nil {
+		settled = q.settled
 	}
 	s.mu.Unlock()
-	s.idle.Broadcast()
-}
-
-// waitSent waits until the channel's posts queued so far are sent, or
-// its sender waits to retry: a request's handling ends with the table
-// up to date when Discord answers, and never waits on a failing Discord.
-func (s *Service) waitSent(channel string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for s.sending[channel] && !s.retrying[channel] && !s.isClosed() {
-		s.idle.Wait()
+	if q == nil {
+		return
+	}
+	select {
+	case <-settled:
+	case <-s.ctx.Done():
 	}
 }
+
+// quiet waits until no queue's goroutine is at work (or the service
+// closes).
+func (s *sender) quiet() {
+	for {
+		s.mu.Lock()
+		var done chan struct{}
+		for _, q := range s.running {
+			done = q.done
+			break
+		}
+		s.mu.Unlock()
+		if done == nil {
+			return
+		}
+		select {
+		case <-done:
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+// close starts no more goroutines and waits for the running ones, which
+// stop once the service's context is done.
+func (s *sender) close() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// Deliver starts delivering every channel's outbox: what was queued before
+// a restart goes out first.
+func (s *Service) Deliver(ctx context.Context) error { return s.out.deliverAll(ctx) }
 
 // Quiet waits until no channel's sender is at work: every post queued so
 // far was delivered (or the service closed). The terminal game and tests
 // use it to show posts in order with the replies.
-func (s *Service) Quiet() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.sending) > 0 && !s.isClosed() {
-		s.idle.Wait()
-	}
-}
+func (s *Service) Quiet() { s.out.quiet() }
 
 // OutboxDepth reports how many posts wait and how old the oldest is, for
 // the health check.

@@ -11,14 +11,14 @@ const sendConcurrency = 8
 // errClosed: the service closed before the post could be sent.
 var errClosed = errors.New("the service is closing")
 
-// withSendSlot sends (one entry, or a run of boards) when a sending slot
-// is free.
-func (s *Service) withSendSlot(send func() error) error {
+// withSlot sends (one entry, or a run of boards) when a sending slot is
+// free.
+func (s *sender) withSlot(send func() error) error {
 	select {
-	case s.sendSlots <- struct{}{}:
-	case <-s.closed:
+	case s.slots <- struct{}{}:
+	case <-s.ctx.Done():
 		return errClosed
 	}
-	defer func() { <-s.sendSlots }()
+	defer func() { <-s.slots }()
 	return send()
 }

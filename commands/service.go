@@ -75,25 +75,16 @@ type Service struct {
 	// channels are the tables in memory, in lru (most recent first).
 	channels map[string]*table
 	lru      *list.List
-	// sending marks the channels whose sender runs; again, that more was
-	// queued since it last looked; idle is signalled when a sender stops.
-	// retrying, that it waits to retry a failed post.
-	sending, again, retrying map[string]bool
-	idle                     *sync.Cond
-	// boards holds each channel's live board message, for the sender.
-	boards map[string]string
 	// rematching marks the games whose rematch is being opened.
 	rematching map[string]bool
 	recent     recentIDs
 	replays    replayCache
 	hands      handCache
-	// vias is what the sender posted through requests' vias (via.go).
-	vias viaBook
+	// out delivers what the tables commit to the outbox (sender.go).
+	out *sender
 
-	// blocked are the channels whose posts Discord refuses (blocked.go);
 	// dmRefused, "channel/user" of the players owed word that their turn
 	// DMs were refused (dm.go).
-	blocked map[string]*blockage
 	// dmMu guards dmRefused alone: it is taken with a table locked (when
 	// the table loads), so it never waits for another lock.
 	dmMu      sync.Mutex
@@ -105,8 +96,6 @@ type Service struct {
 	// until was set; nextWake is that one.
 	wake     chan struct{}
 	nextWake time.Time
-	// sendSlots bounds the posts being sent at once (sendslots.go).
-	sendSlots chan struct{}
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -221,11 +210,9 @@ func New(cfg Config) *Service {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, lru: list.New(), closed: make(chan struct{}),
-		sending: map[string]bool{}, again: map[string]bool{}, retrying: map[string]bool{}, boards: map[string]string{}, rematching: map[string]bool{},
-		blocked: map[string]*blockage{}, dmRefused: map[string]bool{},
-		wake: make(chan struct{}, 1), sendSlots: make(chan struct{}, sendConcurrency)}
-	s.idle = sync.NewCond(&s.mu)
+		rematching: map[string]bool{}, dmRefused: map[string]bool{}, wake: make(chan struct{}, 1)}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
+	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
 	return s
 }
 
@@ -250,8 +237,8 @@ func (s *Service) Close() {
 		s.disarmBot(t)
 		t.mu.Unlock()
 	}
-	s.idle.Broadcast()
 	s.wg.Wait()
+	s.out.close()
 }
 
 // withClose is ctx, cancelled as well when the service closes.
@@ -422,7 +409,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
 		// refuses here, DMs Discord refused them.
-		r.followUps = append(r.followUps, s.tellBlocked(req)...)
+		r.followUps = append(r.followUps, s.out.tellBlocked(req)...)
 		r.followUps = append(r.followUps, s.tellDMRefused(ctx, req)...)
 	}
 	if err != nil {
@@ -434,7 +421,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 	}
 	err = r.sendTo(resp)
 	if req.Type != AutocompleteRequest {
-		s.waitSent(req.Channel)
+		s.out.waitSent(req.Channel)
 	}
 	if err != nil {
 		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)

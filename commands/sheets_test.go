@@ -97,6 +97,7 @@ func (c *testClock) advance(d time.Duration) {
 func (w *world) serve(clock *testClock) {
 	w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
 	w.svc.cfg.Now = clock.Now
+	w.svc.out.now = clock.Now
 }
 
 // tableOf opens a two-player table in channel ch (seed 0: a random one).

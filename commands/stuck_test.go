@@ -66,7 +66,7 @@ func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
 	gid := startedGame(t, w, map[string]string{"turn_timer": "9"})
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // before the service closes
-	w.svc.cfg.Poster = stuckPoster{w.poster, release}
+	w.setPoster(stuckPoster{w.poster, release})
 
 	n := 0
 	send := func(req *Request, r Responder) {
@@ -167,7 +167,7 @@ func TestCloseEndsAPostInFlight(t *testing.T) {
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	started := make(chan struct{}, 1)
-	w.svc.cfg.Poster = hangingPoster{w.poster, started}
+	w.setPoster(hangingPoster{w.poster, started})
 	r := &notedResponder{done: make(chan struct{})}
 	go w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: "d1", Channel: "c1", Guild: "g1", User: "u1", CustomID: "draw:" + gid + ":0:deck"}, r)
 	<-r.done

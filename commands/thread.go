@@ -104,8 +104,8 @@ func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lo
 		return refuse(s.oops(req, err.Error()))
 	}
 	t.rec = rec
-	s.kick(rec.Channel)
-	s.kickQueues(posts)
+	s.out.kick(rec.Channel)
+	s.out.kickQueues(posts)
 	return t, nil
 }
 

@@ -168,7 +168,7 @@ func (s *Service) resumeBots(t *table) {
 	}
 	s.botsSetup(t)
 	if t.rec != nil {
-		s.kick(t.rec.Channel)
+		s.out.kick(t.rec.Channel)
 	}
 	s.scheduleBots(t)
 }
@@ -338,5 +338,5 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 		return
 	}
 	t.rec.Due = next
-	s.kick(t.rec.Channel)
+	s.out.kick(t.rec.Channel)
 }

@@ -142,9 +142,9 @@ func (b *viaBook) liveOf(channel string) (liveBoard, bool) {
 }
 
 // usable: a via to post through now.
-func (s *Service) usable(via string, until time.Time) (ViaPoster, bool) {
-	vp, ok := s.cfg.Poster.(ViaPoster)
-	return vp, ok && via != "" && s.cfg.Now().Before(until.Add(-viaMargin))
+func (s *sender) usable(via string, until time.Time) (ViaPoster, bool) {
+	vp, ok := s.poster.(ViaPoster)
+	return vp, ok && via != "" && s.now().Before(until.Add(-viaMargin))
 }
 
 // sendBoards posts a run of queued boards (coalesce.go) as one message: through the newest
@@ -152,14 +152,14 @@ func (s *Service) usable(via string, until time.Time) (ViaPoster, bool) {
 // entries leave the outbox together once Discord has the message. complete is false when
 // only the first boards of the run were found already posted: the caller reads the outbox
 // again.
-func (s *Service) sendBoards(channel string, run []queuedBoard) (complete bool, err error) {
+func (s *sender) sendBoards(channel string, run []queuedBoard) (complete bool, err error) {
 	if done, err := s.findPosted(channel, run); err != nil || done > 0 {
 		return done == len(run), err
 	}
 	newest := run[len(run)-1]
 	m := mergedBoard(run)
 	if newest.p.Board != nil { // else the picture is in the message (a game's first board)
-		if f, err := s.drawBoard(channel, newest.p.Board); err == nil {
+		if f, err := s.host.drawBoard(channel, newest.p.Board); err == nil {
 			m.Files = append(m.Files, f)
 		} else {
 			// The game changed since (ended, taken back): the words go without the
@@ -179,7 +179,7 @@ func (s *Service) sendBoards(channel string, run []queuedBoard) (complete bool, 
 		s.log.Debug("board posted to the channel: its interaction's webhook is gone", "channel", channel, "err", err)
 	}
 	m.Nonce = newest.e.Nonce
-	id, err := s.cfg.Poster.Post(s.ctx, channel, m)
+	id, err := s.poster.Post(s.ctx, channel, m)
 	if errors.Is(err, ErrForbidden) {
 		return false, s.postRefused(channel, err) // the boards wait (blocked.go)
 	}
@@ -188,7 +188,7 @@ func (s *Service) sendBoards(channel string, run []queuedBoard) (complete bool, 
 		for _, q := range run {
 			s.vias.forget(q.e.Seq)
 		}
-		return true, s.cfg.Store.Delivered(channel, seqs(run)...)
+		return true, s.store.Delivered(channel, seqs(run)...)
 	}
 	if err != nil {
 		return false, err
@@ -198,20 +198,20 @@ func (s *Service) sendBoards(channel string, run []queuedBoard) (complete bool, 
 }
 
 // boardsPosted makes the message the table's live board and removes the run from the outbox.
-func (s *Service) boardsPosted(channel string, run []queuedBoard, lb liveBoard) error {
+func (s *sender) boardsPosted(channel string, run []queuedBoard, lb liveBoard) error {
 	s.replaceBoard(channel, lb.id, false)
 	s.vias.setLive(channel, lb)
 	for _, q := range run {
 		s.vias.forget(q.e.Seq)
 	}
-	return s.cfg.Store.Delivered(channel, seqs(run)...)
+	return s.store.Delivered(channel, seqs(run)...)
 }
 
 // findPosted looks for the boards of the run that may already be posted through their vias.
 // The newest one found was posted with every board before it (they were merged into it):
 // those leave the outbox, and done is their number. None found: none was posted.
-func (s *Service) findPosted(channel string, run []queuedBoard) (done int, err error) {
-	vp, ok := s.cfg.Poster.(ViaPoster)
+func (s *sender) findPosted(channel string, run []queuedBoard) (done int, err error) {
+	vp, ok := s.poster.(ViaPoster)
 	if !ok {
 		return 0, nil
 	}
@@ -245,7 +245,7 @@ func (s *Service) findPosted(channel string, run []queuedBoard) (done int, err e
 
 // removeControls takes the buttons off a board: through the via it was posted through while
 // that lives (no request under the global limit), else with a channel edit.
-func (s *Service) removeControls(channel, id string) error {
+func (s *sender) removeControls(channel, id string) error {
 	if lb, ok := s.vias.liveOf(channel); ok && lb.id == id {
 		if vp, ok := s.usable(lb.via, lb.until); ok {
 			err := vp.RemoveControlsVia(lb.via, channel, id)
@@ -254,7 +254,7 @@ func (s *Service) removeControls(channel, id string) error {
 			}
 		}
 	}
-	rm, ok := s.cfg.Poster.(ControlsRemover)
+	rm, ok := s.poster.(ControlsRemover)
 	if !ok {
 		return nil
 	}
@@ -272,6 +272,6 @@ func seqs(run []queuedBoard) []uint64 {
 // viaFields are what an outbox entry keeps of its request's via.
 func (s *Service) viaFields(p *outboxPayload, req *Request) {
 	if req != nil && req.Via != "" {
-		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, s.vias.epochID()
+		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, s.out.vias.epochID()
 	}
 }
