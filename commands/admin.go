@@ -170,18 +170,12 @@ func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
 	}
 	// The server's tables in memory go too (never waiting for a table's
 	// lock under the service's).
-	s.mu.Lock()
-	tables := make([]*table, 0, len(s.channels))
-	for _, t := range s.channels {
-		tables = append(tables, t)
-	}
-	s.mu.Unlock()
-	for _, t := range tables {
+	for _, t := range s.tables.all() {
 		t.mu.Lock()
 		if !t.gone && t.rec != nil && t.rec.Guild == req.Guild {
 			s.disarmBot(t)
 			t.rec, t.game = nil, nil
-			s.drop(t)
+			s.tables.drop(t)
 		}
 		t.mu.Unlock()
 	}

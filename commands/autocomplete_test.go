@@ -11,9 +11,7 @@ import (
 func TestAutocompleteNeverWaitsForTheTable(t *testing.T) {
 	w := newWorld(t)
 	startedGame(t, w, nil)
-	w.svc.mu.Lock()
-	tb := w.svc.channels["c1"]
-	w.svc.mu.Unlock()
+	tb, _ := w.svc.tables.loaded("c1")
 	tb.mu.Lock() // held as by a slow move
 	defer tb.mu.Unlock()
 	got := make(chan answer, 1)

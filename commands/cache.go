@@ -1,11 +1,9 @@
 package commands
 
 import (
-	"encoding/json"
+	"container/list"
+	"sync"
 	"time"
-
-	"conductor/data"
-	"conductor/engine"
 )
 
 // Games at rest cost nothing: a table is loaded when someone (or a
@@ -14,8 +12,8 @@ import (
 // a table holds is lost: the game is in the store, and what exists only
 // in memory (a question waiting for a player's answer, an undo vote, the
 // last /board repost) is parked in the store when the table is dropped and
-// restored when it is loaded again. A table about to let a bot move is
-// kept until the bot has moved.
+// restored when it is loaded again (parked.go). A table about to let a bot
+// move is kept until the bot has moved.
 
 // Defaults of Config.MaxTables and Config.IdleAfter. A table in memory
 // costs some 50 KB (its record with the log, the game, a copy of it for
@@ -25,73 +23,123 @@ const (
 	DefaultIdleAfter = 15 * time.Minute
 )
 
+// tableCache holds the tables in memory.
+type tableCache struct {
+	max       int
+	idleAfter time.Duration
+	now       func() time.Time
+	// open makes the empty table of a channel that has none in memory.
+	open func(channel string) *table
+	// park stores what only a locked table knows before it is dropped;
+	// false when it could not (the table stays).
+	park func(t *table) bool
+
+	// mu guards byChannel and lru, and each table's elem and used. A
+	// table's lock may be held when mu is taken, never the other way
+	// round (TryLock excepted).
+	mu        sync.Mutex
+	byChannel map[string]*table
+	lru       *list.List // most recently used first
+}
+
+func newTableCache(max int, idleAfter time.Duration, now func() time.Time, open func(string) *table, park func(*table) bool) *tableCache {
+	return &tableCache{max: max, idleAfter: idleAfter, now: now, open: open, park: park,
+		byChannel: map[string]*table{}, lru: list.New()}
+}
+
 // lookup finds a channel's table, adding an empty one (fresh) when the
 // channel has none in memory, and marks it used.
-func (s *Service) lookup(channel string) (t *table, fresh bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.channels[channel]
+func (c *tableCache) lookup(channel string) (t *table, fresh bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.byChannel[channel]
 	if !ok {
-		t = &table{svc: s, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
-		s.channels[channel] = t
-		t.elem = s.lru.PushFront(t)
+		t = c.open(channel)
+		c.byChannel[channel] = t
+		t.elem = c.lru.PushFront(t)
 	} else {
-		s.lru.MoveToFront(t.elem)
+		c.lru.MoveToFront(t.elem)
 	}
-	t.used = s.cfg.Now()
+	t.used = c.now()
 	return t, !ok
+}
+
+// loaded is a channel's table if it is in memory, not locked.
+func (c *tableCache) loaded(channel string) (*table, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.byChannel[channel]
+	return t, ok
+}
+
+// all are the tables in memory, not locked.
+func (c *tableCache) all() []*table {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tables := make([]*table, 0, len(c.byChannel))
+	for _, t := range c.byChannel {
+		tables = append(tables, t)
+	}
+	return tables
+}
+
+// len is the number of tables in memory.
+func (c *tableCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.byChannel)
 }
 
 // drop removes a locked table from memory: whoever waits for its lock
 // looks the channel up again.
-func (s *Service) drop(t *table) {
+func (c *tableCache) drop(t *table) {
 	t.gone = true
-	s.mu.Lock()
-	if s.channels[t.channel] == t {
-		delete(s.channels, t.channel)
-		s.lru.Remove(t.elem)
+	c.mu.Lock()
+	if c.byChannel[t.channel] == t {
+		delete(c.byChannel, t.channel)
+		c.lru.Remove(t.elem)
 	}
-	s.mu.Unlock()
+	c.mu.Unlock()
 }
 
-// trim drops the least recently used tables beyond MaxTables. It never
-// waits for a table in use.
-func (s *Service) trim() {
+// trim drops the least recently used tables beyond max. It never waits
+// for a table in use.
+func (c *tableCache) trim() {
 	for {
-		s.mu.Lock()
-		if len(s.channels) <= s.cfg.MaxTables {
-			s.mu.Unlock()
+		c.mu.Lock()
+		if len(c.byChannel) <= c.max {
+			c.mu.Unlock()
 			return
 		}
-		victim := s.idleTable(time.Time{})
-		s.mu.Unlock()
+		victim := c.idle(time.Time{})
+		c.mu.Unlock()
 		if victim == nil {
 			return // every table is in use: try again next time
 		}
-		s.evictLocked(victim)
+		c.evictLocked(victim)
 	}
 }
 
-// EvictIdle drops the tables unused for IdleAfter. Run calls it; its cost
-// is the tables it drops.
-func (s *Service) EvictIdle() {
-	before := s.cfg.Now().Add(-s.cfg.IdleAfter)
+// evictIdle drops the tables unused for idleAfter; its cost is the tables
+// it drops.
+func (c *tableCache) evictIdle() {
+	before := c.now().Add(-c.idleAfter)
 	for {
-		s.mu.Lock()
-		victim := s.idleTable(before)
-		s.mu.Unlock()
+		c.mu.Lock()
+		victim := c.idle(before)
+		c.mu.Unlock()
 		if victim == nil {
 			return
 		}
-		s.evictLocked(victim)
+		c.evictLocked(victim)
 	}
 }
 
-// idleTable returns, locked, the least recently used table that can be
+// idle returns, locked, the least recently used table that can be
 // dropped, among those unused since before (any, when before is zero).
-// The caller holds s.mu.
-func (s *Service) idleTable(before time.Time) *table {
-	for e := s.lru.Back(); e != nil; e = e.Prev() {
+// The caller holds c.mu.
+func (c *tableCache) idle(before time.Time) *table {
+	for e := c.lru.Back(); e != nil; e = e.Prev() {
 		t := e.Value.(*table)
 		if !before.IsZero() && t.used.After(before) {
 			return nil // the rest were used later
@@ -109,10 +157,8 @@ func (s *Service) idleTable(before time.Time) *table {
 }
 
 // evict drops a channel's table from memory if it can be (tests).
-func (s *Service) evict(channel string) bool {
-	s.mu.Lock()
-	t, ok := s.channels[channel]
-	s.mu.Unlock()
+func (c *tableCache) evict(channel string) bool {
+	t, ok := c.loaded(channel)
 	if !ok || !t.mu.TryLock() {
 		return false
 	}
@@ -120,96 +166,42 @@ func (s *Service) evict(channel string) bool {
 		t.mu.Unlock()
 		return false
 	}
-	s.evictLocked(t)
+	c.evictLocked(t)
 	return true
 }
 
 // evictLocked parks what only the table knows, drops it and unlocks it.
 // When the parking fails the table stays.
-func (s *Service) evictLocked(t *table) {
-	if data := t.parked(s.cfg.Now()); data != nil {
-		if err := s.cfg.Store.Park(t.channel, data); err != nil {
-			s.log.Warn("park a table", "channel", t.channel, "err", err)
-			s.mu.Lock()
-			t.used = s.cfg.Now() // not the first victim again at once
-			s.lru.MoveToFront(t.elem)
-			s.mu.Unlock()
-			t.mu.Unlock()
-			return
-		}
+func (c *tableCache) evictLocked(t *table) {
+	if !c.park(t) {
+		c.mu.Lock()
+		t.used = c.now() // not the first victim again at once
+		c.lru.MoveToFront(t.elem)
+		c.mu.Unlock()
+		t.mu.Unlock()
+		return
 	}
-	s.drop(t)
+	c.drop(t)
 	t.mu.Unlock()
 }
 
-// parkedTable is what a table holds besides its game, stored while the
-// table is out of memory.
-type parkedTable struct {
-	Pending    map[string]parkedAction `json:"pending,omitempty"`
-	Undo       *parkedUndo             `json:"undo,omitempty"`
-	BoardShown time.Time               `json:"board_shown,omitzero"`
+// EvictIdle drops the tables unused for IdleAfter. Run calls it.
+func (s *Service) EvictIdle() { s.tables.evictIdle() }
+
+// openTable is the empty table of a channel, before it is loaded.
+func (s *Service) openTable(channel string) *table {
+	return &table{svc: s, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
 }
 
-type parkedAction struct {
-	Action engine.Action `json:"action"`
-	Pay    bool          `json:"pay,omitempty"`
-	Trips  []engine.Trip `json:"trips,omitempty"`
-	From   data.CityID   `json:"from,omitempty"`
-	Turn   int           `json:"turn"`
-}
-
-type parkedUndo struct {
-	LogLen int             `json:"log_len"`
-	By     string          `json:"by"`
-	Voters map[string]bool `json:"voters"`
-	Agreed map[string]bool `json:"agreed"`
-}
-
-// parked encodes what must survive the table's absence; nil when nothing.
-func (t *table) parked(now time.Time) []byte {
-	if t.rec == nil {
-		return nil
+// parkTable stores what only a locked table knows; false when it could not.
+func (s *Service) parkTable(t *table) bool {
+	data := t.parked(s.cfg.Now())
+	if data == nil {
+		return true
 	}
-	var p parkedTable
-	for user, a := range t.pending {
-		if p.Pending == nil {
-			p.Pending = map[string]parkedAction{}
-		}
-		p.Pending[user] = parkedAction{Action: a.action, Pay: a.pay, Trips: a.trips, From: a.from, Turn: a.turn}
+	if err := s.cfg.Store.Park(t.channel, data); err != nil {
+		s.log.Warn("park a table", "channel", t.channel, "err", err)
+		return false
 	}
-	if u := t.undo; u != nil {
-		p.Undo = &parkedUndo{LogLen: u.logLen, By: u.by, Voters: u.voters, Agreed: u.agreed}
-	}
-	if now.Sub(t.boardShown) < boardCooldown {
-		p.BoardShown = t.boardShown
-	}
-	if p.Pending == nil && p.Undo == nil && p.BoardShown.IsZero() {
-		return nil
-	}
-	data, _ := json.Marshal(&p) // plain data always marshals
-	return data
-}
-
-// unpark restores what a table parked, and clears it from the store.
-func (s *Service) unpark(t *table, data []byte) {
-	var p parkedTable
-	if err := json.Unmarshal(data, &p); err != nil {
-		s.log.Warn("unreadable parked table dropped", "channel", t.channel, "err", err)
-	}
-	for user, a := range p.Pending {
-		t.pending[user] = pendingAction{action: a.Action, pay: a.Pay, trips: a.Trips, from: a.From, turn: a.Turn}
-	}
-	if u := p.Undo; u != nil {
-		t.undo = &undoVote{logLen: u.LogLen, by: u.By, voters: u.Voters, agreed: u.Agreed}
-		if t.undo.voters == nil {
-			t.undo.voters = map[string]bool{}
-		}
-		if t.undo.agreed == nil {
-			t.undo.agreed = map[string]bool{}
-		}
-	}
-	t.boardShown = p.BoardShown
-	if err := s.cfg.Store.Park(t.channel, nil); err != nil {
-		s.log.Warn("clear a parked table", "channel", t.channel, "err", err)
-	}
+	return true
 }

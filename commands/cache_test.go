@@ -38,7 +38,7 @@ func (tw *twin) do(req func(w *world) answer) answer {
 	tw.t.Helper()
 	tw.steps++
 	a := req(tw.kept)
-	if inMemory(tw.dropped, "c1") && !tw.dropped.svc.evict("c1") {
+	if inMemory(tw.dropped, "c1") && !tw.dropped.svc.tables.evict("c1") {
 		tw.t.Fatalf("step %d: the table could not be dropped", tw.steps)
 	}
 	b := req(tw.dropped)
@@ -219,9 +219,7 @@ func tunnelClaim(g *engine.Game, seat int) *engine.Action {
 
 // greyChoice is a grey route seat may pay in several colours, if any.
 func greyChoice(w *world, g *engine.Game, seat int) *engine.Action {
-	w.svc.mu.Lock()
-	tb := w.svc.channels["c1"]
-	w.svc.mu.Unlock()
+	tb, _ := w.svc.tables.loaded("c1")
 	for _, a := range g.LegalActions(seat, nil) {
 		if a.Kind != engine.ActClaim || g.Board().Tracks[a.Track].Color != data.Gray || g.Board().Tracks[a.Track].Tunnel {
 			continue
@@ -278,7 +276,7 @@ func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
 	posts := len(w.poster.all("c1"))
 	check := func(after time.Duration, restart bool) {
 		t.Helper()
-		if inMemory(w, "c1") && !w.svc.evict("c1") {
+		if inMemory(w, "c1") && !w.svc.tables.evict("c1") {
 			t.Fatal("the table was not dropped")
 		}
 		if restart {
@@ -287,7 +285,7 @@ func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
 		w.now = w.now.Add(after)
 		for range 3 {
 			w.svc.CheckTimers()
-			w.svc.evict("c1")
+			w.svc.tables.evict("c1")
 		}
 		w.svc.Quiet()
 	}
@@ -324,16 +322,16 @@ func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
 // stays.
 func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.MaxTables = 3
+	w.svc.tables.max = 3
 	for i := range 6 {
 		ch := fmt.Sprint("c", i)
 		w.do(&Request{Type: CommandRequest, User: "u1", Channel: ch, Name: "board"})
 	}
-	if n := len(w.svc.channels); n != 3 {
+	if n := w.svc.tables.len(); n != 3 {
 		t.Fatalf("%d tables in memory, want 3", n)
 	}
 	for _, ch := range []string{"c3", "c4", "c5"} {
-		if _, ok := w.svc.channels[ch]; !ok {
+		if _, ok := w.svc.tables.loaded(ch); !ok {
 			t.Fatalf("%s, used last, was dropped", ch)
 		}
 	}
@@ -341,8 +339,8 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 	w.do(&Request{Type: CommandRequest, User: "u1", Channel: "c5", Name: "board"})
 	w.now = w.now.Add(2 * time.Second)
 	w.svc.EvictIdle()
-	if _, ok := w.svc.channels["c5"]; len(w.svc.channels) != 1 || !ok {
-		t.Fatalf("after the idle time: %d tables", len(w.svc.channels))
+	if _, ok := w.svc.tables.loaded("c5"); w.svc.tables.len() != 1 || !ok {
+		t.Fatalf("after the idle time: %d tables", w.svc.tables.len())
 	}
 	// A table whose bot is about to move stays until it has moved.
 	tb, _ := w.svc.table("c5")
@@ -350,7 +348,7 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 	tb.unlock()
 	w.now = w.now.Add(DefaultIdleAfter * 2)
 	w.svc.EvictIdle()
-	if w.svc.evict("c5") || len(w.svc.channels) != 1 {
+	if w.svc.tables.evict("c5") || w.svc.tables.len() != 1 {
 		t.Fatal("a table with a bot about to move was dropped")
 	}
 	tb.botTimer.Stop()
@@ -405,16 +403,14 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	}
 	// Once the bot has played, its table may leave memory again.
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn again")
-	if !w.svc.evict("c1") {
+	if !w.svc.tables.evict("c1") {
 		t.Fatal("the table stays in memory after its bot played")
 	}
 }
 
 // inMemory says whether a channel's table is in memory.
 func inMemory(w *world, ch string) bool {
-	w.svc.mu.Lock()
-	defer w.svc.mu.Unlock()
-	_, ok := w.svc.channels[ch]
+	_, ok := w.svc.tables.loaded(ch)
 	return ok
 }
 

@@ -52,9 +52,7 @@ func TestOneDeckCountEverywhere(t *testing.T) {
 	posts := w.poster.all("c1")
 	board := posts[len(posts)-1]
 	button := deckButtonCount(board)
-	w.svc.mu.Lock()
-	tb := w.svc.channels["c1"]
-	w.svc.mu.Unlock()
+	tb, _ := w.svc.tables.loaded("c1")
 	tb.mu.Lock()
 	piles := w.svc.scene(tb, tb.locale()).Text.Piles
 	tb.mu.Unlock()

@@ -13,9 +13,7 @@ import (
 // game returns the channel's engine game (tests peek to choose moves, the
 // way a player reads the board).
 func (w *world) game(ch string) (*engine.Game, string) {
-	w.svc.mu.Lock()
-	t := w.svc.channels[ch]
-	w.svc.mu.Unlock()
+	t, _ := w.svc.tables.loaded(ch)
 	if t == nil {
 		return nil, ""
 	}

@@ -128,9 +128,7 @@ func TestConfirmationComesBackInHand(t *testing.T) {
 	startedGame(t, w, map[string]string{"confirm": "true"})
 	g, _ := w.game("c1")
 	g.Player(0) // keep the reference live
-	w.svc.mu.Lock()
-	tb := w.svc.channels["c1"]
-	w.svc.mu.Unlock()
+	tb, _ := w.svc.tables.loaded("c1")
 	tb.mu.Lock()
 	tb.pending["u1"] = pendingAction{action: engine.Action{Kind: engine.ActClaim, Track: 0, Color: g.Board().Tracks[0].Color}, turn: g.Turn()}
 	tb.mu.Unlock()
@@ -261,9 +259,7 @@ func TestPlayerChoosesHowToPayAGreyRoute(t *testing.T) {
 	w := newWorld(t)
 	gid := startedGame(t, w, map[string]string{"turn_timer": "0"})
 	g, _ := w.game("c1")
-	w.svc.mu.Lock()
-	tb := w.svc.channels["c1"]
-	w.svc.mu.Unlock()
+	tb, _ := w.svc.tables.loaded("c1")
 	for round := 0; round < 60; round++ {
 		for _, a := range g.LegalActions(0, nil) {
 			if a.Kind != engine.ActClaim || g.Board().Tracks[a.Track].Color != data.Gray {

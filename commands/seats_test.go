@@ -153,9 +153,7 @@ func contents(ms []Message) []string {
 // under evaluates f on a channel's game with its table locked, as bots
 // move in their own goroutines.
 func (w *world) under(ch string, f func(*engine.Game) bool) bool {
-	w.svc.mu.Lock()
-	t := w.svc.channels[ch]
-	w.svc.mu.Unlock()
+	t, _ := w.svc.tables.loaded(ch)
 	if t == nil {
 		return false
 	}

@@ -69,12 +69,12 @@ type Service struct {
 	cfg Config
 	log *slog.Logger
 
-	// mu guards the service's maps. A table's lock may be held when mu
-	// is taken, never the other way round (TryLock excepted).
+	// tables are the tables in memory (cache.go).
+	tables *tableCache
+
+	// mu guards the service's small maps below. A table's lock may be
+	// held when mu is taken, never the other way round.
 	mu sync.Mutex
-	// channels are the tables in memory, in lru (most recent first).
-	channels map[string]*table
-	lru      *list.List
 	// rematching marks the games whose rematch is being opened.
 	rematching map[string]bool
 	recent     recentIDs
@@ -209,10 +209,11 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
-	s := &Service{cfg: cfg, log: cfg.Logger, channels: map[string]*table{}, lru: list.New(), closed: make(chan struct{}),
+	s := &Service{cfg: cfg, log: cfg.Logger, closed: make(chan struct{}),
 		rematching: map[string]bool{}, dmRefused: map[string]bool{}, wake: make(chan struct{}, 1)}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
+	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
 	return s
 }
 
@@ -227,12 +228,8 @@ func (s *Service) Close() {
 	default:
 		close(s.closed)
 	}
-	tables := make([]*table, 0, len(s.channels))
-	for _, t := range s.channels {
-		tables = append(tables, t)
-	}
 	s.mu.Unlock()
-	for _, t := range tables {
+	for _, t := range s.tables.all() {
 		t.mu.Lock()
 		s.disarmBot(t)
 		t.mu.Unlock()
@@ -261,7 +258,7 @@ func (s *Service) isClosed() bool {
 // first use. The caller unlocks it.
 func (s *Service) table(channel string) (*table, error) {
 	for {
-		t, fresh := s.lookup(channel)
+		t, fresh := s.tables.lookup(channel)
 		t.mu.Lock()
 		if t.gone {
 			// Dropped while we waited: look again.
@@ -270,13 +267,13 @@ func (s *Service) table(channel string) (*table, error) {
 		}
 		if fresh || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
 			if err := s.load(t, channel); err != nil {
-				s.drop(t)
+				s.tables.drop(t)
 				t.mu.Unlock()
 				return nil, err
 			}
 		}
 		if fresh {
-			s.trim()
+			s.tables.trim()
 		}
 		return t, nil
 	}
