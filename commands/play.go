@@ -73,7 +73,7 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 		t.snapMoves = n
 	}
 	if due != nil {
-		s.woken(due.At)
+		s.alarm.due(due.At)
 	}
 	s.out.kickQueues(posts)
 	if req != nil && o.turnDone {

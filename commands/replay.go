@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
+	"conductor/data"
 	"conductor/engine"
 	"conductor/imaging"
 	"conductor/present"
@@ -20,9 +22,16 @@ import (
 // recorded scores (the rules or the ticket deck changed since).
 var errReplayDiverged = errors.New("the archived game replays differently")
 
-// replayCache keeps the last replays made, by archive key, since everyone
-// at the table may ask for the same one; one is rendered at a time.
-type replayCache struct {
+// replays rebuilds finished games from the archive: the GIF under a
+// score sheet, the frames of the replay page (replayview.go). It keeps
+// the last GIFs made, by archive key, since everyone at the table may ask
+// for the same one; one is rendered at a time.
+type replays struct {
+	store    *store.Store
+	catalog  *data.Catalog
+	renderer *imaging.Renderer
+	log      *slog.Logger
+
 	mu    sync.Mutex
 	gifs  map[string]present.ReplayGIF
 	order []string
@@ -33,7 +42,7 @@ const replayCacheSize = 4
 // replayButton answers the Replay button, privately: each player watches
 // at their pace, and the channel is not flooded with copies.
 func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (response, error) {
-	r, err := s.replay(req.Guild, id.game)
+	r, err := s.replays.gif(req.Guild, id.game)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return reply(note(present.T(req.Locale, "replay.gone")))
@@ -52,29 +61,28 @@ func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (
 	return reply(Message{Ephemeral: true, Content: text, Files: []File{{Name: "replay.gif", ContentType: "image/gif", Data: r.Data}}})
 }
 
-// replay returns the GIF of guild's archived game id, from the cache or
+// gif returns the GIF of guild's archived game id, from the cache or
 // rebuilt. The archive is asked first, so that a game forgotten with
 // /ttr forget is gone from replays too.
-func (s *Service) replay(guild, id string) (present.ReplayGIF, error) {
-	entry, err := s.cfg.Store.ArchivedByID(guild, id)
+func (c *replays) gif(guild, id string) (present.ReplayGIF, error) {
+	entry, err := c.store.ArchivedByID(guild, id)
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
-	c := &s.replays
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r, ok := c.gifs[entry.Key]; ok {
 		return r, nil
 	}
-	rec, err := s.cfg.Store.ArchivedGame(entry.Key)
+	rec, err := c.store.ArchivedGame(entry.Key)
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
-	frames, _, err := s.replayFrames(rec, entry)
+	frames, _, err := c.frames(rec, entry)
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
-	r, err := present.Replay(s.cfg.Renderer, frames, present.ReplayMaxBytes)
+	r, err := present.Replay(c.renderer, frames, present.ReplayMaxBytes)
 	if err != nil {
 		return present.ReplayGIF{}, err
 	}
@@ -90,12 +98,12 @@ func (s *Service) replay(guild, id string) (present.ReplayGIF, error) {
 	return r, nil
 }
 
-// replayFrames replays an archived game's log, the way a stored game is
-// loaded, and returns the public board after the ticket choice and after
-// every turn, in the server's language. The game must end with the scores
-// the archive recorded, which it returns too.
-func (s *Service) replayFrames(rec *store.GameRecord, entry *store.ArchiveEntry) ([]imaging.Scene, *engine.FinalScore, error) {
-	cfg, err := s.gameConfig(rec)
+// frames replays an archived game's log, the way a stored game is loaded,
+// and returns the public board after the ticket choice and after every
+// turn, in the server's language. The game must end with the scores the
+// archive recorded, which it returns too.
+func (c *replays) frames(rec *store.GameRecord, entry *store.ArchiveEntry) ([]imaging.Scene, *engine.FinalScore, error) {
+	cfg, err := gameConfig(c.catalog, rec)
 	if err != nil {
 		return nil, nil, err
 	}

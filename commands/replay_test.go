@@ -54,7 +54,7 @@ func TestReplayOfAFinishedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames, _, err := w.svc.replayFrames(rec, &entries[0])
+	frames, _, err := w.svc.replays.frames(rec, &entries[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestReplayFramesOfRecordedGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		frames, _, err := w.svc.replayFrames(rec, entry)
+		frames, _, err := w.svc.replays.frames(rec, entry)
 		if err != nil {
 			t.Fatalf("%s: %v", g.Name, err)
 		}

@@ -30,30 +30,32 @@ type GameReplay struct {
 
 // ReplayOf rebuilds guild's archived game id for the replay page. It asks
 // the archive first, so a game forgotten with /ttr forget has no replay.
-func (s *Service) ReplayOf(guild, id string) (*GameReplay, error) {
-	entry, err := s.cfg.Store.ArchivedByID(guild, id)
+func (s *Service) ReplayOf(guild, id string) (*GameReplay, error) { return s.replays.page(guild, id) }
+
+func (c *replays) page(guild, id string) (*GameReplay, error) {
+	entry, err := c.store.ArchivedByID(guild, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNoReplay
 	}
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.cfg.Store.ArchivedGame(entry.Key)
+	rec, err := c.store.ArchivedGame(entry.Key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNoReplay
 	}
 	if err != nil {
 		return nil, err
 	}
-	frames, final, err := s.replayFrames(rec, entry)
+	frames, final, err := c.frames(rec, entry)
 	if errors.Is(err, errReplayDiverged) {
-		s.log.Warn("replay page", "guild", guild, "game", id, "err", err)
+		c.log.Warn("replay page", "guild", guild, "game", id, "err", err)
 		return nil, ErrNoReplay
 	}
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.cfg.Catalog.Board(rec.Map)
+	b, err := c.catalog.Board(rec.Map)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type rebuilt struct {
 // rebuild sets up the game of rec after its first upto moves, from snap
 // when it is of no later position.
 func (s *Service) rebuild(rec *store.GameRecord, snap *store.Snapshot, upto int) (*rebuilt, error) {
-	cfg, err := s.gameConfig(rec)
+	cfg, err := gameConfig(s.cfg.Catalog, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -72,13 +72,13 @@ type Service struct {
 	// tables are the tables in memory (cache.go).
 	tables *tableCache
 
-	// mu guards the service's small maps below. A table's lock may be
-	// held when mu is taken, never the other way round.
+	// mu guards rematching and openings. A table's lock may be held when
+	// mu is taken, never the other way round.
 	mu sync.Mutex
 	// rematching marks the games whose rematch is being opened.
 	rematching map[string]bool
 	recent     recentIDs
-	replays    replayCache
+	replays    *replays
 	hands      handCache
 	// out delivers what the tables commit to the outbox (sender.go).
 	out *sender
@@ -92,10 +92,8 @@ type Service struct {
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
 
-	// wake tells Run that a deadline earlier than the one it sleeps
-	// until was set; nextWake is that one.
-	wake     chan struct{}
-	nextWake time.Time
+	// alarm wakes Run for a deadline earlier than it sleeps until (alarm.go).
+	alarm *alarm
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -210,9 +208,10 @@ func New(cfg Config) *Service {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, closed: make(chan struct{}),
-		rematching: map[string]bool{}, dmRefused: map[string]bool{}, wake: make(chan struct{}, 1)}
+		rematching: map[string]bool{}, dmRefused: map[string]bool{}, alarm: newAlarm()}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
+	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
 	return s
 }
@@ -329,7 +328,7 @@ func logMoves(rec *store.GameRecord) []engine.NotatedMove {
 
 // newGame sets up the engine game a record describes.
 func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
-	cfg, err := s.gameConfig(rec)
+	cfg, err := gameConfig(s.cfg.Catalog, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -337,8 +336,8 @@ func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
 }
 
 // gameConfig is the engine configuration a record describes.
-func (s *Service) gameConfig(rec *store.GameRecord) (engine.Config, error) {
-	b, err := s.cfg.Catalog.Board(rec.Map)
+func gameConfig(cat *data.Catalog, rec *store.GameRecord) (engine.Config, error) {
+	b, err := cat.Board(rec.Map)
 	if err != nil {
 		return engine.Config{}, err
 	}

@@ -54,7 +54,7 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 		case <-s.closed:
 			return
 		case <-timer.C:
-		case <-s.wake:
+		case <-s.alarm.ring:
 		}
 		s.CheckTimers()
 		s.EvictIdle()
@@ -67,9 +67,7 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 		}
 		// A deadline still due after CheckTimers could not be moved on
 		// (an error was logged): it is looked at again after every.
-		s.mu.Lock()
-		s.nextWake = now.Add(wait)
-		s.mu.Unlock()
+		s.alarm.sleepsUntil(now.Add(wait))
 		if !timer.Stop() {
 			select {
 			case <-timer.C:
@@ -77,19 +75,6 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 			}
 		}
 		timer.Reset(wait)
-	}
-}
-
-// woken tells Run about a deadline it may be sleeping past.
-func (s *Service) woken(at time.Time) {
-	s.mu.Lock()
-	early := s.nextWake.IsZero() || at.Before(s.nextWake)
-	s.mu.Unlock()
-	if early {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
 	}
 }
 
@@ -270,7 +255,7 @@ func (s *Service) syncDue(t *table) {
 	}
 	t.rec.Due = want
 	if want != nil {
-		s.woken(want.At)
+		s.alarm.due(want.At)
 	}
 }
 
