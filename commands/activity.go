@@ -65,7 +65,7 @@ const EntryPointName = "launch"
 
 // activityButtons are the "Open the board" button under a live board,
 // when the live page is on.
-func (s *Service) activityButtons(gameID, loc string) []Component {
+func (s *house) activityButtons(gameID, loc string) []Component {
 	if s.cfg.Activity == nil {
 		return nil
 	}
@@ -136,11 +136,11 @@ func (s *Service) launch(req *Request, l Launch) (response, error) {
 // replayLine is the final sheet's link to the public replay page of a
 // game that played to its end (one ended early has no replay), "" when
 // there is none.
-func (s *Service) replayLine(t *table, loc string) string {
-	if s.cfg.Activity == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
+func (t *table) replayLine(loc string) string {
+	if t.cfg.Activity == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
 		return ""
 	}
-	u := s.cfg.Activity.ReplayURL(t.rec.Guild, t.rec.ID)
+	u := t.cfg.Activity.ReplayURL(t.rec.Guild, t.rec.ID)
 	if u == "" {
 		return ""
 	}

@@ -102,10 +102,10 @@ func (d *botDecision) choose(ctx context.Context) engine.Action {
 // false when nothing could be played.
 func (s *Service) playBot(t *table, seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
 	g := t.game
-	o, err := s.apply(t, seat, a, nil)
+	o, err := t.apply(seat, a, nil)
 	if err != nil {
 		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
-		if o, err = s.apply(t, seat, safeAction(t.game, seat, legal), nil); err != nil {
+		if o, err = t.apply(seat, safeAction(t.game, seat, legal), nil); err != nil {
 			s.log.Error("safe action refused", "err", err)
 			return outcome{}, false
 		}
@@ -180,8 +180,8 @@ func (s *Service) scheduleBots(t *table) {
 	g := t.game
 	if g.Phase() == engine.PhaseTurn && !isBot(t.rec, g.Current()) {
 		if legal := g.LegalActions(g.Current(), nil); len(legal) == 1 && legal[0].Kind == engine.ActPass {
-			if o, err := s.apply(t, g.Current(), legal[0], nil); err == nil {
-				s.after(t, o)
+			if o, err := t.apply(g.Current(), legal[0], nil); err == nil {
+				t.after(o)
 			}
 			return
 		}
@@ -247,7 +247,7 @@ func (s *Service) botTurn(channel, gameID string, turn, armed int) {
 		}
 		d, ok := s.botDecision(t, seat)
 		if !ok {
-			s.after(t, last)
+			t.after(last)
 			t.unlock()
 			return
 		}
@@ -266,7 +266,7 @@ func (s *Service) botTurn(channel, gameID string, turn, armed int) {
 			if played {
 				last = o
 			}
-			s.after(t, last)
+			t.after(last)
 			t.unlock()
 			return
 		}
@@ -278,7 +278,7 @@ func (s *Service) botTurn(channel, gameID string, turn, armed int) {
 	if !ok {
 		return
 	}
-	s.after(t, last)
+	t.after(last)
 	t.unlock()
 }
 
@@ -325,7 +325,7 @@ func (s *Service) playTurnFor(t *table, seat int) {
 			break
 		}
 	}
-	s.after(t, last)
+	t.after(last)
 }
 
 // Resume delivers what was queued before a restart and lets the bots

@@ -190,7 +190,7 @@ func (s *Service) EvictIdle() { s.tables.evictIdle() }
 
 // openTable is the empty table of a channel, before it is loaded.
 func (s *Service) openTable(channel string) *table {
-	return &table{svc: s, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
+	return &table{house: s.house, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
 }
 
 // parkTable stores what only a locked table knows; false when it could not.

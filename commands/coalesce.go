@@ -64,18 +64,18 @@ func boardRun(entries []store.OutboxEntry) []queuedBoard {
 // moveBoard is the outbox entry of the board after a move: its picture is drawn at delivery
 // from the stored game after its first moves moves; its narration is kept apart for merging;
 // a person's move names its request's via (via.go).
-func (s *Service) moveBoard(t *table, moves int, req *Request) store.OutboxEntry {
+func (t *table) moveBoard(moves int, req *Request) store.OutboxEntry {
 	var narration strings.Builder
 	for _, l := range t.turnLog {
 		narration.WriteString(l)
 		narration.WriteByte('\n')
 	}
 	told := narration.String()
-	p := outboxPayload{Message: s.boardText(t), Board: &boardAt{Moves: moves, Locale: t.locale()}}
+	p := outboxPayload{Message: t.boardText(), Board: &boardAt{Moves: moves, Locale: t.locale()}}
 	if strings.HasPrefix(p.Content, told) { // not cut short by boardText
 		p.Board.Narration = &told
 	}
-	s.viaFields(&p, req)
+	t.viaFields(&p, req)
 	payload, _ := json.Marshal(p) // a payload always marshals
 	return entryOf(postBoard, payload)
 }

@@ -54,7 +54,7 @@ func TestOneDeckCountEverywhere(t *testing.T) {
 	button := deckButtonCount(board)
 	tb, _ := w.svc.tables.loaded("c1")
 	tb.mu.Lock()
-	piles := w.svc.scene(tb, tb.locale()).Text.Piles
+	piles := tb.scene(tb.locale()).Text.Piles
 	tb.mu.Unlock()
 	footer := w.cmd("u3", "score", "", nil).msg.Embeds[0].Footer
 	counts := regexp.MustCompile(`Deck (\d+) · discards (\d+)`)

@@ -108,7 +108,7 @@ func (s *Service) refuseDMs(channel, user string) {
 }
 
 // oweDMWord remembers that a player is to be told their DMs were refused.
-func (s *Service) oweDMWord(channel, user string) {
+func (s *house) oweDMWord(channel, user string) {
 	s.dmMu.Lock()
 	s.dmRefused[channel+"/"+user] = true
 	s.dmMu.Unlock()
@@ -116,7 +116,7 @@ func (s *Service) oweDMWord(channel, user string) {
 
 // owedDMWords finds the players of a loaded record still to be told
 // (after a restart). Called with the table locked.
-func (s *Service) owedDMWords(rec *store.GameRecord) {
+func (s *house) owedDMWords(rec *store.GameRecord) {
 	for _, st := range rec.Seats {
 		if st.UserID != "" && rec.Options[notifyKey(st.UserID)] == notifyRefused {
 			s.oweDMWord(rec.Channel, st.UserID)

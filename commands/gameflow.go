@@ -54,7 +54,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	// after it takes its buttons off.
 	lobby := s.lobbyMessage(rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, s.turnPings(t)...)
+	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
@@ -66,32 +66,32 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 
 // finish archives a game that ended with a move; its final reveal was
 // queued with that move.
-func (s *Service) finish(t *table) {
-	if _, err := s.cfg.Store.Archive(t.rec.Channel, s.archiveResult(t, t.game.Final(), false)); err != nil {
-		s.log.Error("archive", "channel", t.rec.Channel, "err", err)
+func (t *table) finish() {
+	if _, err := t.cfg.Store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
+		t.log.Error("archive", "channel", t.rec.Channel, "err", err)
 	}
 	t.rec, t.game = nil, nil
 }
 
 // finishWith reveals a score the table asked for (the game as it stood
 // when the host ended it: ended early) and archives the game.
-func (s *Service) finishWith(t *table, fs *engine.FinalScore) {
+func (t *table) finishWith(fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := s.cfg.Store.Enqueue(ch, s.finalEntries(t, fs, true)...); err != nil {
-		s.log.Error("queue the final reveal", "channel", ch, "err", err)
+	if err := t.cfg.Store.Enqueue(ch, t.finalEntries(fs, true)...); err != nil {
+		t.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
-	if _, err := s.cfg.Store.Archive(ch, s.archiveResult(t, fs, true)); err != nil {
-		s.log.Error("archive", "channel", ch, "err", err)
+	if _, err := t.cfg.Store.Archive(ch, t.archiveResult(fs, true)); err != nil {
+		t.log.Error("archive", "channel", ch, "err", err)
 	}
 	t.rec, t.game = nil, nil
-	s.out.kick(ch)
+	t.out.kick(ch)
 }
 
 // finalMessages reveal a final score in stages: the last narration, each
 // player's sheet, then the winner (or the winners of a shared victory)
 // with the picture and a Replay button. early: the game was ended before
 // its end and scored as it stood, which the reveal says.
-func (s *Service) finalMessages(t *table, fs *engine.FinalScore, early bool) []Message {
+func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
@@ -104,7 +104,7 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore, early bool) []M
 	}
 	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n" + title)})
 	for i, ps := range fs.Players {
-		msgs = append(msgs, Message{Embeds: []Embed{s.finalEmbed(loc, b, rec, i, &ps)}})
+		msgs = append(msgs, Message{Embeds: []Embed{t.finalEmbed(loc, b, rec, i, &ps)}})
 	}
 	// The winner and the score sheet.
 	ranking := present.Ranking(loc, fs, seatNames(rec))
@@ -113,11 +113,11 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore, early bool) []M
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
-	last.Content += s.replayLine(t, loc)
-	if png, err := s.finalPNG(t, fs, early); err == nil {
+	last.Content += t.replayLine(loc)
+	if png, err := t.finalPNG(fs, early); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {
-		s.log.Error("render final", "err", err)
+		t.log.Error("render final", "err", err)
 	}
 	last.Components = []Row{{
 		{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"},
@@ -134,16 +134,16 @@ func (s *Service) finalMessages(t *table, fs *engine.FinalScore, early bool) []M
 // finalEntries are the outbox entries of a final reveal: the reveal, and
 // for a game played in a thread the result told in the parent channel and
 // the thread archived.
-func (s *Service) finalEntries(t *table, fs *engine.FinalScore, early bool) []store.OutboxEntry {
-	entries := finalEntries(s.finalMessages(t, fs, early))
-	return append(entries, closingEntries(t.rec, s.parentResult(t, fs, early))...)
+func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEntry {
+	entries := finalEntries(t.finalMessages(fs, early))
+	return append(entries, closingEntries(t.rec, t.parentResult(fs, early))...)
 }
 
 // parentResult is the result a game played in a thread leaves in its
 // parent channel, with a link to the thread and a Rematch button: the
 // winner or the winners of a shared victory, the ranking as the sheet
 // has it, and whether the game was ended early.
-func (s *Service) parentResult(t *table, fs *engine.FinalScore, early bool) Message {
+func (t *table) parentResult(fs *engine.FinalScore, early bool) Message {
 	loc, rec := t.locale(), t.rec
 	board, thread := present.EditionName(loc, t.game.Board(), rec.Variant), "<#"+rec.Channel+">"
 	winners := present.Winners(fs)
@@ -166,18 +166,18 @@ func (s *Service) parentResult(t *table, fs *engine.FinalScore, early bool) Mess
 }
 
 // finalEmbed is one player's score breakdown.
-func (s *Service) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
+func (s *house) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
 	title, lines := present.PlayerSheet(loc, b, seat, seatName(rec, seat), ps)
 	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
 // finalPNG draws the final score sheet.
-func (s *Service) finalPNG(t *table, fs *engine.FinalScore, early bool) ([]byte, error) {
+func (t *table) finalPNG(fs *engine.FinalScore, early bool) ([]byte, error) {
 	g := t.game
 	v := g.Public()
 	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
 	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Final(&buf, sc); err != nil {
+	if err := t.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -187,9 +187,9 @@ func (s *Service) finalPNG(t *table, fs *engine.FinalScore, early bool) ([]byte,
 // for /ttr stats: the same count the table was shown, places shared as
 // the sheet shares them, seats taken over by bots said so (with the
 // routes their member claimed), and whether it was ended early.
-func (s *Service) archiveResult(t *table, fs *engine.FinalScore, early bool) store.ArchiveResult {
+func (t *table) archiveResult(fs *engine.FinalScore, early bool) store.ArchiveResult {
 	g, rec := t.game, t.rec
-	res := store.ArchiveResult{Finished: s.cfg.Now(), Early: early}
+	res := store.ArchiveResult{Finished: t.cfg.Now(), Early: early}
 	b := g.Board()
 	owners := g.Public().Owners
 	for i, ps := range fs.Players {
@@ -281,7 +281,7 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 			s.disarmBot(t)
 			fs := t.game.ScoreNow()
 			t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
-			s.finishWith(t, &fs)
+			t.finishWith(&fs)
 			return update(note(present.T(req.Locale, "end.scoring")))
 		}
 		return reply(note(present.T(req.Locale, "stale.unknown")))

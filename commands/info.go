@@ -151,9 +151,9 @@ func (s *Service) boardCommand(ctx context.Context, req *Request) (response, err
 		}
 		saved := t.turnLog
 		t.turnLog = nil
-		m = s.boardText(t)
+		m = t.boardText()
 		t.turnLog = saved
-		scene, channel = s.scene(t, t.locale()), t.rec.Channel
+		scene, channel = t.scene(t.locale()), t.rec.Channel
 		m.Mentions = nil // a repost does not ping
 		if seatOf(t.rec, req.User) < 0 {
 			m.Ephemeral, m.Components = true, nil

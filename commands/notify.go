@@ -62,7 +62,7 @@ func dmEntry(user, channel string, m Message) store.OutboxEntry {
 
 // turnPings are the DMs owed to the players a new board asks to play: the
 // current player, or during the setup everyone still choosing tickets.
-func (s *Service) turnPings(t *table) []store.OutboxEntry {
+func (t *table) turnPings() []store.OutboxEntry {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	board := present.EditionName(loc, g.Board(), rec.Variant)

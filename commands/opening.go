@@ -222,7 +222,7 @@ func editEntry(id string, m Message) store.OutboxEntry {
 
 // lobbyExpiry is how long a lobby nobody changes stays open; negative:
 // for ever.
-func (s *Service) lobbyExpiry() time.Duration {
+func (s *house) lobbyExpiry() time.Duration {
 	if s.cfg.LobbyExpiry == 0 {
 		return DefaultLobbyExpiry
 	}

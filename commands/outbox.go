@@ -100,8 +100,8 @@ func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	tmp := &table{rec: rec, game: b.game, history: b.history}
-	png, err := s.boardPNG(tmp, at.Locale)
+	tmp := &table{house: s.house, rec: rec, game: b.game, history: b.history}
+	png, err := tmp.boardPNG(at.Locale)
 	if err != nil {
 		return File{}, err
 	}

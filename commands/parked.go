@@ -57,10 +57,10 @@ func (t *table) parked(now time.Time) []byte {
 }
 
 // unpark restores what a table parked, and clears it from the store.
-func (s *Service) unpark(t *table, data []byte) {
+func (t *table) unpark(data []byte) {
 	var p parkedTable
 	if err := json.Unmarshal(data, &p); err != nil {
-		s.log.Warn("unreadable parked table dropped", "channel", t.channel, "err", err)
+		t.log.Warn("unreadable parked table dropped", "channel", t.channel, "err", err)
 	}
 	for user, a := range p.Pending {
 		t.pending[user] = pendingAction{action: a.Action, pay: a.Pay, trips: a.Trips, from: a.From, turn: a.Turn}
@@ -75,7 +75,7 @@ func (s *Service) unpark(t *table, data []byte) {
 		}
 	}
 	t.boardShown = p.BoardShown
-	if err := s.cfg.Store.Park(t.channel, nil); err != nil {
-		s.log.Warn("clear a parked table", "channel", t.channel, "err", err)
+	if err := t.cfg.Store.Park(t.channel, nil); err != nil {
+		t.log.Warn("clear a parked table", "channel", t.channel, "err", err)
 	}
 }

@@ -24,7 +24,7 @@ type outcome struct {
 // with what the table must see because of it (the board after a finished
 // turn, the final reveal after the last move), so that no move is ever
 // committed without its announcement. On any error the game is as it was.
-func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outcome, error) {
+func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) {
 	g := t.game
 	turn, phase := g.Turn(), g.Phase()
 	ev, err := g.Apply(seat, a)
@@ -37,16 +37,16 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
-		posts = s.finalEntries(t, g.Final(), false)
+		posts = t.finalEntries(g.Final(), false)
 	case o.turnDone && boardDue(t.rec, g, seat):
 		// The picture is drawn by the sender, after the lock: the player's
 		// answer does not wait for it.
-		posts = append(posts, s.moveBoard(t, len(t.rec.Log)+1, req))
-		posts = append(posts, s.turnPings(t)...)
+		posts = append(posts, t.moveBoard(len(t.rec.Log)+1, req))
+		posts = append(posts, t.turnPings()...)
 	}
 	// Times are kept to the millisecond: a log entry's time then takes a
 	// few bytes (store/logcodec.go).
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: s.cfg.Now().UTC().Truncate(time.Millisecond)}
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: t.cfg.Now().UTC().Truncate(time.Millisecond)}
 	if req != nil {
 		entry.Interaction = req.ID
 	}
@@ -54,17 +54,17 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 	// game, are committed with it.
 	n := len(t.rec.Log) + 1
 	t.rec.Log = append(t.rec.Log, entry)
-	due := s.dueFor(t)
+	due := t.dueFor()
 	var snap *store.Snapshot
 	if t.snapshotDue(n) {
 		snap = t.tableSnapshot(n)
 	}
 	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
-	if _, err := s.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
+	if _, err := t.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
 		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.
-		if lerr := s.load(t, t.rec.Channel); lerr != nil {
-			s.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
+		if lerr := t.load(); lerr != nil {
+			t.log.Error("reload after a failed commit", "channel", t.rec.Channel, "err", lerr)
 		}
 		return outcome{}, err
 	}
@@ -73,11 +73,11 @@ func (s *Service) apply(t *table, seat int, a engine.Action, req *Request) (outc
 		t.snapMoves = n
 	}
 	if due != nil {
-		s.alarm.due(due.At)
+		t.alarm.due(due.At)
 	}
-	s.out.kickQueues(posts)
+	t.out.kickQueues(posts)
 	if req != nil && o.turnDone {
-		s.countMove()
+		t.countMove()
 	}
 	return o, nil
 }
@@ -100,18 +100,18 @@ func boardDue(rec *store.GameRecord, g *engine.Game, mover int) bool {
 // after follows an applied action: a finished game is archived, the
 // queued posts are sent (outside the table's lock, by the channel's
 // sender), and bots are scheduled.
-func (s *Service) after(t *table, o outcome) {
+func (t *table) after(o outcome) {
 	if t.rec == nil {
 		return
 	}
 	ch := t.rec.Channel
 	if o.over {
-		s.finish(t)
-		s.out.kick(ch)
+		t.finish()
+		t.out.kick(ch)
 		return
 	}
-	s.out.kick(ch)
-	s.scheduleBots(t)
+	t.out.kick(ch)
+	t.bots.scheduleBots(t)
 }
 
 // refusal turns an error from apply on table t into an ephemeral reply.
@@ -150,7 +150,7 @@ func seatPlayer(rec *store.GameRecord, seat int) present.Player {
 }
 
 // scene builds the public board picture of a game.
-func (s *Service) scene(t *table, loc string) *imaging.Scene {
+func (t *table) scene(loc string) *imaging.Scene {
 	v := t.game.Public()
 	last := ""
 	if len(t.history) > 0 {
@@ -178,9 +178,9 @@ func seatNames(rec *store.GameRecord) []string {
 }
 
 // boardPNG renders the public board.
-func (s *Service) boardPNG(t *table, loc string) ([]byte, error) {
+func (t *table) boardPNG(loc string) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Board(&buf, s.scene(t, loc)); err != nil {
+	if err := t.cfg.Renderer.Board(&buf, t.scene(loc)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -188,7 +188,7 @@ func (s *Service) boardPNG(t *table, loc string) ([]byte, error) {
 
 // boardText is the public message after a turn without its picture:
 // narration, a mention of the next player and one-click buttons.
-func (s *Service) boardText(t *table) Message {
+func (t *table) boardText() Message {
 	loc := t.locale()
 	g, rec := t.game, t.rec
 	var sb strings.Builder
@@ -223,7 +223,7 @@ func (s *Service) boardText(t *table) Message {
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
-		m.Components = s.boardButtons(t, loc)
+		m.Components = t.boardButtons(loc)
 	}
 	m.Content = truncate(sb.String(), 1900)
 	return m
@@ -231,8 +231,8 @@ func (s *Service) boardText(t *table) Message {
 
 // boardMessage is boardText with the board's picture.
 func (s *Service) boardMessage(t *table) Message {
-	m := s.boardText(t)
-	if png, err := s.boardPNG(t, t.locale()); err == nil {
+	m := t.boardText()
+	if png, err := t.boardPNG(t.locale()); err == nil {
 		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
 	} else {
 		s.log.Error("render board", "channel", t.rec.Channel, "err", err)
@@ -246,7 +246,7 @@ func truncate(s string, n int) string { return present.Tail(s, n) }
 
 // boardButtons are the one-click actions under a board: the face-up cards,
 // the deck, tickets and the player's hand.
-func (s *Service) boardButtons(t *table, loc string) []Row {
+func (t *table) boardButtons(loc string) []Row {
 	g, rec := t.game, t.rec
 	turn := g.Turn()
 	v := g.Public()
@@ -263,7 +263,7 @@ func (s *Service) boardButtons(t *table, loc string) []Row {
 		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
-	actions = append(actions, s.activityButtons(rec.ID, loc)...)
+	actions = append(actions, t.activityButtons(rec.ID, loc)...)
 	return []Row{cards, actions}
 }
 

@@ -46,12 +46,12 @@ type rebuilt struct {
 
 // rebuild sets up the game of rec after its first upto moves, from snap
 // when it is of no later position.
-func (s *Service) rebuild(rec *store.GameRecord, snap *store.Snapshot, upto int) (*rebuilt, error) {
+func (s *house) rebuild(rec *store.GameRecord, snap *store.Snapshot, upto int) (*rebuilt, error) {
 	cfg, err := gameConfig(s.cfg.Catalog, rec)
 	if err != nil {
 		return nil, err
 	}
-	t := &table{}
+	t := &table{house: s}
 	start := 0
 	var g *engine.Game
 	if snap != nil && snap.Moves <= upto {

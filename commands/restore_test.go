@@ -52,7 +52,7 @@ func TestSnapshotsKeepLoadingShort(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.svc.apply(tb, m.Seat, a, nil); err != nil {
+			if _, err := tb.apply(m.Seat, a, nil); err != nil {
 				t.Fatalf("%s move %d: %v", rg.Name, k+1, err)
 			}
 			longest = max(longest, len(tb.rec.Log)-tb.snapMoves)

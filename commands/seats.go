@@ -105,7 +105,7 @@ func (s *Service) handToBot(t *table, seat int) error {
 	delete(t.pending, user)
 	if t.game.Phase() == engine.PhaseSetup {
 		s.botsSetup(t)
-		s.after(t, outcome{}) // the board, if set-up ended, was queued with the move
+		t.after(outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
 	s.scheduleBots(t)

@@ -66,8 +66,7 @@ type Config struct {
 
 // Service runs the games of every channel.
 type Service struct {
-	cfg Config
-	log *slog.Logger
+	*house
 
 	// tables are the tables in memory (cache.go).
 	tables *tableCache
@@ -80,20 +79,9 @@ type Service struct {
 	recent     recentIDs
 	replays    *replays
 	hands      handCache
-	// out delivers what the tables commit to the outbox (sender.go).
-	out *sender
 
-	// dmRefused, "channel/user" of the players owed word that their turn
-	// DMs were refused (dm.go).
-	// dmMu guards dmRefused alone: it is taken with a table locked (when
-	// the table loads), so it never waits for another lock.
-	dmMu      sync.Mutex
-	dmRefused map[string]bool
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
-
-	// alarm wakes Run for a deadline earlier than it sleeps until (alarm.go).
-	alarm *alarm
 
 	wg     sync.WaitGroup
 	closed chan struct{}
@@ -106,8 +94,8 @@ type Service struct {
 // lock so that actions in a channel are applied one at a time. It stays
 // in memory while it is used, and is dropped when idle (cache.go).
 type table struct {
+	*house
 	mu      sync.Mutex
-	svc     *Service
 	channel string
 	// gone: the table was dropped from memory; whoever waited for its
 	// lock looks the channel up again.
@@ -157,8 +145,8 @@ type tableSnapshot struct {
 // unlock brings the game's deadline up to date, publishes the table's
 // state for autocomplete, then releases it.
 func (t *table) unlock() {
-	if t.svc != nil {
-		t.svc.syncDue(t)
+	if t.house != nil {
+		t.syncDue()
 	}
 	snap := &tableSnapshot{}
 	if t.rec != nil {
@@ -207,9 +195,10 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
-	s := &Service{cfg: cfg, log: cfg.Logger, closed: make(chan struct{}),
-		rematching: map[string]bool{}, dmRefused: map[string]bool{}, alarm: newAlarm()}
+	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}, closed: make(chan struct{}),
+		rematching: map[string]bool{}}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
+	s.house.bots = s
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
@@ -265,7 +254,7 @@ func (s *Service) table(channel string) (*table, error) {
 			continue
 		}
 		if fresh || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
-			if err := s.load(t, channel); err != nil {
+			if err := t.load(); err != nil {
 				s.tables.drop(t)
 				t.mu.Unlock()
 				return nil, err
@@ -280,8 +269,9 @@ func (s *Service) table(channel string) (*table, error) {
 
 // load reads a channel's game from the store and rebuilds it: from its
 // snapshot when it has one, replaying (and narrating) the moves after it.
-func (s *Service) load(t *table, channel string) error {
-	l, err := s.cfg.Store.Load(channel)
+func (t *table) load() error {
+	channel := t.channel
+	l, err := t.cfg.Store.Load(channel)
 	if errors.Is(err, store.ErrNotFound) {
 		t.rec, t.game, t.snapMoves = nil, nil, 0
 		return nil
@@ -291,14 +281,14 @@ func (s *Service) load(t *table, channel string) error {
 	}
 	rec := l.Record
 	t.rec, t.game, t.history, t.turnLog, t.snapMoves = rec, nil, nil, nil, 0
-	s.owedDMWords(rec)
+	t.owedDMWords(rec)
 	if l.Parked != nil {
-		s.unpark(t, l.Parked)
+		t.unpark(l.Parked)
 	}
 	if rec.Status != store.StatusPlaying {
 		return nil
 	}
-	b, err := s.rebuild(rec, l.Snapshot, len(rec.Log))
+	b, err := t.rebuild(rec, l.Snapshot, len(rec.Log))
 	if err != nil {
 		return fmt.Errorf("game %s %w", rec.ID, err)
 	}
@@ -307,8 +297,8 @@ func (s *Service) load(t *table, channel string) error {
 	// say) gets one now, so that it never replays that far again.
 	if n := len(rec.Log); n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {
 		if snap := t.tableSnapshot(n); snap != nil {
-			if err := s.cfg.Store.SaveSnapshot(channel, snap); err != nil {
-				s.log.Warn("save a snapshot", "channel", channel, "err", err)
+			if err := t.cfg.Store.SaveSnapshot(channel, snap); err != nil {
+				t.log.Warn("save a snapshot", "channel", channel, "err", err)
 			} else {
 				t.snapMoves = n
 			}

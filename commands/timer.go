@@ -134,7 +134,7 @@ func (s *Service) fire(channel string, now time.Time) {
 	// A deadline that is still the one that fired (the game did not move)
 	// is looked at again later rather than at once; any other is set by
 	// syncDue when the table is unlocked.
-	if t.rec != nil && sameDue(t.rec.Due, &d) && sameDue(s.dueFor(t), &d) {
+	if t.rec != nil && sameDue(t.rec.Due, &d) && sameDue(t.dueFor(), &d) {
 		later := d
 		later.At = now.Add(retryDue)
 		if err := s.cfg.Store.SetDue(t.rec.Channel, &later); err != nil {
@@ -187,13 +187,13 @@ func botOwes(t *table) bool {
 
 // dueFor is the deadline the table's game needs now: the one it has when
 // it is still for this position (its stage counts), else a new one.
-func (s *Service) dueFor(t *table) *store.Deadline {
+func (t *table) dueFor() *store.Deadline {
 	rec, g := t.rec, t.game
 	if rec == nil {
 		return nil
 	}
 	if rec.Status == store.StatusLobby {
-		return s.lobbyDue(rec.Updated)
+		return t.lobbyDue(rec.Updated)
 	}
 	if rec.Status != store.StatusPlaying || g == nil || g.Phase() == engine.PhaseOver {
 		return nil
@@ -205,7 +205,7 @@ func (s *Service) dueFor(t *table) *store.Deadline {
 		if keep(dueBot) {
 			return cur
 		}
-		return &store.Deadline{At: since.Add(s.cfg.BotDelay + botGrace), Kind: dueBot, Moves: moves}
+		return &store.Deadline{At: since.Add(t.cfg.BotDelay + botGrace), Kind: dueBot, Moves: moves}
 	}
 	limit := turnLimit(rec)
 	if limit <= 0 {
@@ -223,7 +223,7 @@ func (s *Service) dueFor(t *table) *store.Deadline {
 
 // lobbyDue is the deadline of a lobby last changed at changed: its
 // expiry; none when lobbies never expire.
-func (s *Service) lobbyDue(changed time.Time) *store.Deadline {
+func (s *house) lobbyDue(changed time.Time) *store.Deadline {
 	expiry := s.lobbyExpiry()
 	if expiry < 0 {
 		return nil
@@ -241,21 +241,21 @@ func sameDue(a, b *store.Deadline) bool {
 // syncDue stores the deadline the table needs when it is not the one
 // stored: whatever changed the table, its deadline is right when the lock
 // is released.
-func (s *Service) syncDue(t *table) {
+func (t *table) syncDue() {
 	if t.rec == nil || t.gone {
 		return
 	}
-	want := s.dueFor(t)
+	want := t.dueFor()
 	if sameDue(want, t.rec.Due) {
 		return
 	}
-	if err := s.cfg.Store.SetDue(t.rec.Channel, want); err != nil {
-		s.log.Error("set a deadline", "channel", t.rec.Channel, "err", err)
+	if err := t.cfg.Store.SetDue(t.rec.Channel, want); err != nil {
+		t.log.Error("set a deadline", "channel", t.rec.Channel, "err", err)
 		return
 	}
 	t.rec.Due = want
 	if want != nil {
-		s.alarm.due(want.At)
+		t.alarm.due(want.At)
 	}
 }
 
@@ -285,7 +285,7 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 				}
 				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 				if o.turnDone {
-					s.after(t, o)
+					t.after(o)
 				}
 			}
 		}

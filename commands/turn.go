@@ -62,12 +62,12 @@ func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Messag
 // private details (and the next step of the turn) for the player, then the
 // public board when the turn is over.
 func (s *Service) act(req *Request, t *table, seat int, a engine.Action, update bool) (response, error) {
-	o, err := s.apply(t, seat, a, req)
+	o, err := t.apply(seat, a, req)
 	if err != nil {
 		return reply(s.refusal(req, t, err))
 	}
 	m := s.privateAfter(req, t, seat, o)
-	s.after(t, o)
+	t.after(o)
 	return replyOrUpdate(m, update)
 }
 

@@ -104,7 +104,7 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 	if err != nil {
 		return reply(s.oops(req, err.Error()))
 	}
-	if err := s.load(t, t.rec.Channel); err != nil {
+	if err := t.load(); err != nil {
 		return reply(s.oops(req, err.Error()))
 	}
 	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))

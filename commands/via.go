@@ -52,7 +52,7 @@ const viaMargin = time.Minute
 type MoveCounter interface{ CountMove() }
 
 // countMove counts a turn a person completed.
-func (s *Service) countMove() {
+func (s *house) countMove() {
 	if mc, ok := s.cfg.Poster.(MoveCounter); ok {
 		mc.CountMove()
 	}
@@ -270,7 +270,7 @@ func seqs(run []queuedBoard) []uint64 {
 }
 
 // viaFields are what an outbox entry keeps of its request's via.
-func (s *Service) viaFields(p *outboxPayload, req *Request) {
+func (s *house) viaFields(p *outboxPayload, req *Request) {
 	if req != nil && req.Via != "" {
 		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, s.out.vias.epochID()
 	}

@@ -214,7 +214,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	}
 	// The functions that build the bot's buttons and prompts read a table:
 	// they get one standing for the snapshot, read only.
-	t := &table{rec: rec, game: g, pending: snap.view.pending}
+	t := &table{house: s.house, rec: rec, game: g, pending: snap.view.pending}
 	pv := g.View(v.Seat)
 	v.Private = &pv
 	if m, ok := s.pendingPrompt(t, v.Seat, user, locale); ok {
@@ -224,7 +224,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 		switch g.Phase() {
 		case engine.PhaseTurn:
 			v.CanClaim = true
-			v.Draws = drawsOf(s.boardButtons(t, locale))
+			v.Draws = drawsOf(t.boardButtons(locale))
 		case engine.PhaseSecondDraw:
 			v.Draws = drawsOf(s.drawRows(t, locale, true))
 		}

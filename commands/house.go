@@ -1,0 +1,32 @@
+package commands
+
+import (
+	"log/slog"
+	"sync"
+)
+
+// house is what a service and each of its tables share: the store, the
+// boards, the pictures, the clock and the bots' makers (Config), the log,
+// the sender of the outbox, Run's alarm, and who plays the bots' turns. A
+// table applies moves, narrates them and ends its game with these alone
+// (play.go, gameflow.go); the service finds tables and routes requests.
+type house struct {
+	cfg   Config
+	log   *slog.Logger
+	out   *sender
+	alarm *alarm
+	bots  botScheduler
+
+	// dmRefused, "channel/user" of the players owed word that their turn
+	// DMs were refused (dm.go). dmMu guards it alone: it is taken with a
+	// table locked (when the table loads), so it never waits for another
+	// lock.
+	dmMu      sync.Mutex
+	dmRefused map[string]bool
+}
+
+// botScheduler plays the bots' turns of a table, after a pause, outside
+// its lock (bots.go).
+type botScheduler interface {
+	scheduleBots(t *table)
+}
