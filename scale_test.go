@@ -331,15 +331,7 @@ func makeTemplates(t *testing.T, k int) []template {
 			if g.Phase() == engine.PhaseOver || len(moves) > 400 {
 				break
 			}
-			seat := g.Current()
-			if g.Phase() == engine.PhaseSetup {
-				for s := range players {
-					if !g.SetupDone(s) {
-						seat = s
-						break
-					}
-				}
-			}
+			seat := g.ToAct()
 			buf = g.LegalActions(seat, buf[:0])
 			a := pickMove(rng, g, buf)
 			if err := g.Play(seat, a); err != nil {
