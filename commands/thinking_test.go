@@ -106,14 +106,19 @@ func BenchmarkAnswersWhileBotThinks(b *testing.B) {
 	ask := func(name string) {
 		w.nextID++
 		req := &Request{Type: CommandRequest, ID: fmt.Sprint("i", w.nextID), Channel: "c1", Guild: "g1", User: "u1", UserName: "name-u1", Name: name}
-		r := &timedResponder{start: time.Now()}
+		r, start := &Recorder{}, time.Now()
 		pending.Add(1)
 		go func() {
 			defer pending.Done()
 			w.svc.Handle(ctx, req, r)
+			a, ok := r.Answer()
+			if !ok {
+				b.Errorf("/%s was not answered", name)
+			}
+			took := a.At.Sub(start)
 			mu.Lock()
-			lats[name] = append(lats[name], r.took)
-			lats[""] = append(lats[""], r.took)
+			lats[name] = append(lats[name], took)
+			lats[""] = append(lats[""], took)
 			mu.Unlock()
 		}()
 	}
@@ -152,24 +157,6 @@ func BenchmarkAnswersWhileBotThinks(b *testing.B) {
 	b.ReportMetric(pct("", 1), "max-ms")
 	b.ReportMetric(float64(len(lats[""]))/float64(b.N), "answers/op")
 }
-
-// timedResponder notes how long a request waited for its answer.
-type timedResponder struct {
-	start time.Time
-	took  time.Duration
-}
-
-func (r *timedResponder) answered() error {
-	if r.took == 0 {
-		r.took = time.Since(r.start)
-	}
-	return nil
-}
-func (r *timedResponder) Reply(Message) error    { return r.answered() }
-func (r *timedResponder) Update(Message) error   { return r.answered() }
-func (r *timedResponder) Ack() error             { return r.answered() }
-func (r *timedResponder) Choices([]Choice) error { return r.answered() }
-func (r *timedResponder) FollowUp(Message) error { return nil }
 
 // until polls a condition a bot's move makes true.
 func until(tb testing.TB, ok func() bool) {
