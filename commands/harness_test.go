@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -98,6 +99,19 @@ func answerOf(t testing.TB, r *Recorder) answer {
 		}
 	}
 	return out
+}
+
+// keepFirstTickets has user, at seat, open the first ticket choice of
+// channel c1's game and keep the fewest tickets allowed.
+func (w *world) keepFirstTickets(user string, seat int) answer {
+	g, gid := w.game("c1")
+	a := w.click(user, "setup:"+gid+":0:")
+	lo, _ := g.KeepRange(seat)
+	var vals []string
+	for i := range lo {
+		vals = append(vals, strconv.Itoa(i))
+	}
+	return w.click(user, findSelect(a.msg), vals...)
 }
 
 // world is a Service wired to fakes, with a clock tests can move.

@@ -63,22 +63,8 @@ func thinkingTable(b testing.TB, started chan<- struct{}) (*world, string) {
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})
 	w.cmd("u1", "ttr", "start", nil)
-	g, gid := w.game("c1")
-	a := w.click("u1", "setup:"+gid+":0:")
-	lo, _ := g.KeepRange(0)
-	var vals []string
-	for i := range lo {
-		vals = append(vals, string(rune('0'+i)))
-	}
-	menu := ""
-	for _, row := range a.msg.Components {
-		for _, c := range row {
-			if c.Kind == Select {
-				menu = c.ID
-			}
-		}
-	}
-	w.click("u1", menu, vals...)
+	_, gid := w.game("c1")
+	w.keepFirstTickets("u1", 0)
 	// A process draws its first hand of a map slowly (the map's layers
 	// are built once): draw it before measuring.
 	w.cmd("u1", "hand", "", nil)
