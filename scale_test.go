@@ -270,7 +270,7 @@ func ensureScaleDB(t *testing.T, path string, n int) error {
 	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: imaging.NewRenderer(), Poster: nopPoster{}})
 	for i := range n {
 		ch := strconv.Itoa(scaleIDBase + 1_000_000 + i)
-		svc.Handle(context.Background(), &commands.Request{Type: commands.CommandRequest, ID: "warm" + ch, Channel: ch, Name: "score"}, nopResponder{})
+		svc.Handle(context.Background(), &commands.Request{Type: commands.CommandRequest, ID: "warm" + ch, Channel: ch, Name: "score"}, &commands.Recorder{})
 		if (i+1)%10000 == 0 {
 			t.Logf("loaded %d games in %v", i+1, time.Since(begin).Round(time.Second))
 		}
@@ -287,14 +287,6 @@ type nopPoster struct{}
 
 func (nopPoster) Post(context.Context, string, commands.Message) (string, error) { return "1", nil }
 func (nopPoster) DM(context.Context, string, commands.Message) error             { return nil }
-
-type nopResponder struct{}
-
-func (nopResponder) Reply(commands.Message) error    { return nil }
-func (nopResponder) Update(commands.Message) error   { return nil }
-func (nopResponder) Ack() error                      { return nil }
-func (nopResponder) Choices([]commands.Choice) error { return nil }
-func (nopResponder) FollowUp(commands.Message) error { return nil }
 
 func scaleMember(server, m int) string {
 	return strconv.Itoa(scaleIDBase + 10_000_000 + server*1000 + m)
@@ -331,15 +323,7 @@ func makeTemplates(t *testing.T, k int) []template {
 			if g.Phase() == engine.PhaseOver || len(moves) > 400 {
 				break
 			}
-			seat := g.Current()
-			if g.Phase() == engine.PhaseSetup {
-				for s := range players {
-					if !g.SetupDone(s) {
-						seat = s
-						break
-					}
-				}
-			}
+			seat := g.ToAct()
 			buf = g.LegalActions(seat, buf[:0])
 			a := pickMove(rng, g, buf)
 			if err := g.Play(seat, a); err != nil {

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"slices"
 	"testing"
 
 	"conductor/data"
@@ -21,7 +22,7 @@ func choose(t *testing.T, level string, v engine.PlayerView, legal []engine.Acti
 		t.Fatal(err)
 	}
 	a := bot.Choose(v, legal)
-	if !containsAction(legal, a) {
+	if !slices.ContainsFunc(legal, a.Equal) {
 		t.Fatalf("%s chose %s, not a legal action", level, engine.FormatAction(v.Board, a))
 	}
 	return a
@@ -40,7 +41,7 @@ func TestLastTurnCompletesTicketRatherThanLongRoute(t *testing.T) {
 	legal := []engine.Action{drawDeck, long, finish}
 	for _, level := range []string{"normal", "hard"} {
 		// 4 points and a 9-point ticket turned from lost to won beat 15.
-		if a := choose(t, level, v, legal); !sameAction(a, finish) {
+		if a := choose(t, level, v, legal); !a.Equal(finish) {
 			t.Errorf("%s played %s on its last turn, want the claim completing its ticket", level, engine.FormatAction(b, a))
 		}
 	}
@@ -60,7 +61,7 @@ func TestLastTurnBuildsRescueStation(t *testing.T) {
 	useless := engine.Action{Kind: engine.ActStation, City: testkit.City(t, b, "Roma"), Color: data.Red}
 	legal := []engine.Action{drawDeck, useless, station}
 	// Edinburgh – Paris is 7 points: +14 for the ticket, -4 for the station.
-	if a := choose(t, "hard", v, legal); !sameAction(a, station) {
+	if a := choose(t, "hard", v, legal); !a.Equal(station) {
 		t.Errorf("hard played %s, want the station in London borrowing Edinburgh – London", engine.FormatAction(b, a))
 	}
 }
@@ -77,12 +78,12 @@ func TestPlannedClaimBeatsDrawing(t *testing.T) {
 	elsewhere := claim(testkit.Track(t, b, "El Paso", "Los Angeles", data.Black), data.Black)
 	legal := []engine.Action{drawDeck, elsewhere, planned}
 	for _, level := range []string{"normal", "hard", "dest", "easy"} {
-		if a := choose(t, level, v, legal); !sameAction(a, planned) {
+		if a := choose(t, level, v, legal); !a.Equal(planned) {
 			t.Errorf("%s played %s, want Portland – San Francisco on its ticket's path", level, engine.FormatAction(b, a))
 		}
 	}
 	// The route-focused baseline takes the longest route instead.
-	if a := choose(t, "route", v, legal); !sameAction(a, elsewhere) {
+	if a := choose(t, "route", v, legal); !a.Equal(elsewhere) {
 		t.Errorf("route played %s, want the 6-long El Paso – Los Angeles", engine.FormatAction(b, a))
 	}
 }

@@ -1,9 +1,11 @@
 package ai
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -24,11 +26,12 @@ func collectDecisions(b testing.TB, board string) []decision {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m.observe = func(_ *engine.Game, _ int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+		m.Before = func(d match.Decision) error {
+			v, legal := d.View, d.Legal
 			out = append(out, decision{v, slices.Clone(legal)})
 			return nil
 		}
-		if err := m.play(); err != nil {
+		if err := m.Play(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

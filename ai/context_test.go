@@ -3,9 +3,11 @@ package ai
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -27,14 +29,15 @@ func TestExpertStopsWhenItsContextEnds(t *testing.T) {
 		view  engine.PlayerView
 		legal []engine.Action
 	)
-	m.observe = func(g *engine.Game, seat int, v engine.PlayerView, l []engine.Action, _ engine.Action) error {
-		if g.Phase() == engine.PhaseTurn && g.Turn() >= 10 && len(l) > 1 {
-			view, legal = v, l
+	m.Before = func(d match.Decision) error {
+		g := m.Game
+		if g.Phase() == engine.PhaseTurn && g.Turn() >= 10 && len(d.Legal) > 1 {
+			view, legal = d.View, d.Legal
 			return errFound
 		}
 		return nil
 	}
-	if err := m.play(); !errors.Is(err, errFound) {
+	if err := m.Play(context.Background()); !errors.Is(err, errFound) {
 		t.Fatalf("no position to search: %v", err)
 	}
 	e := newExpert(3)
@@ -46,7 +49,7 @@ func TestExpertStopsWhenItsContextEnds(t *testing.T) {
 	cancel()
 	select {
 	case a := <-done:
-		if !containsAction(legal, a) {
+		if !slices.ContainsFunc(legal, a.Equal) {
 			t.Fatalf("the expert stopped with %s, not a legal move", engine.FormatAction(b, a))
 		}
 	case <-time.After(time.Minute):

@@ -1,11 +1,13 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"os"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -41,7 +43,8 @@ func TestDumpHardDecisions(t *testing.T) {
 				}
 				h := fnv.New64a()
 				n := 0
-				m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, a engine.Action) error {
+				m.Before = func(d match.Decision) error {
+					v, legal, a := d.View, d.Legal, d.Action
 					n++
 					hb := newPlannerBot(hardOptions)
 					x := hb.Choose(v, legal)
@@ -69,7 +72,7 @@ func TestDumpHardDecisions(t *testing.T) {
 					}
 					return nil
 				}
-				if err := m.play(); err != nil {
+				if err := m.Play(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				fmt.Fprintf(f, "%s %d %d: %d decisions, %x\n", board, players, seed, n, h.Sum64())

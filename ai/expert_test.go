@@ -1,10 +1,12 @@
 package ai
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -53,7 +55,8 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 				t.Fatal(err)
 			}
 			step := 0
-			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+			m.Before = func(d match.Decision) error {
+				g, seat, v, legal := m.Game, d.Seat, d.View, d.Legal
 				step++
 				keep := g.Phase() == engine.PhaseKeepTickets && g.Current() == seat
 				if (step%(9*players) != 0 || g.Phase() != engine.PhaseTurn) && !keep {
@@ -69,7 +72,7 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 				}
 				x, y := fastExpert(9), fastExpert(9)
 				ax, ay := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-				if !sameAction(ax, ay) {
+				if !ax.Equal(ay) {
 					t.Fatalf("%s: %s with the real hidden state, %s with another", id,
 						engine.FormatAction(b, ax), engine.FormatAction(b, ay))
 				}
@@ -77,18 +80,18 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 					// The same with hard playing the worlds out.
 					x, y := hardRollExpert(9), hardRollExpert(9)
 					hx, hy := x.Choose(v, legal), y.Choose(w, other.LegalActions(seat, nil))
-					if !sameAction(hx, hy) {
+					if !hx.Equal(hy) {
 						t.Fatalf("%s (hard playouts): %s with the real hidden state, %s with another", id,
 							engine.FormatAction(b, hx), engine.FormatAction(b, hy))
 					}
 					hardRolls++
 				}
-				if !sameAction(ax, newPlannerBot(hardOptions).Choose(v, legal)) {
+				if !ax.Equal(newPlannerBot(hardOptions).Choose(v, legal)) {
 					deviations++
 				}
 				return nil
 			}
-			if err := m.play(); err != nil {
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -114,8 +117,8 @@ func TestExpertPlaysLegalGames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.bots[0] = fastExpert(uint64(players))
-			if err := m.play(); err != nil {
+			m.Bots[0] = fastExpert(uint64(players))
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatalf("%s/%s with %d players: %v", b.ID, v.ID, players, err)
 			}
 			players = players%5 + 1
@@ -134,14 +137,14 @@ func TestExpertIsDeterministic(t *testing.T) {
 			continue
 		}
 		a, b := fastExpert(4).Choose(d.view, d.legal), fastExpert(4).Choose(d.view, d.legal)
-		if !sameAction(a, b) {
+		if !a.Equal(b) {
 			t.Fatalf("two choices for one view: %+v and %+v", a, b)
 		}
 		if n++; n%4 != 1 {
 			continue
 		}
 		a, b = hardRollExpert(4).Choose(d.view, d.legal), hardRollExpert(4).Choose(d.view, d.legal)
-		if !sameAction(a, b) {
+		if !a.Equal(b) {
 			t.Fatalf("two choices for one view (hard playouts): %+v and %+v", a, b)
 		}
 	}

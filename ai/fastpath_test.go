@@ -1,11 +1,13 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit"
@@ -176,7 +178,8 @@ func TestPlannerBotsKeepNothingBetweenDecisions(t *testing.T) {
 				t.Fatal(err)
 			}
 			step := 0
-			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+			m.Before = func(d match.Decision) error {
+				g, seat, legal := m.Game, d.Seat, d.Legal
 				step++
 				if (testing.Short() || raceEnabled) && step%5 != 0 {
 					return nil
@@ -186,7 +189,7 @@ func TestPlannerBotsKeepNothingBetweenDecisions(t *testing.T) {
 					fresh, _ := New(level, 0)
 					want := fresh.Choose(g.View(seat), slices.Clone(legal))
 					got := reused[level].choose(&view, legal)
-					if !sameAction(got, want) {
+					if !got.Equal(want) {
 						return fmt.Errorf("%s, %d players, step %d, %s: %s reused, %s fresh", id, players, step, level,
 							engine.FormatAction(b, got), engine.FormatAction(b, want))
 					}
@@ -194,7 +197,7 @@ func TestPlannerBotsKeepNothingBetweenDecisions(t *testing.T) {
 				}
 				return nil
 			}
-			if err := m.play(); err != nil {
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit"
@@ -27,7 +29,8 @@ func TestBotsNeverReadHiddenState(t *testing.T) {
 				t.Fatal(err)
 			}
 			step := 0
-			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, legal []engine.Action, _ engine.Action) error {
+			m.Before = func(d match.Decision) error {
+				g, seat, v, legal := m.Game, d.Seat, d.View, d.Legal
 				step++
 				if step%7 != 0 || g.Phase() == engine.PhaseSetup {
 					return nil
@@ -47,14 +50,14 @@ func TestBotsNeverReadHiddenState(t *testing.T) {
 					x, _ := New(level, 9)
 					y, _ := New(level, 9)
 					ax, ay := x.Choose(v, legal), y.Choose(w, wl)
-					if !sameAction(ax, ay) {
+					if !ax.Equal(ay) {
 						t.Fatalf("%s %s: %s with the real hidden state, %s with another", b.ID, level,
 							engine.FormatAction(b, ax), engine.FormatAction(b, ay))
 					}
 				}
 				return nil
 			}
-			if err := m.play(); err != nil {
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,9 +1,11 @@
 package ai
 
 import (
+	"context"
 	"math"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -26,7 +28,8 @@ func TestTicketOdds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+			m.Before = func(d match.Decision) error {
+				g, seat, v := m.Game, d.Seat, d.View
 				if seat != 0 || v.Phase != engine.PhaseTurn || v.Players[1].Trains > bd.Rules.Trains/2 {
 					return nil
 				}
@@ -54,7 +57,7 @@ func TestTicketOdds(t *testing.T) {
 				}
 				return nil
 			}
-			if err := m.play(); err != nil {
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -89,7 +92,8 @@ func TestDemandFollowsTheOthersTickets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+		m.Before = func(d match.Decision) error {
+			g, seat, v := m.Game, d.Seat, d.View
 			if seat != 0 || v.Phase != engine.PhaseTurn || v.Turn%8 != 0 || v.Players[1].Trains > bd.Rules.Trains/2 {
 				return nil
 			}
@@ -120,7 +124,7 @@ func TestDemandFollowsTheOthersTickets(t *testing.T) {
 			}
 			return nil
 		}
-		if err := m.play(); err != nil {
+		if err := m.Play(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,8 +1,10 @@
 package ai
 
 import (
+	"context"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit"
@@ -25,10 +27,11 @@ func TestKeptPlansStayTrue(t *testing.T) {
 				t.Fatal(err)
 			}
 			roller := newRoller()
-			for i := range m.bots {
-				m.bots[i] = roller // one roller for every seat, as in a playout
+			for i := range m.Bots {
+				m.Bots[i] = roller // one roller for every seat, as in a playout
 			}
-			m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+			m.Before = func(d match.Decision) error {
+				seat, v := d.Seat, d.View
 				if seat >= len(roller.keep.seats) || !roller.keep.seats[seat].ok || v.Phase == engine.PhaseSetup {
 					return nil
 				}
@@ -36,7 +39,7 @@ func TestKeptPlansStayTrue(t *testing.T) {
 				checked++
 				return nil
 			}
-			if err := m.play(); err != nil {
+			if err := m.Play(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			made, kept, advanced = made+roller.keep.made, kept+roller.keep.kept, advanced+roller.keep.advanced

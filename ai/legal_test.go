@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,10 +34,10 @@ func TestBotsPlayOnlyLegalActions(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if err := m.play(); err != nil {
+						if err := m.Play(context.Background()); err != nil {
 							t.Fatalf("%d players %s, seed %d: %v", players, strings.Join(levels, ","), seed, err)
 						}
-						if m.g.Final() == nil {
+						if m.Game.Final() == nil {
 							t.Fatalf("%d players %s: game not scored", players, strings.Join(levels, ","))
 						}
 					}

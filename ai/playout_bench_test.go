@@ -1,8 +1,10 @@
 package ai
 
 import (
+	"context"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -17,13 +19,14 @@ func midGameViews(b testing.TB, board string) []engine.PlayerView {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m.observe = func(g *engine.Game, seat int, v engine.PlayerView, _ []engine.Action, _ engine.Action) error {
+		m.Before = func(d match.Decision) error {
+			seat, v := d.Seat, d.View
 			if seat == 0 && v.Phase == engine.PhaseTurn && v.Turn >= 10 && v.Turn <= 30 {
 				out = append(out, v)
 			}
 			return nil
 		}
-		if err := m.play(); err != nil {
+		if err := m.Play(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

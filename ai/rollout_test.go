@@ -31,7 +31,7 @@ func TestRandomPlayoutsAreLegal(t *testing.T) {
 					}
 					found := false
 					for _, b := range legal {
-						if sameAction(m, b) {
+						if m.Equal(b) {
 							found = true
 							break
 						}

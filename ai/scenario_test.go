@@ -17,7 +17,7 @@ func started(t testing.TB, board string, players int) *engine.Game {
 		t.Fatal(err)
 	}
 	for g.Phase() == engine.PhaseSetup {
-		s := actor(g)
+		s := g.ToAct()
 		legal := g.LegalActions(s, nil)
 		a := legal[len(legal)-1] // the biggest keep, or the longest mix
 		if err := g.Play(s, a); err != nil {

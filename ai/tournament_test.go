@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"testing"
 
 	"conductor/internal/testkit"
@@ -23,10 +24,10 @@ func tournament(t *testing.T, board, variant, a, b string, games int, seed uint6
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.play(); err != nil {
+		if err := m.Play(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if m.g.Final().Ranking[0] == seatA {
+		if m.Game.Final().Ranking[0] == seatA {
 			wins++
 		}
 	}

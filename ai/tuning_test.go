@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"conductor/ai/match"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -80,7 +82,7 @@ func TestTuningMatch(t *testing.T) {
 					continue
 				}
 				lead := i % m.seats
-				bots := make([]Bot, m.seats)
+				bots := make([]match.Bot, m.seats)
 				var experts []*expert
 				for s := range bots {
 					name := m.other
@@ -92,7 +94,7 @@ func TestTuningMatch(t *testing.T) {
 						experts = append(experts, e)
 					}
 				}
-				if errs[i] = (&match{g: g, bots: bots}).play(); errs[i] != nil {
+				if errs[i] = (&match.Match{Game: g, Bots: bots}).Play(context.Background()); errs[i] != nil {
 					continue
 				}
 				fs := g.Final()

@@ -43,15 +43,7 @@ func midGameRecord(b *data.Board, seed uint64) (*engine.Game, []store.LogEntry) 
 	}
 	claimed := 0
 	for {
-		seat := g.Current()
-		if g.Phase() == engine.PhaseSetup {
-			for s := range 4 {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
+		seat := g.ToAct()
 		if g.Phase() == engine.PhaseTurn && claimed >= 40 && len(plainClaims(g, seat)) > 0 {
 			return g, log
 		}

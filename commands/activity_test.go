@@ -242,8 +242,8 @@ func TestLaunchAnswersWithTheActivity(t *testing.T) {
 	// A button of another game is old.
 	r2 := &launcher{instance: "i-43"}
 	w.svc.Handle(t.Context(), &Request{Type: ComponentRequest, ID: "launch-2", Guild: "g1", Channel: "c1", User: "u2", CustomID: cid("activity", "other", 0, "")}, r2)
-	if r2.launches != 0 || !strings.Contains(r2.fakeResponder.a.msg.Content, present.T("", "stale.game")) {
-		t.Errorf("an old game's button: %d launches, %q", r2.launches, r2.a.msg.Content)
+	if a := answerOf(t, &r2.Recorder); r2.launches != 0 || !strings.Contains(a.msg.Content, present.T("", "stale.game")) {
+		t.Errorf("an old game's button: %d launches, %q", r2.launches, a.msg.Content)
 	}
 	// A responder without Activities says the page is off.
 	a := w.click("u2", id)
@@ -254,7 +254,7 @@ func TestLaunchAnswersWithTheActivity(t *testing.T) {
 
 // launcher is a responder that opens Activities.
 type launcher struct {
-	fakeResponder
+	Recorder
 	instance string
 	launches int
 }

@@ -66,22 +66,8 @@ func TestConsecutiveBotTurnsShareOneBoard(t *testing.T) {
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "start", nil)
-	g, gid := w.game("c1")
-	a := w.click("u1", "setup:"+gid+":0:")
-	lo, _ := g.KeepRange(0)
-	var vals []string
-	for i := range lo {
-		vals = append(vals, string(rune('0'+i)))
-	}
-	menu := ""
-	for _, row := range a.msg.Components {
-		for _, c := range row {
-			if c.Kind == Select {
-				menu = c.ID
-			}
-		}
-	}
-	w.click("u1", menu, vals...)
+	_, gid := w.game("c1")
+	w.keepFirstTickets("u1", 0)
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Phase() == engine.PhaseTurn }) }, "setup ends")
 	for round := 0; round < 3; round++ {
 		waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn")

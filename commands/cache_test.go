@@ -118,7 +118,7 @@ func TestDroppedTableBehavesAsKept(t *testing.T) {
 	// The first tickets: the menu, dropped, then the choice.
 	for seat, u := range users {
 		a := tw.click(u, "setup:"+gid+":0:")
-		menu := selectID(a.msg)
+		menu := findSelect(a.msg)
 		lo, _ := g.KeepRange(seat)
 		var vals []string
 		for i := range lo {
@@ -146,7 +146,7 @@ func TestDroppedTableBehavesAsKept(t *testing.T) {
 				if h := tw.cmd(u, "hand", nil); findButton(h.msg, "tunnel:") == "" {
 					t.Fatalf("/hand does not ask for the tunnel: %q", h.msg.Content)
 				}
-				tw.click(u, firstButton(a.msg, "tunnel:"))
+				tw.click(u, findButton(a.msg, "tunnel:"))
 			}
 		case !done["pay"] && greyChoice(tw.kept, g, seat) != nil:
 			c := greyChoice(tw.kept, g, seat)
@@ -161,11 +161,11 @@ func TestDroppedTableBehavesAsKept(t *testing.T) {
 			done["pay"] = true
 		case !done["tickets"] && g.Turn() >= 6:
 			a := tw.click(u, "tickets:"+gid+":"+turn+":")
-			if menu := selectID(a.msg); menu == "" {
+			if menu := findSelect(a.msg); menu == "" {
 				t.Fatalf("no tickets to keep: %q", a.msg.Content)
 			}
 			h := tw.cmd(u, "hand", nil)
-			menu := selectID(h.msg)
+			menu := findSelect(h.msg)
 			if menu == "" {
 				t.Fatalf("/hand does not ask for the tickets: %q", h.msg.Content)
 			}
@@ -239,19 +239,6 @@ func next(g *engine.Game, seat int, c *engine.Action) bool {
 	probe := g.Clone()
 	return probe.Play(seat, *c) == nil && claimFor(probe, 1-seat) != nil
 }
-
-func selectID(m Message) string {
-	for _, row := range m.Components {
-		for _, c := range row {
-			if c.Kind == Select {
-				return c.ID
-			}
-		}
-	}
-	return ""
-}
-
-func firstButton(m Message, prefix string) string { return findButton(m, prefix) }
 
 func lastPayButton(m Message) string {
 	id := ""
@@ -366,14 +353,8 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "start", nil)
-	g, gid := w.game("c1")
-	a := w.click("u1", "setup:"+gid+":0:")
-	lo, _ := g.KeepRange(0)
-	var vals []string
-	for i := range lo {
-		vals = append(vals, fmt.Sprint(i))
-	}
-	w.click("u1", selectID(a.msg), vals...)
+	_, gid := w.game("c1")
+	w.keepFirstTickets("u1", 0)
 	// u1's turn; the bot's move is scheduled, and the process stops
 	// before it is played (its timer is lost with the process).
 	tb, _ := w.svc.table("c1")

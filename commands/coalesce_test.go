@@ -47,16 +47,16 @@ func TestQueuedBoardsGoOutAsOneKeepingTheNarration(t *testing.T) {
 	for turn := range 3 {
 		g, _ := w.game("c1")
 		if g == nil {
-			w.svc.Handle(context.Background(), &Request{Type: CommandRequest, ID: "warm", Channel: "c1", Guild: "g1", User: "u1", Name: "hand"}, &fakeResponder{})
+			w.svc.Handle(context.Background(), &Request{Type: CommandRequest, ID: "warm", Channel: "c1", Guild: "g1", User: "u1", Name: "hand"}, &Recorder{})
 			g, _ = w.game("c1")
 		}
 		user := fmt.Sprint("u", g.Current()+1)
 		for draw := range 2 {
-			r := &fakeResponder{}
+			r := &Recorder{}
 			w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: fmt.Sprint("t", turn, "d", draw), Channel: "c1", Guild: "g1",
 				User: user, UserName: user, CustomID: fmt.Sprintf("draw:%s:%d:deck", gid, g.Turn())}, r)
-			if !strings.Contains(r.a.msg.Content, "You drew") {
-				t.Fatalf("turn %d, draw %d: %q", turn, draw, r.a.msg.Content)
+			if a := answerOf(t, r); !strings.Contains(a.msg.Content, "You drew") {
+				t.Fatalf("turn %d, draw %d: %q", turn, draw, a.msg.Content)
 			}
 		}
 	}

@@ -25,23 +25,7 @@ func startedGame(t testing.TB, w *world, opts map[string]string) (gid string) {
 	w.cmd("u1", "ttr", "start", nil)
 	g, gid := w.game("c1")
 	for seat, u := range []string{"u1", "u2"} {
-		a := w.click(u, "setup:"+gid+":0:")
-		id := findButton(a.msg, "keep:")
-		if id == "" {
-			for _, row := range a.msg.Components {
-				for _, c := range row {
-					if c.Kind == Select {
-						id = c.ID
-					}
-				}
-			}
-		}
-		lo, _ := g.KeepRange(seat)
-		var vals []string
-		for i := range lo {
-			vals = append(vals, string(rune('0'+i)))
-		}
-		if r := w.click(u, id, vals...); !strings.Contains(r.msg.Content, "You kept") {
+		if r := w.keepFirstTickets(u, seat); !strings.Contains(r.msg.Content, "You kept") {
 			t.Fatalf("%s keeps: %q", u, r.msg.Content)
 		}
 	}
@@ -499,15 +483,9 @@ func TestTurnDMsForPlayersWhoAsk(t *testing.T) {
 	if len(w.poster.dms["u1"]) != 0 {
 		t.Fatal("u1 did not ask for DMs")
 	}
-	g, gid := w.game("c1")
+	_, gid := w.game("c1")
 	for seat, u := range []string{"u1", "u2"} {
-		a := w.click(u, "setup:"+gid+":0:")
-		lo, _ := g.KeepRange(seat)
-		var vals []string
-		for i := range lo {
-			vals = append(vals, string(rune('0'+i)))
-		}
-		w.click(u, findSelect(a.msg), vals...)
+		w.keepFirstTickets(u, seat)
 	}
 	// Seat 0 (u1) plays first: u2 is told when u1's turn ends.
 	before := len(w.poster.dms["u2"])

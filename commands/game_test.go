@@ -130,15 +130,7 @@ func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, s
 		if requests > 3000 {
 			t.Fatal("the game does not end")
 		}
-		seat := g.Current()
-		if g.Phase() == engine.PhaseSetup {
-			for s := range players {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
+		seat := g.ToAct()
 		legal := g.LegalActions(seat, nil)
 		pick = pick*6364136223846793005 + 1442695040888963407
 		a := legal[int((pick>>33)%uint64(len(legal)))]

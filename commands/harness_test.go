@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,15 +80,38 @@ type answer struct {
 	followUps []Message
 }
 
-type fakeResponder struct{ a answer }
+// answerOf is what a recorded request got back. The Responder contract
+// holds: one answer, then follow-ups.
+func answerOf(t testing.TB, r *Recorder) answer {
+	t.Helper()
+	var out answer
+	for _, a := range r.Answers() {
+		switch {
+		case a.Kind == AnswerFollowUp && out.kind == "":
+			t.Errorf("a follow-up before the answer: %q", a.Message.Content)
+			out.followUps = append(out.followUps, a.Message)
+		case a.Kind == AnswerFollowUp:
+			out.followUps = append(out.followUps, a.Message)
+		case out.kind != "":
+			t.Errorf("a second answer (%s after %s): %q", a.Kind, out.kind, a.Message.Content)
+		default:
+			out.kind, out.msg, out.choices = string(a.Kind), a.Message, a.Choices
+		}
+	}
+	return out
+}
 
-func (r *fakeResponder) Reply(m Message) error    { r.a.kind, r.a.msg = "reply", m; return nil }
-func (r *fakeResponder) Update(m Message) error   { r.a.kind, r.a.msg = "update", m; return nil }
-func (r *fakeResponder) Ack() error               { r.a.kind = "ack"; return nil }
-func (r *fakeResponder) Choices(c []Choice) error { r.a.kind, r.a.choices = "choices", c; return nil }
-func (r *fakeResponder) FollowUp(m Message) error {
-	r.a.followUps = append(r.a.followUps, m)
-	return nil
+// keepFirstTickets has user, at seat, open the first ticket choice of
+// channel c1's game and keep the fewest tickets allowed.
+func (w *world) keepFirstTickets(user string, seat int) answer {
+	g, gid := w.game("c1")
+	a := w.click(user, "setup:"+gid+":0:")
+	lo, _ := g.KeepRange(seat)
+	var vals []string
+	for i := range lo {
+		vals = append(vals, strconv.Itoa(i))
+	}
+	return w.click(user, findSelect(a.msg), vals...)
 }
 
 // world is a Service wired to fakes, with a clock tests can move.
@@ -155,10 +179,10 @@ func (w *world) do(req *Request) answer {
 	if req.UserName == "" {
 		req.UserName = "name-" + req.User
 	}
-	r := &fakeResponder{}
+	r := &Recorder{}
 	w.svc.Handle(context.Background(), req, r)
 	w.svc.Quiet() // posts are sent by the channel's sender
-	return r.a
+	return answerOf(w.t, r)
 }
 
 func (w *world) cmd(user, name, sub string, opts map[string]string) answer {

@@ -223,15 +223,7 @@ func hintsThroughAGame(t *testing.T, mapID, variant string, players int, seed ui
 		if g == nil || len(seen) >= 5 && (mapID != "marklin" || seen["mix"]) {
 			break
 		}
-		seat := g.Current()
-		if g.Phase() == engine.PhaseSetup {
-			for s := range players {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
+		seat := g.ToAct()
 		user := users[seat]
 		legal := g.LegalActions(seat, nil)
 		pick = pick*6364136223846793005 + 1442695040888963407

@@ -58,13 +58,8 @@ func tiedSeed(t *testing.T) uint64 {
 		act := func(seat int) {
 			g.Apply(seat, greedy{}.Choose(context.Background(), g.View(seat), g.LegalActions(seat, nil)))
 		}
-		for seat := range 2 {
-			for g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-				act(seat)
-			}
-		}
 		for n := 0; g.Phase() != engine.PhaseOver && n < 2000; n++ {
-			act(g.Current())
+			act(g.ToAct())
 		}
 		if fs := g.Final(); fs != nil && fs.Places[0] == 1 && fs.Places[1] == 1 {
 			return seed

@@ -37,23 +37,6 @@ func (r stuckResponder) Ack() error             { <-r.release; return nil }
 func (r stuckResponder) Choices([]Choice) error { <-r.release; return nil }
 func (r stuckResponder) FollowUp(Message) error { <-r.release; return nil }
 
-// notedResponder tells when a request was answered.
-type notedResponder struct {
-	fakeResponder
-	done chan struct{}
-}
-
-func (r *notedResponder) note() {
-	select {
-	case <-r.done:
-	default:
-		close(r.done)
-	}
-}
-func (r *notedResponder) Reply(m Message) error  { r.fakeResponder.Reply(m); r.note(); return nil }
-func (r *notedResponder) Update(m Message) error { r.fakeResponder.Update(m); r.note(); return nil }
-func (r *notedResponder) Ack() error             { r.fakeResponder.Ack(); r.note(); return nil }
-
 // TestStuckDiscordBlocksNobodyElse: Discord stops answering, the posts
 // and DMs of the table and one player's answers hang forever, and every
 // other request at the table is still answered: a move, /hand, /score, the
@@ -78,11 +61,11 @@ func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
 	// liveness bound, not a measure: what it catches waits forever.
 	answered := func(what string, req *Request) answer {
 		t.Helper()
-		r := &notedResponder{done: make(chan struct{})}
+		r := &Recorder{}
 		send(req, r)
 		select {
-		case <-r.done:
-			return r.a
+		case <-r.Answered():
+			return answerOf(t, r)
 		case <-time.After(20 * time.Second):
 			t.Fatalf("%s was never answered: the table waits for Discord", what)
 			return answer{}
@@ -168,12 +151,12 @@ func TestCloseEndsAPostInFlight(t *testing.T) {
 	gid := startedGame(t, w, nil)
 	started := make(chan struct{}, 1)
 	w.setPoster(hangingPoster{w.poster, started})
-	r := &notedResponder{done: make(chan struct{})}
+	r := &Recorder{}
 	go w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: "d1", Channel: "c1", Guild: "g1", User: "u1", CustomID: "draw:" + gid + ":0:deck"}, r)
-	<-r.done
-	r = &notedResponder{done: make(chan struct{})}
+	<-r.Answered()
+	r = &Recorder{}
 	go w.svc.Handle(context.Background(), &Request{Type: ComponentRequest, ID: "d2", Channel: "c1", Guild: "g1", User: "u1", CustomID: "draw:" + gid + ":0:deck"}, r)
-	<-r.done
+	<-r.Answered()
 	<-started
 	closed := make(chan struct{})
 	go func() { w.svc.Close(); close(closed) }()

@@ -192,20 +192,8 @@ func TestBotsAreNotSpokenTo(t *testing.T) {
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "start", nil)
-	g, gid := w.game("c1")
-	a := w.click("u1", "setup:"+gid+":0:")
-	var vals []string
-	lo, _ := g.KeepRange(0)
-	for i := range lo {
-		vals = append(vals, string(rune('0'+i)))
-	}
-	for _, row := range a.msg.Components {
-		for _, c := range row {
-			if c.Kind == Select {
-				w.click("u1", c.ID, vals...)
-			}
-		}
-	}
+	_, gid := w.game("c1")
+	w.keepFirstTickets("u1", 0)
 	w.click("u1", "draw:"+gid+":0:deck")
 	w.click("u1", "draw:"+gid+":0:deck")
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Turn() >= 2 }) }, "the bot plays")

@@ -33,10 +33,9 @@ func tunnelCases(t *testing.T, b *data.Board) map[string]tunnelCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seat := range 2 {
-			for g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-				g.Apply(seat, greedy{}.Choose(context.Background(), g.View(seat), g.LegalActions(seat, nil)))
-			}
+		for g.Phase() == engine.PhaseSetup {
+			seat := g.ToAct()
+			g.Apply(seat, greedy{}.Choose(context.Background(), g.View(seat), g.LegalActions(seat, nil)))
 		}
 		for n := 0; g.Phase() != engine.PhaseOver && n < 400; n++ {
 			seat := g.Current()

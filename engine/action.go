@@ -1,6 +1,10 @@
 package engine
 
-import "conductor/data"
+import (
+	"slices"
+
+	"conductor/data"
+)
 
 // ActionKind says what a player does.
 type ActionKind uint8
@@ -52,6 +56,14 @@ type Action struct {
 	Long      int
 	Keep      uint64
 	Path      []data.TrackID
+}
+
+// Equal reports whether a and b are the same action (Path makes Action
+// incomparable with ==).
+func (a Action) Equal(b Action) bool {
+	return a.Kind == b.Kind && a.Slot == b.Slot && a.Track == b.Track && a.City == b.City &&
+		a.Color == b.Color && a.Locos == b.Locos && a.Locos4 == b.Locos4 && a.Passenger == b.Passenger &&
+		a.Long == b.Long && a.Keep == b.Keep && slices.Equal(a.Path, b.Path)
 }
 
 // Draw returns the action of drawing face-up slot (0..4) or DeckSlot.

@@ -275,6 +275,25 @@ func (g *Game) Phase() Phase { return g.phase }
 // Current returns the seat whose turn it is.
 func (g *Game) Current() int { return g.current }
 
+// ToAct returns the seat whose action the game waits for next: the current
+// seat, or during setup, which every seat plays at once, the first seat that
+// has not chosen its tickets yet. Whoever plays a game alone (bots, tests,
+// the arena) asks it which seat to move; a table also asks every seat that
+// still owes its setup (SetupDone). Once the game is over, nobody acts: -1.
+func (g *Game) ToAct() int {
+	switch g.phase {
+	case PhaseOver:
+		return -1
+	case PhaseSetup:
+		for s := range g.players {
+			if !g.SetupDone(s) {
+				return s
+			}
+		}
+	}
+	return g.current
+}
+
 // NumPlayers counts the seats.
 func (g *Game) NumPlayers() int { return len(g.players) }
 

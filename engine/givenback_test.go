@@ -21,14 +21,7 @@ func ticketHungryGame(t *testing.T, board, variant string, seed uint64, check fu
 	pick := newRNG(seed)
 	var buf []Action
 	for steps := 0; g.Phase() != PhaseOver && steps < 2000; steps++ {
-		s := g.Current()
-		if g.Phase() == PhaseSetup {
-			for s = range 3 {
-				if !g.SetupDone(s) {
-					break
-				}
-			}
-		}
+		s := g.ToAct()
 		buf = g.LegalActions(s, buf[:0])
 		a := buf[pick.intn(len(buf))]
 		for _, b := range buf {

@@ -20,15 +20,7 @@ func randomGame(b *data.Board, variant string, players int, seed uint64, check b
 		if steps > 5000 {
 			return g, fmt.Errorf("no end after %d actions (turn %d)", steps, g.turn)
 		}
-		seat := g.Current()
-		if g.Phase() == PhaseSetup {
-			for s := range g.players {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
+		seat := g.ToAct()
 		buf = g.LegalActions(seat, buf[:0])
 		if len(buf) == 0 {
 			return g, fmt.Errorf("seat %d has no legal action in phase %v", seat, g.Phase())

@@ -24,15 +24,7 @@ func TestViewIntoMatchesView(t *testing.T) {
 			pick := newRNG(uint64(players) ^ 0x71e)
 			var buf []Action
 			for steps := 0; g.Phase() != PhaseOver && steps < 3000; steps++ {
-				seat := g.Current()
-				if g.Phase() == PhaseSetup {
-					for s := range g.players {
-						if !g.SetupDone(s) {
-							seat = s
-							break
-						}
-					}
-				}
+				seat := g.ToAct()
 				for s := range players {
 					g.ViewInto(s, &into)
 					if want := g.View(s); !sameView(into, want) {

@@ -215,15 +215,16 @@ func (t *Terminal) endSaved(ctx context.Context) {
 	t.Names["local:host"] = "host"
 	req := &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-end-", time.Now().UnixNano()), Channel: t.Channel,
 		Guild: "local", User: "local:host", CanManage: true, Name: "ttr", Sub: "end"}
-	c := &capture{}
+	c := &commands.Recorder{}
 	t.Service.Handle(ctx, req, c)
 	// A running game asks how to end: --new stops it without a score.
-	for _, row := range c.m.Components {
+	a, _ := c.Answer()
+	for _, row := range a.Message.Components {
 		for _, b := range row {
 			if strings.HasPrefix(b.ID, "end:") && strings.HasSuffix(b.ID, ":stop") {
 				click := &commands.Request{Type: commands.ComponentRequest, ID: fmt.Sprint("local-stop-", time.Now().UnixNano()), Channel: t.Channel,
 					Guild: "local", User: "local:host", CanManage: true, CustomID: b.ID}
-				t.Service.Handle(ctx, click, &capture{})
+				t.Service.Handle(ctx, click, &commands.Recorder{})
 			}
 		}
 	}
@@ -257,18 +258,19 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 	n := 0
 	send := func(user, sub string, opts map[string]string) (commands.Message, error) {
 		n++
-		c := &capture{}
+		c := &commands.Recorder{}
 		t.Service.Handle(ctx, &commands.Request{Type: commands.CommandRequest, ID: fmt.Sprint("local-setup-", time.Now().UnixNano(), "-", n),
 			Channel: t.Channel, Guild: "local", User: user, UserName: t.Names[user], Locale: t.Locale, Name: "ttr", Sub: sub, Options: opts}, c)
-		if c.m.Ephemeral {
+		a, _ := c.Answer()
+		if a.Message.Ephemeral {
 			// /ttr new answers privately and posts its lobby: it failed
 			// only when no lobby is open.
 			if info, ok := t.Service.Turn(t.Channel); sub == "new" && ok && info.Lobby {
-				return c.m, nil
+				return a.Message, nil
 			}
-			return c.m, errors.New(c.m.Content)
+			return a.Message, errors.New(a.Message.Content)
 		}
-		return c.m, nil
+		return a.Message, nil
 	}
 	if b, err := t.Service.Board(s.Map); err == nil {
 		t.gameBoard = b
@@ -309,12 +311,3 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 	t.Service.Quiet()
 	return nil
 }
-
-// capture keeps the reply to a setup request.
-type capture struct{ m commands.Message }
-
-func (c *capture) Reply(m commands.Message) error  { c.m = m; return nil }
-func (c *capture) Update(m commands.Message) error { c.m = m; return nil }
-func (c *capture) Ack() error                      { return nil }
-func (c *capture) Choices([]commands.Choice) error { return nil }
-func (c *capture) FollowUp(commands.Message) error { return nil }

@@ -134,17 +134,14 @@ func newEuropeGame(t *testing.T) *engine.Game {
 		t.Fatal(err)
 	}
 	for g.Phase() == engine.PhaseSetup {
-		for s := range 3 {
-			if !g.SetupDone(s) {
-				lo, _ := g.KeepRange(s)
-				keep := make([]int, lo)
-				for i := range keep {
-					keep[i] = i
-				}
-				if err := g.Play(s, engine.KeepTickets(keep...)); err != nil {
-					t.Fatal(err)
-				}
-			}
+		s := g.ToAct()
+		lo, _ := g.KeepRange(s)
+		keep := make([]int, lo)
+		for i := range keep {
+			keep[i] = i
+		}
+		if err := g.Play(s, engine.KeepTickets(keep...)); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return g

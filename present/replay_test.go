@@ -26,15 +26,7 @@ func playedFrames(t *testing.T, turns int) []imaging.Scene {
 	pick := uint64(1)
 	var frames []imaging.Scene
 	for g.Phase() != engine.PhaseOver && len(frames) < turns {
-		seat := g.Current()
-		if g.Phase() == engine.PhaseSetup {
-			for s := range 2 {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
+		seat := g.ToAct()
 		legal := g.LegalActions(seat, nil)
 		pick = pick*6364136223846793005 + 1442695040888963407
 		turn := g.Turn()

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"sync"
 	"time"
 
 	"conductor/commands"
@@ -101,7 +100,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	names := s.seatNames(channel)
-	resp := &pageResponder{answered: make(chan struct{})}
+	resp := &commands.Recorder{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -111,14 +110,14 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	// the answer, which comes first.
 	select {
 	case <-done:
-	case <-resp.answered:
+	case <-resp.Answered():
 		select {
 		case <-done:
 		case <-time.After(answerGrace):
 		}
 	}
 	ans := actAnswer{Replies: []messageJSON{}}
-	for _, m := range resp.messages() {
+	for _, m := range resp.Messages() {
 		ans.Replies = append(ans.Replies, messageOf(m, names))
 	}
 	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
@@ -161,36 +160,6 @@ func (s *Server) seatNames(channel string) map[string]string {
 // answerGrace is how long a move's answer may take to follow its first
 // part, while the channel's posts are sent.
 const answerGrace = 150 * time.Millisecond
-
-// pageResponder keeps the answers to a page's move.
-type pageResponder struct {
-	mu       sync.Mutex
-	msgs     []commands.Message
-	answered chan struct{} // closed at the first answer
-	once     sync.Once
-}
-
-func (p *pageResponder) add(m *commands.Message) error {
-	p.mu.Lock()
-	if m != nil {
-		p.msgs = append(p.msgs, *m)
-	}
-	p.mu.Unlock()
-	p.once.Do(func() { close(p.answered) })
-	return nil
-}
-
-func (p *pageResponder) messages() []commands.Message {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]commands.Message(nil), p.msgs...)
-}
-
-func (p *pageResponder) Reply(m commands.Message) error    { return p.add(&m) }
-func (p *pageResponder) Update(m commands.Message) error   { return p.add(&m) }
-func (p *pageResponder) FollowUp(m commands.Message) error { return p.add(&m) }
-func (p *pageResponder) Ack() error                        { return p.add(nil) }
-func (p *pageResponder) Choices([]commands.Choice) error   { return p.add(nil) }
 
 // pollFor bounds a long poll of /api/state.
 const pollFor = 25 * time.Second

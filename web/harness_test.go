@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,42 +131,23 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	return s
 }
 
-// capture keeps a request's answers.
-type capture struct {
-	mu   sync.Mutex
-	msgs []commands.Message
-}
-
-func (c *capture) add(m commands.Message) error {
-	c.mu.Lock()
-	c.msgs = append(c.msgs, m)
-	c.mu.Unlock()
-	return nil
-}
-func (c *capture) Reply(m commands.Message) error    { return c.add(m) }
-func (c *capture) Update(m commands.Message) error   { return c.add(m) }
-func (c *capture) FollowUp(m commands.Message) error { return c.add(m) }
-func (c *capture) Ack() error                        { return nil }
-func (c *capture) Choices([]commands.Choice) error   { return nil }
-
-func (c *capture) text() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// textOf is the text of a request's answers, a message a line.
+func textOf(r *commands.Recorder) string {
 	var parts []string
-	for _, m := range c.msgs {
+	for _, m := range r.Messages() {
 		parts = append(parts, m.Content)
 	}
 	return strings.Join(parts, "\n")
 }
 
 // handle sends a request as a user, as the bot would from Discord.
-func (s *stack) handle(user fakediscord.User, channel string, req commands.Request) *capture {
+func (s *stack) handle(user fakediscord.User, channel string, req commands.Request) *commands.Recorder {
 	req.ID = fmt.Sprint("test-", s.seq.Add(1))
 	req.Guild, req.Channel, req.User, req.UserName = s.guild.ID, channel, user.ID, user.Username
 	if req.Locale == "" {
 		req.Locale = "en"
 	}
-	c := &capture{}
+	c := &commands.Recorder{}
 	s.svc.Handle(context.Background(), &req, c)
 	return c
 }
@@ -187,12 +167,12 @@ func (s *stack) gameWith(options map[string]string, players ...fakediscord.User)
 	c := s.handle(players[0], ch.ID, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
 	threads := s.srv.Threads(ch.ID)
 	if len(threads) != before+1 {
-		s.t.Fatalf("/ttr new opened no thread: %s", c.text())
+		s.t.Fatalf("/ttr new opened no thread: %s", textOf(c))
 	}
 	thread = threads[len(threads)-1].ID
 	for _, p := range players[1:] {
-		if c := s.handle(p, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "join"}); strings.Contains(c.text(), "⛔") {
-			s.t.Fatalf("join: %s", c.text())
+		if c := s.handle(p, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "join"}); strings.Contains(textOf(c), "⛔") {
+			s.t.Fatalf("join: %s", textOf(c))
 		}
 	}
 	s.handle(players[0], thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "start"})

@@ -350,11 +350,11 @@ func TestTheGamesEndClosesItsPages(t *testing.T) {
 	p.waitVersion(s.version(thread))
 	// The host ends the game, scoring it as it stands.
 	c := s.handle(alice, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "end", CanManage: true})
-	if len(c.msgs) == 0 {
+	if len(c.Messages()) == 0 {
 		t.Fatal("/ttr end answered nothing")
 	}
 	stop := ""
-	for _, row := range c.msgs[0].Components {
+	for _, row := range c.Messages()[0].Components {
 		for _, b := range row {
 			if strings.HasSuffix(b.ID, ":stop") {
 				stop = b.ID

@@ -149,8 +149,8 @@ func TestReplayPage(t *testing.T) {
 	// /ttr forget: the links answer nothing, cached or not.
 	admin := s.srv.CreateUser("admin")
 	c := s.handle(admin, "anywhere", commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "forget", CanManageServer: true, Options: map[string]string{"confirm": "true"}})
-	if !strings.Contains(c.text(), "2") {
-		t.Logf("forget: %s", c.text())
+	if !strings.Contains(textOf(c), "2") {
+		t.Logf("forget: %s", textOf(c))
 	}
 	for _, path := range []string{"", "/data.json", "/turn/0.svg"} {
 		if code, _ := s.get(link + path); code != http.StatusNotFound {
@@ -178,7 +178,7 @@ func TestAGameEndedEarlyHasNoReplayLink(t *testing.T) {
 	_, thread := s.game(alice, bob)
 	c := s.handle(alice, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "end", CanManage: true})
 	score := ""
-	for _, row := range c.msgs[0].Components {
+	for _, row := range c.Messages()[0].Components {
 		for _, b := range row {
 			if strings.HasSuffix(b.ID, ":score") {
 				score = b.ID
@@ -186,7 +186,7 @@ func TestAGameEndedEarlyHasNoReplayLink(t *testing.T) {
 		}
 	}
 	if score == "" {
-		t.Fatalf("/ttr end offers no ending with a score: %+v", c.msgs[0].Components)
+		t.Fatalf("/ttr end offers no ending with a score: %+v", c.Messages()[0].Components)
 	}
 	s.handle(alice, thread, commands.Request{Type: commands.ComponentRequest, CustomID: score, CanManage: true})
 	s.svc.Quiet()

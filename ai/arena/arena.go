@@ -4,6 +4,7 @@
 package arena
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"conductor/ai"
+	"conductor/ai/match"
 	"conductor/data"
 	"conductor/engine"
 )
@@ -93,9 +95,6 @@ type arenaGame struct {
 	cpu       [][]time.Duration
 }
 
-// maxArenaActions bounds a game: bots that never end one are a bug to report.
-const maxArenaActions = 20000
-
 // Run plays the games and sums them up.
 func Run(a Config) (Report, error) {
 	for _, level := range a.Levels {
@@ -169,38 +168,17 @@ func (a Config) play(i int) arenaGame {
 		return res
 	}
 	entryAt := make([]int, n) // seat -> entry of Levels
-	bots := make([]ai.Bot, n)
+	bots := make([]match.Bot, n)
 	for k := range a.Levels {
 		seat := arenaSeat(k, i, n)
 		entryAt[seat] = k
-		bots[seat], _ = ai.NewWith(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d, ai.Settings{NoDeadline: a.NoDeadline})
+		bot, _ := ai.NewWith(a.Levels[k], gs^uint64(seat+1)*0x2545f4914f6cdd1d, ai.Settings{NoDeadline: a.NoDeadline})
+		bots[seat] = timedBot{bot: bot, wall: &res.decisions[k], cpu: &res.cpu[k]}
 	}
-	var legal []engine.Action
-	for steps := 0; g.Phase() != engine.PhaseOver; steps++ {
-		if steps >= maxArenaActions {
-			res.err = fmt.Errorf("no end after %d actions", steps)
-			return res
-		}
-		seat := g.Current()
-		if g.Phase() == engine.PhaseSetup {
-			for s := range n {
-				if !g.SetupDone(s) {
-					seat = s
-					break
-				}
-			}
-		}
-		legal = g.LegalActions(seat, legal[:0])
-		view := g.View(seat)
-		t0, c0 := time.Now(), threadCPU()
-		act := bots[seat].Choose(view, legal)
-		k := entryAt[seat]
-		res.decisions[k] = append(res.decisions[k], time.Since(t0))
-		res.cpu[k] = append(res.cpu[k], threadCPU()-c0)
-		if err := g.Play(seat, act); err != nil {
-			res.err = fmt.Errorf("%s (seat %d) chose %s: %v", a.Levels[entryAt[seat]], seat+1, engine.FormatAction(a.Board, act), err)
-			return res
-		}
+	m := match.Match{Game: g, Bots: bots}
+	if err := m.Play(context.Background()); err != nil {
+		res.err = fmt.Errorf("%s: %w", a.seating(entryAt), err)
+		return res
 	}
 	final := g.Final()
 	res.turns = g.Turn()
@@ -215,6 +193,29 @@ func (a Config) play(i int) arenaGame {
 		}
 	}
 	return res
+}
+
+// timedBot times its bot's decisions, in wall clock and thread CPU time.
+type timedBot struct {
+	bot       ai.Bot
+	wall, cpu *[]time.Duration
+}
+
+func (t timedBot) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	t0, c0 := time.Now(), threadCPU()
+	a := t.bot.Choose(v, legal)
+	*t.wall = append(*t.wall, time.Since(t0))
+	*t.cpu = append(*t.cpu, threadCPU()-c0)
+	return a
+}
+
+// seating names the bots by seat, for an error.
+func (a Config) seating(entryAt []int) string {
+	levels := make([]string, len(entryAt))
+	for seat, k := range entryAt {
+		levels[seat] = a.Levels[k]
+	}
+	return "seats " + strings.Join(levels, ", ")
 }
 
 // arenaSeat is the seat entry k of Levels takes in game i of n seats: the

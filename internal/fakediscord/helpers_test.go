@@ -58,6 +58,17 @@ func open(t *testing.T, srv *Server, dg *discordgo.Session) {
 	}
 }
 
+// ttrSession connects a session to srv and registers /ttr in the guild
+// (everywhere for ""): the session and the interactions it receives.
+func ttrSession(t *testing.T, srv *Server, guildID string) (*discordgo.Session, <-chan *discordgo.Interaction) {
+	t.Helper()
+	dg := newSession(t, srv, 0, 1)
+	got := interactions(dg)
+	open(t, srv, dg)
+	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guildID, []*discordgo.ApplicationCommand{ttrCommand}))
+	return dg, got
+}
+
 // interactions forwards the bot's INTERACTION_CREATE events to a channel.
 func interactions(dg *discordgo.Session) <-chan *discordgo.Interaction {
 	ch := make(chan *discordgo.Interaction, 16)

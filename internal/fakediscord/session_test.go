@@ -105,10 +105,7 @@ func TestLateCallbackIsRefused(t *testing.T) {
 	jo := srv.CreateUser("jo")
 	guild := srv.CreateGuild("g")
 	table := srv.CreateTextChannel(guild.ID, "t")
-	dg := newSession(t, srv, 0, 1)
-	got := interactions(dg)
-	open(t, srv, dg)
-	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	dg, got := ttrSession(t, srv, guild.ID)
 	h := must[*InteractionHandle](t)(srv.RunCommand(jo.ID, table.ID, "ttr", Subcommand("new", StringOption("map", "usa"))))
 	err := dg.InteractionRespond(receive(t, got), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 	var rest *discordgo.RESTError
@@ -269,10 +266,7 @@ func TestAutocompleteChoices(t *testing.T) {
 	bob := srv.CreateUser("bob")
 	guild := srv.CreateGuild("g")
 	table := srv.CreateTextChannel(guild.ID, "t")
-	dg := newSession(t, srv, 0, 1)
-	got := interactions(dg)
-	open(t, srv, dg)
-	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), "", []*discordgo.ApplicationCommand{ttrCommand}))
+	dg, got := ttrSession(t, srv, "")
 
 	if _, err := srv.Autocomplete(bob.ID, table.ID, "ttr", Subcommand("claim", StringOption("route", "Par"))); err == nil {
 		t.Error("autocomplete without a focused option was dispatched")
@@ -303,10 +297,7 @@ func TestResponsesWithFilesDeferralAndFollowups(t *testing.T) {
 	carol := srv.CreateUser("carol")
 	guild := srv.CreateGuild("g")
 	table := srv.CreateTextChannel(guild.ID, "t")
-	dg := newSession(t, srv, 0, 1)
-	got := interactions(dg)
-	open(t, srv, dg)
-	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	dg, got := ttrSession(t, srv, guild.ID)
 	pic := testPNG(t)
 
 	// Immediate answer with a file, shown in the embed through attachment://.
@@ -521,10 +512,7 @@ func TestDroppedConnectionResumesAndReplaysMissedEvents(t *testing.T) {
 	gina := srv.CreateUser("gina")
 	guild := srv.CreateGuild("g")
 	table := srv.CreateTextChannel(guild.ID, "t")
-	dg := newSession(t, srv, 0, 1)
-	got := interactions(dg)
-	open(t, srv, dg)
-	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	dg, got := ttrSession(t, srv, guild.ID)
 	first := srv.Identifies()[0]
 
 	if err := srv.DropConnection(0); err != nil {

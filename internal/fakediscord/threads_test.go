@@ -311,10 +311,7 @@ func TestInteractionsInAThread(t *testing.T) {
 	alice := srv.CreateUser("alice")
 	guild := srv.CreateGuild("Rail Club")
 	table := srv.CreateTextChannel(guild.ID, "table")
-	dg := newSession(t, srv, 0, 1)
-	got := interactions(dg)
-	open(t, srv, dg)
-	must[[]*discordgo.ApplicationCommand](t)(dg.ApplicationCommandBulkOverwrite(srv.AppID(), guild.ID, []*discordgo.ApplicationCommand{ttrCommand}))
+	dg, got := ttrSession(t, srv, guild.ID)
 	th := must[*discordgo.Channel](t)(dg.ThreadStart(table.ID, "game-1", discordgo.ChannelTypeGuildPublicThread, 1440))
 
 	srv.SetOverwrite(table.ID, Overwrite{ID: srv.Bot().ID, Type: 1, Deny: PermEmbedLinks})

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -21,6 +22,7 @@ import (
 	"strings"
 
 	"conductor/ai"
+	"conductor/ai/match"
 	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit/recorded"
@@ -97,6 +99,18 @@ type spec struct {
 	want    []string
 }
 
+// steered is a bot whose choices a steerFunc may replace.
+type steered struct {
+	bot   match.Bot
+	g     *engine.Game
+	seat  int
+	steer steerFunc
+}
+
+func (s steered) Choose(v engine.PlayerView, legal []engine.Action) engine.Action {
+	return s.steer(s.g, s.seat, legal, s.bot.Choose(v, slices.Clone(legal)))
+}
+
 // steerFunc may replace a bot's choice to lead the game into a rule corner;
 // it returns the bot's choice when it has nothing to say. A spec's steer
 // makes a fresh one for each game, since some keep count.
@@ -129,44 +143,33 @@ func (s spec) play(b *data.Board, seed uint64) (*recorded.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	bots := make([]ai.Bot, len(s.levels))
-	for i, l := range s.levels {
-		if bots[i], err = ai.New(l, seed*31+uint64(i)); err != nil {
-			return nil, err
-		}
-	}
 	var steer steerFunc
 	if s.steer != nil {
 		steer = s.steer()
 	}
+	bots := make([]match.Bot, len(s.levels))
+	for i, l := range s.levels {
+		if bots[i], err = ai.New(l, seed*31+uint64(i)); err != nil {
+			return nil, err
+		}
+		if steer != nil {
+			bots[i] = steered{bot: bots[i], g: g, seat: i, steer: steer}
+		}
+	}
 	rec := &recorded.Game{Name: s.name, Board: b.ID, Variant: s.variant, Players: len(s.levels), Seed: seed, Rules: s.rules}
 	seen := recorded.Corners{}
-	var legal []engine.Action
-	for g.Phase() != engine.PhaseOver {
-		if len(rec.Moves) > 20000 {
-			return nil, fmt.Errorf("no end after %d moves", len(rec.Moves))
-		}
-		seat := actor(g)
-		legal = g.LegalActions(seat, legal[:0])
-		if len(legal) == 0 {
-			return nil, fmt.Errorf("seat %d has no legal action in phase %v", seat+1, g.Phase())
-		}
-		a := bots[seat].Choose(g.View(seat), slices.Clone(legal))
-		if steer != nil {
-			a = steer(g, seat, legal, a)
-		}
-		text := engine.FormatAction(b, a)
-		ev, err := g.Apply(seat, a)
-		if err != nil {
-			return nil, fmt.Errorf("seat %d: %s refused: %w", seat+1, text, err)
-		}
+	m := match.Match{Game: g, Bots: bots, After: func(d match.Decision, ev []engine.Event) error {
 		before := seen.Names()
-		seen.See(g, engine.Move{Seat: seat, Action: a}, ev)
-		m := recorded.Move{Seat: seat, Action: text}
+		seen.See(g, engine.Move{Seat: d.Seat, Action: d.Action}, ev)
+		mv := recorded.Move{Seat: d.Seat, Action: engine.FormatAction(b, d.Action)}
 		if fresh := newCorners(before, seen); len(fresh) > 0 {
-			m.Notes = append([]string{"first " + strings.Join(fresh, ", ") + ":"}, notes(g, ev)...)
+			mv.Notes = append([]string{"first " + strings.Join(fresh, ", ") + ":"}, notes(g, ev)...)
 		}
-		rec.Moves = append(rec.Moves, m)
+		rec.Moves = append(rec.Moves, mv)
+		return nil
+	}}
+	if err := m.Play(context.Background()); err != nil {
+		return nil, err
 	}
 	fs := g.Final()
 	before := seen.Names()
@@ -210,17 +213,4 @@ func notes(g *engine.Game, ev []engine.Event) []string {
 		out = append(out, g.Describe(e))
 	}
 	return out
-}
-
-// actor is the seat to act: the current one, or during setup the first
-// that has not chosen its tickets.
-func actor(g *engine.Game) int {
-	if g.Phase() == engine.PhaseSetup {
-		for s := range g.NumPlayers() {
-			if !g.SetupDone(s) {
-				return s
-			}
-		}
-	}
-	return g.Current()
 }
