@@ -173,7 +173,7 @@ func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
 	for _, t := range s.tables.all() {
 		t.mu.Lock()
 		if !t.gone && t.rec != nil && t.rec.Guild == req.Guild {
-			s.disarmBot(t)
+			t.bots.disarmBot(t)
 			t.rec, t.game = nil, nil
 			s.tables.drop(t)
 		}

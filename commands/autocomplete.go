@@ -157,7 +157,7 @@ func (s *Service) snapshot(channel string) *tableSnapshot {
 	t, ok := s.tables.loaded(channel)
 	if !ok {
 		// Not loaded yet: load it once (the only wait autocomplete makes).
-		lt, err := s.table(channel)
+		lt, err := s.tables.get(channel)
 		if err != nil {
 			return nil
 		}

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"math"
-	"time"
 
 	"conductor/engine"
 	"conductor/store"
@@ -12,18 +11,18 @@ import (
 // botFor makes the bot that plays a seat's next move. Its random stream is
 // seeded from the game and the move, so that what a bot plays depends on
 // the game alone, not on how long its table stayed in memory.
-func (s *Service) botFor(t *table, seat int) Bot {
+func (t *table) botFor(seat int) Bot {
 	level := t.rec.Seats[seat].Bot
 	if level == "" {
 		level = "normal" // a human's turn taken over by the timer
 	}
-	if s.cfg.Bots == nil {
+	if t.cfg.Bots == nil {
 		return nil
 	}
 	seed := t.rec.Seed + uint64(seat)*7919 + uint64(len(t.rec.Log))*0x9e3779b97f4a7c15
-	b, err := s.cfg.Bots(level, seed)
+	b, err := t.cfg.Bots(level, seed)
 	if err != nil {
-		s.log.Error("make bot", "level", level, "err", err)
+		t.log.Error("make bot", "level", level, "err", err)
 		return nil
 	}
 	return b
@@ -37,12 +36,12 @@ func isBot(rec *store.GameRecord, seat int) bool {
 // deciding under the table's lock: for the quick decisions (first tickets,
 // a turn the timer takes over). It returns false when nothing could be
 // played.
-func (s *Service) botAct(t *table, seat int) (outcome, bool) {
-	d, ok := s.botDecision(t, seat)
+func (t *table) botAct(seat int) (outcome, bool) {
+	d, ok := t.botDecision(seat)
 	if !ok {
 		return outcome{}, false
 	}
-	return s.playBot(t, seat, d.choose(s.ctx), d.legal)
+	return t.playBot(seat, d.choose(t.ctx), d.legal)
 }
 
 // botDecision is what a bot decides on, copied from the table: its seat's
@@ -75,14 +74,14 @@ func positionOf(t *table) position {
 
 // botDecision copies what seat's bot decides on; false when the seat has
 // nothing to play. The table is locked.
-func (s *Service) botDecision(t *table, seat int) (botDecision, bool) {
+func (t *table) botDecision(seat int) (botDecision, bool) {
 	g := t.game
 	legal := g.LegalActions(seat, nil)
 	if len(legal) == 0 {
 		return botDecision{}, false
 	}
 	d := botDecision{legal: legal, safe: safeAction(g, seat, legal), at: positionOf(t)}
-	if d.bot = s.botFor(t, seat); d.bot != nil {
+	if d.bot = t.botFor(seat); d.bot != nil {
 		d.view = g.View(seat)
 	}
 	return d, true
@@ -100,13 +99,13 @@ func (d *botDecision) choose(ctx context.Context) engine.Action {
 // playBot applies a bot's move; a move the engine refuses is replaced by
 // the safe one, so that a bot's mistake never stalls the table. It returns
 // false when nothing could be played.
-func (s *Service) playBot(t *table, seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
+func (t *table) playBot(seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
 	g := t.game
 	o, err := t.apply(seat, a, nil)
 	if err != nil {
-		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
+		t.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
 		if o, err = t.apply(seat, safeAction(t.game, seat, legal), nil); err != nil {
-			s.log.Error("safe action refused", "err", err)
+			t.log.Error("safe action refused", "err", err)
 			return outcome{}, false
 		}
 	}
@@ -160,163 +159,30 @@ func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
 }
 
 // botsSetup lets the bots choose their initial tickets at once.
-func (s *Service) botsSetup(t *table) {
+func (t *table) botsSetup() {
 	g := t.game
 	for seat := range t.rec.Seats {
 		for isBot(t.rec, seat) && g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-			if _, ok := s.botAct(t, seat); !ok {
+			if _, ok := t.botAct(seat); !ok {
 				break
 			}
 		}
 	}
 }
 
-// scheduleBots arms a short pause before a bot's turn, so that people can
-// follow the game. A human who can do nothing at all passes at once.
-func (s *Service) scheduleBots(t *table) {
-	if t.game == nil || t.rec == nil || s.isClosed() {
-		return
-	}
-	g := t.game
-	if g.Phase() == engine.PhaseTurn && !isBot(t.rec, g.Current()) {
-		if legal := g.LegalActions(g.Current(), nil); len(legal) == 1 && legal[0].Kind == engine.ActPass {
-			if o, err := t.apply(g.Current(), legal[0], nil); err == nil {
-				t.after(o)
-			}
-			return
-		}
-	}
-	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver || !isBot(t.rec, g.Current()) {
-		return
-	}
-	s.disarmBot(t)
-	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
-	t.botArmed++
-	armed := t.botArmed
-	s.wg.Add(1)
-	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
-		defer s.wg.Done()
-		s.botTurn(channel, gameID, turn, armed)
-	})
-}
-
-// disarmBot cancels a scheduled bot move. A timer stopped before it fired
-// never runs its function, so the wait group count it took is given back
-// here; otherwise Close would wait for it forever.
-func (s *Service) disarmBot(t *table) {
-	if t.botTimer != nil && t.botTimer.Stop() {
-		s.wg.Done()
-	}
-	t.botTimer = nil
-}
-
 // maxBotActions bounds the actions of one bot turn.
 const maxBotActions = 12
-
-// botTurn plays a bot's whole turn, then posts the board. armed tells the
-// timer that fired from a later one.
-//
-// The bot thinks with the table's lock released (the expert searches for
-// up to its budget): it decides on a copy of its seat's view, and its move
-// is applied under the lock only if the game is still at the position it
-// saw; otherwise, when it is still this bot's turn, it decides again.
-// Meanwhile everyone at the table is answered.
-func (s *Service) botTurn(channel, gameID string, turn, armed int) {
-	first, ok := s.botTable(channel, gameID, turn, armed)
-	if !ok {
-		return
-	}
-	// The table stays in memory until the turn is played.
-	first.thinking++
-	first.unlock()
-	defer func() {
-		first.mu.Lock()
-		first.thinking--
-		first.mu.Unlock()
-	}()
-	var last outcome
-	moves := 0
-	for range 2 * maxBotActions {
-		t, ok := s.botTable(channel, gameID, turn, armed)
-		if !ok {
-			return
-		}
-		seat := t.game.Current()
-		if moves == maxBotActions {
-			break
-		}
-		d, ok := s.botDecision(t, seat)
-		if !ok {
-			t.after(last)
-			t.unlock()
-			return
-		}
-		t.unlock()
-		a := d.choose(s.ctx)
-		if t, ok = s.botTable(channel, gameID, turn, armed); !ok {
-			return
-		}
-		if positionOf(t) != d.at || t.game.Current() != seat {
-			t.unlock()
-			continue // the game moved while the bot thought: again
-		}
-		o, played := s.playBot(t, seat, a, d.legal)
-		moves++
-		if !played || o.turnDone {
-			if played {
-				last = o
-			}
-			t.after(last)
-			t.unlock()
-			return
-		}
-		last = o
-		t.unlock()
-	}
-	// Too many actions in one turn: post what was played.
-	t, ok := s.botTable(channel, gameID, turn, armed)
-	if !ok {
-		return
-	}
-	t.after(last)
-	t.unlock()
-}
-
-// botTable returns a channel's table, locked, when the bot turn armed is
-// still to be played there: the same game at the same turn, a bot to
-// move, no later timer armed and the service open. The timer that fired
-// is forgotten, so that the table may leave memory again once the bot has
-// moved.
-func (s *Service) botTable(channel, gameID string, turn, armed int) (*table, bool) {
-	if s.isClosed() {
-		return nil, false
-	}
-	t, err := s.table(channel)
-	if err != nil {
-		s.log.Error("bot turn", "channel", channel, "err", err)
-		return nil, false
-	}
-	if t.botArmed == armed {
-		t.botTimer = nil
-	}
-	if s.isClosed() || t.botArmed != armed || t.rec == nil || t.game == nil || t.rec.ID != gameID ||
-		t.game.Turn() != turn || t.game.Phase() == engine.PhaseOver || !isBot(t.rec, t.game.Current()) {
-		t.unlock()
-		return nil, false
-	}
-	return t, true
-}
 
 // playTurnFor plays the current seat's turn to its end with its bot (or the
 // safe fallback), deciding under the lock, then posts. The turn timer
 // uses it for a player who is away (a quick level decides).
-func (s *Service) playTurnFor(t *table, seat int) {
+func (t *table) playTurnFor(seat int) {
 	var last outcome
 	for range maxBotActions {
 		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
 			break
 		}
-		o, ok := s.botAct(t, seat)
+		o, ok := t.botAct(seat)
 		if !ok {
 			break
 		}
@@ -348,21 +214,8 @@ func (s *Service) Resume(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if d.Kind == dueBot {
-			s.fireBot(d.Channel)
+			s.runner.fireBot(d.Channel)
 		}
 	}
 	return nil
-}
-
-// fireBot lets a table's bots move now, whatever their deadline says.
-func (s *Service) fireBot(channel string) {
-	t, err := s.table(channel)
-	if err != nil {
-		s.log.Error("resume", "channel", channel, "err", err)
-		return
-	}
-	defer t.unlock()
-	if t.rec != nil && t.game != nil && t.game.Phase() != engine.PhaseOver && botOwes(t) {
-		s.resumeBots(t)
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"sync"
 	"time"
+
+	"conductor/store"
 )
 
 // Games at rest cost nothing: a table is loaded when someone (or a
@@ -183,6 +185,31 @@ func (c *tableCache) evictLocked(t *table) {
 	}
 	c.drop(t)
 	t.mu.Unlock()
+}
+
+// get returns a channel's table, locked, loading it from the store on
+// first use. The caller unlocks it.
+func (c *tableCache) get(channel string) (*table, error) {
+	for {
+		t, fresh := c.lookup(channel)
+		t.mu.Lock()
+		if t.gone {
+			// Dropped while we waited: look again.
+			t.mu.Unlock()
+			continue
+		}
+		if fresh || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
+			if err := t.load(); err != nil {
+				c.drop(t)
+				t.mu.Unlock()
+				return nil, err
+			}
+		}
+		if fresh {
+			c.trim()
+		}
+		return t, nil
+	}
 }
 
 // EvictIdle drops the tables unused for IdleAfter. Run calls it.

@@ -330,7 +330,7 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 		t.Fatalf("after the idle time: %d tables", w.svc.tables.len())
 	}
 	// A table whose bot is about to move stays until it has moved.
-	tb, _ := w.svc.table("c5")
+	tb, _ := w.svc.tables.get("c5")
 	tb.botTimer = time.NewTimer(time.Hour)
 	tb.unlock()
 	w.now = w.now.Add(DefaultIdleAfter * 2)
@@ -357,7 +357,7 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	w.keepFirstTickets("u1", 0)
 	// u1's turn; the bot's move is scheduled, and the process stops
 	// before it is played (its timer is lost with the process).
-	tb, _ := w.svc.table("c1")
+	tb, _ := w.svc.tables.get("c1")
 	tb.mu.Unlock()
 	w.svc.cfg.BotDelay = time.Hour
 	w.click("u1", "draw:"+gid+":0:deck")

@@ -81,7 +81,7 @@ func (s *Service) refuseDMs(channel, user string) {
 	if channel == "" {
 		return
 	}
-	t, err := s.table(channel)
+	t, err := s.tables.get(channel)
 	if err != nil {
 		return
 	}

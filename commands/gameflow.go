@@ -46,7 +46,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 		return reply(s.oops(req, err.Error()))
 	}
 	t.game, t.turnLog, t.history = g, nil, nil
-	s.botsSetup(t)
+	t.botsSetup()
 	m := s.boardMessage(t)
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	// The lobby closes (its buttons go) and the game is posted as the
@@ -60,7 +60,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	}
 	s.out.kick(t.rec.Channel)
 	s.out.kickQueues(entries)
-	s.scheduleBots(t)
+	t.bots.scheduleBots(t)
 	return replyOrUpdate(lobby, game != "")
 }
 
@@ -278,7 +278,7 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 		case id.arg == "stop":
 			return s.stop(req, t, true)
 		case id.arg == "score":
-			s.disarmBot(t)
+			t.bots.disarmBot(t)
 			fs := t.game.ScoreNow()
 			t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
 			t.finishWith(&fs)
@@ -290,7 +290,7 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 
 // stop throws a lobby away, or archives a running game without a score.
 func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
-	s.disarmBot(t)
+	t.bots.disarmBot(t)
 	loc := t.locale()
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 )
@@ -16,6 +17,8 @@ type house struct {
 	out   *sender
 	alarm *alarm
 	bots  botScheduler
+	// ctx is done once the service closes: a bot's search stops.
+	ctx context.Context
 
 	// dmRefused, "channel/user" of the players owed word that their turn
 	// DMs were refused (dm.go). dmMu guards it alone: it is taken with a
@@ -28,5 +31,8 @@ type house struct {
 // botScheduler plays the bots' turns of a table, after a pause, outside
 // its lock (bots.go).
 type botScheduler interface {
+	// scheduleBots arms the pause before a bot's turn, if a bot is to play.
 	scheduleBots(t *table)
+	// disarmBot cancels it.
+	disarmBot(t *table)
 }

@@ -32,7 +32,7 @@ func TestStoredGamesLoadAsRecorded(t *testing.T) {
 		if err := w.store.Put(rec); err != nil {
 			t.Fatal(err)
 		}
-		tbl, err := w.svc.table(ch)
+		tbl, err := w.svc.tables.get(ch)
 		if err != nil {
 			t.Fatalf("%s: %v", g.Name, err)
 		}

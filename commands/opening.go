@@ -193,7 +193,7 @@ func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 // edits, in the stored record and the table's copy (which the lobby's
 // changes store whole).
 func (s *Service) rememberLobby(game, id string) {
-	t, err := s.table(game)
+	t, err := s.tables.get(game)
 	if err != nil {
 		return
 	}

@@ -75,7 +75,7 @@ func (r response) sendTo(resp Responder) error {
 // table is still handled when it ended (at shutdown, serve lets the moves
 // in flight finish).
 func (s *Service) withTable(_ context.Context, channel string, fn func(*table) (response, error)) (response, error) {
-	t, err := s.table(channel)
+	t, err := s.tables.get(channel)
 	if err != nil {
 		return response{}, err
 	}

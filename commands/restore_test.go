@@ -36,7 +36,7 @@ func TestSnapshotsKeepLoadingShort(t *testing.T) {
 		if err := w.store.Put(recordOf(rg, ch)); err != nil {
 			t.Fatal(err)
 		}
-		tb, err := w.svc.table(ch)
+		tb, err := w.svc.tables.get(ch)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestUnreadableSnapshotIsReplayed(t *testing.T) {
 	if err := w.store.SaveSnapshot("c1", &store.Snapshot{Moves: 30, Data: []byte{tableSnapshotVersion, 1, 2, 3}}); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := w.svc.table("c1")
+	tb, err := w.svc.tables.get("c1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,11 +104,11 @@ func (s *Service) handToBot(t *table, seat int) error {
 	t.rec.Seats[seat].Bot, t.rec.Seats[seat].LeftAt = takeoverLevel, moves
 	delete(t.pending, user)
 	if t.game.Phase() == engine.PhaseSetup {
-		s.botsSetup(t)
+		t.botsSetup()
 		t.after(outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
-	s.scheduleBots(t)
+	t.bots.scheduleBots(t)
 	return nil
 }
 

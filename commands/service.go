@@ -83,10 +83,12 @@ type Service struct {
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
 
-	wg     sync.WaitGroup
+	// runner plays the bots' turns (botrunner.go).
+	runner *botRunner
+
 	closed chan struct{}
-	// ctx is done once Close is called: a bot's search in progress stops.
-	ctx       context.Context
+	// cancelCtx ends the house's context: a bot's search in progress
+	// stops, and so do the sender's requests.
 	cancelCtx context.CancelFunc
 }
 
@@ -198,10 +200,11 @@ func New(cfg Config) *Service {
 	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}, closed: make(chan struct{}),
 		rematching: map[string]bool{}}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
-	s.house.bots = s
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
+	s.runner = &botRunner{house: s.house, tables: s.tables}
+	s.bots = s.runner
 	return s
 }
 
@@ -217,12 +220,7 @@ func (s *Service) Close() {
 		close(s.closed)
 	}
 	s.mu.Unlock()
-	for _, t := range s.tables.all() {
-		t.mu.Lock()
-		s.disarmBot(t)
-		t.mu.Unlock()
-	}
-	s.wg.Wait()
+	s.runner.close()
 	s.out.close()
 }
 
@@ -239,31 +237,6 @@ func (s *Service) isClosed() bool {
 		return true
 	default:
 		return false
-	}
-}
-
-// table returns a channel's table, locked, loading it from the store on
-// first use. The caller unlocks it.
-func (s *Service) table(channel string) (*table, error) {
-	for {
-		t, fresh := s.tables.lookup(channel)
-		t.mu.Lock()
-		if t.gone {
-			// Dropped while we waited: look again.
-			t.mu.Unlock()
-			continue
-		}
-		if fresh || (t.rec != nil && t.game == nil && t.rec.Status == store.StatusPlaying) {
-			if err := t.load(); err != nil {
-				s.tables.drop(t)
-				t.mu.Unlock()
-				return nil, err
-			}
-		}
-		if fresh {
-			s.tables.trim()
-		}
-		return t, nil
 	}
 }
 

@@ -17,7 +17,7 @@ type TurnInfo struct {
 
 // Turn reports who is to act in a channel; ok is false when there is no game.
 func (s *Service) Turn(channel string) (TurnInfo, bool) {
-	t, err := s.table(channel)
+	t, err := s.tables.get(channel)
 	if err != nil {
 		return TurnInfo{}, false
 	}

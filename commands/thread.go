@@ -80,7 +80,7 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 // table, locked, or the refusal.
 func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lobby Message,
 	put func(*store.GameRecord, ...store.OutboxEntry) error) (*table, *Message) {
-	t, err := s.table(rec.Channel)
+	t, err := s.tables.get(rec.Channel)
 	if err != nil {
 		m := s.oops(req, err.Error())
 		return nil, &m

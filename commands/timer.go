@@ -113,7 +113,7 @@ func (s *Service) fire(channel string, now time.Time) {
 	if s.isClosed() {
 		return
 	}
-	t, err := s.table(channel)
+	t, err := s.tables.get(channel)
 	if err != nil {
 		s.log.Error("deadline", "channel", channel, "err", err)
 		return
@@ -127,7 +127,7 @@ func (s *Service) fire(channel string, now time.Time) {
 	case dueTurn:
 		s.turnTimer(t, &d, now)
 	case dueBot:
-		s.resumeBots(t)
+		t.resumeBots()
 	case dueLobby:
 		s.expireLobby(t)
 	}
@@ -147,15 +147,15 @@ func (s *Service) fire(channel string, now time.Time) {
 
 // resumeBots lets the bots that owe a move play, unless their timer is
 // already armed or one is playing.
-func (s *Service) resumeBots(t *table) {
+func (t *table) resumeBots() {
 	if t.game == nil || t.botTimer != nil || t.thinking > 0 {
 		return
 	}
-	s.botsSetup(t)
+	t.botsSetup()
 	if t.rec != nil {
-		s.out.kick(t.rec.Channel)
+		t.out.kick(t.rec.Channel)
 	}
-	s.scheduleBots(t)
+	t.bots.scheduleBots(t)
 }
 
 // turnLimit is a table's turn timer; 0 when off.
@@ -279,7 +279,7 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 		}
 		for seat := range t.rec.Seats {
 			for !g.SetupDone(seat) && g.Phase() == engine.PhaseSetup {
-				o, ok := s.botAct(t, seat)
+				o, ok := t.botAct(seat)
 				if !ok {
 					break
 				}
@@ -297,7 +297,7 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 	}
 	if waited >= limit {
 		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
-		s.playTurnFor(t, seat)
+		t.playTurnFor(seat)
 		return
 	}
 	// Two reminders, at a third and at two thirds of the limit: one is

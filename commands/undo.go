@@ -96,7 +96,7 @@ func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (resp
 func (s *Service) undoApply(req *Request, t *table, click bool) (response, error) {
 	k := t.undo.logLen
 	t.undo = nil
-	s.disarmBot(t)
+	t.bots.disarmBot(t)
 	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Log = r.Log[:k]
 		return nil
@@ -112,7 +112,7 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 	if click {
 		s.post(t, postBoard, m)
 	}
-	s.scheduleBots(t)
+	t.bots.scheduleBots(t)
 	if click {
 		return update(Message{Content: present.T(t.locale(), "undo.done")})
 	}

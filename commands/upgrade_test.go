@@ -153,7 +153,7 @@ func TestSchema1DatabaseIsUpgradedOnce(t *testing.T) {
 	games := recorded.All(t)
 	replayed := 0
 	for ch, want := range golden.Live {
-		tb, err := w.svc.table(ch)
+		tb, err := w.svc.tables.get(ch)
 		if err != nil {
 			t.Fatal(err)
 		}
