@@ -225,7 +225,7 @@ func greyChoice(w *world, g *engine.Game, seat int) *engine.Action {
 			continue
 		}
 		tb.mu.Lock()
-		opts := w.svc.payOptions(tb, seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
+		opts := tb.payOptions(seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
 		tb.mu.Unlock()
 		if len(opts) > 1 {
 			return &a

@@ -32,7 +32,7 @@ func (s *Service) claimCommand(ctx context.Context, req *Request) (response, err
 			a.Passenger, a.City = true, c
 		}
 		if b.Tracks[tr].Color == data.Gray && req.Opt("color") == "" && req.Opt("locomotives") == "" {
-			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+			if opts := t.payOptions(seat, a); len(opts) > 1 {
 				return s.askPayment(req, t, a, opts)
 			}
 		}
@@ -74,7 +74,7 @@ func (s *Service) stationCommand(ctx context.Context, req *Request) (response, e
 		}
 		a.Kind, a.City = engine.ActStation, c
 		if req.Opt("color") == "" && req.Opt("locomotives") == "" {
-			if opts := s.payOptions(t, seat, a); len(opts) > 1 {
+			if opts := t.payOptions(seat, a); len(opts) > 1 {
 				return s.askPayment(req, t, a, opts)
 			}
 		}
@@ -87,11 +87,11 @@ func (s *Service) stationCommand(ctx context.Context, req *Request) (response, e
 // for what is missing: ordinary ones first, Locomotive +4 cards (which pay
 // only long routes, Märklin) for the rest where they are allowed.
 func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
-	return s.payWith(t, seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
+	return t.payWith(seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
 }
 
 // payWith is payment with the colour and locomotive count given as typed.
-func (s *Service) payWith(t *table, seat int, track data.TrackID, length int, color, locos, loc string) (engine.Action, string) {
+func (t *table) payWith(seat int, track data.TrackID, length int, color, locos, loc string) (engine.Action, string) {
 	b := t.game.Board()
 	hand := t.game.Player(seat).Hand
 	need, ferry := data.Gray, 0
@@ -280,7 +280,7 @@ func (s *Service) maybeConfirm(req *Request, t *table, seat int, a engine.Action
 		return reply(s.refusal(req, t, err))
 	}
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	return reply(s.confirmPrompt(t, req.Locale, a))
+	return reply(t.confirmPrompt(req.Locale, a))
 }
 
 func (s *Service) confirmButton(ctx context.Context, req *Request, id customID) (response, error) {

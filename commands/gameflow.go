@@ -47,7 +47,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	}
 	t.game, t.turnLog, t.history = g, nil, nil
 	t.botsSetup()
-	m := s.boardMessage(t)
+	m := t.boardMessage()
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	// The lobby closes (its buttons go) and the game is posted as the
 	// table's first board, through the outbox like every board: the board

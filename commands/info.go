@@ -24,9 +24,9 @@ func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (respo
 		pending     bool
 	)
 	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
-		msg, picture = s.handMessage(t, seat, req.Locale)
+		msg, picture = t.handMessage(seat, req.Locale)
 		key = handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
-		prompt, pending = s.pendingPrompt(t, seat, req.User, req.Locale)
+		prompt, pending = t.pendingPrompt(seat, req.User, req.Locale)
 		return response{}, nil
 	})
 	if err != nil || r.kind != noAnswer {
@@ -64,7 +64,7 @@ func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (respo
 // handMessage is a seat's private summary: cards, tickets with progress,
 // and the picture of both to draw (drawHand) once the table's lock is
 // released.
-func (s *Service) handMessage(t *table, seat int, loc string) (Message, *imaging.HandScene) {
+func (t *table) handMessage(seat int, loc string) (Message, *imaging.HandScene) {
 	g := t.game
 	b := g.Board()
 	v := g.View(seat)

@@ -109,7 +109,7 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 }
 
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
-func (s *Service) lobbyMessage(rec *store.GameRecord, loc string) Message {
+func (s *house) lobbyMessage(rec *store.GameRecord, loc string) Message {
 	b, _ := s.cfg.Catalog.Board(rec.Map)
 	var seats []string
 	for i, st := range rec.Seats {

@@ -232,26 +232,26 @@ func (s *house) lobbyExpiry() time.Duration {
 // expireLobby closes a lobby nobody changed for the configured time: its
 // message says so and loses its buttons, its thread is archived. Called
 // by the timers with the table locked.
-func (s *Service) expireLobby(t *table) {
+func (t *table) expireLobby() {
 	rec := t.rec
-	expiry := s.lobbyExpiry()
-	if rec.Status != store.StatusLobby || expiry < 0 || s.cfg.Now().Sub(rec.Updated) < expiry {
+	expiry := t.lobbyExpiry()
+	if rec.Status != store.StatusLobby || expiry < 0 || t.cfg.Now().Sub(rec.Updated) < expiry {
 		return
 	}
-	stored, err := s.cfg.Store.Get(rec.Channel)
+	stored, err := t.cfg.Store.Get(rec.Channel)
 	if err != nil {
-		s.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
+		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
 		return
 	}
-	if err := s.cfg.Store.Delete(rec.Channel); err != nil {
-		s.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
+	if err := t.cfg.Store.Delete(rec.Channel); err != nil {
+		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
 		return
 	}
 	loc := t.locale()
 	home := lobbyHome(rec)
 	var entries []store.OutboxEntry
 	if id := stored.Messages["lobby"]; id != "" {
-		m := s.lobbyMessage(rec, loc)
+		m := t.lobbyMessage(rec, loc)
 		m.Components = nil
 		m.Content = present.T(loc, "lobby.expired", "hours", int(expiry.Round(time.Hour).Hours()))
 		entries = append(entries, editEntry(id, m))
@@ -261,11 +261,11 @@ func (s *Service) expireLobby(t *table) {
 		archive.Queue = rec.Channel
 		entries = append(entries, archive)
 	}
-	if err := s.cfg.Store.Enqueue(home, entries...); err != nil {
-		s.log.Warn("queue a lobby's expiry", "channel", rec.Channel, "err", err)
+	if err := t.cfg.Store.Enqueue(home, entries...); err != nil {
+		t.log.Warn("queue a lobby's expiry", "channel", rec.Channel, "err", err)
 	}
-	s.log.Info("lobby expired", "channel", rec.Channel, "guild", rec.Guild)
+	t.log.Info("lobby expired", "channel", rec.Channel, "guild", rec.Guild)
 	t.rec, t.game = nil, nil
-	s.out.kick(home)
-	s.out.kickQueues(entries)
+	t.out.kick(home)
+	t.out.kickQueues(entries)
 }

@@ -22,7 +22,7 @@ func (s *Service) passengerCommand(ctx context.Context, req *Request) (response,
 		}
 		from, ok := b.FindCity(req.Opt("from"))
 		if !ok || g.PassengerAt(from) != seat {
-			return reply(note(present.T(req.Locale, "passenger.not_yours", "cities", s.passengerCities(t, seat))))
+			return reply(note(present.T(req.Locale, "passenger.not_yours", "cities", t.passengerCities(seat))))
 		}
 		if p := strings.TrimSpace(req.Opt("path")); p != "" {
 			path, msg := s.parsePath(req, t, seat, from, p)
@@ -61,7 +61,7 @@ func (s *Service) tripButton(ctx context.Context, req *Request, id customID) (re
 	})
 }
 
-func (s *Service) passengerCities(t *table, seat int) string {
+func (t *table) passengerCities(seat int) string {
 	var names []string
 	for c := range t.game.Board().Cities {
 		if t.game.PassengerAt(data.CityID(c)) == seat {

@@ -15,7 +15,7 @@ import (
 
 // payOptions are the cheapest legal ways to pay a (a claim of a grey route
 // or a station, its payment not filled in), one per colour.
-func (s *Service) payOptions(t *table, seat int, a engine.Action) []engine.Action {
+func (t *table) payOptions(seat int, a engine.Action) []engine.Action {
 	g := t.game
 	length, track := payLength(g, seat, a)
 	var best []engine.Action
@@ -24,7 +24,7 @@ func (s *Service) payOptions(t *table, seat int, a engine.Action) []engine.Actio
 		if g.Player(seat).Hand[engine.ColorCard(c)] == 0 {
 			continue
 		}
-		pa, msg := s.payWith(t, seat, track, length, c.String(), "", "en")
+		pa, msg := t.payWith(seat, track, length, c.String(), "", "en")
 		if msg != "" || pa.Color == data.Gray {
 			continue
 		}
@@ -56,11 +56,11 @@ func payLength(g *engine.Game, seat int, a engine.Action) (int, data.TrackID) {
 // move until one is clicked.
 func (s *Service) askPayment(req *Request, t *table, a engine.Action, opts []engine.Action) (response, error) {
 	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn(), pay: true}
-	return reply(s.paymentPrompt(t, req.Locale, a, opts))
+	return reply(t.paymentPrompt(req.Locale, a, opts))
 }
 
 // paymentPrompt is the question with its buttons (at most five colours).
-func (s *Service) paymentPrompt(t *table, loc string, a engine.Action, opts []engine.Action) Message {
+func (t *table) paymentPrompt(loc string, a engine.Action, opts []engine.Action) Message {
 	g := t.game
 	var row Row
 	for _, o := range opts {
@@ -85,7 +85,7 @@ func (s *Service) payButton(ctx context.Context, req *Request, id customID) (res
 			delete(t.pending, req.User)
 			return update(note(present.T(req.Locale, "confirm.cancelled")))
 		}
-		for _, o := range s.payOptions(t, seat, p.action) {
+		for _, o := range t.payOptions(seat, p.action) {
 			if o.Color.String() == id.arg {
 				delete(t.pending, req.User)
 				return s.act(req, t, seat, o, true)

@@ -16,26 +16,26 @@ import (
 // pendingPrompt is the choice the seat owes the table, with its controls,
 // rebuilt from the game (and, for a confirmation, from the table's pending
 // actions). ok is false when the seat owes nothing.
-func (s *Service) pendingPrompt(t *table, seat int, user, loc string) (m Message, ok bool) {
-	if m, ok := s.blockingPrompt(t, seat, loc); ok {
+func (t *table) pendingPrompt(seat int, user, loc string) (m Message, ok bool) {
+	if m, ok := t.blockingPrompt(seat, loc); ok {
 		return m, true
 	}
 	g := t.game
 	if p, found := t.pending[user]; found && p.turn == g.Turn() && g.Current() == seat && p.trips == nil {
 		if p.pay {
-			if opts := s.payOptions(t, seat, p.action); len(opts) > 0 {
-				return s.paymentPrompt(t, loc, p.action, opts), true
+			if opts := t.payOptions(seat, p.action); len(opts) > 0 {
+				return t.paymentPrompt(loc, p.action, opts), true
 			}
 			return Message{}, false
 		}
-		return s.confirmPrompt(t, loc, p.action), true
+		return t.confirmPrompt(loc, p.action), true
 	}
 	return Message{}, false
 }
 
 // blockingPrompt is a choice without which the game cannot go on: the first
 // tickets, the tickets drawn this turn, a tunnel's extra cards.
-func (s *Service) blockingPrompt(t *table, seat int, loc string) (Message, bool) {
+func (t *table) blockingPrompt(seat int, loc string) (Message, bool) {
 	g := t.game
 	if g == nil {
 		return Message{}, false
@@ -45,23 +45,23 @@ func (s *Service) blockingPrompt(t *table, seat int, loc string) (Message, bool)
 	case g.Phase() == engine.PhaseSetup && !g.SetupDone(seat):
 		if mix, n := g.NeedsMix(seat); mix {
 			m.Content = present.T(loc, "setup.mix", "n", n)
-			m.Components = s.mixRows(t, seat, loc)
+			m.Components = t.mixRows(seat, loc)
 			return m, true
 		}
 		v := g.View(seat)
 		m.Content = present.T(loc, "setup.keep", "min", v.KeepMin, "max", v.KeepMax)
-		m.Components = s.keepRows(t, seat, loc)
+		m.Components = t.keepRows(seat, loc)
 		return m, len(m.Components) > 0
 	case g.Current() != seat:
 		return Message{}, false
 	case g.Phase() == engine.PhaseKeepTickets:
 		v := g.View(seat)
 		m.Content = present.T(loc, "pending.tickets", "tickets", present.TicketList(g.Board(), v.Pending)) + "\n" + present.T(loc, "you.keep")
-		m.Components = s.keepRows(t, seat, loc)
+		m.Components = t.keepRows(seat, loc)
 		return m, true
 	case g.Phase() == engine.PhaseTunnel:
 		tr, revealed, extra, _ := g.TunnelReveal()
-		ask, rows := s.tunnelAsk(t, seat, loc)
+		ask, rows := t.tunnelAsk(seat, loc)
 		lines := []string{
 			present.T(loc, "pending.tunnel", "route", present.RouteLabel(loc, g.Board(), tr)),
 			present.T(loc, "you.tunnel", "cards", present.CardsLabel(loc, revealed), "n", extra),
@@ -75,7 +75,7 @@ func (s *Service) blockingPrompt(t *table, seat int, loc string) (Message, bool)
 }
 
 // confirmPrompt asks whether to play a claim or station as described.
-func (s *Service) confirmPrompt(t *table, loc string, a engine.Action) Message {
+func (t *table) confirmPrompt(loc string, a engine.Action) Message {
 	turn := t.game.Turn()
 	return Message{Ephemeral: true, Content: present.T(loc, "confirm.ask", "action", describeAction(loc, t.game, a)), Components: []Row{{
 		{Kind: Button, ID: cid("confirm", t.rec.ID, turn, "yes"), Label: present.T(loc, "button.confirm"), Style: Success},

@@ -230,12 +230,12 @@ func (t *table) boardText() Message {
 }
 
 // boardMessage is boardText with the board's picture.
-func (s *Service) boardMessage(t *table) Message {
+func (t *table) boardMessage() Message {
 	m := t.boardText()
 	if png, err := t.boardPNG(t.locale()); err == nil {
 		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
 	} else {
-		s.log.Error("render board", "channel", t.rec.Channel, "err", err)
+		t.log.Error("render board", "channel", t.rec.Channel, "err", err)
 	}
 	return m
 }
@@ -268,12 +268,12 @@ func (t *table) boardButtons(loc string) []Row {
 }
 
 // post queues a public message for the table's channel and has it sent.
-func (s *Service) post(t *table, kind postKind, m Message) {
-	if err := s.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
-		s.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
+func (t *table) post(kind postKind, m Message) {
+	if err := t.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
+		t.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
 	}
-	s.out.kick(t.rec.Channel)
+	t.out.kick(t.rec.Channel)
 }
 
 // locale is the language of a table's public messages.

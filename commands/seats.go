@@ -31,7 +31,7 @@ func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
 			return reply(*m)
 		}
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
-		if err := s.handToBot(t, seat); err != nil {
+		if err := t.handToBot(seat); err != nil {
 			return reply(s.oops(req, err.Error()))
 		}
 		loc := t.locale()
@@ -57,7 +57,7 @@ func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) 
 		if isBot(t.rec, seat) {
 			return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
 		}
-		if err := s.handToBot(t, seat); err != nil {
+		if err := t.handToBot(seat); err != nil {
 			return reply(s.oops(req, err.Error()))
 		}
 		return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
@@ -91,10 +91,10 @@ func findSeat(rec *store.GameRecord, seat, user string) int {
 // on if the seat owes a move. The seat keeps the person's id and name (it
 // is named "bot for them" from then on): their part of the game stays
 // theirs, and they may still ask for the rematch.
-func (s *Service) handToBot(t *table, seat int) error {
+func (t *table) handToBot(seat int) error {
 	user := t.rec.Seats[seat].UserID
 	moves := len(t.rec.Log)
-	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+	err := t.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Seats[seat].Bot, r.Seats[seat].LeftAt = takeoverLevel, moves
 		return nil
 	})

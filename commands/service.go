@@ -64,29 +64,31 @@ type Config struct {
 	IdleAfter time.Duration
 }
 
-// Service runs the games of every channel.
+// Service runs the games of every channel: it routes each request to its
+// handler, which finds the channel's table (tables), decides and commits
+// under the table's lock and returns its answer, sent once the lock is
+// released (response.go). What runs beside the requests has a type of its
+// own, each with the few collaborators it needs: the sender of the outbox
+// (out, sender.go), the bots' turns (runner, botrunner.go), the deadlines
+// (timers, timer.go) and the replays (replay.go).
 type Service struct {
-	*house
+	*house // what the service shares with every table (house.go)
 
-	// tables are the tables in memory (cache.go).
-	tables *tableCache
+	tables  *tableCache
+	runner  *botRunner
+	timers  *deadlines
+	replays *replays
+	hands   handCache
+	recent  recentIDs
 
 	// mu guards rematching and openings. A table's lock may be held when
 	// mu is taken, never the other way round.
 	mu sync.Mutex
 	// rematching marks the games whose rematch is being opened.
 	rematching map[string]bool
-	recent     recentIDs
-	replays    *replays
-	hands      handCache
-
 	// openings serialise the opening of tables per server (opening.go).
 	openings map[string]*sync.Mutex
 
-	// runner plays the bots' turns (botrunner.go).
-	runner *botRunner
-
-	closed chan struct{}
 	// cancelCtx ends the house's context: a bot's search in progress
 	// stops, and so do the sender's requests.
 	cancelCtx context.CancelFunc
@@ -197,7 +199,7 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
-	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}, closed: make(chan struct{}),
+	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}},
 		rematching: map[string]bool{}}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
@@ -205,6 +207,7 @@ func New(cfg Config) *Service {
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
 	s.runner = &botRunner{house: s.house, tables: s.tables}
 	s.bots = s.runner
+	s.timers = &deadlines{house: s.house, tables: s.tables}
 	return s
 }
 
@@ -213,13 +216,6 @@ func New(cfg Config) *Service {
 // the store for the next start (its deadline is there).
 func (s *Service) Close() {
 	s.cancelCtx()
-	s.mu.Lock()
-	select {
-	case <-s.closed:
-	default:
-		close(s.closed)
-	}
-	s.mu.Unlock()
 	s.runner.close()
 	s.out.close()
 }
@@ -229,15 +225,6 @@ func (s *Service) withClose(ctx context.Context) (context.Context, context.Cance
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
-}
-
-func (s *Service) isClosed() bool {
-	select {
-	case <-s.closed:
-		return true
-	default:
-		return false
-	}
 }
 
 // load reads a channel's game from the store and rebuilds it: from its

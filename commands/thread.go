@@ -120,7 +120,7 @@ func threadName(rec *store.GameRecord, b *data.Board) string {
 }
 
 // threadWelcome is a game thread's first message: where the lobby is.
-func (s *Service) threadWelcome(rec *store.GameRecord) Message {
+func (s *house) threadWelcome(rec *store.GameRecord) Message {
 	loc := rec.Options[optLocale]
 	b, _ := s.cfg.Catalog.Board(rec.Map)
 	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options[optParent]+">")}
@@ -203,7 +203,7 @@ func (s *Service) noGameHere(req *Request, key string) Message {
 const tablesListLimit = 1500
 
 // tableLine is one live table of a channel: its thread, board and seats.
-func (s *Service) tableLine(loc string, r *store.GameRecord) string {
+func (s *house) tableLine(loc string, r *store.GameRecord) string {
 	board := r.Map
 	if b, err := s.cfg.Catalog.Board(r.Map); err == nil {
 		board = present.EditionName(loc, b, r.Variant)

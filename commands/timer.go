@@ -42,22 +42,34 @@ const botGrace = 30 * time.Second
 // armed, a failure) is looked at again.
 const retryDue = time.Minute
 
+// deadlines fires the games' deadlines as they fall due.
+type deadlines struct {
+	*house
+	tables *tableCache
+}
+
 // Run fires the deadlines as they fall due, and drops the tables left idle,
 // until ctx ends. It sleeps until the next deadline, or every at most.
-func (s *Service) Run(ctx context.Context, every time.Duration) {
+func (s *Service) Run(ctx context.Context, every time.Duration) { s.timers.run(ctx, every) }
+
+// CheckTimers fires every deadline due now (Run calls it; tests call it
+// with an injected clock). Its cost is what is due.
+func (s *Service) CheckTimers() { s.timers.check() }
+
+func (s *deadlines) run(ctx context.Context, every time.Duration) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.closed:
+		case <-s.ctx.Done():
 			return
 		case <-timer.C:
 		case <-s.alarm.ring:
 		}
-		s.CheckTimers()
-		s.EvictIdle()
+		s.check()
+		s.tables.evictIdle()
 		now := s.cfg.Now()
 		wait := every
 		if d, ok, err := s.cfg.Store.NextDue(); err != nil {
@@ -65,7 +77,7 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 		} else if ok && d.At.After(now) {
 			wait = min(wait, d.At.Sub(now))
 		}
-		// A deadline still due after CheckTimers could not be moved on
+		// A deadline still due after check could not be moved on
 		// (an error was logged): it is looked at again after every.
 		s.alarm.sleepsUntil(now.Add(wait))
 		if !timer.Stop() {
@@ -78,9 +90,8 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
-// CheckTimers fires every deadline due now (Run calls it; tests call it
-// with an injected clock). Its cost is what is due.
-func (s *Service) CheckTimers() {
+// check fires every deadline due now. Its cost is what is due.
+func (s *deadlines) check() {
 	now := s.cfg.Now()
 	fired := map[string]bool{}
 	for limit := 256; ; {
@@ -109,8 +120,8 @@ func (s *Service) CheckTimers() {
 
 // fire does what a channel's due deadline asks, and makes sure the
 // deadline moves on.
-func (s *Service) fire(channel string, now time.Time) {
-	if s.isClosed() {
+func (s *deadlines) fire(channel string, now time.Time) {
+	if s.ctx.Err() != nil {
 		return
 	}
 	t, err := s.tables.get(channel)
@@ -125,11 +136,11 @@ func (s *Service) fire(channel string, now time.Time) {
 	d := *t.rec.Due
 	switch d.Kind {
 	case dueTurn:
-		s.turnTimer(t, &d, now)
+		t.turnTimer(&d, now)
 	case dueBot:
 		t.resumeBots()
 	case dueLobby:
-		s.expireLobby(t)
+		t.expireLobby()
 	}
 	// A deadline that is still the one that fired (the game did not move)
 	// is looked at again later rather than at once; any other is set by
@@ -261,7 +272,7 @@ func (t *table) syncDue() {
 
 // turnTimer sends a turn's reminders and, at the limit, plays the absent
 // player's turn (a bot's move, or the safe fallback).
-func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
+func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 	g := t.game
 	if g == nil || g.Phase() == engine.PhaseOver {
 		return
@@ -318,10 +329,10 @@ func (s *Service) turnTimer(t *table, d *store.Deadline, now time.Time) {
 	if st.UserID != "" {
 		m.Mentions = []string{st.UserID}
 	}
-	if err := s.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
-		s.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
+	if err := t.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
+		t.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
 		return
 	}
 	t.rec.Due = next
-	s.out.kick(t.rec.Channel)
+	t.out.kick(t.rec.Channel)
 }

@@ -83,21 +83,21 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 		switch g.Phase() {
 		case engine.PhaseSecondDraw:
 			lines = append(lines, present.T(loc, "you.second"))
-			m.Components = s.drawRows(t, loc, true)
+			m.Components = t.drawRows(loc, true)
 		case engine.PhaseKeepTickets:
 			lines = append(lines, present.T(loc, "you.keep"))
-			m.Components = s.keepRows(t, seat, loc)
+			m.Components = t.keepRows(seat, loc)
 		case engine.PhaseTunnel:
-			ask, rows := s.tunnelAsk(t, seat, loc)
+			ask, rows := t.tunnelAsk(seat, loc)
 			lines = append(lines, ask)
 			m.Components = rows
 		case engine.PhaseSetup:
 			if !g.SetupDone(seat) {
 				if mix, _ := g.NeedsMix(seat); mix {
-					m.Components = s.mixRows(t, seat, loc)
+					m.Components = t.mixRows(seat, loc)
 				} else {
 					lines = append(lines, present.T(loc, "you.keep"))
-					m.Components = s.keepRows(t, seat, loc)
+					m.Components = t.keepRows(seat, loc)
 				}
 			} else {
 				lines = append(lines, present.T(loc, "you.wait_setup"))
@@ -112,7 +112,7 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 }
 
 // drawRows are the draw buttons: face-up slots and the deck.
-func (s *Service) drawRows(t *table, loc string, second bool) []Row {
+func (t *table) drawRows(loc string, second bool) []Row {
 	g, rec := t.game, t.rec
 	var row Row
 	for i, c := range g.FaceUp() {
@@ -129,7 +129,7 @@ func (s *Service) drawRows(t *table, loc string, second bool) []Row {
 }
 
 // keepRows is the select menu of pending tickets.
-func (s *Service) keepRows(t *table, seat int, loc string) []Row {
+func (t *table) keepRows(seat int, loc string) []Row {
 	v := t.game.View(seat)
 	b := t.game.Board()
 	var opts []SelectOption
@@ -159,7 +159,7 @@ func (s *Service) keepRows(t *table, seat int, loc string) []Row {
 }
 
 // mixRows asks a Märklin player how many long tickets to take.
-func (s *Service) mixRows(t *table, seat int, loc string) []Row {
+func (t *table) mixRows(seat int, loc string) []Row {
 	_, n := t.game.NeedsMix(seat)
 	turn := t.game.Turn()
 	if t.game.Phase() == engine.PhaseSetup {
@@ -177,7 +177,7 @@ func (s *Service) mixRows(t *table, seat int, loc string) []Row {
 // its extra cards that the rules allow with the cards left in hand, each
 // button naming the cards it spends, and giving up; or, when no way is
 // left, only giving up, said so.
-func (s *Service) tunnelAsk(t *table, seat int, loc string) (string, []Row) {
+func (t *table) tunnelAsk(seat int, loc string) (string, []Row) {
 	g := t.game
 	var row Row
 	_, _, extra, _ := g.TunnelReveal()
@@ -222,7 +222,7 @@ func (s *Service) drawCommand(ctx context.Context, req *Request) (response, erro
 		card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
 		if card == "" {
 			second := t.game.Phase() == engine.PhaseSecondDraw
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: s.drawRows(t, req.Locale, second)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: t.drawRows(req.Locale, second)})
 		}
 		slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
 		if !ok {
@@ -265,7 +265,7 @@ func (s *Service) drawButton(ctx context.Context, req *Request, id customID) (re
 				// not shown; answer with the row as it is.
 				second := t.game.Phase() == engine.PhaseSecondDraw
 				return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.changed", "card", present.CardName(req.Locale, shown)),
-					Components: s.drawRows(t, req.Locale, second)})
+					Components: t.drawRows(req.Locale, second)})
 			}
 		}
 		return s.act(req, t, seat, engine.Draw(slot), false)
@@ -314,7 +314,7 @@ func (s *Service) ticketsButton(ctx context.Context, req *Request, id customID) 
 func (s *Service) drawTickets(req *Request, t *table, seat int, long string) (response, error) {
 	if mix, _ := t.game.NeedsMix(seat); mix {
 		if long == "" {
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: s.mixRows(t, seat, req.Locale)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: t.mixRows(seat, req.Locale)})
 		}
 		n, err := strconv.Atoi(long)
 		if err != nil {
@@ -376,10 +376,10 @@ func (s *Service) setupTickets(ctx context.Context, req *Request, id customID) (
 			return reply(note(present.T(req.Locale, "setup.done")))
 		}
 		if mix, n := g.NeedsMix(seat); mix {
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: s.mixRows(t, seat, req.Locale)})
+			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: t.mixRows(seat, req.Locale)})
 		}
 		v := g.View(seat)
-		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: s.keepRows(t, seat, req.Locale)})
+		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: t.keepRows(seat, req.Locale)})
 	})
 }
 
@@ -412,7 +412,7 @@ func (s *Service) onTurn(ctx context.Context, req *Request, id *customID, fn fun
 		if !answersPending(id) {
 			// A choice left open (a dismissed prompt, a restart) comes back
 			// instead of a refusal: the turn can always go on.
-			if m, ok := s.blockingPrompt(t, seat, req.Locale); ok {
+			if m, ok := t.blockingPrompt(seat, req.Locale); ok {
 				return reply(m)
 			}
 		}

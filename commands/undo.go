@@ -47,7 +47,7 @@ func (s *Service) undoAsk(ctx context.Context, req *Request) (response, error) {
 			}
 		}
 		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}, voters: affected}
-		if s.undoReady(t) {
+		if t.undoReady() {
 			return s.undoApply(req, t, false)
 		}
 		loc := t.locale()
@@ -60,7 +60,7 @@ func (s *Service) undoAsk(ctx context.Context, req *Request) (response, error) {
 }
 
 // undoReady: every human player other than the asker agreed.
-func (s *Service) undoReady(t *table) bool {
+func (t *table) undoReady() bool {
 	for u := range t.undo.voters {
 		if !t.undo.agreed[u] {
 			return false
@@ -85,7 +85,7 @@ func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (resp
 			return update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
 		}
 		t.undo.agreed[req.User] = true
-		if !s.undoReady(t) {
+		if !t.undoReady() {
 			return reply(note(present.T(req.Locale, "undo.counted")))
 		}
 		return s.undoApply(req, t, true)
@@ -108,9 +108,9 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 		return reply(s.oops(req, err.Error()))
 	}
 	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
-	m := s.boardMessage(t)
+	m := t.boardMessage()
 	if click {
-		s.post(t, postBoard, m)
+		t.post(postBoard, m)
 	}
 	t.bots.scheduleBots(t)
 	if click {

@@ -217,7 +217,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	t := &table{house: s.house, rec: rec, game: g, pending: snap.view.pending}
 	pv := g.View(v.Seat)
 	v.Private = &pv
-	if m, ok := s.pendingPrompt(t, v.Seat, user, locale); ok {
+	if m, ok := t.pendingPrompt(v.Seat, user, locale); ok {
 		v.Prompt = &m
 	}
 	if g.Current() == v.Seat {
@@ -226,7 +226,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 			v.CanClaim = true
 			v.Draws = drawsOf(t.boardButtons(locale))
 		case engine.PhaseSecondDraw:
-			v.Draws = drawsOf(s.drawRows(t, locale, true))
+			v.Draws = drawsOf(t.drawRows(locale, true))
 		}
 	}
 	return v, nil
