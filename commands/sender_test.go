@@ -1,0 +1,149 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"conductor/store"
+)
+
+// gatedPoster holds every post until the test lets one through, and fails
+// those it is told to fail.
+type gatedPoster struct {
+	gate chan error // what the next post answers
+	mu   sync.Mutex
+	sent []string
+}
+
+func (p *gatedPoster) Post(ctx context.Context, ch string, m Message) (string, error) {
+	select {
+	case err := <-p.gate:
+		if err != nil {
+			return "", err
+		}
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sent = append(p.sent, m.Content)
+	return "m" + m.Content, nil
+}
+
+func (p *gatedPoster) DM(context.Context, string, Message) error { return nil }
+
+func (p *gatedPoster) posted() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.sent...)
+}
+
+// noHost is a sender's host with no tables behind it.
+type noHost struct{}
+
+func (noHost) drawBoard(string, *boardAt) (File, error) { return File{}, errors.New("no board") }
+func (noHost) rememberLobby(string, string)             {}
+func (noHost) refuseDMs(string, string)                 {}
+
+func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.CancelFunc) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newSender(ctx, st, p, noHost{}, time.Now, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { cancel(); s.close(); st.Close() })
+	return s, st, cancel
+}
+
+// returned reports whether f returns within d.
+func returned(d time.Duration, f func()) bool {
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// TestSenderWaitersAndOrder: the sender is a type of its own, tested here
+// without a service. A request waits for its channel's posts until they
+// are sent, and no longer once the sender waits to retry (Discord
+// failing); Quiet waits for the retry to succeed; the posts go out in the
+// order queued, each once.
+func TestSenderWaitersAndOrder(t *testing.T) {
+	p := &gatedPoster{gate: make(chan error)}
+	s, st, _ := newTestSender(t, p)
+	if err := st.Enqueue("c1", outboxEntry(postMessage, Message{Content: "1"}), outboxEntry(postMessage, Message{Content: "2"})); err != nil {
+		t.Fatal(err)
+	}
+	s.kick("c1")
+	if returned(100*time.Millisecond, func() { s.waitSent("c1") }) {
+		t.Fatal("waitSent returned before the posts were sent")
+	}
+	p.gate <- nil // "1" goes out
+	// "2" fails: the sender waits to retry, and a request stops waiting.
+	p.gate <- errors.New("502")
+	if !returned(5*time.Second, func() { s.waitSent("c1") }) {
+		t.Fatal("waitSent still waits while the sender waits to retry")
+	}
+	if returned(100*time.Millisecond, s.quiet) {
+		t.Fatal("quiet returned with a post still to retry")
+	}
+	// More is queued while the sender waits: it goes after "2".
+	if err := st.Enqueue("c1", outboxEntry(postMessage, Message{Content: "3"})); err != nil {
+		t.Fatal(err)
+	}
+	s.kick("c1")
+	go func() { p.gate <- nil; p.gate <- nil }()
+	if !returned(10*time.Second, s.quiet) {
+		t.Fatal("quiet did not return once everything was sent")
+	}
+	if got := p.posted(); len(got) != 3 || got[0] != "1" || got[1] != "2" || got[2] != "3" {
+		t.Fatalf("posted %q, want 1, 2, 3", got)
+	}
+	if left, err := st.Outbox("c1"); err != nil || len(left) != 0 {
+		t.Fatalf("outbox after delivery: %d entries, %v", len(left), err)
+	}
+	if !returned(100*time.Millisecond, func() { s.waitSent("c1") }) {
+		t.Fatal("waitSent waits on a channel with nothing to send")
+	}
+}
+
+// TestSenderCloseLeavesTheRest: closing ends a post in flight; what was not
+// confirmed stays in the outbox for the next start, and no sender starts
+// after the close.
+func TestSenderCloseLeavesTheRest(t *testing.T) {
+	p := &gatedPoster{gate: make(chan error)}
+	s, st, cancel := newTestSender(t, p)
+	if err := st.Enqueue("c1", outboxEntry(postMessage, Message{Content: "1"})); err != nil {
+		t.Fatal(err)
+	}
+	s.kick("c1")
+	time.Sleep(50 * time.Millisecond) // the post is in flight, held by the gate
+	cancel()
+	if !returned(5*time.Second, s.close) {
+		t.Fatal("close waits for a post Discord holds")
+	}
+	s.kick("c1")
+	s.mu.Lock()
+	running := len(s.running)
+	s.mu.Unlock()
+	if running != 0 {
+		t.Fatal("a sender started after the close")
+	}
+	if left, err := st.Outbox("c1"); err != nil || len(left) != 1 {
+		t.Fatalf("outbox after the close: %d entries, %v; want the unsent post kept", len(left), err)
+	}
+	if len(p.posted()) != 0 {
+		t.Fatal("the post went out after all")
+	}
+}
