@@ -139,11 +139,11 @@ var _ commands.ControlsRemover = (*Bot)(nil)
 
 // RemoveControls takes every button off an earlier post
 // (PATCH /channels/{channel}/messages/{message} with no components).
-func (b *Bot) RemoveControls(channel, message string) error {
+func (b *Bot) RemoveControls(ctx context.Context, channel, message string) error {
 	body := struct {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
-	_, err := b.send(context.Background(), "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
+	_, err := b.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
 	return err
 }
 
@@ -151,9 +151,9 @@ var _ commands.MessageEditor = (*Bot)(nil)
 
 // EditMessage replaces an earlier post of the bot
 // (PATCH /channels/{channel}/messages/{message}).
-func (b *Bot) EditMessage(channel, message string, m commands.Message) error {
+func (b *Bot) EditMessage(ctx context.Context, channel, message string, m commands.Message) error {
 	w, files := toReplacement(m)
-	_, err := b.send(context.Background(), "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
+	_, err := b.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
 	if permanent(err) {
 		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
 	}
@@ -177,14 +177,14 @@ const threadArchive = 10080
 
 // OpenThread starts a public thread without a message
 // (POST /channels/{channel}/threads, type 11).
-func (b *Bot) OpenThread(channel, name string) (string, error) {
+func (b *Bot) OpenThread(ctx context.Context, channel, name string) (string, error) {
 	body := struct {
 		Name                string `json:"name"`
 		Type                int    `json:"type"`
 		AutoArchiveDuration int    `json:"auto_archive_duration"`
 	}{name, int(discordgo.ChannelTypeGuildPublicThread), threadArchive}
 	url := discordgo.EndpointChannelThreads(channel)
-	resp, err := b.send(context.Background(), "POST", url, url, body, nil)
+	resp, err := b.send(ctx, "POST", url, url, body, nil)
 	switch discordCode(err) {
 	case errCodeMissingAccess, errCodeMissingPermissions:
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
@@ -204,12 +204,12 @@ func (b *Bot) OpenThread(channel, name string) (string, error) {
 }
 
 // ArchiveThread archives a thread the bot opened (PATCH /channels/{thread}).
-func (b *Bot) ArchiveThread(thread string) error {
+func (b *Bot) ArchiveThread(ctx context.Context, thread string) error {
 	body := struct {
 		Archived bool `json:"archived"`
 	}{true}
 	url := discordgo.EndpointChannel(thread)
-	_, err := b.send(context.Background(), "PATCH", url, url, body, nil)
+	_, err := b.send(ctx, "PATCH", url, url, body, nil)
 	if permanent(err) {
 		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
 	}

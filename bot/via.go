@@ -160,7 +160,7 @@ func (s settling) settled(err error) error {
 // PostVia posts a message as a follow-up of the via's interaction
 // (POST /webhooks/{application}/{token}). It is never retried here, not even after a 502:
 // without a nonce a retry could post the board twice; the sender asks FindVia first.
-func (b *Bot) PostVia(via, channel string, m commands.Message) (string, error) {
+func (b *Bot) PostVia(ctx context.Context, via, channel string, m commands.Message) (string, error) {
 	app, interaction, token, ok := parseVia(via)
 	if !ok {
 		return "", fmt.Errorf("%w: malformed via", commands.ErrViaGone)
@@ -170,7 +170,7 @@ func (b *Bot) PostVia(via, channel string, m commands.Message) (string, error) {
 	}
 	m.Ephemeral, m.Nonce = false, ""
 	w, files := toWire(m)
-	resp, err := b.sendOnce("POST", discordgo.EndpointWebhookToken(app, token), w, files)
+	resp, err := b.sendOnce(ctx, "POST", discordgo.EndpointWebhookToken(app, token), w, files)
 	if err != nil {
 		return "", redact(viaError(err), token)
 	}
@@ -185,7 +185,7 @@ func (b *Bot) PostVia(via, channel string, m commands.Message) (string, error) {
 
 // RemoveControlsVia takes the buttons off a follow-up
 // (PATCH /webhooks/{application}/{token}/messages/{message}).
-func (b *Bot) RemoveControlsVia(via, channel, message string) error {
+func (b *Bot) RemoveControlsVia(ctx context.Context, via, channel, message string) error {
 	app, _, token, ok := parseVia(via)
 	if !ok {
 		return fmt.Errorf("%w: malformed via", commands.ErrViaGone)
@@ -193,7 +193,7 @@ func (b *Bot) RemoveControlsVia(via, channel, message string) error {
 	body := struct {
 		Components []wireComponent `json:"components"`
 	}{[]wireComponent{}}
-	_, err := b.sendInteraction(context.Background(), "PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
+	_, err := b.sendInteraction(ctx, "PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
 	return redact(viaError(err), token)
 }
 
@@ -238,7 +238,7 @@ const findPages = 5
 // FindVia reads the channel's messages since the oldest of the vias' interactions and returns
 // the follow-ups of those interactions (GET /channels/{channel}/messages?after=...). A move's
 // interaction has one public follow-up, its board, so the interaction's id finds it.
-func (b *Bot) FindVia(channel string, vias []string) (map[string]string, error) {
+func (b *Bot) FindVia(ctx context.Context, channel string, vias []string) (map[string]string, error) {
 	byInteraction := map[string]string{}
 	after := ""
 	for _, via := range vias {
@@ -256,7 +256,7 @@ func (b *Bot) FindVia(channel string, vias []string) (map[string]string, error) 
 	app := b.AppID()
 	for range findPages {
 		url := discordgo.EndpointChannelMessages(channel) + "?limit=100&after=" + after
-		resp, err := b.send(context.Background(), "GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
+		resp, err := b.send(ctx, "GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
 		if permanent(err) {
 			// The channel is out of reach (no View Channel): the board's post
 			// will be refused as well, and dropped; asking again would only add
@@ -300,7 +300,7 @@ func snowflakeLess(a, b string) bool {
 
 // sendOnce makes a request on an interaction's route with no retry after a 502 (discordgo
 // retries those otherwise): for a request that is not safe to repeat.
-func (b *Bot) sendOnce(method, url string, body any, files []*discordgo.File) ([]byte, error) {
+func (b *Bot) sendOnce(ctx context.Context, method, url string, body any, files []*discordgo.File) ([]byte, error) {
 	ct, data, err := "application/json", []byte(nil), error(nil)
 	if len(files) > 0 {
 		ct, data, err = discordgo.MultipartBodyWithJSON(body, files)
@@ -311,5 +311,5 @@ func (b *Bot) sendOnce(method, url string, body any, files []*discordgo.File) ([
 		return nil, err
 	}
 	bucket := discordgo.NewRatelimiter().LockBucket(url)
-	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0, discordgo.WithRestRetries(0)))
+	return b.counted(b.s.RequestWithLockedBucket(method, url, ct, data, bucket, 0, discordgo.WithRestRetries(0), discordgo.WithContext(ctx)))
 }

@@ -180,5 +180,5 @@ type Poster interface {
 // post: a new board leaves the table one live set of controls. A Poster
 // without it (the terminal) has none to remove.
 type ControlsRemover interface {
-	RemoveControls(channel, messageID string) error
+	RemoveControls(ctx context.Context, channel, messageID string) error
 }

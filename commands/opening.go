@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -134,7 +135,7 @@ type tableOpening struct {
 
 // open opens a table as o says and returns the private answer to its
 // asker, or why it was not opened.
-func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Message) {
+func (s *Service) open(ctx context.Context, req *Request, o tableOpening) (opened bool, answer Message) {
 	mu := s.guildOpening(req.Guild)
 	mu.Lock()
 	defer mu.Unlock()
@@ -149,7 +150,7 @@ func (s *Service) open(req *Request, o tableOpening) (opened bool, answer Messag
 	if o.rec.ID == "" {
 		o.rec.ID = store.NewGameID() // the lobby's buttons name it
 	}
-	warning := s.placeTable(o.rec, o.home, pl.thread)
+	warning := s.placeTable(ctx, o.rec, o.home, pl.thread)
 	if warning == "" {
 		warning = pl.warning
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,7 +23,7 @@ type threadedPoster struct {
 	edits    map[string]Message
 }
 
-func (p *threadedPoster) OpenThread(channel, name string) (string, error) {
+func (p *threadedPoster) OpenThread(_ context.Context, channel, name string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	th := fmt.Sprintf("%s-th%d", channel, len(p.threads)+1)
@@ -30,14 +31,14 @@ func (p *threadedPoster) OpenThread(channel, name string) (string, error) {
 	return th, nil
 }
 
-func (p *threadedPoster) ArchiveThread(thread string) error {
+func (p *threadedPoster) ArchiveThread(_ context.Context, thread string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.archived[thread] = true
 	return nil
 }
 
-func (p *threadedPoster) EditMessage(channel, id string, m Message) error {
+func (p *threadedPoster) EditMessage(_ context.Context, channel, id string, m Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.edits[id] = m

@@ -85,7 +85,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)
 	}
-	opened, answer := s.open(req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
+	opened, answer := s.open(ctx, req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
 	if !opened {
 		return reply(answer)
 	}

@@ -298,13 +298,13 @@ func (s *sender) send(queue string, e store.OutboxEntry) error {
 
 // MessageEditor is a Poster that can replace an earlier post.
 type MessageEditor interface {
-	EditMessage(channel, id string, m Message) error
+	EditMessage(ctx context.Context, channel, id string, m Message) error
 }
 
 // sendEdit replaces an earlier message of the channel (an expired lobby's).
 func (s *sender) sendEdit(channel string, e store.OutboxEntry, p outboxPayload) error {
 	if ed, ok := s.poster.(MessageEditor); ok {
-		err := ed.EditMessage(channel, p.Edit, p.Message)
+		err := ed.EditMessage(s.ctx, channel, p.Edit, p.Message)
 		if errors.Is(err, ErrUndeliverable) || errors.Is(err, ErrForbidden) {
 			s.log.Warn("edit dropped", "channel", channel, "err", err)
 			err = nil
@@ -319,7 +319,7 @@ func (s *sender) sendEdit(channel string, e store.OutboxEntry, p outboxPayload) 
 // archive closes a finished game's thread.
 func (s *sender) archive(channel string, e store.OutboxEntry) error {
 	if th, ok := s.poster.(ThreadOpener); ok {
-		err := th.ArchiveThread(channel)
+		err := th.ArchiveThread(s.ctx, channel)
 		if err != nil && !errors.Is(err, ErrUndeliverable) {
 			return err
 		}

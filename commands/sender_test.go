@@ -147,3 +147,55 @@ func TestSenderCloseLeavesTheRest(t *testing.T) {
 		t.Fatal("the post went out after all")
 	}
 }
+
+// hangingThreads is a Discord that answers no edit nor thread archive
+// until the request's context ends.
+type hangingThreads struct {
+	gatedPoster
+	started chan struct{}
+}
+
+func (p *hangingThreads) hang(ctx context.Context) error {
+	p.started <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(10 * time.Second): // a failed test ends all the same
+		return errors.New("no answer")
+	}
+}
+
+func (p *hangingThreads) OpenThread(ctx context.Context, _, _ string) (string, error) {
+	return "", p.hang(ctx)
+}
+func (p *hangingThreads) ArchiveThread(ctx context.Context, _ string) error { return p.hang(ctx) }
+func (p *hangingThreads) EditMessage(ctx context.Context, _, _ string, _ Message) error {
+	return p.hang(ctx)
+}
+
+// TestSenderCloseEndsEveryRequest: every request the sender makes (an
+// archive, an edit, not only a post) takes the service's context, so a
+// close never waits for Discord to answer one.
+func TestSenderCloseEndsEveryRequest(t *testing.T) {
+	for name, e := range map[string]store.OutboxEntry{
+		"archive": archiveEntry(),
+		"edit":    editEntry("m1", Message{Content: "closed"}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := &hangingThreads{gatedPoster: gatedPoster{gate: make(chan error)}, started: make(chan struct{}, 1)}
+			s, st, cancel := newTestSender(t, p)
+			if err := st.Enqueue("c1", e); err != nil {
+				t.Fatal(err)
+			}
+			s.kick("c1")
+			<-p.started
+			cancel()
+			if !returned(5*time.Second, s.close) {
+				t.Fatalf("close waits for Discord to answer the %s", name)
+			}
+			if left, err := st.Outbox("c1"); err != nil || len(left) != 1 {
+				t.Fatalf("outbox after the close: %d entries, %v; want the %s kept", len(left), err, name)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -30,9 +31,9 @@ var (
 // ThreadOpener is a Poster that can give a game a thread of its own.
 type ThreadOpener interface {
 	// OpenThread starts a public thread in a text channel and returns its id.
-	OpenThread(channel, name string) (string, error)
+	OpenThread(ctx context.Context, channel, name string) (string, error)
 	// ArchiveThread closes a finished game's thread.
-	ArchiveThread(thread string) error
+	ArchiveThread(ctx context.Context, thread string) error
 }
 
 // maxThreadName is Discord's limit on a channel's name.
@@ -51,7 +52,7 @@ func (s *Service) threadsHere(req *Request) bool {
 // asked and allowed, else parent itself. It returns why there is no thread
 // when the bot may not open one (the lobby says it). No lock is held: this
 // asks Discord.
-func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) (warning string) {
+func (s *Service) placeTable(ctx context.Context, rec *store.GameRecord, parent string, thread bool) (warning string) {
 	rec.Channel = parent
 	delete(rec.Options, "parent")
 	opener, ok := s.cfg.Poster.(ThreadOpener)
@@ -59,7 +60,7 @@ func (s *Service) placeTable(rec *store.GameRecord, parent string, thread bool) 
 		return ""
 	}
 	b, _ := s.cfg.Catalog.Board(rec.Map)
-	th, err := opener.OpenThread(parent, threadName(rec, b))
+	th, err := opener.OpenThread(ctx, parent, threadName(rec, b))
 	switch {
 	case err == nil:
 		rec.Channel = th

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -30,13 +31,13 @@ type ViaPoster interface {
 	// wrapping ErrViaGone means the message was not posted and the via cannot post
 	// it (expired, refused): post it to the channel instead. After any other error it
 	// is unknown whether the message was posted: FindVia tells.
-	PostVia(via, channel string, m Message) (string, error)
+	PostVia(ctx context.Context, via, channel string, m Message) (string, error)
 	// FindVia looks for messages posted through the vias in channel and returns the
 	// ids it found, by via.
-	FindVia(channel string, vias []string) (map[string]string, error)
+	FindVia(ctx context.Context, channel string, vias []string) (map[string]string, error)
 	// RemoveControlsVia takes the buttons off a message posted through via; an error
 	// wrapping ErrViaGone means the via can no longer edit it.
-	RemoveControlsVia(via, channel, messageID string) error
+	RemoveControlsVia(ctx context.Context, via, channel, messageID string) error
 }
 
 // ErrViaGone is what a ViaPoster returns (wrapped) when a via can no longer be used; what
@@ -168,7 +169,7 @@ func (s *sender) sendBoards(channel string, run []queuedBoard) (complete bool, e
 		}
 	}
 	if vp, ok := s.usable(newest.p.Via, newest.p.ViaUntil); ok {
-		id, err := vp.PostVia(newest.p.Via, channel, m)
+		id, err := vp.PostVia(s.ctx, newest.p.Via, channel, m)
 		switch {
 		case err == nil:
 			return true, s.boardsPosted(channel, run, liveBoard{id: id, via: newest.p.Via, until: newest.p.ViaUntil})
@@ -224,7 +225,7 @@ func (s *sender) findPosted(channel string, run []queuedBoard) (done int, err er
 	if len(vias) == 0 {
 		return 0, nil
 	}
-	found, err := vp.FindVia(channel, vias)
+	found, err := vp.FindVia(s.ctx, channel, vias)
 	if err != nil {
 		return 0, err
 	}
@@ -248,7 +249,7 @@ func (s *sender) findPosted(channel string, run []queuedBoard) (done int, err er
 func (s *sender) removeControls(channel, id string) error {
 	if lb, ok := s.vias.liveOf(channel); ok && lb.id == id {
 		if vp, ok := s.usable(lb.via, lb.until); ok {
-			err := vp.RemoveControlsVia(lb.via, channel, id)
+			err := vp.RemoveControlsVia(s.ctx, lb.via, channel, id)
 			if err == nil || !errors.Is(err, ErrViaGone) {
 				return err
 			}
@@ -258,7 +259,7 @@ func (s *sender) removeControls(channel, id string) error {
 	if !ok {
 		return nil
 	}
-	return rm.RemoveControls(channel, id)
+	return rm.RemoveControls(s.ctx, channel, id)
 }
 
 func seqs(run []queuedBoard) []uint64 {

@@ -27,10 +27,10 @@ type discardPoster struct{ b *bot.Bot }
 
 func (discardPoster) Post(context.Context, string, commands.Message) (string, error) { return "m", nil }
 func (discardPoster) DM(context.Context, string, commands.Message) error             { return nil }
-func (p discardPoster) OpenThread(channel, name string) (string, error) {
-	return p.b.OpenThread(channel, name)
+func (p discardPoster) OpenThread(ctx context.Context, channel, name string) (string, error) {
+	return p.b.OpenThread(ctx, channel, name)
 }
-func (discardPoster) ArchiveThread(string) error { return nil }
+func (discardPoster) ArchiveThread(context.Context, string) error { return nil }
 
 // benchPage is an open page that notes when each version reached it.
 type benchPage struct {
