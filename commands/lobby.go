@@ -43,8 +43,8 @@ func (s *Service) ttrNew(ctx context.Context, req *Request) (response, error) {
 	}
 	// The lobby is a post of its own (opening.go); the asker is answered
 	// privately.
-	_, answer := s.open(ctx, req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
-		wantThread: s.threadsHere(req), put: s.cfg.Store.PutWithPosts})
+	_, answer := s.opener.open(ctx, req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
+		wantThread: s.opener.threadsHere(req), put: s.cfg.Store.PutWithPosts})
 	return reply(answer)
 }
 

@@ -25,6 +25,22 @@ const (
 	DefaultLobbyExpiry       = 24 * time.Hour
 )
 
+// opener opens tables: where a new one plays (a thread of its own or
+// the channel), the caps on lobbies, one opening at a time per server, one
+// rematch at a time per game.
+type opener struct {
+	*house
+	tables *tableCache
+
+	// mu guards openings and rematching. A table's lock may be held when
+	// mu is taken, never the other way round.
+	mu sync.Mutex
+	// openings serialise the opening of tables per server.
+	openings map[string]*sync.Mutex
+	// rematching marks the games whose rematch is being opened.
+	rematching map[string]bool
+}
+
 // placement is where a new table plays.
 type placement struct {
 	thread  bool   // in a new thread of its channel
@@ -38,7 +54,7 @@ type placement struct {
 // nowhere when the channel refuses posts or files, or is a private thread
 // (the bot is not among its members). wantThread: the table would get a
 // thread of its own; loc is the table's language.
-func (s *Service) place(req *Request, kind ChannelKind, wantThread bool, loc string) placement {
+func (s *opener) place(req *Request, kind ChannelKind, wantThread bool, loc string) placement {
 	if !req.KnownPermissions || req.DM {
 		return placement{thread: wantThread}
 	}
@@ -76,7 +92,7 @@ func limit(n, def int) int {
 }
 
 // lobbyLimit says why req may not open another lobby shown in home, or "".
-func (s *Service) lobbyLimit(req *Request, home string) string {
+func (s *opener) lobbyLimit(req *Request, home string) string {
 	if req.Guild == "" {
 		return ""
 	}
@@ -105,12 +121,9 @@ func (s *Service) lobbyLimit(req *Request, home string) string {
 
 // guildOpening serialises the opening of tables in one server, so that the
 // limits hold when one member sends many /ttr new at once.
-func (s *Service) guildOpening(guild string) *sync.Mutex {
+func (s *opener) guildOpening(guild string) *sync.Mutex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.openings == nil {
-		s.openings = map[string]*sync.Mutex{}
-	}
 	m := s.openings[guild]
 	if m == nil {
 		m = &sync.Mutex{}
@@ -135,7 +148,7 @@ type tableOpening struct {
 
 // open opens a table as o says and returns the private answer to its
 // asker, or why it was not opened.
-func (s *Service) open(ctx context.Context, req *Request, o tableOpening) (opened bool, answer Message) {
+func (s *opener) open(ctx context.Context, req *Request, o tableOpening) (opened bool, answer Message) {
 	mu := s.guildOpening(req.Guild)
 	mu.Lock()
 	defer mu.Unlock()

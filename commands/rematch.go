@@ -37,10 +37,10 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 		return reply(note(present.T(req.Locale, "rematch.already")))
 	}
 	// One rematch a game, even when two players click at once.
-	if store.RematchMark(old) != "" || !s.claimRematch(old.ID) {
+	if store.RematchMark(old) != "" || !s.opener.claimRematch(old.ID) {
 		return done()
 	}
-	defer s.releaseRematch(old.ID)
+	defer s.opener.releaseRematch(old.ID)
 
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
 		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
@@ -85,7 +85,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)
 	}
-	opened, answer := s.open(ctx, req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
+	opened, answer := s.opener.open(ctx, req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
 	if !opened {
 		return reply(answer)
 	}
@@ -130,7 +130,7 @@ func (s *Service) rematchOf(old *store.GameRecord) *store.GameRecord {
 
 // claimRematch marks a game's rematch as being opened; false when another
 // request is opening it.
-func (s *Service) claimRematch(game string) bool {
+func (s *opener) claimRematch(game string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.rematching[game] {
@@ -140,7 +140,7 @@ func (s *Service) claimRematch(game string) bool {
 	return true
 }
 
-func (s *Service) releaseRematch(game string) {
+func (s *opener) releaseRematch(game string) {
 	s.mu.Lock()
 	delete(s.rematching, game)
 	s.mu.Unlock()

@@ -69,25 +69,19 @@ type Config struct {
 // under the table's lock and returns its answer, sent once the lock is
 // released (response.go). What runs beside the requests has a type of its
 // own, each with the few collaborators it needs: the sender of the outbox
-// (out, sender.go), the bots' turns (runner, botrunner.go), the deadlines
-// (timers, timer.go) and the replays (replay.go).
+// (out, sender.go), the opening of tables (opener, opening.go), the bots'
+// turns (runner, botrunner.go), the deadlines (timers, timer.go) and the
+// replays (replay.go).
 type Service struct {
 	*house // what the service shares with every table (house.go)
 
 	tables  *tableCache
+	opener  *opener
 	runner  *botRunner
 	timers  *deadlines
 	replays *replays
 	hands   handCache
 	recent  recentIDs
-
-	// mu guards rematching and openings. A table's lock may be held when
-	// mu is taken, never the other way round.
-	mu sync.Mutex
-	// rematching marks the games whose rematch is being opened.
-	rematching map[string]bool
-	// openings serialise the opening of tables per server (opening.go).
-	openings map[string]*sync.Mutex
 
 	// cancelCtx ends the house's context: a bot's search in progress
 	// stops, and so do the sender's requests.
@@ -199,8 +193,7 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
-	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}},
-		rematching: map[string]bool{}}
+	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
@@ -208,6 +201,7 @@ func New(cfg Config) *Service {
 	s.runner = &botRunner{house: s.house, tables: s.tables}
 	s.bots = s.runner
 	s.timers = &deadlines{house: s.house, tables: s.tables}
+	s.opener = &opener{house: s.house, tables: s.tables, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}
 	return s
 }
 
@@ -375,7 +369,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 }
 
 // oops is the ephemeral reply to an unexpected failure.
-func (s *Service) oops(req *Request, what string) Message {
+func (s *house) oops(req *Request, what string) Message {
 	return Message{Ephemeral: true, Content: present.T(req.Locale, "error.internal", "what", what)}
 }
 

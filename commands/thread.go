@@ -43,7 +43,7 @@ const maxThreadName = 100
 // channel (not a DM), when the transport can open threads and the creator
 // did not ask to play in the channel. Inside a thread, opening one fails
 // with ErrNotThreadable and the game stays there.
-func (s *Service) threadsHere(req *Request) bool {
+func (s *opener) threadsHere(req *Request) bool {
 	_, ok := s.cfg.Poster.(ThreadOpener)
 	return ok && req.Opt("thread") != "false" && req.Guild != "" && !req.DM
 }
@@ -52,7 +52,7 @@ func (s *Service) threadsHere(req *Request) bool {
 // asked and allowed, else parent itself. It returns why there is no thread
 // when the bot may not open one (the lobby says it). No lock is held: this
 // asks Discord.
-func (s *Service) placeTable(ctx context.Context, rec *store.GameRecord, parent string, thread bool) (warning string) {
+func (s *opener) placeTable(ctx context.Context, rec *store.GameRecord, parent string, thread bool) (warning string) {
 	rec.Channel = parent
 	delete(rec.Options, "parent")
 	opener, ok := s.cfg.Poster.(ThreadOpener)
@@ -79,7 +79,7 @@ func (s *Service) placeTable(ctx context.Context, rec *store.GameRecord, parent 
 // together with the posts that show it: its message in home and its
 // thread's welcome. put stores them (in one transaction). It returns the
 // table, locked, or the refusal.
-func (s *Service) openLobby(req *Request, rec *store.GameRecord, home string, lobby Message,
+func (s *opener) openLobby(req *Request, rec *store.GameRecord, home string, lobby Message,
 	put func(*store.GameRecord, ...store.OutboxEntry) error) (*table, *Message) {
 	t, err := s.tables.get(rec.Channel)
 	if err != nil {
