@@ -54,8 +54,13 @@ func (d *drawSim) load(s *situation, tracks []data.TrackID) {
 
 // deficit counts the cards the hand still lacks.
 func (d *drawSim) deficit(h *engine.Hand) int {
-	short := 0
-	var spare [data.NumColors]int
+	short, spare := d.colourShort(h)
+	return d.combine(h, short+d.grayShort(&spare))
+}
+
+// colourShort counts the colour cards h lacks for the coloured tracks, and
+// the cards of each colour it holds beyond them (for the gray tracks).
+func (d *drawSim) colourShort(h *engine.Hand) (short int, spare [data.NumColors]int) {
 	for _, col := range data.CardColors {
 		c := engine.ColorCard(col)
 		if h[c] >= d.want[c] {
@@ -64,7 +69,7 @@ func (d *drawSim) deficit(h *engine.Hand) int {
 			short += d.want[c] - h[c]
 		}
 	}
-	return d.combine(h, short+d.grayShort(&spare))
+	return short, spare
 }
 
 // combine adds the locomotives to short, the cards the coloured and gray
@@ -150,16 +155,7 @@ func (d *drawSim) afterCached(h *engine.Hand, c engine.Card, def int, sc *spareC
 		return d.after(h, c, def)
 	}
 	if *short < 0 || sc[v] < 0 {
-		n := 0
-		var spare [data.NumColors]int
-		for _, col := range data.CardColors {
-			k := engine.ColorCard(col)
-			if h[k] >= d.want[k] {
-				spare[col] = h[k] - d.want[k]
-			} else {
-				n += d.want[k] - h[k]
-			}
-		}
+		n, spare := d.colourShort(h)
 		*short = n
 		if sc[v] < 0 {
 			spare[data.Color(c)]++

@@ -281,17 +281,7 @@ func paidCards(v *engine.PlayerView, a engine.Action) []engine.Card {
 			length = max(r.StationCosts[built], 1)
 		}
 	}
-	var cards []engine.Card
-	for range length - a.Locos - a.Locos4 {
-		cards = append(cards, engine.ColorCard(a.Color))
-	}
-	for range a.Locos {
-		cards = append(cards, engine.Locomotive)
-	}
-	for range a.Locos4 {
-		cards = append(cards, engine.Locomotive4)
-	}
-	return cards
+	return cardsOf(a, length)
 }
 
 // mixSize is how many tickets a mix choice deals in the view's position:

@@ -98,7 +98,13 @@ func (s *Service) payButton(ctx context.Context, req *Request, id customID) (res
 // spentCards are the cards a claim or station pays.
 func spentCards(g *engine.Game, a engine.Action) []engine.Card {
 	length, _ := payLength(g, g.Current(), a)
-	var cards []engine.Card
+	return cardsOf(a, length)
+}
+
+// cardsOf lists the cards a payment a of length cards spends: its colour,
+// then its locomotives.
+func cardsOf(a engine.Action, length int) []engine.Card {
+	cards := make([]engine.Card, 0, max(length, 0))
 	for range length - a.Locos - a.Locos4 {
 		cards = append(cards, engine.ColorCard(a.Color))
 	}
