@@ -29,7 +29,7 @@ type house struct {
 }
 
 // botScheduler plays the bots' turns of a table, after a pause, outside
-// its lock (bots.go).
+// its lock (botrunner.go).
 type botScheduler interface {
 	// scheduleBots arms the pause before a bot's turn, if a bot is to play.
 	scheduleBots(t *table)
