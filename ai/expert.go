@@ -49,6 +49,10 @@ type expert struct {
 	// checked after each world.
 	deadline time.Duration
 	margin   float64 // how much better than hard's move a candidate must be
+	// departZ is how many standard errors of the paired difference the
+	// best candidate must clear hard's move by, beyond the margin, to be
+	// played (0: its mean beating the margin is enough).
+	departZ float64
 	// contest adds the claims the other seats' inferred tickets want most
 	// (ticketReader.demand), up to this many (at most 4), to the
 	// candidates of a turn.
@@ -56,6 +60,8 @@ type expert struct {
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
+	// allKeeps searches every choice of drawn tickets, however early.
+	allKeeps bool
 	// hardRoll plays the candidates out with hard at every seat (each
 	// seeing only its own view of the expert's game) instead of the fast
 	// rollout policy: slower, but its verdicts are about how hard would go
@@ -133,7 +139,7 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 	for _, p := range v.Players {
 		fewest = min(fewest, p.Trains)
 	}
-	if fewest > e.endTrains {
+	if fewest > e.endTrains && !(e.allKeeps && v.Phase == engine.PhaseKeepTickets) {
 		return base
 	}
 	cands := e.candidates(v, legal, base)
@@ -197,11 +203,21 @@ func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.
 			best = c
 		}
 	}
-	if best != 0 && mean(e.vals[best][:played])-mean(e.vals[0][:played]) > e.margin {
+	if best != 0 && e.departs(e.vals[best][:played], e.vals[0][:played]) {
 		e.stats.Departures++
 		return best, true
 	}
 	return 0, true
+}
+
+// departs reports whether a candidate's values beat hard's by the
+// margin, and by departZ standard errors beyond it when that is set.
+func (e *expert) departs(cand, hard []float64) bool {
+	if e.departZ == 0 {
+		return mean(cand)-mean(hard) > e.margin
+	}
+	d, se := pairedDiff(cand, hard)
+	return d-e.margin > e.departZ*se
 }
 
 // prepare sizes the expert's helpers for v's board and table.

@@ -187,3 +187,57 @@ func TestContestedClaimsJoinTheCandidates(t *testing.T) {
 		t.Fatalf("contested claims added in only %d positions", found)
 	}
 }
+
+// With departZ set, a candidate whose mean beats hard's move by the margin
+// is played only when the paired difference clears it by that many
+// standard errors; without, the mean is enough.
+func TestDepartureWantsItsStandardErrors(t *testing.T) {
+	hard := []float64{0, 1, 0, 1, 0, 1, 0, 1}
+	noisy := []float64{1, 0, 1, 0, 1, 0, 1, 1} // +0.125 a world, differences ±1
+	clear := []float64{0.2, 1.2, 0.2, 1.2, 0.2, 1.2, 0.2, 1.2}
+	e := newExpert(1)
+	if !e.departs(noisy, hard) || !e.departs(clear, hard) {
+		t.Fatal("without departZ, a mean above the margin should be played")
+	}
+	e.departZ = 1
+	if e.departs(noisy, hard) {
+		t.Fatal("with departZ 1, +0.125 ± 0.35 should not be played")
+	}
+	if !e.departs(clear, hard) {
+		t.Fatal("with departZ 1, +0.2 ± 0 should be played")
+	}
+}
+
+// With allKeeps set, the expert searches a choice of drawn tickets however
+// many trains are left; without, it keeps as hard does until the end
+// nears.
+func TestAllKeepsSearchesEarlyTicketChoices(t *testing.T) {
+	searched := 0
+	for _, d := range collectDecisions(t, "usa") {
+		if d.view.Phase != engine.PhaseKeepTickets || len(d.legal) < 2 {
+			continue
+		}
+		fewest := 1 << 30
+		for _, p := range d.view.Players {
+			fewest = min(fewest, p.Trains)
+		}
+		if fewest <= 15 {
+			continue
+		}
+		e := newExpert(1)
+		e.maxWorlds, e.round, e.deadline = 4, 4, 0
+		e.Choose(d.view, d.legal)
+		if e.stats.Searches != 0 {
+			t.Fatalf("turn %d: searched a keep at %d trains without allKeeps", d.view.Turn, fewest)
+		}
+		e.allKeeps = true
+		e.Choose(d.view, d.legal)
+		if e.stats.Searches != 1 {
+			t.Fatalf("turn %d: %d searches of a keep at %d trains with allKeeps, want 1", d.view.Turn, e.stats.Searches, fewest)
+		}
+		searched++
+	}
+	if searched == 0 {
+		t.Fatal("no early ticket choice met")
+	}
+}

@@ -256,8 +256,12 @@ func tuningExpert(settings string, seed uint64) (*expert, error) {
 			e.margin = f
 		case "contest":
 			e.contest = int(f)
+		case "z":
+			e.departZ = f
+		case "keeps":
+			e.allKeeps = f != 0
 		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest)", settings, k)
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps)", settings, k)
 		}
 	}
 	return e, nil
