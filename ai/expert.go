@@ -68,7 +68,11 @@ type expert struct {
 	// on, so the search improves on hard's own move.
 	hardRoll bool
 	// reader gives the odds the other seats' tickets are dealt by.
-	reader  *ticketReader
+	reader *ticketReader
+	// peek, for measurements only, replaces the reader's odds: the tuning
+	// harness's oracle, which knows the real tickets, bounds what better
+	// inference could gain. A table's expert never has one.
+	peek    engine.TicketOdds
 	legal   []engine.Action   // playHard's buffer
 	view    engine.PlayerView // playHard's view, filled again for each move
 	trips   engine.TripSearch // playHard's passengers' trips
@@ -157,6 +161,9 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action) (int, bool) {
 	e.prepare(v)
 	odds := e.reader.read(v, sharpness(v.Board))
+	if e.peek != nil {
+		odds = e.peek
+	}
 	// The same view gives the same worlds: the seed mixes the expert's own
 	// seed with public facts of the position.
 	mix := e.seed*0x9e3779b97f4a7c15 ^ uint64(v.Turn)*0xbf58476d1ce4e5b9 ^ uint64(v.Deck)<<20 ^ uint64(v.Phase)

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"conductor/ai/match"
+	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -28,10 +30,11 @@ import (
 // LEAD OTHER"; a bot is hard, normal, roller, expert, or
 // hard:KNOB=VALUE;... / roller:KNOB=VALUE;... with the knobs of
 // tuningKnobs. The expert's settings come from CONDUCTOR_TUNE_EXPERT
-// ("end=15,effort=16000,worlds=256,round=8,margin=0.03,contest=0"); it has
-// no wall-clock cap, so a loaded machine plays the same games. With
-// CONDUCTOR_TUNE_WORKERS games run in parallel, and CONDUCTOR_TUNE_LOG
-// names a file that gets a line per game ("game win score") as it ends.
+// ("end=15,effort=16000,worlds=256,round=8,margin=0.03,contest=0,z=0,
+// keeps=0,oracle=0"; see tuningExpert); it has no wall-clock cap, so a
+// loaded machine plays the same games. With CONDUCTOR_TUNE_WORKERS games
+// run in parallel, and CONDUCTOR_TUNE_LOG names a file that gets a line
+// per game ("game win score") as it ends.
 func TestTuningMatch(t *testing.T) {
 	spec := os.Getenv("CONDUCTOR_TUNE")
 	if spec == "" {
@@ -92,6 +95,9 @@ func TestTuningMatch(t *testing.T) {
 					bots[s], _ = tuningBot(name, expertSettings, gs*31+uint64(s))
 					if e, ok := bots[s].(*expert); ok {
 						experts = append(experts, e)
+						if e.peek != nil {
+							e.peek = oracle(g)
+						}
 					}
 				}
 				if errs[i] = (&match.Match{Game: g, Bots: bots}).Play(context.Background()); errs[i] != nil {
@@ -229,8 +235,23 @@ func tuningBot(name, expertSettings string, seed uint64) (Bot, error) {
 	return p, nil
 }
 
+// oracle deals the other seats the tickets they really hold in g (a
+// weight a million times the others'): the expert of TestTuningMatch with
+// "oracle=1" searches worlds where only the cards and decks are unknown,
+// which bounds what better ticket inference could gain.
+func oracle(g *engine.Game) engine.TicketOdds {
+	return func(seat int, t data.TicketID) float64 {
+		if slices.Contains(g.Player(seat).Tickets, t) {
+			return 1e6
+		}
+		return 1
+	}
+}
+
 // tuningExpert is an expert without a wall-clock cap, with the settings
-// "key=value,..." (end, effort, worlds, round, margin, contest).
+// "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
+// oracle: the expert's fields endTrains, effort, maxWorlds, round, margin,
+// contest, departZ, allKeeps, and oracle's odds as its peek).
 func tuningExpert(settings string, seed uint64) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -260,8 +281,12 @@ func tuningExpert(settings string, seed uint64) (*expert, error) {
 			e.departZ = f
 		case "keeps":
 			e.allKeeps = f != 0
+		case "oracle":
+			if f != 0 {
+				e.peek = func(int, data.TicketID) float64 { return 1 } // the real game's, once it is dealt (oracle)
+			}
 		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps)", settings, k)
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, oracle)", settings, k)
 		}
 	}
 	return e, nil
