@@ -139,11 +139,7 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 	if _, _, pay := paymentChoice(legal); pay {
 		return base // how to pay a move chosen: hard's way
 	}
-	fewest := 1 << 30
-	for _, p := range v.Players {
-		fewest = min(fewest, p.Trains)
-	}
-	if fewest > e.endTrains && !(e.allKeeps && v.Phase == engine.PhaseKeepTickets) {
+	if fewestTrains(&v) > e.endTrains && !(e.allKeeps && v.Phase == engine.PhaseKeepTickets) {
 		return base
 	}
 	cands := e.candidates(v, legal, base)
@@ -154,6 +150,16 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 		return cands[best]
 	}
 	return base
+}
+
+// fewestTrains is the fewest trains any player has left: the end nears
+// as it falls.
+func fewestTrains(v *engine.PlayerView) int {
+	fewest := 1 << 30
+	for _, p := range v.Players {
+		fewest = min(fewest, p.Trains)
+	}
+	return fewest
 }
 
 // race plays the candidates out world by world and returns the one to
@@ -218,7 +224,9 @@ func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.
 }
 
 // departs reports whether a candidate's values beat hard's by the
-// margin, and by departZ standard errors beyond it when that is set.
+// margin, and by departZ standard errors beyond it when that is set
+// (apart, because a search cut short after one world has an infinite
+// standard error).
 func (e *expert) departs(cand, hard []float64) bool {
 	if e.departZ == 0 {
 		return mean(cand)-mean(hard) > e.margin

@@ -217,10 +217,7 @@ func TestAllKeepsSearchesEarlyTicketChoices(t *testing.T) {
 		if d.view.Phase != engine.PhaseKeepTickets || len(d.legal) < 2 {
 			continue
 		}
-		fewest := 1 << 30
-		for _, p := range d.view.Players {
-			fewest = min(fewest, p.Trains)
-		}
+		fewest := fewestTrains(&d.view)
 		if fewest <= 15 {
 			continue
 		}

@@ -46,7 +46,7 @@ func TestTuningMatch(t *testing.T) {
 	}
 	expertSettings := os.Getenv("CONDUCTOR_TUNE_EXPERT")
 	for _, name := range []string{m.lead, m.other} {
-		if _, err := tuningBot(name, expertSettings, 1); err != nil {
+		if _, err := tuningBot(name, expertSettings, 1, nil); err != nil {
 			t.Fatalf("CONDUCTOR_TUNE: %v", err)
 		}
 	}
@@ -92,12 +92,9 @@ func TestTuningMatch(t *testing.T) {
 					if s == lead {
 						name = m.lead
 					}
-					bots[s], _ = tuningBot(name, expertSettings, gs*31+uint64(s))
+					bots[s], _ = tuningBot(name, expertSettings, gs*31+uint64(s), g)
 					if e, ok := bots[s].(*expert); ok {
 						experts = append(experts, e)
-						if e.peek != nil {
-							e.peek = oracle(g)
-						}
 					}
 				}
 				if errs[i] = (&match.Match{Game: g, Bots: bots}).Play(context.Background()); errs[i] != nil {
@@ -197,8 +194,8 @@ var tuningKnobs = map[string]func(o *options, v float64){
 }
 
 // tuningBot builds a bot of TestTuningMatch by name; expertSettings tunes
-// the expert.
-func tuningBot(name, expertSettings string, seed uint64) (Bot, error) {
+// the expert, whose oracle reads g (nil: the settings are only checked).
+func tuningBot(name, expertSettings string, seed uint64, g *engine.Game) (Bot, error) {
 	switch name {
 	case "hard":
 		return newPlannerBot(hardOptions), nil
@@ -207,7 +204,7 @@ func tuningBot(name, expertSettings string, seed uint64) (Bot, error) {
 	case "roller":
 		return newRoller(), nil
 	case "expert":
-		return tuningExpert(expertSettings, seed)
+		return tuningExpert(expertSettings, seed, g)
 	}
 	base, params, _ := strings.Cut(name, ":")
 	var o options
@@ -251,8 +248,8 @@ func oracle(g *engine.Game) engine.TicketOdds {
 // tuningExpert is an expert without a wall-clock cap, with the settings
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
 // oracle: the expert's fields endTrains, effort, maxWorlds, round, margin,
-// contest, departZ, allKeeps, and oracle's odds as its peek).
-func tuningExpert(settings string, seed uint64) (*expert, error) {
+// contest, departZ, allKeeps, and oracle(g) as its peek).
+func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
 	if settings == "" {
@@ -282,8 +279,8 @@ func tuningExpert(settings string, seed uint64) (*expert, error) {
 		case "keeps":
 			e.allKeeps = f != 0
 		case "oracle":
-			if f != 0 {
-				e.peek = func(int, data.TicketID) float64 { return 1 } // the real game's, once it is dealt (oracle)
+			if f != 0 && g != nil {
+				e.peek = oracle(g)
 			}
 		default:
 			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, oracle)", settings, k)
