@@ -18,7 +18,8 @@ import (
 // on it cannot peek at the real game's hidden state.
 //
 // It handles the turn phases (a turn, the second draw, keeping tickets the
-// seat drew); setup and a pending tunnel are refused.
+// seat drew) and the seat's choice of its initial tickets in a one-step
+// setup (setupWorld); a pending tunnel and the other setups are refused.
 func Determinize(v PlayerView, seed uint64) (*Game, error) {
 	return DeterminizeWeighted(v, seed, nil)
 }
@@ -49,12 +50,37 @@ func DeterminizeWeighted(v PlayerView, seed uint64, odds TicketOdds) (*Game, err
 	if err := g.dealCards(v, pool); err != nil {
 		return nil, err
 	}
-	if err := g.dealUnseenTickets(v, odds); err != nil {
+	unplaced, err := g.dealUnseenTickets(v, odds)
+	if err != nil {
 		return nil, err
 	}
 	g.copyBoard(v)
 	g.finalTurns = lastRoundTurns(v)
+	if v.Phase == PhaseSetup {
+		g.setupWorld(v, unplaced)
+	}
 	return g, nil
+}
+
+// setupWorld puts the seats of a world built during setup where the view
+// shows them: those that have chosen are done, the others still choose
+// from the tickets they were dealt, or announce their mix first when
+// nothing was dealt to them yet (Märklin). The tickets other seats gave
+// back to be shuffled under the decks once all have chosen are not in
+// the view's deck counts; they are the unseen tickets no seat was dealt.
+func (g *Game) setupWorld(v PlayerView, unplaced []data.TicketID) {
+	step := g.variant.Setup[0]
+	for i := range g.players {
+		p := &g.players[i]
+		if v.Players[i].SetupDone {
+			continue
+		}
+		p.setupStep = 0
+		p.setupNeedMx = step.Mix > 0 && len(p.Pending) == 0
+	}
+	if step.Discard == data.DiscardBottom && g.cfg.Revision >= Revision2 {
+		g.setupReturned = unplaced
+	}
 }
 
 // determinizable checks that the view is of a phase a world can be built
@@ -66,12 +92,19 @@ func determinizable(v PlayerView) (*data.Variant, error) {
 		if v.Current != v.Seat {
 			return nil, fmt.Errorf("determinize: another seat is choosing tickets")
 		}
+	case PhaseSetup:
+		if v.Players[v.Seat].SetupDone || len(v.Pending) == 0 {
+			return nil, fmt.Errorf("determinize: the seat has no initial tickets to choose")
+		}
 	default:
 		return nil, fmt.Errorf("determinize: phase %s is not supported", v.Phase)
 	}
 	variant, ok := v.Board.Variant(v.Variant)
 	if !ok {
 		return nil, fmt.Errorf("determinize: unknown variant %q", v.Variant)
+	}
+	if v.Phase == PhaseSetup && len(variant.Setup) != 1 {
+		return nil, fmt.Errorf("determinize: a setup of %d steps is not supported", len(variant.Setup))
 	}
 	return variant, nil
 }
@@ -173,8 +206,10 @@ func (g *Game) dealCards(v PlayerView, pool []Card) error {
 // known, and so is the place of those it gave back (out of the game, or
 // under a deck); the rest of the game's tickets are shared between the
 // ticket decks (their counts are public) and the other seats' hands, by
-// the odds when there are some.
-func (g *Game) dealUnseenTickets(v PlayerView, odds TicketOdds) error {
+// the odds when there are some. It returns the unseen tickets neither in
+// a deck nor in a hand: those the other seats put out of the game, or
+// gave back to go under a deck once the setup is over.
+func (g *Game) dealUnseenTickets(v PlayerView, odds TicketOdds) ([]data.TicketID, error) {
 	own, under := g.knownTickets(v)
 	held := 0
 	for i, p := range v.Players {
@@ -187,7 +222,7 @@ func (g *Game) dealUnseenTickets(v PlayerView, odds TicketOdds) error {
 	for pile := range 2 {
 		var err error
 		if others, err = g.fillTicketDeck(v, pile, own, under[pile], bonus, odds, others); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	me := &g.players[v.Seat]
@@ -196,10 +231,9 @@ func (g *Game) dealUnseenTickets(v PlayerView, odds TicketOdds) error {
 		me.givenBack = append(me.givenBack, givenBack{ticket: r.Ticket, boxed: r.Boxed, above: v.TicketDecks[pile] - len(under[pile])})
 	}
 	if held > len(others) {
-		return fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
+		return nil, fmt.Errorf("determinize: %d tickets held by others, only %d unseen", held, len(others))
 	}
-	g.dealOthersTickets(v, others, odds)
-	return nil
+	return g.dealOthersTickets(v, others, odds), nil
 }
 
 // knownTickets gives the seat its tickets and pending ones and lists what
@@ -269,8 +303,9 @@ func heldByAnyOther(v PlayerView, odds TicketOdds) func(data.TicketID) float64 {
 // in their public counts, held then pending. Without odds they are
 // shuffled and dealt in turn; with odds each seat draws a ticket in
 // proportion to its share of the odds, so that a seat dealt first does not
-// take the tickets another seat is far likelier to hold.
-func (g *Game) dealOthersTickets(v PlayerView, others []data.TicketID, odds TicketOdds) {
+// take the tickets another seat is far likelier to hold. It returns those
+// left over.
+func (g *Game) dealOthersTickets(v PlayerView, others []data.TicketID, odds TicketOdds) []data.TicketID {
 	if odds == nil {
 		shuffle(&g.rng, others)
 	}
@@ -285,6 +320,7 @@ func (g *Game) dealOthersTickets(v PlayerView, others []data.TicketID, odds Tick
 		p.Tickets, others = append([]data.TicketID(nil), others[:pp.Tickets]...), others[pp.Tickets:]
 		p.Pending, others = append([]data.TicketID(nil), others[:pp.Pending]...), others[pp.Pending:]
 	}
+	return others
 }
 
 // seatShare weighs a ticket by seat's share of the odds that the other

@@ -194,3 +194,94 @@ func TestDeterminizeWeightedDealsByOdds(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterminizeDuringSetup: a seat choosing its initial tickets gets
+// worlds where it holds the same offer and every other seat stands where
+// the view shows it (chosen, choosing, or, on Märklin, about to announce
+// its mix); every ticket is somewhere once the setup is over, and the
+// world plays on to its end.
+func TestDeterminizeDuringSetup(t *testing.T) {
+	for _, c := range []struct{ board, variant string }{{"usa", ""}, {"europe", ""}, {"europe", "1912"}, {"europe", "bigcities"}, {"marklin", ""}} {
+		g := newGame(t, c.board, c.variant, 4)
+		// Seat 1 has chosen, seat 2 was dealt its offer, seat 3 has done
+		// nothing yet; seat 0, the one determinising, holds its offer.
+		for s := range 3 {
+			if mix, n := g.NeedsMix(s); mix {
+				mustPlay(t, g, s, Action{Kind: ActDrawTickets, Long: n / 2})
+			}
+		}
+		lo, _ := g.KeepRange(1)
+		mustPlay(t, g, 1, KeepTickets(seq(lo)...))
+		v := g.View(0)
+		name := c.board + "/" + c.variant
+		for seed := range uint64(6) {
+			d, err := Determinize(v, seed)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			dv := d.View(0)
+			dv.LastMoveSeat, dv.LastMoveTracks, dv.LastMoveCities = v.LastMoveSeat, v.LastMoveTracks, v.LastMoveCities
+			if !reflect.DeepEqual(dv, v) {
+				t.Fatalf("%s: view changed:\n%+v\n%+v", name, v, dv)
+			}
+			for s := range 4 {
+				if m, _ := d.NeedsMix(s); m != (s == 3 && c.board == "marklin") {
+					t.Errorf("%s seat %d: needs its mix %v", name, s+1, m)
+				}
+			}
+			// Play the setup out; then every ticket is in a deck, a hand or
+			// the box, once.
+			var buf []Action
+			pick := newRNG(seed)
+			checked := false
+			for steps := 0; d.Phase() != PhaseOver; steps++ {
+				if steps > 4000 {
+					t.Fatalf("%s: no end", name)
+				}
+				s := d.ToAct()
+				buf = d.LegalActions(s, buf[:0])
+				mustPlay(t, d, s, buf[pick.intn(len(buf))])
+				if err := checkInvariants(d); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if d.Phase() != PhaseSetup && !checked {
+					checked = true
+					if n, want := placedTickets(d), setupLeaves(d); n != want {
+						t.Fatalf("%s: %d tickets placed after the setup, want %d", name, n, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// placedTickets counts the tickets in the decks and the hands.
+func placedTickets(g *Game) int {
+	seen := make(map[data.TicketID]bool)
+	for _, t := range slices.Concat(g.tickets[0], g.tickets[1]) {
+		seen[t] = true
+	}
+	n := len(g.tickets[0]) + len(g.tickets[1])
+	for i := range g.players {
+		for _, t := range slices.Concat(g.players[i].Tickets, g.players[i].Pending) {
+			seen[t] = true
+		}
+		n += len(g.players[i].Tickets) + len(g.players[i].Pending)
+	}
+	if len(seen) != n {
+		return -n // a ticket in two places
+	}
+	return n
+}
+
+// setupLeaves is how many tickets are in play after the setup: all the
+// variant's but those put in the box.
+func setupLeaves(g *Game) int {
+	n := ticketUniverse(g.board, g.variant, false)
+	if st := g.variant.Setup[0]; st.Discard == data.DiscardBox {
+		for i := range g.players {
+			n -= st.Dealt() - len(g.players[i].Tickets)
+		}
+	}
+	return n
+}
