@@ -62,6 +62,10 @@ type expert struct {
 	endTrains int
 	// allKeeps searches every choice of drawn tickets, however early.
 	allKeeps bool
+	// setup searches the choice of the initial tickets (searchesSetup),
+	// with setupEffort as its budget.
+	setup       bool
+	setupEffort int
 	// hardRoll plays the candidates out with hard at every seat (each
 	// seeing only its own view of the expert's game) instead of the fast
 	// rollout policy: slower, but its verdicts are about how hard would go
@@ -133,6 +137,9 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 // comes first, and plays the best move found by then.
 func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
+	if e.searchesSetup(&v, legal) {
+		return e.chooseSetup(ctx, &v, legal, base)
+	}
 	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
 		return base
 	}
@@ -344,12 +351,13 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 }
 
 // playHard plays g, a game the expert built from its own view, to its end
-// with hard at every seat, each choosing from its own view of g.
+// with hard at every seat, each choosing from its own view of g (the
+// setup's seats in turn).
 func (e *expert) playHard(g *engine.Game) {
 	e.roller.keep.forget()
 	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
 		e.spent++
-		s := g.Current()
+		s := g.ToAct()
 		e.legal = g.LegalActionsWith(s, e.legal[:0], &e.trips)
 		if len(e.legal) == 0 {
 			return

@@ -13,38 +13,68 @@ import (
 // bestKeep picks the legal keep (setup or after a draw) whose tickets,
 // planned together with those already held, promise the most.
 func (p *plannerBot) bestKeep(s *situation, legal []engine.Action) engine.Action {
-	held := s.incomplete()
 	best, bestValue := legal[0], math.Inf(-1)
 	for _, a := range legal {
 		if a.Kind != engine.ActKeep {
 			continue
 		}
-		goals := append(s.w.rest[:0], held...)
-		sure := 0.0
-		for i, id := range s.v.Pending {
-			if a.Keep&(1<<uint(i)) == 0 {
-				continue
-			}
-			g := s.goalOf(id)
-			if g.done {
-				sure += float64(g.points)
-				continue
-			}
-			goals = append(goals, g)
-		}
-		s.w.rest = goals
-		pl := p.planner(s).solve(goals)
-		v := assess(s, pl).value + sure
-		// Among equals keep fewer tickets: less to go wrong.
-		v -= 0.01 * float64(bits.OnesCount64(a.Keep))
-		if extra := bits.OnesCount64(a.Keep) - s.v.KeepMin; extra > 0 {
-			v -= p.o.keepPerSeat * float64(s.n-2) * float64(extra)
-		}
-		if v > bestValue {
+		if v := p.keepValue(s, a); v > bestValue {
 			best, bestValue = a, v
 		}
 	}
 	return best
+}
+
+// keepValue is what keeping a's pending tickets promises, planned together
+// with the tickets already held.
+func (p *plannerBot) keepValue(s *situation, a engine.Action) float64 {
+	goals := append(s.w.rest[:0], s.incomplete()...)
+	sure := 0.0
+	for i, id := range s.v.Pending {
+		if a.Keep&(1<<uint(i)) == 0 {
+			continue
+		}
+		g := s.goalOf(id)
+		if g.done {
+			sure += float64(g.points)
+			continue
+		}
+		goals = append(goals, g)
+	}
+	s.w.rest = goals
+	pl := p.planner(s).solve(goals)
+	v := assess(s, pl).value + sure
+	// Among equals keep fewer tickets: less to go wrong.
+	v -= 0.01 * float64(bits.OnesCount64(a.Keep))
+	if extra := bits.OnesCount64(a.Keep) - s.v.KeepMin; extra > 0 {
+		v -= p.o.keepPerSeat * float64(s.n-2) * float64(extra)
+	}
+	return v
+}
+
+// rankKeeps orders the legal keeps of v by what hard's plans promise,
+// best first (bestKeep's choice first).
+func (p *plannerBot) rankKeeps(v *engine.PlayerView, legal []engine.Action) []engine.Action {
+	p.w.drawSamples, p.w.ticketSamples, p.w.crowd = p.o.drawSamples, p.o.ticketSamples, p.o.crowd
+	s := p.w.begin(v)
+	var keeps []engine.Action
+	var values []float64
+	for _, a := range legal {
+		if a.Kind == engine.ActKeep {
+			keeps = append(keeps, a)
+			values = append(values, p.keepValue(s, a))
+		}
+	}
+	idx := make([]int, len(keeps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortBy(idx, func(i int) float64 { return -values[i] })
+	out := make([]engine.Action, len(keeps))
+	for i, k := range idx {
+		out[i] = keeps[k]
+	}
+	return out
 }
 
 // unseen lists the tickets of the variant's decks that are not in this

@@ -247,8 +247,9 @@ func oracle(g *engine.Game) engine.TicketOdds {
 
 // tuningExpert is an expert without a wall-clock cap, with the settings
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
-// oracle: the expert's fields endTrains, effort, maxWorlds, round, margin,
-// contest, departZ, allKeeps, and oracle(g) as its peek).
+// setup, oracle: the expert's fields endTrains, effort, maxWorlds, round,
+// margin, contest, departZ, allKeeps, setupEffort (searching the setup when
+// above 0), and oracle(g) as its peek).
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -278,12 +279,14 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 			e.departZ = f
 		case "keeps":
 			e.allKeeps = f != 0
+		case "setup":
+			e.setup, e.setupEffort = f > 0, int(f)
 		case "oracle":
 			if f != 0 && g != nil {
 				e.peek = oracle(g)
 			}
 		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, oracle)", settings, k)
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, oracle)", settings, k)
 		}
 	}
 	return e, nil

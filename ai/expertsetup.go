@@ -1,0 +1,49 @@
+package ai
+
+import (
+	"context"
+
+	"conductor/engine"
+)
+
+// The expert's choice of its initial tickets. Hard keeps the tickets
+// whose plan promises most (bestKeep); the expert races hard's keep
+// against the others over whole games played out from worlds dealt
+// during the setup (engine.DeterminizeWeighted), where each other seat
+// chooses its own tickets as hard would, from its own offer. A choice of
+// tickets decides more of a game than any one move, and no board is
+// claimed yet, so whole-game playouts are what can judge it.
+
+// searchesSetup reports whether the expert searches this choice: its own
+// initial tickets, dealt, in a setup of one step (the engine builds
+// worlds for no other).
+func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool {
+	if !e.setup || v.Phase != engine.PhaseSetup || len(v.Pending) == 0 || len(legal) < 2 {
+		return false
+	}
+	variant, ok := v.Board.Variant(v.Variant)
+	return ok && len(variant.Setup) == 1 && legal[0].Kind == engine.ActKeep
+}
+
+// chooseSetup races hard's keep against the next best by hard's plans
+// (rankKeeps), setupCandidates in all, with the setup's budget: a whole
+// game played out costs some 200 decisions at 4 seats, so a race of
+// every keep of four tickets (11) would see only a few worlds each.
+func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action, base engine.Action) engine.Action {
+	cands := append(make([]engine.Action, 0, setupCandidates), base)
+	for _, a := range e.hard.rankKeeps(v, legal) {
+		if len(cands) < setupCandidates && !sameMove(a, base) {
+			cands = append(cands, a)
+		}
+	}
+	effort := e.effort
+	e.effort = e.setupEffort
+	defer func() { e.effort = effort }()
+	if best, ok := e.race(ctx, v, cands); ok {
+		return cands[best]
+	}
+	return base
+}
+
+// setupCandidates is how many keeps the setup's race runs.
+const setupCandidates = 4

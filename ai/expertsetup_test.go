@@ -1,0 +1,86 @@
+package ai
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"conductor/engine"
+	"conductor/internal/testkit"
+)
+
+// setupExpert searches its initial tickets over very few worlds.
+func setupExpert(seed uint64) *expert {
+	e := newExpert(seed)
+	e.setup, e.setupEffort = true, 1<<30
+	e.maxWorlds, e.round, e.deadline = 2, 2, 0
+	return e
+}
+
+// TestExpertSearchesTheSetup: searching its initial tickets, the expert
+// races them on every edition at every table size and keeps a legal set,
+// the same whatever the other seats' offers and hands are (it reads only
+// its own view); without the setting, it keeps as hard does. A setup of
+// two steps (Mega Europe) is not searched.
+func TestExpertSearchesTheSetup(t *testing.T) {
+	for _, c := range []struct{ board, variant string }{{"usa", ""}, {"europe", ""}, {"marklin", ""}, {"europe", "mega"}} {
+		for players := 2; players <= 5; players++ {
+			g, err := engine.New(engine.Config{Board: testkit.Board(t, c.board), Variant: c.variant, Players: players, Seed: uint64(players)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Seat 1 has chosen already; Märklin's seat 0 announces its mix.
+			if mix, n := g.NeedsMix(1); mix {
+				if _, err := g.Apply(1, engine.Action{Kind: engine.ActDrawTickets, Long: n / 2}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lo, _ := g.KeepRange(1)
+			if _, err := g.Apply(1, engine.KeepTickets(seqInts(lo)...)); err != nil {
+				t.Fatal(err)
+			}
+			if mix, n := g.NeedsMix(0); mix {
+				if _, err := g.Apply(0, engine.Action{Kind: engine.ActDrawTickets, Long: n / 2}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			name := c.board + "/" + c.variant
+			v, legal := g.View(0), g.LegalActions(0, nil)
+			hard := newPlannerBot(hardOptions).Choose(v, legal)
+			off := newExpert(3)
+			off.deadline = 0
+			if a := off.Choose(v, legal); !a.Equal(hard) || off.stats.Searches != 0 {
+				t.Fatalf("%s, %d seats, without the setting: searched %d times, kept %b; hard keeps %b", name, players, off.stats.Searches, a.Keep, hard.Keep)
+			}
+			on := setupExpert(3)
+			a := on.Choose(v, legal)
+			if want := btoi(c.variant != "mega"); on.stats.Searches != want {
+				t.Fatalf("%s, %d seats: %d searches, want %d", name, players, on.stats.Searches, want)
+			}
+			if !slices.ContainsFunc(legal, a.Equal) {
+				t.Fatalf("%s, %d seats: kept %b, not a legal keep", name, players, a.Keep)
+			}
+			other := g.Clone()
+			scramble(other, 0)
+			if hiddenEqual(g, other, 0) {
+				t.Fatal("scramble changed nothing")
+			}
+			blind := setupExpert(3)
+			if b := blind.Choose(other.View(0), other.LegalActions(0, nil)); !a.Equal(b) {
+				t.Fatalf("%s, %d seats: kept %b with the real hidden state, %b with another", name, players, a.Keep, b.Keep)
+			}
+			// Not only the same keep: the same worlds, played out alike.
+			if !reflect.DeepEqual(on.vals, blind.vals) {
+				t.Fatalf("%s, %d seats: the playouts' values differ with the hidden state:\n%v\n%v", name, players, on.vals, blind.vals)
+			}
+		}
+	}
+}
+
+func seqInts(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
