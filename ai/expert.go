@@ -96,7 +96,7 @@ type searchStats struct {
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed,
 		maxWorlds: 256, round: 8, effort: defaultEffort, deadline: 1400 * time.Millisecond,
-		margin: 0.03, endTrains: 15, hardRoll: true}
+		margin: 0.03, endTrains: 15, hardRoll: true, setup: true, setupEffort: setupEffort}
 }
 
 // defaultEffort is the playouts' budget of a decision, in decisions made
