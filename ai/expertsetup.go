@@ -54,7 +54,9 @@ const setupCandidates = 4
 const setupSeats = 3
 
 // setupEffort is the setup search's budget, in decisions made in the
-// playouts: a whole game played out is some 120 decisions two-handed and
-// 300 at 5 seats, so this is about 60 games at 5 seats, some 1.4 s of CPU
-// on Märklin.
-const setupEffort = 18000
+// playouts. A whole game played out is some 120 decisions two-handed and
+// 300 at 5 seats, and a decision costs more on Europe (some 80 µs at 4
+// seats, 100 at 5) than on USA (60): this is about 1.4 s of CPU at 5
+// seats on Europe, the dearest table, and the 4-seat search's p99 stays
+// under 1.5 s (18,000 took 1.6 s on Europe).
+const setupEffort = 14000
