@@ -63,7 +63,7 @@ type expert struct {
 	// allKeeps searches every choice of drawn tickets, however early.
 	allKeeps bool
 	// setup searches the choice of the initial tickets (searchesSetup),
-	// with setupEffort as its budget.
+	// with setupEffort shared by the seats as its budget.
 	setup       bool
 	setupEffort int
 	// hardRoll plays the candidates out with hard at every seat (each

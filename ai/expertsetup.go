@@ -28,7 +28,7 @@ func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool
 
 // chooseSetup races hard's keep against the next best by hard's plans
 // (rankKeeps), setupCandidates in all, with the setup's budget: a whole
-// game played out costs some 200 decisions at 4 seats, so a race of
+// game played out costs some 230 decisions at 4 seats, so a race of
 // every keep of four tickets (11) would see only a few worlds each.
 func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action, base engine.Action) engine.Action {
 	cands := append(make([]engine.Action, 0, setupCandidates), base)
@@ -38,7 +38,7 @@ func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []
 		}
 	}
 	effort := e.effort
-	e.effort = e.setupEffort
+	e.effort = e.setupEffort / len(v.Players)
 	defer func() { e.effort = effort }()
 	if best, ok := e.race(ctx, v, cands); ok {
 		return cands[best]
@@ -54,9 +54,10 @@ const setupCandidates = 4
 const setupSeats = 3
 
 // setupEffort is the setup search's budget, in decisions made in the
-// playouts. A whole game played out is some 120 decisions two-handed and
-// 300 at 5 seats, and a decision costs more on Europe (some 80 µs at 4
-// seats, 100 at 5) than on USA (60): this is about 1.4 s of CPU at 5
-// seats on Europe, the dearest table, and the 4-seat search's p99 stays
-// under 1.5 s (18,000 took 1.6 s on Europe).
-const setupEffort = 14000
+// playouts, for the whole table: a seat's search gets setupEffort/seats.
+// A whole game played out is some 120 decisions two-handed and 300 at 5
+// seats, and a decision costs more at a fuller table (on Europe, the
+// dearest board, some 65 µs at 3 seats, 85 at 4, 115 at 5), so the
+// search's CPU stays about even: at 4 seats 14,000 decisions, some 1.2 s
+// on Europe (18,000 took 1.6 s there).
+const setupEffort = 56000

@@ -248,8 +248,9 @@ func oracle(g *engine.Game) engine.TicketOdds {
 // tuningExpert is an expert without a wall-clock cap, with the settings
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
 // setup, oracle: the expert's fields endTrains, effort, maxWorlds, round,
-// margin, contest, departZ, allKeeps, setupEffort (searching the setup when
-// above 0), and oracle(g) as its peek).
+// margin, contest, departZ, allKeeps, setupEffort (the setup search's
+// budget for the whole table, searching it when above 0), and oracle(g)
+// as its peek).
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
