@@ -32,6 +32,16 @@ func (c contextBot) Choose(ctx context.Context, view engine.PlayerView, legal []
 	return c.bot.Choose(view, legal)
 }
 
+// Searches reports whether the bot searches this decision (the expert's
+// races, about a second of CPU) rather than deciding in milliseconds, so
+// that a table can let it think with its lock released.
+func (c contextBot) Searches(view engine.PlayerView, legal []engine.Action) bool {
+	s, ok := c.bot.(interface {
+		searches(*engine.PlayerView, []engine.Action) bool
+	})
+	return ok && s.searches(&view, legal)
+}
+
 // NewWithContext is New for callers whose bots decide within a context.
 func NewWithContext(level string, seed uint64) (ContextBot, error) {
 	b, err := New(level, seed)

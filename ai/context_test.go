@@ -56,3 +56,31 @@ func TestExpertStopsWhenItsContextEnds(t *testing.T) {
 		t.Fatal("the expert kept searching after its context was cancelled")
 	}
 }
+
+// Searches tells a table which decisions the expert searches: its initial
+// tickets at a full table, not two-handed; another level never searches.
+func TestSearchesNamesTheExpertsSearches(t *testing.T) {
+	for _, c := range []struct {
+		level   string
+		players int
+		want    bool
+	}{{"expert", 4, true}, {"expert", 2, false}, {"hard", 4, false}} {
+		g, err := engine.New(engine.Config{Board: testkit.Board(t, "usa"), Players: c.players, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := NewWithContext(c.level, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := b.(interface {
+			Searches(engine.PlayerView, []engine.Action) bool
+		})
+		if !ok {
+			t.Fatalf("%s: no Searches", c.level)
+		}
+		if got := s.Searches(g.View(0), g.LegalActions(0, nil)); got != c.want {
+			t.Errorf("%s at %d seats, choosing its initial tickets: Searches %v, want %v", c.level, c.players, got, c.want)
+		}
+	}
+}

@@ -137,17 +137,11 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 // comes first, and plays the best move found by then.
 func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
 	base := e.hard.Choose(v, legal)
+	if !e.searches(&v, legal) {
+		return base
+	}
 	if e.searchesSetup(&v, legal) {
 		return e.chooseSetup(ctx, &v, legal, base)
-	}
-	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
-		return base
-	}
-	if _, _, pay := paymentChoice(legal); pay {
-		return base // how to pay a move chosen: hard's way
-	}
-	if fewestTrains(&v) > e.endTrains && !(e.allKeeps && v.Phase == engine.PhaseKeepTickets) {
-		return base
 	}
 	cands := e.candidates(v, legal, base)
 	if len(cands) < 2 {
@@ -157,6 +151,23 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 		return cands[best]
 	}
 	return base
+}
+
+// searches reports whether the expert searches this decision rather than
+// playing hard's move: its initial tickets at a full table
+// (searchesSetup), then, once the end nears, its turns and ticket
+// choices, how to pay a move chosen excepted (hard's way).
+func (e *expert) searches(v *engine.PlayerView, legal []engine.Action) bool {
+	if e.searchesSetup(v, legal) {
+		return true
+	}
+	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
+		return false
+	}
+	if _, _, pay := paymentChoice(legal); pay {
+		return false
+	}
+	return fewestTrains(v) <= e.endTrains || (e.allKeeps && v.Phase == engine.PhaseKeepTickets)
 }
 
 // fewestTrains is the fewest trains any player has left: the end nears

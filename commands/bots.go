@@ -158,18 +158,6 @@ func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
 	return legal[0]
 }
 
-// botsSetup lets the bots choose their initial tickets at once.
-func (t *table) botsSetup() {
-	g := t.game
-	for seat := range t.rec.Seats {
-		for isBot(t.rec, seat) && g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-			if _, ok := t.botAct(seat); !ok {
-				break
-			}
-		}
-	}
-}
-
 // maxBotActions bounds the actions of one bot turn.
 const maxBotActions = 12
 

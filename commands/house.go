@@ -35,4 +35,7 @@ type botScheduler interface {
 	scheduleBots(t *table)
 	// disarmBot cancels it.
 	disarmBot(t *table)
+	// setupInBackground lets the bots that search their initial tickets
+	// choose them with the table's lock released.
+	setupInBackground(t *table)
 }

@@ -123,6 +123,9 @@ type table struct {
 	botTimer *time.Timer
 	botArmed int
 	thinking int
+	// setupThinking is set while bots choose their initial tickets with
+	// the lock released (botsetup.go).
+	setupThinking bool
 	// boardShown is when /board last reposted the board.
 	boardShown time.Time
 	// snap is what the table looked like when its lock was last released:

@@ -1,0 +1,134 @@
+package commands
+
+import (
+	"slices"
+
+	"conductor/engine"
+)
+
+// searcher is a bot that searches some decisions for about a second rather
+// than deciding in milliseconds (the expert racing its initial tickets
+// over whole games). It says which.
+type searcher interface {
+	Searches(view engine.PlayerView, legal []engine.Action) bool
+}
+
+// searches reports whether d's bot searches its decision.
+func (d *botDecision) searches() bool {
+	s, ok := d.bot.(searcher)
+	return ok && s.Searches(d.view, d.legal)
+}
+
+// botsSetup lets the bots choose their initial tickets. A bot that decides
+// in milliseconds chooses at once, under the table's lock (the game's
+// first board then shows its choice); one that searches chooses with the
+// lock released (setupInBackground), so that the table answers everyone
+// meanwhile, as it does while a bot plays its turn.
+func (t *table) botsSetup() {
+	g := t.game
+	later := false
+	for seat := range t.rec.Seats {
+		for isBot(t.rec, seat) && g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
+			d, ok := t.botDecision(seat)
+			if !ok {
+				break
+			}
+			if d.searches() {
+				later = true
+				break
+			}
+			if _, ok := t.playBot(seat, d.choose(t.ctx), d.legal); !ok {
+				break
+			}
+		}
+	}
+	if later {
+		t.bots.setupInBackground(t)
+	}
+}
+
+// setupInBackground lets the bots that still owe their initial tickets
+// choose them, one after another, each thinking with the table's lock
+// released; the table stays in memory meanwhile. A choice is played only
+// if the seat still faces the same one (its tickets and what it may keep
+// are those it decided on); the other seats may choose in between. The
+// table is locked.
+func (s *botRunner) setupInBackground(t *table) {
+	if t.setupThinking || s.isClosed() || t.rec == nil {
+		return
+	}
+	t.setupThinking = true
+	t.thinking++
+	channel, gameID := t.rec.Channel, t.rec.ID
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			t.mu.Lock()
+			t.thinking--
+			t.setupThinking = false
+			t.mu.Unlock()
+		}()
+		s.setupBots(channel, gameID)
+	}()
+}
+
+func (s *botRunner) setupBots(channel, gameID string) {
+	for {
+		t, ok := s.setupTable(channel, gameID)
+		if !ok {
+			return
+		}
+		seat := -1
+		for i := range t.rec.Seats {
+			if isBot(t.rec, i) && !t.game.SetupDone(i) {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 {
+			t.unlock()
+			return
+		}
+		d, ok := t.botDecision(seat)
+		t.unlock()
+		if !ok {
+			return
+		}
+		a := d.choose(s.ctx)
+		if t, ok = s.setupTable(channel, gameID); !ok {
+			return
+		}
+		if isBot(t.rec, seat) && !t.game.SetupDone(seat) && sameChoice(t, seat, &d) {
+			if o, played := t.playBot(seat, a, d.legal); played {
+				t.after(o)
+			}
+		}
+		t.unlock()
+	}
+}
+
+// setupTable returns a channel's table, locked, while the game gameID is
+// still in its setup there and the service open.
+func (s *botRunner) setupTable(channel, gameID string) (*table, bool) {
+	if s.isClosed() {
+		return nil, false
+	}
+	t, err := s.tables.get(channel)
+	if err != nil {
+		s.log.Error("bots' initial tickets", "channel", channel, "err", err)
+		return nil, false
+	}
+	if s.isClosed() || t.rec == nil || t.game == nil || t.rec.ID != gameID || t.game.Phase() != engine.PhaseSetup {
+		t.unlock()
+		return nil, false
+	}
+	return t, true
+}
+
+// sameChoice reports whether seat still faces the choice d was made on:
+// the same tickets offered and the same actions allowed.
+func sameChoice(t *table, seat int, d *botDecision) bool {
+	return slices.Equal(t.game.Player(seat).Pending, d.view.Pending) &&
+		slices.EqualFunc(t.game.LegalActions(seat, nil), d.legal, engine.Action.Equal)
+}
