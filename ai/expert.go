@@ -66,6 +66,9 @@ type expert struct {
 	// with setupEffort shared by the seats as its budget.
 	setup       bool
 	setupEffort int
+	// setupAnySize searches the setup at any table size (3 or 4 seats
+	// otherwise, minSetupSeats to maxSetupSeats), for measurements.
+	setupAnySize bool
 	// hardRoll plays the candidates out with hard at every seat (each
 	// seeing only its own view of the expert's game) instead of the fast
 	// rollout policy: slower, but its verdicts are about how hard would go

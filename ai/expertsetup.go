@@ -16,10 +16,13 @@ import (
 
 // searchesSetup reports whether the expert searches this choice: its own
 // initial tickets, dealt, in a setup of one step (the engine builds
-// worlds for no other), at a table of setupSeats or more, with hard
-// playing the worlds out (the fast rollout policy plays only turns).
+// worlds for no other), at a table of 3 or 4 seats (or with the tuning
+// harness's setupAnySize, any size), with hard playing the worlds out (the
+// fast rollout policy plays only turns).
 func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool {
-	if !e.setup || !e.hardRoll || len(v.Players) < setupSeats || v.Phase != engine.PhaseSetup || len(v.Pending) == 0 || len(legal) < 2 {
+	n := len(v.Players)
+	if !e.setup || !e.hardRoll || (!e.setupAnySize && (n < minSetupSeats || n > maxSetupSeats)) ||
+		v.Phase != engine.PhaseSetup || len(v.Pending) == 0 || len(legal) < 2 {
 		return false
 	}
 	variant, ok := v.Board.Variant(v.Variant)
@@ -49,9 +52,9 @@ func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []
 // setupCandidates is how many keeps the setup's race runs.
 const setupCandidates = 4
 
-// setupSeats is the smallest table whose setup the expert searches: it was
-// measured at 3 to 5 seats; two-handed, the expert keeps as hard does.
-const setupSeats = 3
+// The tables whose setup the expert searches: those it was measured at.
+// Two-handed and at 5 seats it keeps as hard does.
+const minSetupSeats, maxSetupSeats = 3, 4
 
 // setupEffort is the setup search's budget, in decisions made in the
 // playouts, for the whole table: a seat's search gets setupEffort/seats.

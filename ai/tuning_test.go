@@ -249,8 +249,8 @@ func oracle(g *engine.Game) engine.TicketOdds {
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
 // setup, oracle: the expert's fields endTrains, effort, maxWorlds, round,
 // margin, contest, departZ, allKeeps, setupEffort (the setup search's
-// budget for the whole table, searching it when above 0), and oracle(g)
-// as its peek).
+// budget for the whole table, searching it at any size when above 0), and
+// oracle(g) as its peek).
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -281,7 +281,7 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 		case "keeps":
 			e.allKeeps = f != 0
 		case "setup":
-			e.setup, e.setupEffort = f > 0, int(f)
+			e.setup, e.setupEffort, e.setupAnySize = f > 0, int(f), f > 0
 		case "oracle":
 			if f != 0 && g != nil {
 				e.peek = oracle(g)
