@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -83,4 +85,51 @@ func seqInts(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// BenchmarkExpertSetup times the expert's search of its initial tickets
+// (no wall-clock cap), on each edition at 3 and 4 seats, over a few deals:
+// cpu-ms/op is its CPU on the benchmark's thread, what it costs one core.
+// The target is the expert's 1.5 s at the 99th percentile of its
+// decisions:
+//
+//	go test ./ai -run '^$' -bench BenchmarkExpertSetup -benchtime 8x -cpu 1
+func BenchmarkExpertSetup(b *testing.B) {
+	for _, board := range []string{"usa", "europe", "marklin"} {
+		for players := minSetupSeats; players <= maxSetupSeats; players++ {
+			b.Run(fmt.Sprintf("%s/%d", board, players), func(b *testing.B) {
+				type deal struct {
+					v     engine.PlayerView
+					legal []engine.Action
+				}
+				var deals []deal
+				for seed := range uint64(8) {
+					g, err := engine.New(engine.Config{Board: testkit.Board(b, board), Players: players, Seed: 100 + seed})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if mix, n := g.NeedsMix(0); mix {
+						if _, err := g.Apply(0, engine.Action{Kind: engine.ActDrawTickets, Long: n / 2}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					deals = append(deals, deal{g.View(0), g.LegalActions(0, nil)})
+				}
+				defer lockThread()()
+				cpu := threadCPU()
+				i := 0
+				for b.Loop() {
+					e := newExpert(uint64(i))
+					e.deadline = 0
+					d := &deals[i%len(deals)]
+					e.decide(context.Background(), d.v, d.legal)
+					if e.stats.Searches != 1 {
+						b.Fatal("the setup was not searched")
+					}
+					i++
+				}
+				b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+		}
+	}
 }
