@@ -63,21 +63,27 @@ func (s *botRunner) setupInBackground(t *table) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		defer func() {
-			t.mu.Lock()
-			t.thinking--
-			t.setupThinking = false
-			t.mu.Unlock()
-		}()
-		s.setupBots(channel, gameID)
+		done := s.setupBots(channel, gameID)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.thinking--
+		t.setupThinking = false
+		// A bot seated (a player's seat taken over) after the last look
+		// for one still owes its tickets: look again.
+		if done && t.rec != nil && t.game != nil && t.rec.ID == gameID && t.game.Phase() == engine.PhaseSetup && botOwes(t) {
+			s.setupInBackground(t)
+		}
 	}()
 }
 
-func (s *botRunner) setupBots(channel, gameID string) {
+// setupBots plays the bots' choices; it reports whether it ended because
+// no bot owed one any more (rather than the table closing, the game
+// changing or an error).
+func (s *botRunner) setupBots(channel, gameID string) bool {
 	for {
 		t, ok := s.setupTable(channel, gameID)
 		if !ok {
-			return
+			return false
 		}
 		seat := -1
 		for i := range t.rec.Seats {
@@ -88,16 +94,16 @@ func (s *botRunner) setupBots(channel, gameID string) {
 		}
 		if seat < 0 {
 			t.unlock()
-			return
+			return true
 		}
 		d, ok := t.botDecision(seat)
 		t.unlock()
 		if !ok {
-			return
+			return false
 		}
 		a := d.choose(s.ctx)
 		if t, ok = s.setupTable(channel, gameID); !ok {
-			return
+			return false
 		}
 		if isBot(t.rec, seat) && !t.game.SetupDone(seat) && sameChoice(t, seat, &d) {
 			if o, played := t.playBot(seat, a, d.legal); played {
