@@ -255,6 +255,23 @@ func TestDeterminizeDuringSetup(t *testing.T) {
 	}
 }
 
+// Determinize refuses a seat with no initial tickets to choose (chosen
+// already, or its Märklin mix not announced) and a setup of two steps.
+func TestDeterminizeRefusesOtherSetups(t *testing.T) {
+	g := newGame(t, "usa", "", 3)
+	lo, _ := g.KeepRange(1)
+	mustPlay(t, g, 1, KeepTickets(seq(lo)...))
+	if _, err := Determinize(g.View(1), 1); err == nil {
+		t.Error("a seat that has chosen its tickets got a world")
+	}
+	if _, err := Determinize(newGame(t, "marklin", "", 3).View(0), 1); err == nil {
+		t.Error("a Märklin seat yet to announce its mix got a world")
+	}
+	if _, err := Determinize(newGame(t, "europe", "mega", 3).View(0), 1); err == nil {
+		t.Error("a seat in Mega Europe's two-step setup got a world")
+	}
+}
+
 // placedTickets counts the tickets in the decks and the hands.
 func placedTickets(g *Game) int {
 	seen := make(map[data.TicketID]bool)
