@@ -139,18 +139,18 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 // decide searches until its budget is spent or ctx is done, whichever
 // comes first, and plays the best move found by then.
 func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
-	base := e.hard.Choose(v, legal)
-	if !e.searches(&v, legal) {
-		return base
-	}
 	if e.searchesSetup(&v, legal) {
-		return e.chooseSetup(ctx, &v, legal, base)
+		return e.chooseSetup(ctx, &v, legal)
+	}
+	base := e.hard.Choose(v, legal)
+	if !e.searchesTurn(&v, legal) {
+		return base
 	}
 	cands := e.candidates(v, legal, base)
 	if len(cands) < 2 {
 		return base
 	}
-	if best, ok := e.race(ctx, &v, cands); ok {
+	if best, ok := e.race(ctx, &v, cands, e.effort); ok {
 		return cands[best]
 	}
 	return base
@@ -161,9 +161,12 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 // (searchesSetup), then, once the end nears, its turns and ticket
 // choices, how to pay a move chosen excepted (hard's way).
 func (e *expert) searches(v *engine.PlayerView, legal []engine.Action) bool {
-	if e.searchesSetup(v, legal) {
-		return true
-	}
+	return e.searchesSetup(v, legal) || e.searchesTurn(v, legal)
+}
+
+// searchesTurn reports whether the expert searches a turn or a choice of
+// drawn tickets: once the end nears.
+func (e *expert) searchesTurn(v *engine.PlayerView, legal []engine.Action) bool {
 	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
 		return false
 	}
@@ -185,7 +188,7 @@ func fewestTrains(v *engine.PlayerView) int {
 
 // race plays the candidates out world by world and returns the one to
 // play (0 is hard's move); false when no world could be built.
-func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action) (int, bool) {
+func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action, effort int) (int, bool) {
 	e.prepare(v)
 	odds := e.reader.read(v, sharpness(v.Board))
 	if e.peek != nil {
@@ -221,7 +224,7 @@ func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.
 			// it: the time cap, or ctx (a server shutting down).
 			over = ctx.Err() != nil || (e.deadline > 0 && time.Since(start) > e.deadline)
 		}
-		if over || e.spent >= e.effort {
+		if over || e.spent >= effort {
 			break
 		}
 		var done bool

@@ -29,24 +29,18 @@ func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool
 	return ok && len(variant.Setup) == 1 && legal[0].Kind == engine.ActKeep
 }
 
-// chooseSetup races hard's keep against the next best by hard's plans
-// (rankKeeps), setupCandidates in all, with the setup's budget: a whole
-// game played out costs some 230 decisions at 4 seats, so a race of
-// every keep of four tickets (11) would see only a few worlds each.
-func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action, base engine.Action) engine.Action {
-	cands := append(make([]engine.Action, 0, setupCandidates), base)
-	for _, a := range e.hard.rankKeeps(v, legal) {
-		if len(cands) < setupCandidates && !sameMove(a, base) {
-			cands = append(cands, a)
-		}
-	}
-	effort := e.effort
-	e.effort = e.setupEffort / len(v.Players)
-	defer func() { e.effort = effort }()
-	if best, ok := e.race(ctx, v, cands); ok {
+// chooseSetup races hard's keep (bestKeep's, the first by its plans:
+// rankKeeps) against the next best, setupCandidates in all, with the
+// setup's budget, setupEffort shared by the seats: a whole game played
+// out costs some 230 decisions at 4 seats, so a race of every keep of four
+// tickets (11) would see only a few worlds each.
+func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action) engine.Action {
+	cands := e.hard.rankKeeps(v, legal)
+	cands = cands[:min(len(cands), setupCandidates)]
+	if best, ok := e.race(ctx, v, cands, e.setupEffort/len(v.Players)); ok {
 		return cands[best]
 	}
-	return base
+	return cands[0]
 }
 
 // setupCandidates is how many keeps the setup's race runs.

@@ -85,13 +85,7 @@ func (s *botRunner) setupBots(channel, gameID string) bool {
 		if !ok {
 			return false
 		}
-		seat := -1
-		for i := range t.rec.Seats {
-			if isBot(t.rec, i) && !t.game.SetupDone(i) {
-				seat = i
-				break
-			}
-		}
+		seat := botYetToChoose(t)
 		if seat < 0 {
 			t.unlock()
 			return true

@@ -186,14 +186,20 @@ func lastMoveAt(rec *store.GameRecord) time.Time {
 func botOwes(t *table) bool {
 	g := t.game
 	if g.Phase() == engine.PhaseSetup {
-		for seat := range t.rec.Seats {
-			if isBot(t.rec, seat) && !g.SetupDone(seat) {
-				return true
-			}
-		}
-		return false
+		return botYetToChoose(t) >= 0
 	}
 	return isBot(t.rec, g.Current())
+}
+
+// botYetToChoose is the first bot's seat that has not chosen its initial
+// tickets, or -1.
+func botYetToChoose(t *table) int {
+	for seat := range t.rec.Seats {
+		if isBot(t.rec, seat) && !t.game.SetupDone(seat) {
+			return seat
+		}
+	}
+	return -1
 }
 
 // dueFor is the deadline the table's game needs now: the one it has when
