@@ -242,8 +242,17 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	if !strings.Contains(all, botFor+" — ") {
 		t.Errorf("the final sheet does not name the seat %q:\n%s", botFor, all)
 	}
-	if rows := finalPicture(t, posts); rows != 1 {
-		t.Errorf("the final picture highlights %d winners, want 1", rows)
+	// The bots' moves run on their own timers, so the move at which u2
+	// leaves, and the winners, depend on timing: the picture must show
+	// the sheet's.
+	overWinners := 0
+	for _, p := range overSheet.Players {
+		if p.Won {
+			overWinners++
+		}
+	}
+	if rows := finalPicture(t, posts); rows != overWinners || overWinners == 0 {
+		t.Errorf("the final picture highlights %d winners, want the sheet's %d", rows, overWinners)
 	}
 	// u2 keeps the game: the rematch is theirs to ask for.
 	var rematch string
