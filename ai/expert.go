@@ -66,7 +66,7 @@ type expert struct {
 	// with setupEffort shared by the seats as its budget.
 	setup       bool
 	setupEffort int
-	// setupAnySize searches the setup at any table size (3 or 4 seats
+	// setupAnySize searches the setup at any table size (3 to 5 seats
 	// otherwise, minSetupSeats to maxSetupSeats), for measurements.
 	setupAnySize bool
 	// hardRoll plays the candidates out with hard at every seat (each
@@ -150,7 +150,7 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 	if len(cands) < 2 {
 		return base
 	}
-	if best, ok := e.race(ctx, &v, cands, e.effort); ok {
+	if best, ok := e.race(ctx, &v, cands, e.effort, e.round); ok {
 		return cands[best]
 	}
 	return base
@@ -186,9 +186,10 @@ func fewestTrains(v *engine.PlayerView) int {
 	return fewest
 }
 
-// race plays the candidates out world by world and returns the one to
-// play (0 is hard's move); false when no world could be built.
-func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action, effort int) (int, bool) {
+// race plays the candidates out world by world, round after round of
+// worlds, until effort is spent, and returns the one to play (0 is hard's
+// move); false when no world could be built.
+func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.Action, effort, round int) (int, bool) {
 	e.prepare(v)
 	odds := e.reader.read(v, sharpness(v.Board))
 	if e.peek != nil {
@@ -210,7 +211,7 @@ func (e *expert) race(ctx context.Context, v *engine.PlayerView, cands []engine.
 	played := 0
 	for played < e.maxWorlds {
 		over := false
-		for end := min(e.maxWorlds, played+e.round); played < end && !over; played++ {
+		for end := min(e.maxWorlds, played+round); played < end && !over; played++ {
 			g, err := engine.DeterminizeWeighted(*v, mix+uint64(played)*0x94d049bb133111eb, odds)
 			if err != nil {
 				return 0, false

@@ -16,7 +16,7 @@ import (
 
 // searchesSetup reports whether the expert searches this choice: its own
 // initial tickets, dealt, in a setup of one step (the engine builds
-// worlds for no other), at a table of 3 or 4 seats (or with the tuning
+// worlds for no other), at a table of 3 to 5 seats (or with the tuning
 // harness's setupAnySize, any size), with hard playing the worlds out (the
 // fast rollout policy plays only turns).
 func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool {
@@ -37,18 +37,31 @@ func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool
 func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action) engine.Action {
 	cands := e.hard.rankKeeps(v, legal)
 	cands = cands[:min(len(cands), setupCandidates)]
-	if best, ok := e.race(ctx, v, cands, e.setupEffort/len(v.Players)); ok {
+	n := len(v.Players)
+	if best, ok := e.race(ctx, v, cands, e.setupEffort/n, e.setupRound(n)); ok {
 		return cands[best]
 	}
 	return cands[0]
+}
+
+// setupRound is the worlds in a round of the setup's race at a table of
+// n seats. The race checks its budget between rounds; at 5 seats a whole
+// game played out is some 300 decisions, so a round of 8 worlds for 4
+// candidates (9,600 decisions) is most of a seat's budget (11,200), and a
+// second round would overshoot it by as much: a round of 4 stops near it.
+func (e *expert) setupRound(n int) int {
+	if n >= 5 {
+		return min(e.round, 4)
+	}
+	return e.round
 }
 
 // setupCandidates is how many keeps the setup's race runs.
 const setupCandidates = 4
 
 // The tables whose setup the expert searches: those it was measured at.
-// Two-handed and at 5 seats it keeps as hard does.
-const minSetupSeats, maxSetupSeats = 3, 4
+// Two-handed it keeps as hard does.
+const minSetupSeats, maxSetupSeats = 3, 5
 
 // setupEffort is the setup search's budget, in decisions made in the
 // playouts, for the whole table: a seat's search gets setupEffort/seats.
@@ -56,5 +69,5 @@ const minSetupSeats, maxSetupSeats = 3, 4
 // seats, and a decision costs more at a fuller table (on Europe, the
 // dearest board, some 65 µs at 3 seats, 85 at 4, 115 at 5), so the
 // search's CPU stays about even: at 4 seats 14,000 decisions, some 1.2 s
-// on Europe (18,000 took 1.6 s there).
+// on Europe (18,000 took 1.6 s there); at 5 seats 11,200, some 1.1 s.
 const setupEffort = 56000

@@ -23,7 +23,7 @@ func setupExpert(seed uint64) *expert {
 // races them on every edition at every table size and keeps a legal set,
 // the same whatever the other seats' offers and hands are (it reads only
 // its own view); without the setting, it keeps as hard does. A setup of
-// two steps (Mega Europe) is not searched, nor a table of 2 or 5.
+// two steps (Mega Europe) is not searched, nor a table of 2.
 func TestExpertSearchesTheSetup(t *testing.T) {
 	for _, c := range []struct{ board, variant string }{{"usa", ""}, {"europe", ""}, {"marklin", ""}, {"europe", "mega"}} {
 		for players := 2; players <= 5; players++ {
@@ -79,6 +79,24 @@ func TestExpertSearchesTheSetup(t *testing.T) {
 	}
 }
 
+// TestSetupSearchStaysNearItsBudget: at 5 seats a round of 8 worlds for
+// four keeps is most of a seat's budget, so the race, which checks its
+// budget between rounds, would play a second round and overshoot it by
+// half; its rounds of 4 worlds there keep it within a quarter.
+func TestSetupSearchStaysNearItsBudget(t *testing.T) {
+	g, err := engine.New(engine.Config{Board: testkit.Board(t, "usa"), Players: 5, Seed: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newExpert(0)
+	e.deadline = 0
+	e.Choose(g.View(0), g.LegalActions(0, nil))
+	budget := e.setupEffort / 5
+	if e.stats.Searches != 1 || e.stats.Effort < budget || 4*e.stats.Effort > 5*budget {
+		t.Fatalf("%d searches, %d playout decisions: want one search of %d to %d", e.stats.Searches, e.stats.Effort, budget, 5*budget/4)
+	}
+}
+
 func seqInts(n int) []int {
 	s := make([]int, n)
 	for i := range s {
@@ -88,7 +106,7 @@ func seqInts(n int) []int {
 }
 
 // BenchmarkExpertSetup times the expert's search of its initial tickets
-// (no wall-clock cap), on each edition at 3 and 4 seats, over a few deals:
+// (no wall-clock cap), on each edition at 3 to 5 seats, over a few deals:
 // cpu-ms/op is its CPU on the benchmark's thread, what it costs one core.
 // The target is the expert's 1.5 s at the 99th percentile of its
 // decisions:
