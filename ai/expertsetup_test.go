@@ -92,8 +92,8 @@ func TestSetupSearchStaysNearItsBudget(t *testing.T) {
 	e.deadline = 0
 	e.Choose(g.View(0), g.LegalActions(0, nil))
 	budget := e.setupEffort / 5
-	if e.stats.Searches != 1 || e.stats.Effort < budget || 4*e.stats.Effort > 5*budget {
-		t.Fatalf("%d searches, %d playout decisions: want one search of %d to %d", e.stats.Searches, e.stats.Effort, budget, 5*budget/4)
+	if e.stats.Searches != 1 || 4*e.stats.Effort > 5*budget {
+		t.Fatalf("%d searches, %d playout decisions: want one search of at most %d (its budget %d and a quarter)", e.stats.Searches, e.stats.Effort, 5*budget/4, budget)
 	}
 }
 
