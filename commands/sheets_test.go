@@ -245,12 +245,7 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	// The bots' moves run on their own timers, so the move at which u2
 	// leaves, and the winners, depend on timing: the picture must show
 	// the sheet's.
-	overWinners := 0
-	for _, p := range overSheet.Players {
-		if p.Won {
-			overWinners++
-		}
-	}
+	overWinners := overSheet.Winners()
 	if rows := finalPicture(t, posts); rows != overWinners || overWinners == 0 {
 		t.Errorf("the final picture highlights %d winners, want the sheet's %d", rows, overWinners)
 	}
@@ -320,12 +315,7 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	for _, user := range []string{"u1", "u2"} {
 		games, wins, shared, total, left, earlyGames := 0, 0, 0, 0, 0, 0
 		for _, s := range append(complete, earlySheet) {
-			winners := 0
-			for _, p := range s.Players {
-				if p.Won {
-					winners++
-				}
-			}
+			winners := s.Winners()
 			for _, p := range s.Players {
 				switch {
 				case p.UserID != user:

@@ -55,6 +55,18 @@ type ArchiveEntry struct {
 	Players []PlayerResult `json:"players"`
 }
 
+// Winners counts the players who won: more than one when the victory is
+// shared.
+func (e *ArchiveEntry) Winners() int {
+	n := 0
+	for _, p := range e.Players {
+		if p.Won {
+			n++
+		}
+	}
+	return n
+}
+
 // archiveKey is guild NUL time NUL id: a guild's entries are one prefix, in
 // the order they finished. NUL, which ids never contain, keeps guild "a" from
 // matching guild "a/b".

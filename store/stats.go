@@ -94,12 +94,7 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 			st.Games++
 			st.Maps[e.Map]++
 		}
-		winners := 0
-		for _, p := range e.Players {
-			if p.Won {
-				winners++
-			}
-		}
+		winners := e.Winners()
 		for i := range e.Players {
 			p := &e.Players[i]
 			if !e.Early && (st.Best == nil || p.Score > st.Best.Score) {
