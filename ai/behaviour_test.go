@@ -180,6 +180,63 @@ func TestLastTurnMovesPassenger(t *testing.T) {
 	}
 }
 
+// Long before the end, a passenger is moved when its trip collects
+// richTrip goods or more (its tokens taken before another passenger's),
+// and left standing when it collects less.
+func TestRichTripIsMadeEarly(t *testing.T) {
+	v := scene(t, "marklin", 4)
+	b := v.Board
+	berlin := testkit.City(t, b, "Berlin")
+	seen := map[data.CityID]bool{berlin: true}
+	var path []data.TrackID
+	var stops []data.CityID
+	at := berlin
+	// Three of seat 0's tracks out of Berlin, one after the other, each to
+	// a city not seen before.
+	for len(path) < 3 {
+		next := data.TrackID(-1)
+		for _, id := range b.Adj[at] {
+			if o := b.Tracks[id].Other(at); !b.Cities[o].Country && !seen[o] {
+				next = id
+				break
+			}
+		}
+		if next < 0 {
+			t.Fatalf("no way on from %s", b.Cities[at].Name)
+		}
+		hold(&v, 0, next)
+		path = append(path, next)
+		at = b.Tracks[next].Other(at)
+		seen[at] = true
+		stops = append(stops, at)
+	}
+	v.Passengers[berlin] = 0
+	move := engine.Action{Kind: engine.ActMovePassenger, City: berlin, Path: path}
+	legal := []engine.Action{drawDeck, move}
+	for _, tc := range []struct {
+		token int // on top of each stop's goods
+		moves bool
+	}{{7, true}, {int(richTrip)/3 - 2, false}} {
+		for _, c := range stops {
+			v.Goods[c] = []int{tc.token, 1}
+		}
+		s := read(&v)
+		if s.turnsLeft < 10 {
+			t.Fatalf("the game must be far from its end (%.1f turns left)", s.turnsLeft)
+		}
+		pts := tripPoints(s, move)
+		if pts != 3*tc.token || (float64(pts) >= richTrip) != tc.moves {
+			t.Fatalf("the trip collects %d goods, want %d on the %s side of %v", pts, 3*tc.token, map[bool]string{true: "rich", false: "poor"}[tc.moves], richTrip)
+		}
+		for _, level := range []string{"hard", "expert"} {
+			a := choose(t, level, v, legal)
+			if moved := a.Kind == engine.ActMovePassenger; moved != tc.moves {
+				t.Errorf("%s played %s with a trip of %d goods many turns from the end", level, engine.FormatAction(b, a), pts)
+			}
+		}
+	}
+}
+
 func TestTripPointsTakesTopTokens(t *testing.T) {
 	v := scene(t, "marklin", 2)
 	b := v.Board

@@ -48,6 +48,9 @@ type options struct {
 	// it at 2 seats (usa / europe classic / marklin) and 25.2 / 27.1% at
 	// 4 seats (usa / marklin, fair 25%), 1,000 games a line, seed 201.
 	droppedStopsDraws bool
+	// richTrip, when above 0, replaces the goods a passenger's trip must
+	// collect to be made before the end (richTrip).
+	richTrip float64
 }
 
 var hardOptions = options{

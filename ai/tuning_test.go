@@ -191,6 +191,12 @@ var tuningKnobs = map[string]func(o *options, v float64){
 	"draw":   func(o *options, v float64) { o.drawPerSeat = v },
 	"keep":   func(o *options, v float64) { o.keepPerSeat = v },
 	"nodrop": func(o *options, v float64) { o.droppedStopsDraws = v != 0 },
+	"turn":   func(o *options, v float64) { o.model.claimTurn = v },
+	"train":  func(o *options, v float64) { o.model.perTrain = v },
+	"points": func(o *options, v float64) { o.model.routePoints = v },
+	"color":  func(o *options, v float64) { o.model.colorPenalty = v },
+	"goods":  func(o *options, v float64) { o.model.goods = v },
+	"rich":   func(o *options, v float64) { o.richTrip = v },
 }
 
 // tuningBot builds a bot of TestTuningMatch by name; expertSettings tunes
@@ -221,7 +227,7 @@ func tuningBot(name, expertSettings string, seed uint64, g *engine.Game) (Bot, e
 		set, ok := tuningKnobs[k]
 		f, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("bot %q: %q is not KNOB=NUMBER with a knob among crowd, draw, keep, nodrop", name, kv)
+			return nil, fmt.Errorf("bot %q: %q is not KNOB=NUMBER with a knob among crowd, draw, keep, nodrop, turn, train, points, color, goods, rich", name, kv)
 		}
 		set(&o, f)
 	}
