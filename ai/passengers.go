@@ -68,7 +68,9 @@ func passengersOnBoard(s *situation) int {
 // 30, 2,000 games a line on Märklin, seed 301 (TestTuningMatch, "rich"):
 // +4.2, +1.7, +2.0 and +1.6 points of win share (± 0.9–1.0, paired) at 2,
 // 3, 4 and 5 seats; 16 and 25 did about as well, 12 worse at 2 and 5
-// seats, 45 worse at 4 (docs/bots-measurements.md).
+// seats, 45 worse at 4. On seed 90000: +2.1, +3.1, +2.6, +3.0. Only
+// against normal, whose passengers stand until its last turn, did waiting
+// for 30 pay (3 points at 4 seats; docs/bots-measurements.md).
 const richTrip = 20.0
 
 // passengerMove moves a passenger when the turns left are only just enough

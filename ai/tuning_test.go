@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -227,7 +228,7 @@ func tuningBot(name, expertSettings string, seed uint64, g *engine.Game) (Bot, e
 		set, ok := tuningKnobs[k]
 		f, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("bot %q: %q is not KNOB=NUMBER with a knob among crowd, draw, keep, nodrop, turn, train, points, color, goods, rich", name, kv)
+			return nil, fmt.Errorf("bot %q: %q is not KNOB=NUMBER with a knob among %s", name, kv, strings.Join(slices.Sorted(maps.Keys(tuningKnobs)), ", "))
 		}
 		set(&o, f)
 	}
