@@ -48,8 +48,8 @@ type options struct {
 	// it at 2 seats (usa / europe classic / marklin) and 25.2 / 27.1% at
 	// 4 seats (usa / marklin, fair 25%), 1,000 games a line, seed 201.
 	droppedStopsDraws bool
-	// richTrip, when above 0, replaces the goods a passenger's trip must
-	// collect to be made before the end (richTrip).
+	// richTrip is the goods a passenger's trip must collect to be made
+	// before the end (with passengers).
 	richTrip float64
 }
 
@@ -58,7 +58,7 @@ var hardOptions = options{
 		ferryLoco: 1.5, tunnelRisk: 1.2, stations: true, goods: 0.8},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
-	passengers: true, tunnelCare: true, refine: 0.5, droppedStopsDraws: true,
+	passengers: true, richTrip: richTrip, tunnelCare: true, refine: 0.5, droppedStopsDraws: true,
 }
 
 var normalOptions = options{
