@@ -62,6 +62,10 @@ type expert struct {
 	endTrains int
 	// allKeeps searches every choice of drawn tickets, however early.
 	allKeeps bool
+	// mixSearch searches the setup's mix (Märklin) too; trips adds the
+	// richest passenger trip to a turn's candidates.
+	mixSearch, tripCands, ticketCands bool
+	ticketsFrom                       int
 	// setup searches the choice of the initial tickets (searchesSetup),
 	// with setupEffort shared by the seats as its budget.
 	setup       bool
@@ -387,9 +391,10 @@ func (e *expert) playHard(g *engine.Game) {
 	}
 }
 
-// candidates returns hard's move first, then a few alternatives: the
-// longest claims (cheapest payment), the blind draw and the face-up cards;
-// or, choosing tickets, keeping all or the fewest.
+// candidates returns hard's move first, then a few alternatives: a draw
+// of short tickets, the richest passenger trip, the longest claims
+// (cheapest payment), the blind draw and the face-up cards; or, choosing
+// tickets, keeping all or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
 	add := func(a engine.Action) {
@@ -418,6 +423,17 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 			}
 		}
 		return out
+	}
+	// A draw of tickets, and the richest passenger trip (Märklin): hard
+	// seldom draws tickets once its plan is built, and moves a passenger
+	// early only for a rich trip, but near the end short tickets the
+	// network already joins, and trips made before an opponent's, win
+	// games (docs/bots-measurements.md, "Tickets and trips searched").
+	if a, ok := shortTicketDraw(legal); ok {
+		add(a)
+	}
+	if a, ok := richestTrip(&v, legal); ok {
+		add(a)
 	}
 	// Claims: the longest first, cheapest payment.
 	var claims []engine.Action
@@ -548,4 +564,17 @@ func sortBy[T any](s []T, key func(T) float64) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// shortTicketDraw is the draw of tickets with the fewest long ones: near the
+// end, the short ones are those a network built can still complete.
+func shortTicketDraw(legal []engine.Action) (engine.Action, bool) {
+	var draw engine.Action
+	found := false
+	for _, a := range legal {
+		if a.Kind == engine.ActDrawTickets && (!found || a.Long < draw.Long) {
+			draw, found = a, true
+		}
+	}
+	return draw, found
 }

@@ -238,3 +238,44 @@ func TestAllKeepsSearchesEarlyTicketChoices(t *testing.T) {
 		t.Fatal("no early ticket choice met")
 	}
 }
+
+// A turn's candidates hold the draw of tickets with the fewest long ones
+// and, on Märklin, the passenger trip collecting the most goods (hard's
+// bestTrip): moves hard seldom makes before its last turns, which the
+// search finds winning near the end.
+func TestTicketDrawAndRichestTripJoinTheCandidates(t *testing.T) {
+	for _, board := range []string{"usa", "marklin"} {
+		draws, trips := 0, 0
+		for _, d := range collectDecisions(t, board) {
+			if d.view.Phase != engine.PhaseTurn {
+				continue
+			}
+			e := newExpert(1)
+			cands := e.candidates(d.view, d.legal, e.hard.Choose(d.view, d.legal))
+			has := func(a engine.Action) bool {
+				return slices.ContainsFunc(cands, func(b engine.Action) bool { return sameMove(a, b) })
+			}
+			short, found := engine.Action{}, false
+			for _, a := range d.legal {
+				if a.Kind == engine.ActDrawTickets && (!found || a.Long < short.Long) {
+					short, found = a, true
+				}
+			}
+			if found {
+				if !has(short) {
+					t.Fatalf("%s turn %d: no draw of %d long tickets among the candidates", board, d.view.Turn, short.Long)
+				}
+				draws++
+			}
+			if trip, goods, ok := bestTrip(read(&d.view), d.legal); ok && goods > 0 {
+				if !has(trip) {
+					t.Fatalf("%s turn %d: the trip of %d goods is not among the candidates", board, d.view.Turn, goods)
+				}
+				trips++
+			}
+		}
+		if draws < 10 || board == "marklin" && trips < 3 {
+			t.Fatalf("%s: only %d positions with a ticket draw and %d with a trip", board, draws, trips)
+		}
+	}
+}

@@ -14,23 +14,28 @@ import (
 // tripPoints counts the goods a legal passenger move collects, from the
 // tokens the view shows.
 func tripPoints(s *situation, a engine.Action) int {
-	taken := grow(s.w.taken, len(s.b.Cities))
-	s.w.taken = taken
+	s.w.taken = grow(s.w.taken, len(s.b.Cities))
+	return tripGoods(s.b, s.v.Goods, s.w.taken, a)
+}
+
+// tripGoods counts the goods a passenger move collects from the goods
+// stacks, with taken (by city, all zero) counting the tokens taken on the
+// way; it leaves taken at zero.
+func tripGoods(b *data.Board, goods [][]int, taken []int8, a engine.Action) int {
 	at, pts := a.City, 0
 	for _, t := range a.Path {
-		at = s.b.Tracks[t].Other(at)
+		at = b.Tracks[t].Other(at)
 		if at == a.City {
 			continue
 		}
-		if stack := s.v.Goods[at]; int(taken[at]) < len(stack) {
+		if stack := goods[at]; int(taken[at]) < len(stack) {
 			pts += stack[taken[at]]
 			taken[at]++
 		}
 	}
-	// Leave the counts at zero for the next trip.
 	at = a.City
 	for _, t := range a.Path {
-		at = s.b.Tracks[t].Other(at)
+		at = b.Tracks[t].Other(at)
 		taken[at] = 0
 	}
 	return pts
@@ -158,4 +163,24 @@ func passengerCardValue(s *situation) float64 {
 		return 0.3
 	}
 	return 0.05
+}
+
+// richestTrip is the legal passenger move collecting the most goods, by
+// the tokens the view shows (bestTrip for a view alone).
+func richestTrip(v *engine.PlayerView, legal []engine.Action) (engine.Action, bool) {
+	var best engine.Action
+	bestV := 0
+	var taken []int8
+	for _, a := range legal {
+		if a.Kind != engine.ActMovePassenger {
+			continue
+		}
+		if taken == nil {
+			taken = make([]int8, len(v.Board.Cities))
+		}
+		if pts := tripGoods(v.Board, v.Goods, taken, a); pts > bestV {
+			best, bestV = a, pts
+		}
+	}
+	return best, bestV > 0
 }
