@@ -62,10 +62,6 @@ type expert struct {
 	endTrains int
 	// allKeeps searches every choice of drawn tickets, however early.
 	allKeeps bool
-	// mixSearch searches the setup's mix (Märklin) too; trips adds the
-	// richest passenger trip to a turn's candidates.
-	mixSearch, tripCands, ticketCands bool
-	ticketsFrom                       int
 	// setup searches the choice of the initial tickets (searchesSetup),
 	// with setupEffort shared by the seats as its budget.
 	setup       bool
