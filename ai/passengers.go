@@ -43,17 +43,33 @@ func tripGoods(b *data.Board, goods [][]int, taken []int8, a engine.Action) int 
 
 // bestTrip returns the legal passenger move collecting the most goods.
 func bestTrip(s *situation, legal []engine.Action) (engine.Action, int, bool) {
+	s.w.taken = grow(s.w.taken, len(s.b.Cities))
+	return richestIn(s.b, s.v.Goods, s.w.taken, legal)
+}
+
+// richestTrip is bestTrip for a view alone (the expert's candidates).
+func richestTrip(v *engine.PlayerView, legal []engine.Action) (engine.Action, bool) {
+	if v.Board.Rules.Passengers == 0 {
+		return engine.Action{}, false
+	}
+	a, _, ok := richestIn(v.Board, v.Goods, make([]int8, len(v.Board.Cities)), legal)
+	return a, ok
+}
+
+// richestIn returns the legal passenger move collecting the most goods
+// (tripGoods, with taken all zero), and whether one collects any.
+func richestIn(b *data.Board, goods [][]int, taken []int8, legal []engine.Action) (engine.Action, int, bool) {
 	var best engine.Action
-	bestV, found := 0, false
+	bestV := 0
 	for _, a := range legal {
 		if a.Kind != engine.ActMovePassenger {
 			continue
 		}
-		if v := tripPoints(s, a); v > bestV {
-			best, bestV, found = a, v, true
+		if v := tripGoods(b, goods, taken, a); v > bestV {
+			best, bestV = a, v
 		}
 	}
-	return best, bestV, found
+	return best, bestV, bestV > 0
 }
 
 // passengersOnBoard counts this seat's passengers standing on cities.
@@ -163,24 +179,4 @@ func passengerCardValue(s *situation) float64 {
 		return 0.3
 	}
 	return 0.05
-}
-
-// richestTrip is the legal passenger move collecting the most goods, by
-// the tokens the view shows (bestTrip for a view alone).
-func richestTrip(v *engine.PlayerView, legal []engine.Action) (engine.Action, bool) {
-	var best engine.Action
-	bestV := 0
-	var taken []int8
-	for _, a := range legal {
-		if a.Kind != engine.ActMovePassenger {
-			continue
-		}
-		if taken == nil {
-			taken = make([]int8, len(v.Board.Cities))
-		}
-		if pts := tripGoods(v.Board, v.Goods, taken, a); pts > bestV {
-			best, bestV = a, pts
-		}
-	}
-	return best, bestV > 0
 }
