@@ -25,7 +25,8 @@ func (r *routeFocused) Choose(v engine.PlayerView, legal []engine.Action) engine
 	s := read(&v)
 	switch {
 	case legal[0].Kind == engine.ActDrawTickets && v.Phase == engine.PhaseSetup:
-		return fewestLong(legal)
+		a, _ := shortTicketDraw(legal) // as few long tickets as possible (Märklin)
+		return a
 	case legal[0].Kind == engine.ActKeep:
 		return keepCheapest(s, legal)
 	case v.Phase == engine.PhaseTunnel:
@@ -77,17 +78,6 @@ func longestOpen(s *situation) []data.TrackID {
 		return nil
 	}
 	return []data.TrackID{bestT}
-}
-
-// fewestLong asks for as few long tickets as possible (Märklin).
-func fewestLong(legal []engine.Action) engine.Action {
-	best := legal[0]
-	for _, a := range legal {
-		if a.Kind == engine.ActDrawTickets && a.Long < best.Long {
-			best = a
-		}
-	}
-	return best
 }
 
 // keepCheapest keeps as few tickets as allowed, those with the shortest paths.

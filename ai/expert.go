@@ -561,16 +561,3 @@ func sortBy[T any](s []T, key func(T) float64) {
 		}
 	}
 }
-
-// shortTicketDraw is the draw of tickets with the fewest long ones: near the
-// end, the short ones are those a network built can still complete.
-func shortTicketDraw(legal []engine.Action) (engine.Action, bool) {
-	var draw engine.Action
-	found := false
-	for _, a := range legal {
-		if a.Kind == engine.ActDrawTickets && (!found || a.Long < draw.Long) {
-			draw, found = a, true
-		}
-	}
-	return draw, found
-}

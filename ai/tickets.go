@@ -341,3 +341,18 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 // self-play on each edition: +0.07 to +0.24 a game) at the same win rates
 // against normal and dest, within the noise (see docs/bots-measurements.md).
 const ticketDrawThreshold = 0.0
+
+// shortTicketDraw is the legal draw of tickets with the fewest long ones
+// (Märklin's mix; elsewhere the one draw): the route bot's setup, and the
+// expert's candidate near the end, where short tickets are those a network
+// built can still complete.
+func shortTicketDraw(legal []engine.Action) (engine.Action, bool) {
+	var draw engine.Action
+	found := false
+	for _, a := range legal {
+		if a.Kind == engine.ActDrawTickets && (!found || a.Long < draw.Long) {
+			draw, found = a, true
+		}
+	}
+	return draw, found
+}
