@@ -301,3 +301,67 @@ func TestPaymentKeepsTheColoursThePlanNeeds(t *testing.T) {
 		}
 	}
 }
+
+// A tunnel hard gave up on its turn just past is not tried again at once
+// with the same hand: it draws instead (the hand, the deck and the odds
+// change). Four bots once tried and gave up the same tunnels for 10,000
+// turns. Shown the same position without the tunnel given up, it claims
+// the tunnel: the rule is what changed its move.
+func TestTunnelGivenUpNotTriedAgainAtOnce(t *testing.T) {
+	v := scene(t, "europe", 2)
+	b := v.Board
+	tunnel := testkit.Track(t, b, "Venezia", "Zurich", data.Green)
+	tr := &b.Tracks[tunnel]
+	// A ticket from Zurich whose way from Venezia seat 0 holds; the other
+	// seat holds every other track out of Zurich: only the tunnel joins it.
+	var tk *data.Ticket
+	for i := range b.Tickets {
+		if x := &b.Tickets[i]; (x.A == tr.B && x.B != tr.A) || (x.B == tr.B && x.A != tr.A) {
+			tk = x
+			break
+		}
+	}
+	if tk == nil {
+		t.Fatalf("no ticket from %s", b.Cities[tr.B].Name)
+	}
+	far := tk.A
+	if far == tr.B {
+		far = tk.B
+	}
+	give(&v, tk.ID)
+	for _, id := range b.Adj[tr.B] {
+		if b.Tracks[id].Group != tr.Group {
+			hold(&v, 1, id)
+		}
+	}
+	cost := make([]float64, len(b.Tracks))
+	for i := range cost {
+		if v.Owners[i] >= 0 || b.Tracks[i].Group == tr.Group {
+			cost[i] = blocked
+		} else {
+			cost[i] = 1
+		}
+	}
+	_, way := newRouter(b).between(tr.A, far, cost, nil)
+	if len(way) == 0 {
+		t.Fatalf("no way from %s to %s", b.Cities[tr.A].Name, b.Cities[far].Name)
+	}
+	hold(&v, 0, way...)
+	v.Hand[engine.ColorCard(data.Green)] = 3
+	v.Hand[engine.Locomotive] = 1
+	claim := engine.Claim(tunnel, data.Green, 0)
+	legal := []engine.Action{claim, engine.Claim(tunnel, data.Green, 1), drawDeck}
+	if a := choose(t, "hard", v, legal); !a.Equal(claim) {
+		t.Fatalf("hard played %s, want the tunnel its ticket needs: the scene is wrong", engine.FormatAction(b, a))
+	}
+	v.Players[0].GaveUp, v.Players[0].GaveUpTunnel = tunnel, true
+	if a := choose(t, "hard", v, legal); a.Kind == engine.ActClaim {
+		t.Errorf("hard tried again the tunnel it gave up on its turn just past, with the same hand: %s", engine.FormatAction(b, a))
+	}
+	// Given up by the other seat, it is still seat 0's to try.
+	v.Players[0].GaveUpTunnel = false
+	v.Players[1].GaveUp, v.Players[1].GaveUpTunnel = tunnel, true
+	if a := choose(t, "hard", v, legal); !a.Equal(claim) {
+		t.Errorf("hard played %s after the other seat gave the tunnel up, want the tunnel", engine.FormatAction(b, a))
+	}
+}

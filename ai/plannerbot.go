@@ -31,6 +31,9 @@ func (p *plannerBot) Choose(v engine.PlayerView, legal []engine.Action) engine.A
 // choose is Choose for a view the caller keeps unchanged during the call
 // (the expert's playouts fill one view again and again).
 func (p *plannerBot) choose(v *engine.PlayerView, legal []engine.Action) engine.Action {
+	if without := notGivenUp(v, legal, p.w.legal); len(without) < len(legal) {
+		legal, p.w.legal = without, without
+	}
 	if a, ok := forced(legal); ok {
 		return a
 	}

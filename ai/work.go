@@ -47,6 +47,7 @@ type work struct {
 	rest2   []data.TrackID      // claimPlanned, payment: the other claims
 	ints    []int               // claimPlanned: ready claims
 	acts    []engine.Action     // payClaim, tunnelSpare: plain payments
+	legal   []engine.Action     // choose: the legal moves but a tunnel given up (notGivenUp)
 	acts2   []engine.Action     // finalTurn: plain payments
 	stops   []engine.Action     // buildStation: station options
 	net     engine.Connectivity // ticketGain

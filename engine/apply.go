@@ -97,6 +97,9 @@ func (g *Game) perform(seat int, a Action) {
 		g.performSetup(seat, a)
 		return
 	}
+	if a.Kind != ActTunnelCancel {
+		g.players[seat].gaveUpSet = false // its next move, whatever it is
+	}
 	switch a.Kind {
 	case ActDraw:
 		g.performDraw(seat, a)

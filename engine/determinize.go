@@ -182,6 +182,7 @@ func (g *Game) dealCards(v PlayerView, pool []Card) error {
 		p.Goods = append([]int(nil), pp.Goods...)
 		p.setupStep = len(g.variant.Setup)
 		p.shown = pp.Shown
+		p.gaveUp, p.gaveUpSet = pp.GaveUp, pp.GaveUpTunnel
 		if i == v.Seat {
 			p.Hand = v.Hand
 			continue

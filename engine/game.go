@@ -132,6 +132,10 @@ type Player struct {
 	// has not seen it play since: a lower bound of its hand that everyone
 	// knows.
 	shown Hand
+	// gaveUp is the tunnel the player gave up on its turn just past
+	// (gaveUpSet), which everyone saw: cleared by its next move.
+	gaveUp    data.TrackID
+	gaveUpSet bool
 }
 
 // tunnelState is a tunnel claim waiting for its extra cards. The cards

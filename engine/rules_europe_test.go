@@ -173,3 +173,44 @@ func TestTunnelRevealHiddenUntilItHappens(t *testing.T) {
 		t.Fatalf("the reveal is public once made: %+v", v.Tunnel)
 	}
 }
+
+// A tunnel given up is public until the seat's next move: every view shows
+// it (bots do not try it again at once with the same hand), and a
+// snapshot keeps it.
+func TestTunnelGivenUpShownUntilTheSeatsNextMove(t *testing.T) {
+	g := started(t, "europe", "classic", 2)
+	tr := testkit.Track(t, g.board, "Venezia", "Zurich", data.Green)
+	hand(g, 0, map[Card]int{ColorCard(data.Green): 2})
+	topDeck(g, ColorCard(data.Green), ColorCard(data.Red), ColorCard(data.Blue))
+	if p := g.View(1).Players[0]; p.GaveUpTunnel {
+		t.Fatal("nothing given up yet")
+	}
+	mustPlay(t, g, 0, Claim(tr, data.Green, 0))
+	mustPlay(t, g, 0, Action{Kind: ActTunnelCancel})
+	shows := func(when string, want bool) {
+		t.Helper()
+		for seat := range 2 {
+			if p := g.View(seat).Players[0]; p.GaveUpTunnel != want || want && p.GaveUp != tr {
+				t.Errorf("%s, seat %d's view: gave up %v (%d), want %v (%d)", when, seat+1, p.GaveUpTunnel, p.GaveUp, want, tr)
+			}
+			var v PlayerView
+			g.ViewInto(seat, &v)
+			if p := v.Players[0]; p.GaveUpTunnel != want || want && p.GaveUp != tr {
+				t.Errorf("%s, seat %d's ViewInto: gave up %v (%d), want %v", when, seat+1, p.GaveUpTunnel, p.GaveUp, want)
+			}
+		}
+	}
+	shows("given up", true)
+	r, err := Restore(g.cfg, g.MarshalState(), g.Log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.View(1).Players[0]; !p.GaveUpTunnel || p.GaveUp != tr {
+		t.Errorf("restored from a snapshot: gave up %v (%d), want %d", p.GaveUpTunnel, p.GaveUp, tr)
+	}
+	mustPlay(t, g, 1, Draw(DeckSlot))
+	mustPlay(t, g, 1, Draw(DeckSlot))
+	shows("after the other seat's turn", true)
+	mustPlay(t, g, 0, Draw(DeckSlot))
+	shows("after its own next move", false)
+}

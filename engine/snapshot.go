@@ -19,7 +19,7 @@ import (
 // the encoding means a new snapshotVersion.
 
 // snapshotVersion is the first byte of a snapshot.
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // ErrSnapshotVersion: the snapshot was written by another version of the
 // engine; replay the log instead.
@@ -58,6 +58,8 @@ func (g *Game) MarshalState() []byte {
 			w.int(gb.above)
 		}
 		w.hand(&p.shown)
+		w.int(int(p.gaveUp))
+		w.bool(p.gaveUpSet)
 	}
 	w.int(int(g.phase))
 	w.int(g.current)
@@ -128,6 +130,8 @@ func Restore(cfg Config, state []byte, log []Move) (*Game, error) {
 			}
 		}
 		r.hand(&p.shown)
+		p.gaveUp = data.TrackID(r.int())
+		p.gaveUpSet = r.bool()
 	}
 	g.phase = Phase(r.int())
 	g.current = r.int()

@@ -97,7 +97,7 @@ func TestSnapshotKnowsEveryField(t *testing.T) {
 	known := map[string]string{
 		"Game": "board variant cfg rng players phase current turn deck discard faceUp tickets owner station passenger goods " +
 			"setupReturned tunnel finalTurns passes final log logBuf events narrate lastMove",
-		"Player":      "Hand Tickets Pending Trains Stations Score Goods PassengersLeft PassengersUsed setupStep setupKept setupNeedMx givenBack shown",
+		"Player":      "Hand Tickets Pending Trains Stations Score Goods PassengersLeft PassengersUsed setupStep setupKept setupNeedMx givenBack shown gaveUp gaveUpSet",
 		"tunnelState": "claim revealed extra",
 		"lastMove":    "seat tracks cities",
 		"givenBack":   "ticket boxed waiting above",

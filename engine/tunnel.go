@@ -93,6 +93,7 @@ func (g *Game) performTunnelPay(seat int, a Action) {
 
 func (g *Game) performTunnelCancel(seat int) {
 	g.emit(Event{Kind: EvTunnelGiveUp, Seat: seat, Track: g.tunnel.claim.Track})
+	g.players[seat].gaveUp, g.players[seat].gaveUpSet = g.tunnel.claim.Track, true
 	g.discardTunnel()
 	g.setLastMove(seat, nil, nil)
 	g.endTurn()

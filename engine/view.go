@@ -43,6 +43,11 @@ type PublicPlayer struct {
 	PassengersLeft int
 	Goods          []int
 	SetupDone      bool
+	// GaveUp is the tunnel the seat gave up on its turn just past, taking
+	// its cards back (GaveUpTunnel); its next move clears it. Tried again
+	// at once, with the same hand, the same odds meet it.
+	GaveUp       data.TrackID
+	GaveUpTunnel bool
 }
 
 // TunnelView is a pending tunnel claim.
@@ -97,6 +102,7 @@ func (g *Game) Public() PublicView {
 			Score: p.Score, Trains: p.Trains, Stations: p.Stations, Cards: p.Hand.Total(),
 			Tickets: len(p.Tickets), Pending: len(p.Pending), Shown: p.shown, PassengersLeft: p.PassengersLeft,
 			Goods: append([]int(nil), p.Goods...), SetupDone: g.SetupDone(i),
+			GaveUp: p.gaveUp, GaveUpTunnel: p.gaveUpSet,
 		})
 	}
 	if g.phase == PhaseTunnel {

@@ -81,6 +81,7 @@ func (g *Game) publicInto(v *PublicView) {
 			Score: p.Score, Trains: p.Trains, Stations: p.Stations, Cards: p.Hand.Total(),
 			Tickets: len(p.Tickets), Pending: len(p.Pending), Shown: p.shown, PassengersLeft: p.PassengersLeft,
 			Goods: append(goods[:0], p.Goods...), SetupDone: g.SetupDone(i),
+			GaveUp: p.gaveUp, GaveUpTunnel: p.gaveUpSet,
 		}
 	}
 	v.Tunnel = nil
