@@ -101,7 +101,6 @@ func TestTunnelPaidOnlyWhenWorthIt(t *testing.T) {
 	if tunnel < 0 {
 		t.Fatal("no tunnel of 2 in europe")
 	}
-	tr := &b.Tracks[tunnel]
 	v.Phase = engine.PhaseTunnel
 	v.Hand[engine.Locomotive] = 4
 	v.Tunnel = &engine.TunnelView{Track: tunnel, Extra: 3}
@@ -110,38 +109,8 @@ func TestTunnelPaidOnlyWhenWorthIt(t *testing.T) {
 	if a := choose(t, "hard", v, legal); a.Kind != engine.ActTunnelCancel {
 		t.Errorf("hard paid 3 locomotives for an unneeded 2-long tunnel")
 	}
-	// The same tunnel as the last link of a ticket is worth it: a ticket
-	// from one end, the opponent holding every other track there, seat 0
-	// holding the way from the other end to the ticket's far city.
-	var tk *data.Ticket
-	for i := range b.Tickets {
-		if b.Tickets[i].A == tr.A && b.Tickets[i].B != tr.B {
-			tk = &b.Tickets[i]
-			break
-		}
-	}
-	if tk == nil {
-		t.Fatalf("no ticket from %s", b.Cities[tr.A].Name)
-	}
-	give(&v, tk.ID)
-	for _, id := range b.Adj[tr.A] {
-		if b.Tracks[id].Group != tr.Group {
-			hold(&v, 1, id)
-		}
-	}
-	cost := make([]float64, len(b.Tracks))
-	for i := range cost {
-		if v.Owners[i] >= 0 || b.Tracks[i].Group == tr.Group {
-			cost[i] = blocked
-		} else {
-			cost[i] = 1
-		}
-	}
-	_, way := newRouter(b).between(tr.B, tk.B, cost, nil)
-	if len(way) == 0 {
-		t.Fatalf("no way from %s to %s", b.Cities[tr.B].Name, b.Cities[tk.B].Name)
-	}
-	hold(&v, 0, way...)
+	// The same tunnel as the last link of a ticket is worth it.
+	lastLink(t, &v, tunnel)
 	if tl := read(&v).turnsLeft; tl <= 2 {
 		t.Fatalf("the game must not be ending (%.1f turns left): hard pays any tunnel then", tl)
 	}
@@ -311,42 +280,7 @@ func TestTunnelGivenUpNotTriedAgainAtOnce(t *testing.T) {
 	v := scene(t, "europe", 2)
 	b := v.Board
 	tunnel := testkit.Track(t, b, "Venezia", "Zurich", data.Green)
-	tr := &b.Tracks[tunnel]
-	// A ticket from Zurich whose way from Venezia seat 0 holds; the other
-	// seat holds every other track out of Zurich: only the tunnel joins it.
-	var tk *data.Ticket
-	for i := range b.Tickets {
-		if x := &b.Tickets[i]; (x.A == tr.B && x.B != tr.A) || (x.B == tr.B && x.A != tr.A) {
-			tk = x
-			break
-		}
-	}
-	if tk == nil {
-		t.Fatalf("no ticket from %s", b.Cities[tr.B].Name)
-	}
-	far := tk.A
-	if far == tr.B {
-		far = tk.B
-	}
-	give(&v, tk.ID)
-	for _, id := range b.Adj[tr.B] {
-		if b.Tracks[id].Group != tr.Group {
-			hold(&v, 1, id)
-		}
-	}
-	cost := make([]float64, len(b.Tracks))
-	for i := range cost {
-		if v.Owners[i] >= 0 || b.Tracks[i].Group == tr.Group {
-			cost[i] = blocked
-		} else {
-			cost[i] = 1
-		}
-	}
-	_, way := newRouter(b).between(tr.A, far, cost, nil)
-	if len(way) == 0 {
-		t.Fatalf("no way from %s to %s", b.Cities[tr.A].Name, b.Cities[far].Name)
-	}
-	hold(&v, 0, way...)
+	lastLink(t, &v, tunnel)
 	v.Hand[engine.ColorCard(data.Green)] = 3
 	v.Hand[engine.Locomotive] = 1
 	claim := engine.Claim(tunnel, data.Green, 0)
@@ -364,4 +298,42 @@ func TestTunnelGivenUpNotTriedAgainAtOnce(t *testing.T) {
 	if a := choose(t, "hard", v, legal); !a.Equal(claim) {
 		t.Errorf("hard played %s after the other seat gave the tunnel up, want the tunnel", engine.FormatAction(b, a))
 	}
+}
+
+// lastLink makes tunnel the last link of a ticket of seat 0's: a ticket
+// from one end, the other seat holding every other track there, seat 0
+// holding the way from the tunnel's other end to the ticket's far city.
+func lastLink(t *testing.T, v *engine.PlayerView, tunnel data.TrackID) {
+	t.Helper()
+	b := v.Board
+	tr := &b.Tracks[tunnel]
+	var tk *data.Ticket
+	for i := range b.Tickets {
+		if b.Tickets[i].A == tr.A && b.Tickets[i].B != tr.B {
+			tk = &b.Tickets[i]
+			break
+		}
+	}
+	if tk == nil {
+		t.Fatalf("no ticket from %s", b.Cities[tr.A].Name)
+	}
+	give(v, tk.ID)
+	for _, id := range b.Adj[tr.A] {
+		if b.Tracks[id].Group != tr.Group {
+			hold(v, 1, id)
+		}
+	}
+	cost := make([]float64, len(b.Tracks))
+	for i := range cost {
+		if v.Owners[i] >= 0 || b.Tracks[i].Group == tr.Group {
+			cost[i] = blocked
+		} else {
+			cost[i] = 1
+		}
+	}
+	_, way := newRouter(b).between(tr.B, tk.B, cost, nil)
+	if len(way) == 0 {
+		t.Fatalf("no way from %s to %s", b.Cities[tr.B].Name, b.Cities[tk.B].Name)
+	}
+	hold(v, 0, way...)
 }
