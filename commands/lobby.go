@@ -104,7 +104,7 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 	opts := map[string]string{}
 	set.write(opts)
 	return &store.GameRecord{Channel: req.Channel, Guild: req.Guild, Map: mapID, Variant: variant, Options: opts,
-		Host: req.User, Seed: newSeed(), Status: store.StatusLobby,
+		Host: req.User, Seed: s.cfg.NewSeed(), Status: store.StatusLobby,
 		Seats: []store.Seat{{UserID: req.User, Name: req.UserName, Color: seatColors[0]}}}, ""
 }
 

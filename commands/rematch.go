@@ -43,7 +43,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	defer s.opener.releaseRematch(old.ID)
 
 	rec := &store.GameRecord{Guild: old.Guild, Map: old.Map, Variant: old.Variant, Options: maps.Clone(old.Options),
-		Host: req.User, Seed: newSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
+		Host: req.User, Seed: s.cfg.NewSeed(), Status: store.StatusLobby, Seats: append([]store.Seat(nil), old.Seats...)}
 	delete(rec.Options, "rematch") // the old game's own mark
 	rec.Options[optRematchOf] = old.ID
 	for k := range rec.Options {

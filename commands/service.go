@@ -47,8 +47,12 @@ type Config struct {
 	// means no pause (the terminal's --bot-delay 0).
 	BotDelay time.Duration
 	// Now is the clock (tests inject one).
-	Now    func() time.Time
-	Logger *slog.Logger
+	Now func() time.Time
+	// NewSeed deals each new game's seed; nil draws one from crypto/rand.
+	// Tests inject a fixed sequence so that their deals are the same on
+	// every run.
+	NewSeed func() uint64
+	Logger  *slog.Logger
 	// MaxLobbiesPerMember and MaxLobbiesPerChannel cap the tables still
 	// forming that one member hosts (in a server) and that one channel
 	// shows; LobbyExpiry closes a lobby nobody changed for that long. Zero
@@ -186,6 +190,9 @@ type undoVote struct {
 func New(cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.NewSeed == nil {
+		cfg.NewSeed = newSeed
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
