@@ -157,3 +157,27 @@ func TestTurnDMWaitsAsDiscordSays(t *testing.T) {
 		t.Errorf("without Discord's word a delayed DM waits %v, want %v", got, minBackoff)
 	}
 }
+
+// A new table's seed comes from Config.NewSeed, so that tests deal the
+// same games on every run; without one, each table draws its own.
+func TestNewTablesDealFromTheSeedSource(t *testing.T) {
+	w := newWorld(t)
+	open := func(ch, user string) uint64 {
+		t.Helper()
+		w.do(&Request{Type: CommandRequest, Channel: ch, User: user, Name: "ttr", Sub: "new", Options: map[string]string{"map": "usa"}})
+		rec, err := w.store.Get(ch)
+		if err != nil {
+			t.Fatalf("no table in %s: %v", ch, err)
+		}
+		return rec.Seed
+	}
+	if a, b := open("c1", "u1"), open("c2", "u2"); a == b {
+		t.Fatalf("two tables drew the same seed %d", a)
+	}
+	w.svc.Close()
+	w.svc = New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: w.poster,
+		Now: func() time.Time { return w.now }, NewSeed: func() uint64 { return 42 }})
+	if got := open("c3", "u3"); got != 42 {
+		t.Fatalf("seed %d, want the source's 42", got)
+	}
+}
