@@ -50,7 +50,8 @@ type Config struct {
 	Now func() time.Time
 	// NewSeed deals each new game's seed; nil draws one from crypto/rand.
 	// Tests inject a fixed sequence so that their deals are the same on
-	// every run.
+	// every run. Tables in different channels open at once, so it must be
+	// safe for concurrent use.
 	NewSeed func() uint64
 	Logger  *slog.Logger
 	// MaxLobbiesPerMember and MaxLobbiesPerChannel cap the tables still
