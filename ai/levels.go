@@ -53,9 +53,13 @@ type options struct {
 	richTrip float64
 }
 
+// hardOptions: on Europe a tunnel costs 2 cards beyond its length and a
+// ferry's locomotive 0.75 beyond the card; with the earlier 1.2 and 1.5
+// hard won 2.7 points less at 4 seats and 2.6 at 5 (docs/bots-measurements.md,
+// "Hard's tunnel and ferry costs on Europe").
 var hardOptions = options{
 	model: costModel{claimTurn: 2, perTrain: 0.3, routePoints: 0.8, colorPenalty: 0.25,
-		ferryLoco: 1.5, tunnelRisk: 1.2, stations: true, goods: 0.8},
+		ferryLoco: 0.75, tunnelRisk: 2, stations: true, goods: 0.8},
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
 	passengers: true, richTrip: richTrip, tunnelCare: true, refine: 0.5, droppedStopsDraws: true,
