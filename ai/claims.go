@@ -28,7 +28,7 @@ func (p *plannerBot) claimPlanned(s *situation, pl *plan, opts *claimSet) (engin
 	for _, k := range ready {
 		t := pl.claims[k]
 		tr := &s.b.Tracks[t]
-		pri := 0.5 * float64(tr.Length)
+		pri := p.o.claimLength * float64(tr.Length)
 		if detour != nil {
 			pri += min(detour[k], 30) * threat(s, t)
 		}

@@ -48,6 +48,10 @@ type options struct {
 	// it at 2 seats (usa / europe classic / marklin) and 25.2 / 27.1% at
 	// 4 seats (usa / marklin, fair 25%), 1,000 games a line, seed 201.
 	droppedStopsDraws bool
+	// claimLength weighs a ready planned track's length against its
+	// detour if lost (up to 30) times the threat to it, choosing which
+	// track to claim first.
+	claimLength float64
 	// richTrip is the goods a passenger's trip must collect to be made
 	// before the end (with passengers).
 	richTrip float64
@@ -63,10 +67,11 @@ var hardOptions = options{
 	orders: 3, reroutes: 2,
 	prune: true, blocking: true, smartDraws: true, ticketDraws: true, endgame: true,
 	passengers: true, richTrip: richTrip, tunnelCare: true, refine: 0.5, droppedStopsDraws: true,
+	claimLength: 0.5,
 }
 
 var normalOptions = options{
 	model:  costModel{claimTurn: 1, perTrain: 0, routePoints: 0, ferryLoco: 1, tunnelRisk: 0.5},
 	orders: 1, reroutes: 0,
-	endgame: true,
+	endgame: true, claimLength: 0.5,
 }

@@ -198,6 +198,7 @@ var tuningKnobs = map[string]func(o *options, v float64){
 	"color":  func(o *options, v float64) { o.model.colorPenalty = v },
 	"goods":  func(o *options, v float64) { o.model.goods = v },
 	"rich":   func(o *options, v float64) { o.richTrip = v },
+	"lenpri": func(o *options, v float64) { o.claimLength = v },
 }
 
 // tuningBot builds a bot of TestTuningMatch by name; expertSettings tunes
