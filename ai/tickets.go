@@ -329,7 +329,11 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
-	if value > ticketDrawThreshold+p.o.drawPerSeat*float64(s.n-2) {
+	need := ticketDrawThreshold
+	if s.rules.MostTicketsBonus == 0 {
+		need += p.o.drawPerSeat * float64(s.n-2)
+	}
+	if value > need {
 		return best, true
 	}
 	return engine.Action{}, false
