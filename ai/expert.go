@@ -97,7 +97,7 @@ type searchStats struct {
 }
 
 func newExpert(seed uint64) *expert {
-	return &expert{hard: newPlannerBot(expertOptions), roller: newRoller(), seed: seed,
+	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed,
 		maxWorlds: 256, round: 8, effort: defaultEffort, deadline: 1400 * time.Millisecond,
 		margin: 0.03, endTrains: 15, hardRoll: true, setup: true, setupEffort: setupEffort}
 }
@@ -117,19 +117,6 @@ func newRoller() *plannerBot {
 	p.keep = newPlanKeeper(0) // a plan serves until something it was made from changes
 	return p
 }
-
-// expertOptions are the expert's own moves between its searches: hard's,
-// asking a ticket draw for 4 more points of gain at 4 seats (6 at 5; not on
-// Märklin, see drawPerSeat), claiming long planned tracks sooner, and
-// minding a track's colour less. Hard with them wins 1–2 points more
-// against three hards at 4 and 5 seats, and no less two-handed
-// (docs/bots-measurements.md, "The expert's own moves"). Hard keeps its
-// own: against the expert they would raise the bar as much as the expert.
-var expertOptions = func() options {
-	o := hardOptions
-	o.drawPerSeat, o.claimLength, o.model.colorPenalty = 2, 2, 0.15
-	return o
-}()
 
 // rollerOptions are hard's, with fewer samples in its simulations.
 var rollerOptions = func() options {

@@ -86,7 +86,7 @@ func TestExpertNeverReadsHiddenState(t *testing.T) {
 					}
 					hardRolls++
 				}
-				if !ax.Equal(newPlannerBot(expertOptions).Choose(v, legal)) {
+				if !ax.Equal(newPlannerBot(hardOptions).Choose(v, legal)) {
 					deviations++
 				}
 				return nil

@@ -48,7 +48,7 @@ func TestExpertSearchesTheSetup(t *testing.T) {
 			}
 			name := c.board + "/" + c.variant
 			v, legal := g.View(0), g.LegalActions(0, nil)
-			hard := newPlannerBot(expertOptions).Choose(v, legal)
+			hard := newPlannerBot(hardOptions).Choose(v, legal)
 			off := newExpert(3)
 			off.deadline, off.setup = 0, false
 			if a := off.Choose(v, legal); !a.Equal(hard) || off.stats.Searches != 0 {

@@ -35,10 +35,7 @@ type options struct {
 	// comes sooner, so it slips more.
 	crowd float64
 	// drawPerSeat raises the gain a ticket draw must promise, per seat
-	// beyond two, except where the most completed tickets earn a bonus
-	// (Märklin): there a draw is worth more than its tickets, and 2 a seat
-	// lost 2.9 points of win share at 4 seats (bots-measurements.md, "The
-	// expert's own moves").
+	// beyond two.
 	drawPerSeat float64
 	// keepPerSeat is what each ticket kept beyond the fewest allowed
 	// costs, in points, per seat beyond two.

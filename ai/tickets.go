@@ -329,11 +329,7 @@ func (p *plannerBot) maybeDrawTickets(s *situation, pl *plan, legal []engine.Act
 	}
 	v, _ := s.b.Variant(s.v.Variant)
 	best, value := p.bestMix(s, legal, pl, v.DrawKeepMin)
-	need := ticketDrawThreshold
-	if s.rules.MostTicketsBonus == 0 {
-		need += p.o.drawPerSeat * float64(s.n-2)
-	}
-	if value > need {
+	if value > ticketDrawThreshold+p.o.drawPerSeat*float64(s.n-2) {
 		return best, true
 	}
 	return engine.Action{}, false
