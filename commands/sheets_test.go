@@ -337,14 +337,18 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 		}
 		want := present.T("en", "stats.member", "player", "name-"+user, "wins", wins, "games", games, "avg", present.Decimal("en", float64(total)/float64(games), 1))
 		want = want[strings.Index(want, "name-"):]
+		// The line goes on with what stands apart, in this order. The
+		// game left to a bot may end tied too (its moves run on timers),
+		// so u1's shared wins are counted from the sheets, not assumed.
+		want += " · " + present.T("en", "stats.part.shared", "n", shared) + " · " + present.T("en", "stats.part.early", "n", earlyGames)
+		if left > 0 {
+			want += " · " + present.T("en", "stats.part.left", "n", left)
+		}
 		if !strings.Contains(stats, want) {
 			t.Errorf("/ttr stats lacks %s's line %q:\n%s", user, want, stats)
 		}
-		if shared != 1 || earlyGames != 1 || (user == "u2") != (left == 1) {
+		if shared < 1 || earlyGames != 1 || (user == "u2") != (left == 1) {
 			t.Errorf("%s: %d shared wins, %d games ended early, %d left: the fixture is not what it claims", user, shared, earlyGames, left)
 		}
-	}
-	if !strings.Contains(stats, present.T("en", "stats.part.left", "n", 1)) || !strings.Contains(stats, present.T("en", "stats.part.shared", "n", 1)) {
-		t.Errorf("/ttr stats does not count the shared win and the game left to a bot:\n%s", stats)
 	}
 }
