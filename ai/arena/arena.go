@@ -81,6 +81,9 @@ type Result struct {
 	// GameWins is its win in each game, in game order: two runs of one seed
 	// play the same deals, so two versions of a bot compare game by game.
 	GameWins []float64 `json:"game_wins"`
+	// Parts is where its points came from, a seat's per game; nil when
+	// some game was logged without them (logs written before they were).
+	Parts *MeanParts `json:"parts,omitempty"`
 }
 
 // arenaGame is one game's outcome, by entry of Levels.
@@ -91,6 +94,7 @@ type arenaGame struct {
 	score     []int
 	completed []int
 	failed    []int
+	parts     []ScoreParts // nil for a logged game without them
 	decisions [][]time.Duration
 	cpu       [][]time.Duration
 }
@@ -161,7 +165,7 @@ func (a Config) play(i int) arenaGame {
 	n := len(a.Levels)
 	gs := gameSeed(a.Seed, i)
 	res := arenaGame{win: make([]float64, n), score: make([]int, n), completed: make([]int, n),
-		failed: make([]int, n), decisions: make([][]time.Duration, n), cpu: make([][]time.Duration, n)}
+		failed: make([]int, n), parts: make([]ScoreParts, n), decisions: make([][]time.Duration, n), cpu: make([][]time.Duration, n)}
 	g, err := engine.New(engine.Config{Board: a.Board, Variant: a.Variant, Players: n, Seed: gs})
 	if err != nil {
 		res.err = err
@@ -182,12 +186,14 @@ func (a Config) play(i int) arenaGame {
 	}
 	final := g.Final()
 	res.turns = g.Turn()
+	public := g.Public()
 	winners := final.Winners()
 	for seat, ps := range final.Players {
 		k := entryAt[seat]
 		res.score[k] = ps.Total
 		res.completed[k] = ps.CompletedTickets
 		res.failed[k] = len(ps.Tickets) - ps.CompletedTickets
+		res.parts[k] = partsOf(&ps, public.Players[seat].Trains)
 		if slices.Contains(winners, seat) {
 			res.win[k] = 1 / float64(len(winners))
 		}
@@ -259,12 +265,17 @@ func sum(results []arenaGame, levels []string, level string, entries []int) Resu
 	var times, cpu []time.Duration
 	score, completed, failed := 0, 0, 0
 	sumSq := 0.0
+	parts, partsEverywhere := MeanParts{}, true
 	for _, r := range results {
 		if r.err != nil {
 			continue
 		}
+		partsEverywhere = partsEverywhere && r.parts != nil
 		w := 0.0
 		for _, k := range entries {
+			if r.parts != nil {
+				parts.add(r.parts[k])
+			}
 			w += r.win[k]
 			score += r.score[k]
 			completed += r.completed[k]
@@ -284,6 +295,10 @@ func sum(results []arenaGame, levels []string, level string, entries []int) Resu
 	p.MeanScore = round3(float64(score) / seatGames)
 	p.MeanTicketsCompleted = round3(float64(completed) / seatGames)
 	p.MeanTicketsFailed = round3(float64(failed) / seatGames)
+	if partsEverywhere && len(results) > 0 {
+		parts.mean(seatGames)
+		p.Parts = &parts
+	}
 	p.Decisions = len(times)
 	slices.Sort(times)
 	p.DecisionMsP50 = percentileMs(times, 0.50)
@@ -329,17 +344,22 @@ func Lineup(lead, other string, seats int) []string {
 // share, mean score, tickets and decision times.
 func Table(reports []Report) string {
 	var b strings.Builder
-	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | decision p50 / p99 / max (ms) | CPU p50 / p99 / max (ms) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | points: routes / tickets / bonus / other | trains left | decision p50 / p99 / max (ms) | CPU p50 / p99 / max (ms) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range reports {
 		board := r.Map
 		if r.Variant != "" {
 			board += " " + r.Variant
 		}
 		for _, l := range r.Levels {
-			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s / %s / %s | %s / %s / %s |\n",
+			points, left := "—", "—"
+			if p := l.Parts; p != nil {
+				points = fmt.Sprintf("%.1f / %.1f / %.1f / %.1f", p.Routes, p.Tickets, p.Bonus, p.Other)
+				left = fmt.Sprintf("%.2f", p.TrainsLeft)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %.1f%% ± %.1f | %.1f%% | %.1f | %.2f / %.2f | %s | %s | %s / %s / %s | %s / %s / %s |\n",
 				board, r.Seats, l.Bot, l.Seats, r.Games, num(l.Wins), 100*l.WinRate, 100*l.WinRateSE, 100*l.FairShare,
-				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax),
+				l.MeanScore, l.MeanTicketsCompleted, l.MeanTicketsFailed, points, left, ms(l.DecisionMsP50), ms(l.DecisionMsP99), ms(l.DecisionMsMax),
 				ms(l.DecisionCPUMsP50), ms(l.DecisionCPUMsP99), ms(l.DecisionCPUMsMax))
 		}
 	}

@@ -214,6 +214,19 @@ func TestRecordsSumUpToTheReport(t *testing.T) {
 			math.Abs(l.DecisionMsP99-w.DecisionMsP99) > 0.002 {
 			t.Errorf("%s summed up from the records %+v, the run's %+v", l.Bot, l, w)
 		}
+		if l.Parts == nil || w.Parts == nil || *l.Parts != *w.Parts {
+			t.Errorf("%s: parts summed up from the records %+v, the run's %+v", l.Bot, l.Parts, w.Parts)
+		}
+	}
+	// A log written before the parts were sums up without them, not
+	// with parts of zero.
+	old := slices.Clone(records)
+	old[0].Parts = nil
+	if p := Summarize(old)[0].Levels[0].Parts; p != nil {
+		t.Errorf("a game logged without parts summed up as %+v", p)
+	}
+	if table := Table(Summarize(old)); !strings.Contains(table, "| — | — |") {
+		t.Errorf("the table does not mark the parts unknown:\n%s", table)
 	}
 	// Two pieces of one lineup (other seeds) sum up into one report.
 	cfg.Seed, cfg.Games = 9, 2
@@ -226,5 +239,47 @@ func TestRecordsSumUpToTheReport(t *testing.T) {
 	}
 	if _, err := ReadRecords(strings.NewReader("{\"levels\": [\"hard\"]}\n")); err == nil {
 		t.Error("a broken record read without error")
+	}
+}
+
+// TestPartsAddUpToTheScore: a seat's points, part by part, add up to its
+// score on every edition, and the trains left are those of a game ended by
+// its last round.
+func TestPartsAddUpToTheScore(t *testing.T) {
+	for _, board := range []string{"usa", "europe", "marklin"} {
+		b := testkit.Board(t, board)
+		var games []GameRecord
+		out, err := Run(Config{Board: b, Levels: []string{"hard", "normal", "easy"}, Seed: 21, Games: 3, Workers: 2,
+			Record: func(g GameRecord) { games = append(games, g) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		routes, bonus, other := 0, 0, 0
+		for _, g := range games {
+			fewest := b.Rules.Trains
+			for k, p := range g.Parts {
+				if sum := p.Routes + p.Tickets + p.Bonus + p.Other; sum != g.Score[k] {
+					t.Errorf("%s game %d, %s: parts %+v add up to %d, its score is %d", board, g.Game, g.Levels[k], p, sum, g.Score[k])
+				}
+				if p.TrainsLeft < 0 || p.TrainsLeft > b.Rules.Trains {
+					t.Errorf("%s game %d: %d trains left of %d", board, g.Game, p.TrainsLeft, b.Rules.Trains)
+				}
+				fewest = min(fewest, p.TrainsLeft)
+				routes, bonus, other = routes+p.Routes, bonus+p.Bonus, other+p.Other
+			}
+			if fewest > b.Rules.EndTrains {
+				t.Errorf("%s game %d ended with %d trains the fewest left, more than the last round's %d", board, g.Game, fewest, b.Rules.EndTrains)
+			}
+		}
+		// Every game gives someone its bonus; only Märklin's goods and
+		// Europe's stations kept are other points.
+		if routes == 0 || bonus == 0 || (board == "marklin" && other == 0) || (board == "usa" && other != 0) {
+			t.Errorf("%s: routes %d, bonus %d, other %d points over the games", board, routes, bonus, other)
+		}
+		for _, l := range out.Levels {
+			if l.Parts == nil || l.Parts.Routes <= 0 {
+				t.Errorf("%s: %s's parts %+v", board, l.Bot, l.Parts)
+			}
+		}
 	}
 }

@@ -16,18 +16,20 @@ import (
 // selfplay --log) can be summed up later, whole or in part, and runs
 // played in pieces (other seeds, other processes) summed up together.
 type GameRecord struct {
-	Map       string      `json:"map"`
-	Variant   string      `json:"variant"`
-	Levels    []string    `json:"levels"`
-	Seed      uint64      `json:"seed"` // the run's
-	Game      int         `json:"game"` // its index in the run
-	Turns     int         `json:"turns"`
-	Win       []float64   `json:"win"`
-	Score     []int       `json:"score"`
-	Completed []int       `json:"completed"`
-	Failed    []int       `json:"failed"`
-	WallMs    [][]float64 `json:"wall_ms"` // each decision's
-	CPUMs     [][]float64 `json:"cpu_ms"`
+	Map       string    `json:"map"`
+	Variant   string    `json:"variant"`
+	Levels    []string  `json:"levels"`
+	Seed      uint64    `json:"seed"` // the run's
+	Game      int       `json:"game"` // its index in the run
+	Turns     int       `json:"turns"`
+	Win       []float64 `json:"win"`
+	Score     []int     `json:"score"`
+	Completed []int     `json:"completed"`
+	Failed    []int     `json:"failed"`
+	// Parts, by entry, came later: older logs lack them.
+	Parts  []ScoreParts `json:"parts,omitempty"`
+	WallMs [][]float64  `json:"wall_ms"` // each decision's
+	CPUMs  [][]float64  `json:"cpu_ms"`
 }
 
 func (a Config) record(i int, r *arenaGame) GameRecord {
@@ -39,7 +41,7 @@ func (a Config) record(i int, r *arenaGame) GameRecord {
 		return out
 	}
 	g := GameRecord{Map: a.Board.ID, Variant: a.variant(), Levels: a.Levels, Seed: a.Seed, Game: i, Turns: r.turns,
-		Win: r.win, Score: r.score, Completed: r.completed, Failed: r.failed}
+		Win: r.win, Score: r.score, Completed: r.completed, Failed: r.failed, Parts: r.parts}
 	for k := range a.Levels {
 		g.WallMs = append(g.WallMs, ms(r.decisions[k]))
 		g.CPUMs = append(g.CPUMs, ms(r.cpu[k]))
@@ -70,7 +72,7 @@ func ReadRecords(r io.Reader) ([]GameRecord, error) {
 		}
 		if len(g.Levels) < 2 || len(g.Win) != len(g.Levels) || len(g.Score) != len(g.Levels) ||
 			len(g.Completed) != len(g.Levels) || len(g.Failed) != len(g.Levels) ||
-			len(g.WallMs) != len(g.Levels) || len(g.CPUMs) != len(g.Levels) {
+			len(g.WallMs) != len(g.Levels) || len(g.CPUMs) != len(g.Levels) || (g.Parts != nil && len(g.Parts) != len(g.Levels)) {
 			return nil, fmt.Errorf("line %d: not a game record of a run", line)
 		}
 		out = append(out, g)
@@ -97,7 +99,7 @@ func Summarize(records []GameRecord) []Report {
 		gs := groups[k]
 		games := make([]arenaGame, len(gs))
 		for i, g := range gs {
-			games[i] = arenaGame{turns: g.Turns, win: g.Win, score: g.Score, completed: g.Completed, failed: g.Failed}
+			games[i] = arenaGame{turns: g.Turns, win: g.Win, score: g.Score, completed: g.Completed, failed: g.Failed, parts: g.Parts}
 			for e := range g.Levels {
 				games[i].decisions = append(games[i].decisions, durations(g.WallMs[e]))
 				games[i].cpu = append(games[i].cpu, durations(g.CPUMs[e]))
