@@ -57,6 +57,12 @@ type expert struct {
 	// (ticketReader.demand), up to this many (at most 4), to the
 	// candidates of a turn.
 	contest int
+	// pathClaim adds to a turn's candidates, on a board with a longest
+	// path bonus, the claim that lengthens the seat's longest path most:
+	// neither hard's plan nor the longest claims aim at the bonus.
+	pathClaim bool
+	paths     engine.PathSearch // pathLengthening's
+	own       []data.TrackID    // pathLengthening's
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
@@ -99,7 +105,7 @@ type searchStats struct {
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed,
 		maxWorlds: 256, round: 8, effort: defaultEffort, deadline: 1400 * time.Millisecond,
-		margin: 0.03, endTrains: 15, hardRoll: true, setup: true, setupEffort: setupEffort}
+		margin: 0.03, endTrains: 15, hardRoll: true, pathClaim: true, setup: true, setupEffort: setupEffort}
 }
 
 // defaultEffort is the playouts' budget of a decision, in decisions made
@@ -126,7 +132,8 @@ var rollerOptions = func() options {
 }()
 
 // maxCandidates bounds the moves searched: hard's and six others of the
-// usual kinds (baseCandidates), then the contested claims.
+// usual kinds (baseCandidates), then the claim lengthening the longest
+// path and the contested claims.
 const (
 	baseCandidates = 7
 	maxCandidates  = baseCandidates + 4
@@ -389,8 +396,9 @@ func (e *expert) playHard(g *engine.Game) {
 
 // candidates returns hard's move first, then a few alternatives: a draw
 // of short tickets, the richest passenger trip, the longest claims
-// (cheapest payment), the blind draw and the face-up cards; or, choosing
-// tickets, keeping all or the fewest.
+// (cheapest payment), the blind draw and the face-up cards, then the claim
+// that lengthens the longest path most; or, choosing tickets, keeping all
+// or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
 	add := func(a engine.Action) {
@@ -472,10 +480,18 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 			add(a)
 		}
 	}
-	for _, a := range e.contested(&v, legal) {
+	// Beyond the usual seven: the claim lengthening the longest path, then
+	// the contested claims.
+	extra := func(a engine.Action) {
 		if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
 			out = append(out, a)
 		}
+	}
+	if a, ok := e.pathLengthening(&v, claims); ok {
+		extra(a)
+	}
+	for _, a := range e.contested(&v, legal) {
+		extra(a)
 	}
 	return out
 }
@@ -560,4 +576,30 @@ func sortBy[T any](s []T, key func(T) float64) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// pathLengthening is the claim of claims (one a track) that lengthens the
+// seat's longest path most, with pathClaim set on a board with the bonus;
+// false when none lengthens it.
+func (e *expert) pathLengthening(v *engine.PlayerView, claims []engine.Action) (engine.Action, bool) {
+	if !e.pathClaim || v.Board.Rules.LongestPathBonus == 0 {
+		return engine.Action{}, false
+	}
+	e.own = e.own[:0]
+	for t, o := range v.Owners {
+		if int(o) == v.Seat {
+			e.own = append(e.own, data.TrackID(t))
+		}
+	}
+	n := len(e.own)
+	longest, _ := e.paths.Longest(v.Board, e.own)
+	var best engine.Action
+	found := false
+	for _, c := range claims {
+		e.own = append(e.own[:n], c.Track)
+		if l, _ := e.paths.Longest(v.Board, e.own); l > longest {
+			best, longest, found = c, l, true
+		}
+	}
+	return best, found
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"conductor/ai/match"
+	"conductor/data"
 	"conductor/engine"
 	"conductor/internal/testkit"
 )
@@ -276,6 +277,54 @@ func TestTicketDrawAndRichestTripJoinTheCandidates(t *testing.T) {
 		}
 		if draws < 10 || board == "marklin" && trips < 3 {
 			t.Fatalf("%s: only %d positions with a ticket draw and %d with a trip", board, draws, trips)
+		}
+	}
+}
+
+// On a board with a longest path bonus, the claim that lengthens the
+// seat's longest path most is among a turn's candidates; on Märklin, which
+// has none, no such claim is looked for.
+func TestPathLengtheningClaimJoinsTheCandidates(t *testing.T) {
+	lengthened := 0
+	for _, d := range collectDecisions(t, "usa") {
+		if d.view.Phase != engine.PhaseTurn {
+			continue
+		}
+		e := newExpert(1)
+		cands := e.candidates(d.view, d.legal, e.hard.Choose(d.view, d.legal))
+		var own []data.TrackID
+		for tr, o := range d.view.Owners {
+			if int(o) == d.view.Seat {
+				own = append(own, data.TrackID(tr))
+			}
+		}
+		var ps engine.PathSearch
+		longestWith := func(tr data.TrackID) int {
+			l, _ := ps.Longest(d.view.Board, append(slices.Clone(own), tr))
+			return l
+		}
+		before, _ := ps.Longest(d.view.Board, own)
+		best := before
+		for _, a := range d.legal {
+			if a.Kind == engine.ActClaim {
+				best = max(best, longestWith(a.Track))
+			}
+		}
+		if best == before {
+			continue
+		}
+		lengthened++
+		if !slices.ContainsFunc(cands, func(a engine.Action) bool { return a.Kind == engine.ActClaim && longestWith(a.Track) == best }) {
+			t.Fatalf("usa turn %d: no claim lengthening the longest path from %d to %d among %d candidates", d.view.Turn, before, best, len(cands))
+		}
+	}
+	if lengthened < 10 {
+		t.Fatalf("usa: a claim lengthened the longest path in only %d positions", lengthened)
+	}
+	for _, d := range collectDecisions(t, "marklin") {
+		e := newExpert(1)
+		if a, ok := e.pathLengthening(&d.view, d.legal); ok {
+			t.Fatalf("marklin turn %d: %s lengthens a longest path Märklin does not score", d.view.Turn, engine.FormatAction(d.view.Board, a))
 		}
 	}
 }

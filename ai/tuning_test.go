@@ -32,7 +32,7 @@ import (
 // hard:KNOB=VALUE;... / roller:KNOB=VALUE;... with the knobs of
 // tuningKnobs. The expert's settings come from CONDUCTOR_TUNE_EXPERT
 // ("end=15,effort=16000,worlds=256,round=8,margin=0.03,contest=0,z=0,
-// keeps=0,oracle=0"; see tuningExpert); it has no wall-clock cap, so a
+// keeps=0,lpc=1,oracle=0"; see tuningExpert); it has no wall-clock cap, so a
 // loaded machine plays the same games. With CONDUCTOR_TUNE_WORKERS games
 // run in parallel, and CONDUCTOR_TUNE_LOG names a file that gets a line
 // per game ("game win score") as it ends.
@@ -255,10 +255,10 @@ func oracle(g *engine.Game) engine.TicketOdds {
 
 // tuningExpert is an expert without a wall-clock cap, with the settings
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
-// setup, oracle: the expert's fields endTrains, effort, maxWorlds, round,
-// margin, contest, departZ, allKeeps, setupEffort (the setup search's
-// budget for the whole table, searching it at any size when above 0), and
-// oracle(g) as its peek).
+// setup, lpc, oracle: the expert's fields endTrains, effort, maxWorlds,
+// round, margin, contest, departZ, allKeeps, setupEffort (the setup
+// search's budget for the whole table, searching it at any size when above
+// 0), pathClaim, and oracle(g) as its peek).
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -290,12 +290,14 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 			e.allKeeps = f != 0
 		case "setup":
 			e.setup, e.setupEffort, e.setupAnySize = f > 0, int(f), f > 0
+		case "lpc":
+			e.pathClaim = f != 0
 		case "oracle":
 			if f != 0 && g != nil {
 				e.peek = oracle(g)
 			}
 		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, oracle)", settings, k)
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, lpc, oracle)", settings, k)
 		}
 	}
 	return e, nil
