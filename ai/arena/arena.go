@@ -341,7 +341,9 @@ func Lineup(lead, other string, seats int) []string {
 
 // Table writes reports as a Markdown table, a row per level of each
 // report: its seats, win share with its standard error against the fair
-// share, mean score, tickets and decision times.
+// share, mean score, tickets, where the points came from (routes,
+// tickets, bonus, other) with the trains left at the end, and decision
+// times. Logs written before games recorded their parts show "—" there.
 func Table(reports []Report) string {
 	var b strings.Builder
 	b.WriteString("| board | players | bot | seats | games | wins | win share ± SE | fair share | mean score | tickets done / failed | points: routes / tickets / bonus / other | trains left | decision p50 / p99 / max (ms) | CPU p50 / p99 / max (ms) |\n")
