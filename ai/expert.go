@@ -401,17 +401,14 @@ func (e *expert) playHard(g *engine.Game) {
 // or the fewest.
 func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base engine.Action) []engine.Action {
 	out := []engine.Action{base}
-	add := func(a engine.Action) {
-		if len(out) >= baseCandidates {
-			return
+	// addUpTo appends a move not yet among the candidates while they are
+	// fewer than limit.
+	addUpTo := func(limit int, a engine.Action) {
+		if len(out) < limit && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
+			out = append(out, a)
 		}
-		for _, b := range out {
-			if sameMove(a, b) {
-				return
-			}
-		}
-		out = append(out, a)
 	}
+	add := func(a engine.Action) { addUpTo(baseCandidates, a) }
 	if v.Phase == engine.PhaseKeepTickets {
 		// Keep everything, and keep the fewest (first legal ones).
 		var all engine.Action
@@ -482,16 +479,11 @@ func (e *expert) candidates(v engine.PlayerView, legal []engine.Action, base eng
 	}
 	// Beyond the usual seven: the claim lengthening the longest path, then
 	// the contested claims.
-	extra := func(a engine.Action) {
-		if len(out) < maxCandidates && !slices.ContainsFunc(out, func(b engine.Action) bool { return sameMove(a, b) }) {
-			out = append(out, a)
-		}
-	}
 	if a, ok := e.pathLengthening(&v, claims); ok {
-		extra(a)
+		addUpTo(maxCandidates, a)
 	}
 	for _, a := range e.contested(&v, legal) {
-		extra(a)
+		addUpTo(maxCandidates, a)
 	}
 	return out
 }
