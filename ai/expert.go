@@ -66,6 +66,9 @@ type expert struct {
 	// endTrains: the expert searches only once some player has this many
 	// trains or fewer; before, it plays hard's move.
 	endTrains int
+	// secondDraw searches the second card of a draw too, once the end
+	// nears: near the end it matters as much as the first.
+	secondDraw bool
 	// allKeeps searches every choice of drawn tickets, however early.
 	allKeeps bool
 	// setup searches the choice of the initial tickets (searchesSetup),
@@ -105,7 +108,7 @@ type searchStats struct {
 func newExpert(seed uint64) *expert {
 	return &expert{hard: newPlannerBot(hardOptions), roller: newRoller(), seed: seed,
 		maxWorlds: 256, round: 8, effort: defaultEffort, deadline: 1400 * time.Millisecond,
-		margin: 0.03, endTrains: 15, hardRoll: true, pathClaim: true, setup: true, setupEffort: setupEffort}
+		margin: 0.03, endTrains: 15, hardRoll: true, pathClaim: true, secondDraw: true, setup: true, setupEffort: setupEffort}
 }
 
 // defaultEffort is the playouts' budget of a decision, in decisions made
@@ -165,16 +168,23 @@ func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine
 
 // searches reports whether the expert searches this decision rather than
 // playing hard's move: its initial tickets at a full table
-// (searchesSetup), then, once the end nears, its turns and ticket
-// choices, how to pay a move chosen excepted (hard's way).
+// (searchesSetup), then, once the end nears, its turns, the second cards
+// of its draws and its ticket choices, how to pay a move chosen excepted
+// (hard's way).
 func (e *expert) searches(v *engine.PlayerView, legal []engine.Action) bool {
 	return e.searchesSetup(v, legal) || e.searchesTurn(v, legal)
 }
 
-// searchesTurn reports whether the expert searches a turn or a choice of
-// drawn tickets: once the end nears.
+// searchesTurn reports whether the expert searches a turn, the second
+// card of a draw (with secondDraw) or a choice of drawn tickets: once the
+// end nears.
 func (e *expert) searchesTurn(v *engine.PlayerView, legal []engine.Action) bool {
-	if len(legal) < 2 || (v.Phase != engine.PhaseTurn && v.Phase != engine.PhaseKeepTickets) {
+	switch {
+	case len(legal) < 2:
+		return false
+	case v.Phase == engine.PhaseTurn, v.Phase == engine.PhaseKeepTickets:
+	case v.Phase == engine.PhaseSecondDraw && e.secondDraw:
+	default:
 		return false
 	}
 	if _, _, pay := paymentChoice(legal); pay {

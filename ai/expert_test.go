@@ -240,6 +240,38 @@ func TestAllKeepsSearchesEarlyTicketChoices(t *testing.T) {
 	}
 }
 
+// The second card of a draw is searched like the first once the end
+// nears (some seat down to endTrains), and left to hard before; with
+// secondDraw off, never.
+func TestSecondDrawSearchedNearTheEnd(t *testing.T) {
+	early, late := 0, 0
+	for _, d := range collectDecisions(t, "usa") {
+		if d.view.Phase != engine.PhaseSecondDraw || len(d.legal) < 2 {
+			continue
+		}
+		e := newExpert(1)
+		e.maxWorlds, e.round, e.deadline = 4, 4, 0
+		e.Choose(d.view, d.legal)
+		nearEnd := fewestTrains(&d.view) <= e.endTrains
+		if want := map[bool]int{true: 1, false: 0}[nearEnd]; e.stats.Searches != want {
+			t.Fatalf("turn %d, %d trains at the fewest: %d searches of the second card, want %d", d.view.Turn, fewestTrains(&d.view), e.stats.Searches, want)
+		}
+		if nearEnd {
+			late++
+			off := newExpert(1)
+			off.maxWorlds, off.round, off.deadline, off.secondDraw = 4, 4, 0, false
+			if a := off.Choose(d.view, d.legal); off.stats.Searches != 0 || !a.Equal(off.hard.Choose(d.view, d.legal)) {
+				t.Fatalf("turn %d: with secondDraw off, the second card was searched or not hard's", d.view.Turn)
+			}
+		} else {
+			early++
+		}
+	}
+	if early == 0 || late == 0 {
+		t.Fatalf("second draws met: %d before the end nears, %d after; want some of each", early, late)
+	}
+}
+
 // A turn's candidates hold the draw of tickets with the fewest long ones
 // and, on Märklin, the passenger trip collecting the most goods (hard's
 // bestTrip): moves hard seldom makes before its last turns, which the

@@ -255,10 +255,10 @@ func oracle(g *engine.Game) engine.TicketOdds {
 
 // tuningExpert is an expert without a wall-clock cap, with the settings
 // "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
-// setup, lpc, oracle: the expert's fields endTrains, effort, maxWorlds,
-// round, margin, contest, departZ, allKeeps, setupEffort (the setup
-// search's budget for the whole table, searching it at any size when above
-// 0), pathClaim, and oracle(g) as its peek).
+// setup, second, lpc, oracle: the expert's fields endTrains, effort,
+// maxWorlds, round, margin, contest, departZ, allKeeps, setupEffort (the
+// setup search's budget for the whole table, searching it at any size when
+// above 0), secondDraw, pathClaim, and oracle(g) as its peek).
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -290,6 +290,8 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 			e.allKeeps = f != 0
 		case "setup":
 			e.setup, e.setupEffort, e.setupAnySize = f > 0, int(f), f > 0
+		case "second":
+			e.secondDraw = f != 0
 		case "lpc":
 			e.pathClaim = f != 0
 		case "oracle":
@@ -297,7 +299,7 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 				e.peek = oracle(g)
 			}
 		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, lpc, oracle)", settings, k)
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, second, lpc, oracle)", settings, k)
 		}
 	}
 	return e, nil
