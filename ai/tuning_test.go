@@ -32,7 +32,7 @@ import (
 // hard:KNOB=VALUE;... / roller:KNOB=VALUE;... with the knobs of
 // tuningKnobs. The expert's settings come from CONDUCTOR_TUNE_EXPERT
 // ("end=15,effort=16000,worlds=256,round=8,margin=0.03,contest=0,z=0,
-// keeps=0,lpc=1,oracle=0"; see tuningExpert); it has no wall-clock cap, so a
+// keeps=0,lpc=1,oracle=0"; see expertKnobs); it has no wall-clock cap, so a
 // loaded machine plays the same games. With CONDUCTOR_TUNE_WORKERS games
 // run in parallel, and CONDUCTOR_TUNE_LOG names a file that gets a line
 // per game ("game win score") as it ends.
@@ -253,12 +253,34 @@ func oracle(g *engine.Game) engine.TicketOdds {
 	}
 }
 
+// expertKnobs are the expert's settings a tuning run may change:
+// its fields endTrains, effort, maxWorlds, round, margin, contest,
+// departZ, allKeeps, setupEffort (the setup search's budget for the whole
+// table, searching it at any size when above 0), secondDraw, pathClaim,
+// and oracle(g) as its peek (g nil: the settings are only checked).
+var expertKnobs = map[string]func(e *expert, v float64, g *engine.Game){
+	"end":     func(e *expert, v float64, _ *engine.Game) { e.endTrains = int(v) },
+	"effort":  func(e *expert, v float64, _ *engine.Game) { e.effort = int(v) },
+	"worlds":  func(e *expert, v float64, _ *engine.Game) { e.maxWorlds = int(v) },
+	"round":   func(e *expert, v float64, _ *engine.Game) { e.round = int(v) },
+	"margin":  func(e *expert, v float64, _ *engine.Game) { e.margin = v },
+	"contest": func(e *expert, v float64, _ *engine.Game) { e.contest = int(v) },
+	"z":       func(e *expert, v float64, _ *engine.Game) { e.departZ = v },
+	"keeps":   func(e *expert, v float64, _ *engine.Game) { e.allKeeps = v != 0 },
+	"setup": func(e *expert, v float64, _ *engine.Game) {
+		e.setup, e.setupEffort, e.setupAnySize = v > 0, int(v), v > 0
+	},
+	"second": func(e *expert, v float64, _ *engine.Game) { e.secondDraw = v != 0 },
+	"lpc":    func(e *expert, v float64, _ *engine.Game) { e.pathClaim = v != 0 },
+	"oracle": func(e *expert, v float64, g *engine.Game) {
+		if v != 0 && g != nil {
+			e.peek = oracle(g)
+		}
+	},
+}
+
 // tuningExpert is an expert without a wall-clock cap, with the settings
-// "key=value,..." (end, effort, worlds, round, margin, contest, z, keeps,
-// setup, second, lpc, oracle: the expert's fields endTrains, effort,
-// maxWorlds, round, margin, contest, departZ, allKeeps, setupEffort (the
-// setup search's budget for the whole table, searching it at any size when
-// above 0), secondDraw, pathClaim, and oracle(g) as its peek).
+// "key=value,..." of expertKnobs.
 func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error) {
 	e := newExpert(seed)
 	e.deadline = 0
@@ -267,40 +289,12 @@ func tuningExpert(settings string, seed uint64, g *engine.Game) (*expert, error)
 	}
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, _ := strings.Cut(kv, "=")
+		set, ok := expertKnobs[k]
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: %q is not KEY=NUMBER", settings, kv)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: %q is not KEY=NUMBER with a key among %s", settings, kv, strings.Join(slices.Sorted(maps.Keys(expertKnobs)), ", "))
 		}
-		switch k {
-		case "end":
-			e.endTrains = int(f)
-		case "effort":
-			e.effort = int(f)
-		case "worlds":
-			e.maxWorlds = int(f)
-		case "round":
-			e.round = int(f)
-		case "margin":
-			e.margin = f
-		case "contest":
-			e.contest = int(f)
-		case "z":
-			e.departZ = f
-		case "keeps":
-			e.allKeeps = f != 0
-		case "setup":
-			e.setup, e.setupEffort, e.setupAnySize = f > 0, int(f), f > 0
-		case "second":
-			e.secondDraw = f != 0
-		case "lpc":
-			e.pathClaim = f != 0
-		case "oracle":
-			if f != 0 && g != nil {
-				e.peek = oracle(g)
-			}
-		default:
-			return nil, fmt.Errorf("CONDUCTOR_TUNE_EXPERT %q: unknown setting %q (end, effort, worlds, round, margin, contest, z, keeps, setup, second, lpc, oracle)", settings, k)
-		}
+		set(e, f, g)
 	}
 	return e, nil
 }
