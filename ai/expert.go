@@ -179,12 +179,9 @@ func (e *expert) searches(v *engine.PlayerView, legal []engine.Action) bool {
 // card of a draw (with secondDraw) or a choice of drawn tickets: once the
 // end nears.
 func (e *expert) searchesTurn(v *engine.PlayerView, legal []engine.Action) bool {
-	switch {
-	case len(legal) < 2:
-		return false
-	case v.Phase == engine.PhaseTurn, v.Phase == engine.PhaseKeepTickets:
-	case v.Phase == engine.PhaseSecondDraw && e.secondDraw:
-	default:
+	searched := v.Phase == engine.PhaseTurn || v.Phase == engine.PhaseKeepTickets ||
+		v.Phase == engine.PhaseSecondDraw && e.secondDraw
+	if len(legal) < 2 || !searched {
 		return false
 	}
 	if _, _, pay := paymentChoice(legal); pay {
