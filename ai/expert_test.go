@@ -365,3 +365,75 @@ func TestPathLengtheningClaimJoinsTheCandidates(t *testing.T) {
 		}
 	}
 }
+
+// At a full table (4 and 5 seats, on a board without a most-tickets
+// bonus) the expert's unsearched moves are tableHard's and its playouts
+// play its own seat with the same knobs (ownRoller), the other seats as
+// hard; elsewhere, and with tableKnobs off, everything is hard's.
+func TestTableKnobsAtFullTables(t *testing.T) {
+	differ := 0
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		for players := 3; players <= 5; players++ {
+			b := testkit.Board(t, id)
+			m, err := newMatch(b, "", repeatLevel("hard", players), uint64(players))
+			if err != nil {
+				t.Fatal(err)
+			}
+			full := players >= 4 && id != "marklin"
+			step, playouts := 0, 0
+			m.Before = func(d match.Decision) error {
+				v, legal := d.View, d.Legal
+				step++
+				if v.Phase != engine.PhaseTurn || fewestTrains(&v) <= 15 || step%5 != 0 {
+					return nil
+				}
+				if fullTable(&v) != full {
+					t.Fatalf("%s, %d seats: fullTable %v, want %v", id, players, !full, full)
+				}
+				e := newExpert(1)
+				want := e.hard.Choose(v, legal)
+				if full {
+					want = e.tableHard.Choose(v, legal)
+					if !want.Equal(e.hard.Choose(v, legal)) {
+						differ++
+					}
+				}
+				if a := e.Choose(v, legal); !a.Equal(want) {
+					t.Fatalf("%s, %d seats, turn %d: %s, want %s", id, players, v.Turn,
+						engine.FormatAction(b, a), engine.FormatAction(b, want))
+				}
+				off := newExpert(1)
+				off.tableKnobs = false
+				if a := off.Choose(v, legal); !a.Equal(off.hard.Choose(v, legal)) {
+					t.Fatalf("%s, %d seats, turn %d: with tableKnobs off, not hard's move", id, players, v.Turn)
+				}
+				if playouts < 2 {
+					playouts++
+					// One playout from this position: who planned the seat.
+					world, err := engine.Determinize(v, uint64(step))
+					if err != nil {
+						t.Fatal(err)
+					}
+					e.prepare(&v)
+					e.playout(world, v.Seat, legal[0], 1)
+					own, byRoller := e.ownRoller.keep.made > 0, len(e.roller.keep.seats) > v.Seat && e.roller.keep.seats[v.Seat].ok
+					if own != full || byRoller == full {
+						t.Fatalf("%s, %d seats: own seat planned by the table roller %v, by the roller %v; full table %v",
+							id, players, own, byRoller, full)
+					}
+				}
+				return nil
+			}
+			if err := m.Play(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if playouts == 0 {
+				t.Fatalf("%s, %d seats: no mid-game position met", id, players)
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("tableHard never moved otherwise than hard at a full table: the test tells nothing")
+	}
+	t.Logf("at full tables tableHard moved otherwise than hard %d times", differ)
+}

@@ -68,7 +68,7 @@ func BenchmarkPlayout(b *testing.B) {
 					g := games[i%len(games)]
 					g.CloneInto(&scratch)
 					if mode == "hard" || mode == "fresh" {
-						e.playHard(&scratch)
+						e.playHard(&scratch, 0) // two seats: no table knobs
 					} else {
 						r.play(&scratch)
 					}

@@ -257,7 +257,8 @@ func oracle(g *engine.Game) engine.TicketOdds {
 // its fields endTrains, effort, maxWorlds, round, margin, contest,
 // departZ, allKeeps, setupEffort (the setup search's budget for the whole
 // table, searching it at any size when above 0), secondDraw, pathClaim,
-// and oracle(g) as its peek (g nil: the settings are only checked).
+// tableKnobs, and oracle(g) as its peek (g nil: the settings are only
+// checked).
 var expertKnobs = map[string]func(e *expert, v float64, g *engine.Game){
 	"end":     func(e *expert, v float64, _ *engine.Game) { e.endTrains = int(v) },
 	"effort":  func(e *expert, v float64, _ *engine.Game) { e.effort = int(v) },
@@ -272,6 +273,7 @@ var expertKnobs = map[string]func(e *expert, v float64, g *engine.Game){
 	},
 	"second": func(e *expert, v float64, _ *engine.Game) { e.secondDraw = v != 0 },
 	"lpc":    func(e *expert, v float64, _ *engine.Game) { e.pathClaim = v != 0 },
+	"table":  func(e *expert, v float64, _ *engine.Game) { e.tableKnobs = v != 0 },
 	"oracle": func(e *expert, v float64, g *engine.Game) {
 		if v != 0 && g != nil {
 			e.peek = oracle(g)
