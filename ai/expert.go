@@ -143,7 +143,7 @@ func newRoller() *plannerBot {
 // promise 2 points more a seat beyond two, a ready track's length weighs
 // 2 against its detour if lost, and a colour penalty of 0.15. In the
 // expert's moves alone they gained nothing; with its seat in the playouts
-// played with them too, +1.5 ± 1.1 points over six lines at 4 and 5 seats
+// played with them too, +1.5 ± 1.1 points over six runs at 4 and 5 seats
 // ("The expert's own seat played with hard's table knobs"). Hard keeps its
 // own knobs: they would raise the bar the expert is measured against.
 var tableOptions = func() options {
