@@ -46,7 +46,6 @@ type expert struct {
 	// it moves.
 	tableKnobs           bool
 	tableHard, ownRoller *plannerBot
-	full                 bool // this decision is at a full table, with tableKnobs
 	seed                 uint64
 	// maxWorlds bounds the determinisations of a decision; round is the
 	// worlds every live candidate meets between two verdicts.
@@ -156,8 +155,14 @@ var tableOptions = func() options {
 // seats, where they were measured to gain, on a board without a
 // most-tickets bonus (there a ticket draw is worth more than its
 // tickets' points, and asking more of one lost 2.9 points on Märklin).
-func fullTable(v *engine.PlayerView) bool {
-	return len(v.Players) >= 4 && v.Board.Rules.MostTicketsBonus == 0
+func fullTable(b *data.Board, players int) bool {
+	return players >= 4 && b.Rules.MostTicketsBonus == 0
+}
+
+// tableKnobsAt reports whether the expert plays its table knobs on board
+// b at a table of players seats.
+func (e *expert) tableKnobsAt(b *data.Board, players int) bool {
+	return e.tableKnobs && fullTable(b, players)
 }
 
 // newTableRoller is the expert's own seat in its playouts at a full
@@ -171,9 +176,9 @@ func newTableRoller() *plannerBot {
 	return p
 }
 
-// mine is the planner of the expert's own moves in this decision.
-func (e *expert) mine() *plannerBot {
-	if e.full {
+// mine is the planner of the expert's own moves in v.
+func (e *expert) mine(v *engine.PlayerView) *plannerBot {
+	if e.tableKnobsAt(v.Board, len(v.Players)) {
 		return e.tableHard
 	}
 	return e.hard
@@ -201,11 +206,10 @@ func (e *expert) Choose(v engine.PlayerView, legal []engine.Action) engine.Actio
 // decide searches until its budget is spent or ctx is done, whichever
 // comes first, and plays the best move found by then.
 func (e *expert) decide(ctx context.Context, v engine.PlayerView, legal []engine.Action) engine.Action {
-	e.full = e.tableKnobs && fullTable(&v)
 	if e.searchesSetup(&v, legal) {
 		return e.chooseSetup(ctx, &v, legal)
 	}
-	base := e.mine().Choose(v, legal)
+	base := e.mine(&v).Choose(v, legal)
 	if !e.searchesTurn(&v, legal) {
 		return base
 	}
@@ -442,6 +446,10 @@ func (e *expert) playout(world *engine.Game, seat int, a engine.Action, stream u
 func (e *expert) playHard(g *engine.Game, seat int) {
 	e.roller.keep.forget()
 	e.ownRoller.keep.forget()
+	own := e.roller
+	if e.tableKnobsAt(g.Board(), g.NumPlayers()) {
+		own = e.ownRoller
+	}
 	for steps := 0; g.Phase() != engine.PhaseOver && steps < maxSteps; steps++ {
 		e.spent++
 		s := g.ToAct()
@@ -451,8 +459,8 @@ func (e *expert) playHard(g *engine.Game, seat int) {
 		}
 		g.ViewInto(s, &e.view)
 		r := e.roller
-		if s == seat && e.full {
-			r = e.ownRoller
+		if s == seat {
+			r = own
 		}
 		if g.Play(s, r.choose(&e.view, e.legal)) != nil {
 			return

@@ -387,7 +387,7 @@ func TestTableKnobsAtFullTables(t *testing.T) {
 				if v.Phase != engine.PhaseTurn || fewestTrains(&v) <= 15 || step%5 != 0 {
 					return nil
 				}
-				if fullTable(&v) != full {
+				if fullTable(v.Board, len(v.Players)) != full {
 					t.Fatalf("%s, %d seats: fullTable %v, want %v", id, players, !full, full)
 				}
 				e := newExpert(1)

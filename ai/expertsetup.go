@@ -35,7 +35,7 @@ func (e *expert) searchesSetup(v *engine.PlayerView, legal []engine.Action) bool
 // out costs some 230 decisions at 4 seats, so a race of every keep of four
 // tickets (11) would see only a few worlds each.
 func (e *expert) chooseSetup(ctx context.Context, v *engine.PlayerView, legal []engine.Action) engine.Action {
-	cands := e.mine().rankKeeps(v, legal)
+	cands := e.mine(v).rankKeeps(v, legal)
 	cands = cands[:min(len(cands), setupCandidates)]
 	n := len(v.Players)
 	if best, ok := e.race(ctx, v, cands, e.setupEffort/n, e.setupRound(n)); ok {
