@@ -1,12 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // archiveTimeLayout is fixed-width so archive keys sort chronologically.
@@ -67,21 +65,12 @@ func (e *ArchiveEntry) Winners() int {
 	return n
 }
 
-// archiveKey is guild NUL time NUL id: a guild's entries are one prefix, in
-// the order they finished. NUL, which ids never contain, keeps guild "a" from
-// matching guild "a/b".
-func archiveKey(guild string, finished time.Time, id string) []byte {
-	key := append(guildPrefix(guild), finished.UTC().Format(archiveTimeLayout)...)
-	key = append(key, 0)
-	return append(key, id...)
-}
-
-func guildPrefix(guild string) []byte {
-	return append([]byte(guild), 0)
-}
+// errArchived: putArchived met a key the archive already holds.
+var errArchived = errors.New("store: already archived")
 
 // Archive moves the live game in channel to the archive with its result, in
-// one transaction, and returns the summary stored.
+// one transaction, and returns the summary stored. A guild's archived games
+// are kept in the order they finished.
 func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, error) {
 	if err := s.ready(); err != nil {
 		return nil, err
@@ -98,26 +87,22 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		finished = s.stamp()
 	}
 	var entry *ArchiveEntry
-	err := s.update(func(tx *bolt.Tx) error {
-		live, err := readHeader(tx, channel)
+	err := s.update(func(t txn) error {
+		live, err := t.header(channel)
 		if err != nil {
 			return err
 		}
 		rec := *live
-		if rec.Log, err = readLog(tx, channel); err != nil {
+		if rec.Log, err = readLog(t, channel); err != nil {
 			return err
 		}
 		rec.Status, rec.Updated, rec.Due = status, finished, nil
-		key := archiveKey(rec.Guild, finished, rec.ID)
+		key := archiveKey{Guild: rec.Guild, Finished: finished.Format(archiveTimeLayout), ID: rec.ID}
 		entry = &ArchiveEntry{
-			Key: string(key), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
+			Key: key.String(), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
 			Map: rec.Map, Variant: rec.Variant, Status: status,
 			Started: rec.Created.UTC(), Finished: finished, Moves: len(rec.Log),
 			Early: result.Early && status == StatusFinished, Players: result.Players,
-		}
-		archive, archivedGames := tx.Bucket(bucketArchive), tx.Bucket(bucketArchivedGames)
-		if archive.Get(key) != nil {
-			return fmt.Errorf("store: game %s is already archived at %s", rec.ID, finished.Format(archiveTimeLayout))
 		}
 		summary, err := json.Marshal(entry)
 		if err != nil {
@@ -127,13 +112,15 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		if err != nil {
 			return err
 		}
-		if err := archive.Put(key, summary); err != nil {
+		if err := t.putArchived(key, summary, full); errors.Is(err, errArchived) {
+			return fmt.Errorf("store: game %s is already archived at %s", rec.ID, key.Finished)
+		} else if err != nil {
 			return err
 		}
-		if err := archivedGames.Put(key, full); err != nil {
+		if err := t.deleteGame(live); err != nil {
 			return err
 		}
-		return deleteGame(tx, live)
+		return t.notify(channel)
 	})
 	if err != nil {
 		return nil, err
@@ -153,51 +140,43 @@ func (s *Store) Archived(guild string) ([]ArchiveEntry, error) {
 
 // eachArchived calls fn for each archive summary of guild, oldest first.
 func (s *Store) eachArchived(guild string, fn func(*ArchiveEntry) error) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	prefix := guildPrefix(guild)
-	return s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketArchive).Cursor()
-		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
-			var e ArchiveEntry
-			if err := json.Unmarshal(v, &e); err != nil {
-				return fmt.Errorf("%w: archive entry %q: %v", errCorrupt, k, err)
-			}
-			e.Key = string(k)
-			if err := fn(&e); err != nil {
+	return s.view(func(t txn) error {
+		return t.archived(guild, func(key archiveKey, v []byte) error {
+			e, err := decodeSummary(key, v)
+			if err != nil {
 				return err
 			}
-		}
-		return nil
+			return fn(e)
+		})
 	})
 }
 
-// ArchivedByID returns the archive summary of guild's game id (the game's
-// GameRecord.ID); its Key opens the full record with ArchivedGame. It reads
-// only the guild's keys, which end with the game id.
-func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
+func decodeSummary(key archiveKey, v []byte) (*ArchiveEntry, error) {
+	var e ArchiveEntry
+	if err := json.Unmarshal(v, &e); err != nil {
+		return nil, fmt.Errorf("%w: archive entry %q: %v", errCorrupt, key.String(), err)
 	}
-	prefix := guildPrefix(guild)
-	suffix := append([]byte{0}, id...)
+	e.Key = key.String()
+	return &e, nil
+}
+
+// ArchivedByID returns the archive summary of guild's game id (the game's
+// GameRecord.ID); its Key opens the full record with ArchivedGame.
+func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
 	var entry *ArchiveEntry
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketArchive).Cursor()
-		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
-			if id == "" || !bytes.HasSuffix(k, suffix) {
-				continue
-			}
-			var e ArchiveEntry
-			if err := json.Unmarshal(v, &e); err != nil {
-				return fmt.Errorf("%w: archive entry %q: %v", errCorrupt, k, err)
-			}
-			e.Key = string(k)
-			entry = &e
-			return nil
+	err := s.view(func(t txn) error {
+		if id == "" {
+			return fmt.Errorf("%w: no game %q in the archive", ErrNotFound, id)
 		}
-		return fmt.Errorf("%w: no game %q in the archive", ErrNotFound, id)
+		key, v, err := t.archivedByID(guild, id)
+		if err != nil {
+			return err
+		}
+		if key == nil {
+			return fmt.Errorf("%w: no game %q in the archive", ErrNotFound, id)
+		}
+		entry, err = decodeSummary(*key, v)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -207,12 +186,16 @@ func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
 
 // ArchivedGame returns the full record of an archived game, for replays.
 func (s *Store) ArchivedGame(key string) (*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var rec GameRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		raw := tx.Bucket(bucketArchivedGames).Get([]byte(key))
+	err := s.view(func(t txn) error {
+		k, ok := parseArchiveKey(key)
+		if !ok {
+			return fmt.Errorf("%w in the archive", ErrNotFound)
+		}
+		raw, err := t.archivedGame(k)
+		if err != nil {
+			return err
+		}
 		if raw == nil {
 			return fmt.Errorf("%w in the archive", ErrNotFound)
 		}
@@ -222,8 +205,4 @@ func (s *Store) ArchivedGame(key string) (*GameRecord, error) {
 		return nil, err
 	}
 	return &rec, nil
-}
-
-func hasPrefix(k, prefix []byte) bool {
-	return len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix)
 }

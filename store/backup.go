@@ -10,6 +10,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// backupInstead says how to back up PostgreSQL.
+const backupInstead = "back PostgreSQL up with pg_dump, e.g. pg_dump --format=custom --file=conductor.dump \"$CONDUCTOR_DB\" " +
+	"(docs/deploy.md, \"Backups\"), or with your provider's snapshots"
+
 // Backup writes a consistent copy of the whole database to w while other
 // goroutines keep reading and writing (it holds a read transaction).
 func (s *Store) Backup(w io.Writer) (int64, error) {
@@ -20,8 +24,12 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 // the copy will have, e.g. for a Content-Length that lets the receiver tell
 // a complete copy from one cut short.
 func (s *Store) BackupSized(w io.Writer, size func(int64)) (int64, error) {
+	f, err := s.fileOnly("a hot copy of the file", backupInstead)
+	if err != nil {
+		return 0, err
+	}
 	var n int64
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err = f.db.View(func(tx *bolt.Tx) (err error) {
 		if size != nil {
 			size(tx.Size())
 		}
@@ -36,7 +44,11 @@ func (s *Store) BackupSized(w io.Writer, size func(int64)) (int64, error) {
 // The copy is readable by its owner only (0600, as os.CreateTemp makes it):
 // it holds every hand and ticket.
 func (s *Store) BackupFile(path string) error {
-	if same, err := sameFile(path, s.path); err != nil {
+	f, err := s.fileOnly("a copy of the file", backupInstead)
+	if err != nil {
+		return err
+	}
+	if same, err := sameFile(path, f.path); err != nil {
 		return err
 	} else if same {
 		return fmt.Errorf("store: refusing to back up %s onto itself", path)

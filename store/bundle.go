@@ -14,6 +14,9 @@ import (
 // holds under the same key (see Conflict).
 var ErrConflict = errors.New("store: conflicting records")
 
+// reshardInstead says why PostgreSQL needs no reshard.
+const reshardInstead = "conductor reshard moves games between the bbolt files of shards; on PostgreSQL every shard shares one database, so changing the shard count is a restart and no game moves"
+
 // Selection names the records of one server: the per-guild records of
 // Guild and the per-channel records of Channels (the server's channels, as
 // Inventory tells them).
@@ -90,6 +93,10 @@ func (e *ConflictError) Unwrap() error { return ErrConflict }
 // Export copies the records of sel, in one read transaction. Every
 // top-level bucket must be declared in bucketKeying.
 func (s *Store) Export(sel Selection) (*Bundle, error) {
+	f, err := s.fileOnly("moving a server's games", reshardInstead)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.ready(); err != nil {
 		return nil, err
 	}
@@ -98,7 +105,7 @@ func (s *Store) Export(sel Selection) (*Bundle, error) {
 		channels[c] = true
 	}
 	b := &Bundle{Selection: sel}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err = f.db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, bk *bolt.Bucket) error {
 			kind, err := bucketKind(name)
 			if err != nil {
@@ -165,11 +172,15 @@ type Comparison struct {
 // Compare says what importing b would meet here, without writing anything.
 // See Import for what is not a conflict.
 func (s *Store) Compare(b *Bundle) (*Comparison, error) {
+	f, err := s.fileOnly("moving a server's games", reshardInstead)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.ready(); err != nil {
 		return nil, err
 	}
 	var c *Comparison
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err = f.db.View(func(tx *bolt.Tx) (err error) {
 		c, _, err = plan(tx, b)
 		return err
 	})
@@ -198,16 +209,21 @@ func (b *Bundle) Keys() []string {
 // later. Any other difference is a conflict: Import then writes nothing and
 // returns a *ConflictError.
 func (s *Store) Import(b *Bundle) error {
+	f, err := s.fileOnly("moving a server's games", reshardInstead)
+	if err != nil {
+		return err
+	}
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
+	return f.db.Update(func(tx *bolt.Tx) error {
+		tune(tx)
 		cmp, writes, err := plan(tx, b)
 		if err != nil {
 			return err
 		}
 		if len(cmp.Conflicts) > 0 {
-			return &ConflictError{Path: s.path, Conflicts: cmp.Conflicts}
+			return &ConflictError{Path: f.path, Conflicts: cmp.Conflicts}
 		}
 		for _, w := range writes {
 			parent, err := tx.CreateBucketIfNotExists(w.bucket)
@@ -448,10 +464,15 @@ func writeNode(parent *bolt.Bucket, n node) error {
 // the last step of moving them, once Import into the other database has
 // committed. Keys already gone are skipped, so removing twice is harmless.
 func (s *Store) Remove(b *Bundle) error {
+	f, err := s.fileOnly("moving a server's games", reshardInstead)
+	if err != nil {
+		return err
+	}
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
+	return f.db.Update(func(tx *bolt.Tx) error {
+		tune(tx)
 		for _, top := range b.buckets {
 			have := tx.Bucket(top.key)
 			if have == nil {

@@ -60,7 +60,7 @@ func withBucket(t *testing.T, s *Store, name string, kind keying, fill func(b *b
 	t.Helper()
 	bucketKeying[name] = kind
 	t.Cleanup(func() { delete(bucketKeying, name) })
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.file.db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists([]byte(name))
 		if err != nil {
 			return err
@@ -166,7 +166,7 @@ func TestExportImportRemoveCarryAnyPerChannelBucket(t *testing.T) {
 	if !reflect.DeepEqual(moved.Guilds["g1"], map[string]int{"games": 2, "archive": 2, "archived_games": 2, "pending": 5}) {
 		t.Fatalf("destination: %v", moved.Guilds)
 	}
-	dst.db.View(func(tx *bolt.Tx) error {
+	dst.file.db.View(func(tx *bolt.Tx) error {
 		if v := tx.Bucket([]byte("pending")).Bucket([]byte("a2")).Get([]byte("1")); string(v) != "board" {
 			t.Errorf("nested per-channel bucket: %q", v)
 		}
@@ -237,7 +237,7 @@ func TestImportKeepsTheNewerCopyOfTheSameGame(t *testing.T) {
 
 func TestUnknownBucketStopsExport(t *testing.T) {
 	s, _ := openTemp(t)
-	s.db.Update(func(tx *bolt.Tx) error {
+	s.file.db.Update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucket([]byte("mystery"))
 		return err
 	})
@@ -257,7 +257,7 @@ func TestUnknownBucketStopsExport(t *testing.T) {
 // bucketKeying.
 func TestEveryBucketIsDeclared(t *testing.T) {
 	s, _ := openTemp(t)
-	s.db.View(func(tx *bolt.Tx) error {
+	s.file.db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			if _, err := bucketKind(name); err != nil {
 				t.Error(err)

@@ -7,22 +7,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
+	"unicode/utf8"
 )
 
 // Get returns the live game in channel, or ErrNotFound.
 func (s *Store) Get(channel string) (*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var rec *GameRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(t txn) error {
 		var err error
-		if rec, err = readHeader(tx, channel); err != nil {
+		if rec, err = t.header(channel); err != nil {
 			return err
 		}
-		rec.Log, err = readLog(tx, channel)
+		rec.Log, err = readLog(t, channel)
 		return err
 	})
 	return rec, err
@@ -31,12 +27,9 @@ func (s *Store) Get(channel string) (*GameRecord, error) {
 // Header returns the live game in channel without its log, or ErrNotFound:
 // what a lookup needs (seats, options, status) at the cost of one key.
 func (s *Store) Header(channel string) (*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var rec *GameRecord
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		rec, err = readHeader(tx, channel)
+	err := s.view(func(t txn) (err error) {
+		rec, err = t.header(channel)
 		return err
 	})
 	return rec, err
@@ -48,14 +41,14 @@ func (s *Store) Header(channel string) (*GameRecord, error) {
 // when empty) and sets rec.Updated to now. A log that repeats an interaction
 // id is refused with ErrDuplicate.
 func (s *Store) Put(rec *GameRecord) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
 	if err := s.prepare(rec); err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		return writeGame(tx, rec, true)
+	return s.update(func(t txn) error {
+		if err := writeGame(t, rec, true); err != nil {
+			return err
+		}
+		return t.notify(rec.Channel)
 	})
 }
 
@@ -80,31 +73,30 @@ func (s *Store) prepare(rec *GameRecord) error {
 
 // Delete removes the live game in channel, or returns ErrNotFound.
 func (s *Store) Delete(channel string) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		old, err := readHeader(tx, channel)
+	return s.update(func(t txn) error {
+		old, err := t.header(channel)
 		if err != nil {
 			return err
 		}
-		return deleteGame(tx, old)
+		if err := t.deleteGame(old); err != nil {
+			return err
+		}
+		return t.notify(channel)
 	})
 }
 
 // Update reads the game in channel, lets fn change it and writes it back, all
 // in one transaction: if fn (or the write) fails, nothing changes. fn must not
-// change the channel. Updated is set to now.
+// change the channel. Updated is set to now. fn may be called more than once
+// (on PostgreSQL, a transaction that lost a race with another writer runs
+// again), each time with the record as stored: it should only change it.
 func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		old, err := readHeader(tx, channel)
+	return s.update(func(t txn) error {
+		old, err := t.header(channel)
 		if err != nil {
 			return err
 		}
-		if old.Log, err = readLog(tx, channel); err != nil {
+		if old.Log, err = readLog(t, channel); err != nil {
 			return err
 		}
 		rec := *old
@@ -127,10 +119,13 @@ func (s *Store) Update(channel string, fn func(*GameRecord) error) error {
 			return err
 		}
 		rec.Updated = s.stamp()
-		if err := writeHeader(tx, old, &rec); err != nil {
+		if err := writeHeader(t, old, &rec); err != nil {
 			return err
 		}
-		return syncLog(tx, channel, old.Log, rec.Log)
+		if err := syncLog(t, channel, old.Log, rec.Log); err != nil {
+			return err
+		}
+		return t.notify(channel)
 	})
 }
 
@@ -166,27 +161,33 @@ type MoveCommit struct {
 	// Snapshot, when not nil, replaces the game's snapshot. Its Moves
 	// counts Entry.
 	Snapshot *Snapshot
+	// Fence, when not nil, commits the move only while the lease it names
+	// is held (ErrLeaseLost otherwise): a fleet's process commits under
+	// its lease on the game's shard (lease.go).
+	Fence *Fence
 }
 
 // Commit appends c.Entry to the log of the game in channel, with what it
 // causes, in one transaction, and returns the entry's index. See
 // AppendAction.
 func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
-	if err := s.ready(); err != nil {
-		return 0, err
-	}
 	entry := c.Entry
 	if entry.At.IsZero() {
 		entry.At = s.stamp().Truncate(time.Millisecond)
 	}
 	entry.At = entry.At.UTC()
 	var n int
-	err := s.update(func(tx *bolt.Tx) error {
-		old, err := readHeader(tx, channel)
+	err := s.update(func(t txn) error {
+		if c.Fence != nil {
+			if err := t.checkFence(c.Fence); err != nil {
+				return err
+			}
+		}
+		old, err := t.header(channel)
 		if err != nil {
 			return err
 		}
-		tail, err := readTail(tx, channel)
+		tail, err := readTail(t, channel)
 		if err != nil {
 			return err
 		}
@@ -194,7 +195,7 @@ func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 			return ErrDuplicate
 		}
 		n = tail.n
-		if err := appendLog(tx, channel, tail, &entry); err != nil {
+		if err := appendLog(t, channel, tail, &entry); err != nil {
 			return err
 		}
 		rec := *old
@@ -202,18 +203,21 @@ func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 		if c.SetDue {
 			rec.Due = c.Due
 		}
-		if err := writeHeader(tx, old, &rec); err != nil {
+		if err := writeHeader(t, old, &rec); err != nil {
 			return err
 		}
 		if c.Snapshot != nil {
 			if c.Snapshot.Moves > n+1 {
 				return fmt.Errorf("store: a snapshot after %d moves of a log of %d", c.Snapshot.Moves, n+1)
 			}
-			if err := writeSnapshot(tx, channel, c.Snapshot); err != nil {
+			if err := writeSnapshot(t, channel, c.Snapshot); err != nil {
 				return err
 			}
 		}
-		return s.enqueueTx(tx, channel, c.Posts)
+		if err := s.enqueueTx(t, channel, c.Posts); err != nil {
+			return err
+		}
+		return t.notify(channel)
 	})
 	return n, err
 }
@@ -221,22 +225,22 @@ func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 // List returns every live game, ordered by channel. It reads the whole
 // database: for tools, not for requests.
 func (s *Store) List() ([]*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var recs []*GameRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
-			rec, err := decodeHeader(v)
-			if err != nil {
-				return fmt.Errorf("games/%s: %w", k, err)
-			}
-			if rec.Log, err = readLog(tx, string(k)); err != nil {
-				return err
-			}
+	err := s.view(func(t txn) error {
+		recs = nil
+		if err := t.eachHeader(func(rec *GameRecord) error {
 			recs = append(recs, rec)
 			return nil
-		})
+		}); err != nil {
+			return err
+		}
+		for _, rec := range recs {
+			var err error
+			if rec.Log, err = readLog(t, rec.Channel); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return recs, err
 }
@@ -244,17 +248,19 @@ func (s *Store) List() ([]*GameRecord, error) {
 // ListGuild returns the live games of one guild, ordered by channel, found
 // by the guild index.
 func (s *Store) ListGuild(guild string) ([]*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var recs []*GameRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		for _, ch := range guildChannels(tx, guild) {
-			rec, err := readHeader(tx, ch)
+	err := s.view(func(t txn) error {
+		games, err := t.guildGames(guild)
+		if err != nil {
+			return err
+		}
+		recs = nil
+		for _, g := range games {
+			rec, err := t.header(g.Channel)
 			if err != nil {
 				return err
 			}
-			if rec.Log, err = readLog(tx, ch); err != nil {
+			if rec.Log, err = readLog(t, g.Channel); err != nil {
 				return err
 			}
 			recs = append(recs, rec)
@@ -274,6 +280,9 @@ func validate(rec *GameRecord) error {
 	case strings.ContainsRune(rec.Guild, 0):
 		// NUL separates the parts of archive keys.
 		return errors.New("store: guild id contains a NUL byte")
+	case !utf8.ValidString(rec.Channel) || !utf8.ValidString(rec.Guild):
+		// PostgreSQL keeps them as text, which must be UTF-8.
+		return errors.New("store: channel or guild id is not UTF-8")
 	}
 	return nil
 }

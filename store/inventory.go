@@ -52,6 +52,10 @@ func (inv *Inventory) ChannelsOf(guild string) []string {
 // Inventory counts the file's records by guild in one read transaction.
 // Buckets it does not know are listed in Unknown, not counted.
 func (s *Store) Inventory() (*Inventory, error) {
+	f, err := s.fileOnly("counting a file's records by server", reshardInstead)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.ready(); err != nil {
 		return nil, err
 	}
@@ -62,7 +66,7 @@ func (s *Store) Inventory() (*Inventory, error) {
 		}
 		inv.Guilds[guild][bucket]++
 	}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err = f.db.View(func(tx *bolt.Tx) error {
 		// Per-channel keys whose guild no live game tells, by bucket.
 		pending := map[string]map[string]int{}
 		err := tx.ForEach(func(name []byte, b *bolt.Bucket) error {

@@ -1,12 +1,9 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // A lobby is stored with the posts that show it, in one transaction: a
@@ -16,35 +13,35 @@ import (
 // live game of rec.Channel and the posts are queued for it (or for the
 // queue each names).
 func (s *Store) PutWithPosts(rec *GameRecord, posts ...OutboxEntry) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
 	if err := s.prepare(rec); err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		if err := writeGame(tx, rec, true); err != nil {
+	return s.update(func(t txn) error {
+		if err := writeGame(t, rec, true); err != nil {
 			return err
 		}
-		return s.enqueueTx(tx, rec.Channel, posts)
+		if err := s.enqueueTx(t, rec.Channel, posts); err != nil {
+			return err
+		}
+		return t.notify(rec.Channel)
 	})
 }
 
 // Lobbies lists the tables of a guild still forming (Status lobby): the
 // guild index names them with their status, so only their headers are read.
 func (s *Store) Lobbies(guild string) ([]*GameRecord, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var out []*GameRecord
-	prefix := guildPrefix(guild)
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketIndexGuild).Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			if string(v) != StatusLobby {
+	err := s.view(func(t txn) error {
+		games, err := t.guildGames(guild)
+		if err != nil {
+			return err
+		}
+		out = nil
+		for _, g := range games {
+			if g.Status != StatusLobby {
 				continue
 			}
-			rec, err := readHeader(tx, string(k[len(prefix):]))
+			rec, err := t.header(g.Channel)
 			if err != nil {
 				return err
 			}
@@ -71,15 +68,18 @@ func RematchMark(archived *GameRecord) string { return archived.Options[rematchO
 // one transaction: a finished game gets one rematch, ever, even across
 // restarts. ErrRematched when it already had one.
 func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
 	if err := s.prepare(rec); err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		archived := tx.Bucket(bucketArchivedGames)
-		raw := archived.Get([]byte(key))
+	return s.update(func(t txn) error {
+		k, ok := parseArchiveKey(key)
+		if !ok {
+			return fmt.Errorf("%w in the archive", ErrNotFound)
+		}
+		raw, err := t.archivedGame(k)
+		if err != nil {
+			return err
+		}
 		if raw == nil {
 			return fmt.Errorf("%w in the archive", ErrNotFound)
 		}
@@ -98,12 +98,15 @@ func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) er
 		if err != nil {
 			return err
 		}
-		if err := archived.Put([]byte(key), full); err != nil {
+		if err := t.putArchivedGame(k, full); err != nil {
 			return err
 		}
-		if err := writeGame(tx, rec, true); err != nil {
+		if err := writeGame(t, rec, true); err != nil {
 			return err
 		}
-		return s.enqueueTx(tx, rec.Channel, posts)
+		if err := s.enqueueTx(t, rec.Channel, posts); err != nil {
+			return err
+		}
+		return t.notify(rec.Channel)
 	})
 }

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Every entry a log may hold comes back as it was written: times of any
@@ -96,46 +94,50 @@ func TestCorruptChunksAreRefused(t *testing.T) {
 // (an undo) rewrites from the cut, and a replayed interaction is refused
 // across a chunk's edge.
 func TestLogChunks(t *testing.T) {
-	s, _ := openTemp(t)
-	rec := sampleGame("c1", "g1", 0)
-	mustPut(t, s, rec)
-	for i := range 3*chunkLen + 5 {
-		e := LogEntry{Seat: i % 2, Action: fmt.Sprint("draw ", i), At: base.Add(time.Duration(i) * time.Second).Truncate(time.Millisecond), Interaction: fmt.Sprint(1000 + i)}
-		n, err := s.AppendAction("c1", e)
-		if err != nil || n != i {
-			t.Fatalf("append %d: %d, %v", i, n, err)
-		}
-		rec.Log = append(rec.Log, e)
-	}
-	got := mustGet(t, s, "c1")
-	if !reflect.DeepEqual(got.Log, rec.Log) {
-		t.Fatalf("log after appends differs")
-	}
-	chunks := 0
-	s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketLogs).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			chunks++
-			if sealed := v[0] == chunkFlate; sealed != (chunks <= 3) {
-				t.Errorf("chunk %d: format %d", chunks-1, v[0])
+	eachBackend(t, func(t *testing.T) {
+		s, _ := openTemp(t)
+		rec := sampleGame("c1", "g1", 0)
+		mustPut(t, s, rec)
+		for i := range 3*chunkLen + 5 {
+			e := LogEntry{Seat: i % 2, Action: fmt.Sprint("draw ", i), At: base.Add(time.Duration(i) * time.Second).Truncate(time.Millisecond), Interaction: fmt.Sprint(1000 + i)}
+			n, err := s.AppendAction("c1", e)
+			if err != nil || n != i {
+				t.Fatalf("append %d: %d, %v", i, n, err)
 			}
+			rec.Log = append(rec.Log, e)
 		}
-		return nil
+		got := mustGet(t, s, "c1")
+		if !reflect.DeepEqual(got.Log, rec.Log) {
+			t.Fatalf("log after appends differs")
+		}
+		chunks := 0
+		if err := s.view(func(t2 txn) error {
+			cs, err := t2.chunks("c1")
+			for _, c := range cs {
+				chunks++
+				if sealed := c.Data[0] == chunkFlate; sealed != (chunks <= 3) || c.I != chunks-1 {
+					t.Errorf("chunk %d: number %d, format %d", chunks-1, c.I, c.Data[0])
+				}
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if chunks != 4 {
+			t.Fatalf("%d chunks for %d moves", chunks, len(rec.Log))
+		}
+		// The entry just before the last chunk's edge is still recognised.
+		if _, err := s.AppendAction("c1", LogEntry{Action: "again", Interaction: rec.Log[3*chunkLen-1].Interaction}); !errors.Is(err, ErrDuplicate) {
+			t.Fatalf("replay across a chunk's edge: %v", err)
+		}
+		if err := s.Update("c1", func(r *GameRecord) error { r.Log = r.Log[:chunkLen+3]; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustGet(t, s, "c1"); !reflect.DeepEqual(got.Log, rec.Log[:chunkLen+3]) {
+			t.Fatalf("cut log: %d entries", len(got.Log))
+		}
+		if n, err := s.AppendAction("c1", LogEntry{Action: "after the cut", Interaction: "later"}); err != nil || n != chunkLen+3 {
+			t.Fatalf("append after the cut: %d, %v", n, err)
+		}
 	})
-	if chunks != 4 {
-		t.Fatalf("%d chunks for %d moves", chunks, len(rec.Log))
-	}
-	// The entry just before the last chunk's edge is still recognised.
-	if _, err := s.AppendAction("c1", LogEntry{Action: "again", Interaction: rec.Log[3*chunkLen-1].Interaction}); !errors.Is(err, ErrDuplicate) {
-		t.Fatalf("replay across a chunk's edge: %v", err)
-	}
-	if err := s.Update("c1", func(r *GameRecord) error { r.Log = r.Log[:chunkLen+3]; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if got := mustGet(t, s, "c1"); !reflect.DeepEqual(got.Log, rec.Log[:chunkLen+3]) {
-		t.Fatalf("cut log: %d entries", len(got.Log))
-	}
-	if n, err := s.AppendAction("c1", LogEntry{Action: "after the cut", Interaction: "later"}); err != nil || n != chunkLen+3 {
-		t.Fatalf("append after the cut: %d, %v", n, err)
-	}
 }

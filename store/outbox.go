@@ -2,13 +2,11 @@ package store
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The outbox keeps what a table must see after a move (the narration, the
@@ -18,11 +16,12 @@ import (
 // crash or a failing Discord only delays the post: a sender delivers the
 // outbox in order and removes an entry once it is confirmed.
 //
-// Layout: outbox/<queue>/<8-byte sequence> → OutboxEntry (JSON). A queue is
-// a channel's, or another one an entry names (a user's turn DMs), so that
-// what need not follow a table's order never waits in it.
-
-var bucketOutbox = []byte("outbox")
+// A queue is a channel's, or another one an entry names (a user's turn
+// DMs), so that what need not follow a table's order never waits in it.
+// Entries are ordered within their queue by a sequence the database hands
+// out, and a queue is claimed by the transaction that adds to it, so that
+// a later sequence is never visible before an earlier one (a sender that
+// delivered it would send the queue out of order).
 
 // OutboxEntry is one post waiting for delivery.
 type OutboxEntry struct {
@@ -51,34 +50,39 @@ func (s *Store) AppendActionWithPosts(channel string, entry LogEntry, posts []Ou
 
 // Enqueue queues posts for a channel on their own.
 func (s *Store) Enqueue(channel string, posts ...OutboxEntry) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.db.Update(func(tx *bolt.Tx) error { return s.enqueueTx(tx, channel, posts) })
+	return s.update(func(t txn) error { return s.enqueueTx(t, channel, posts) })
 }
 
-func (s *Store) enqueueTx(tx *bolt.Tx, channel string, posts []OutboxEntry) error {
+// enqueueTx queues posts in t: every queue they go to is claimed first, in
+// order (so that two transactions never wait for each other's), and each
+// entry takes the next sequence of the database, which its nonce names.
+func (s *Store) enqueueTx(t txn, channel string, posts []OutboxEntry) error {
 	if len(posts) == 0 {
 		return nil
 	}
-	root, err := tx.CreateBucketIfNotExists(bucketOutbox)
+	queueOf := func(p *OutboxEntry) string {
+		if p.Queue != "" {
+			return p.Queue
+		}
+		return channel
+	}
+	var queues []string
+	for i := range posts {
+		if q := queueOf(&posts[i]); !slices.Contains(queues, q) {
+			queues = append(queues, q)
+		}
+	}
+	slices.Sort(queues)
+	if err := t.lockQueues(queues); err != nil {
+		return err
+	}
+	seqs, err := t.nextSeqs(len(posts))
 	if err != nil {
 		return err
 	}
-	for _, p := range posts {
-		queue := channel
-		if p.Queue != "" {
-			queue = p.Queue
-		}
-		cb, err := root.CreateBucketIfNotExists([]byte(queue))
-		if err != nil {
-			return err
-		}
-		seq, err := root.NextSequence()
-		if err != nil {
-			return err
-		}
-		p.Nonce = s.noncePrefix + strconv.FormatUint(seq, 36)
+	out := make([]queuedPost, len(posts))
+	for i, p := range posts {
+		p.Nonce = s.noncePrefix + strconv.FormatUint(seqs[i], 36)
 		if p.Created.IsZero() {
 			p.Created = s.stamp()
 		}
@@ -86,11 +90,9 @@ func (s *Store) enqueueTx(tx *bolt.Tx, channel string, posts []OutboxEntry) erro
 		if err != nil {
 			return err
 		}
-		if err := cb.Put(binary.BigEndian.AppendUint64(nil, seq), v); err != nil {
-			return err
-		}
+		out[i] = queuedPost{Queue: queueOf(&p), post: post{Seq: seqs[i], Data: v}}
 	}
-	return nil
+	return t.putPosts(out)
 }
 
 // noncePrefixLen random characters start every nonce a Store hands out:
@@ -118,74 +120,40 @@ func newNoncePrefix() string {
 
 // Outbox lists a channel's waiting posts, oldest first.
 func (s *Store) Outbox(channel string) ([]OutboxEntry, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var out []OutboxEntry
-	err := s.db.View(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketOutbox)
-		if root == nil {
-			return nil
+	err := s.view(func(t txn) error {
+		ps, err := t.posts(channel)
+		if err != nil {
+			return err
 		}
-		cb := root.Bucket([]byte(channel))
-		if cb == nil {
-			return nil
-		}
-		return cb.ForEach(func(k, v []byte) error {
+		out = nil
+		for _, p := range ps {
 			var e OutboxEntry
-			if len(k) != 8 || json.Unmarshal(v, &e) != nil {
-				return fmt.Errorf("%w: outbox entry %x of channel %s", errCorrupt, k, channel)
+			if json.Unmarshal(p.Data, &e) != nil {
+				return fmt.Errorf("%w: outbox entry %d of channel %s", errCorrupt, p.Seq, channel)
 			}
-			e.Seq = binary.BigEndian.Uint64(k)
+			e.Seq = p.Seq
 			out = append(out, e)
-			return nil
-		})
+		}
+		return nil
 	})
 	return out, err
 }
 
 // Delivered removes posts Discord confirmed (or that can never be
-// delivered), together; a channel without posts left loses its bucket.
+// delivered), together.
 func (s *Store) Delivered(channel string, seqs ...uint64) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketOutbox)
-		if root == nil {
-			return nil
-		}
-		cb := root.Bucket([]byte(channel))
-		if cb == nil {
-			return nil
-		}
-		for _, seq := range seqs {
-			if err := cb.Delete(binary.BigEndian.AppendUint64(nil, seq)); err != nil {
-				return err
-			}
-		}
-		if k, _ := cb.Cursor().First(); k == nil {
-			return root.DeleteBucket([]byte(channel))
-		}
-		return nil
+	return s.update(func(t txn) error {
+		return t.deletePosts(channel, seqs)
 	})
 }
 
 // OutboxChannels lists the channels with posts waiting.
 func (s *Store) OutboxChannels() ([]string, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var out []string
-	err := s.db.View(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketOutbox)
-		if root == nil {
-			return nil
-		}
-		return root.ForEachBucket(func(k []byte) error {
-			out = append(out, string(k))
-			return nil
-		})
+	err := s.view(func(t txn) (err error) {
+		out, err = t.queues()
+		return err
 	})
 	return out, err
 }
@@ -199,26 +167,14 @@ func (s *Store) OutboxDepth() (n int, oldest time.Time, err error) {
 // none): the health check leaves out the channels that refuse the bot's
 // posts, whose entries wait for a moderator, not for Discord.
 func (s *Store) OutboxDepthExcept(skip func(queue string) bool) (n int, oldest time.Time, err error) {
-	if err := s.ready(); err != nil {
-		return 0, time.Time{}, err
-	}
-	err = s.db.View(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketOutbox)
-		if root == nil {
-			return nil
-		}
-		return root.ForEachBucket(func(ch []byte) error {
-			if skip != nil && skip(string(ch)) {
-				return nil
+	err = s.view(func(t txn) error {
+		n, oldest = 0, time.Time{}
+		return t.eachPost(skip, func(v []byte) {
+			var e OutboxEntry
+			if json.Unmarshal(v, &e) == nil && (oldest.IsZero() || e.Created.Before(oldest)) {
+				oldest = e.Created
 			}
-			return root.Bucket(ch).ForEach(func(_, v []byte) error {
-				var e OutboxEntry
-				if json.Unmarshal(v, &e) == nil && (oldest.IsZero() || e.Created.Before(oldest)) {
-					oldest = e.Created
-				}
-				n++
-				return nil
-			})
+			n++
 		})
 	})
 	return n, oldest, err

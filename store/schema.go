@@ -10,7 +10,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// CurrentSchema is the layout version this code reads and writes.
+// CurrentSchema is the layout version of a bbolt file this code reads and
+// writes (PostgreSQL has its own: pgschema.go).
 const CurrentSchema = 2
 
 // migration upgrades a file from one schema version to the next.
@@ -85,27 +86,6 @@ func writeVersion(tx *bolt.Tx, v int) error {
 		return err
 	}
 	return meta.Put(keySchema, []byte(strconv.Itoa(v)))
-}
-
-// SchemaVersion reports the version of the file's layout.
-func (s *Store) SchemaVersion() (int, error) {
-	var v int
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		v, err = readVersion(tx)
-		return err
-	})
-	return v, err
-}
-
-// Migrate upgrades the file to CurrentSchema, one transaction per step so a
-// failure leaves the file at the last completed version. It returns the
-// versions before and after; from == to when nothing was needed.
-func (s *Store) Migrate() (from, to int, err error) {
-	from, to, err = runMigrations(s.db, migrations)
-	if err == nil && to == CurrentSchema {
-		s.outdated.Store(false)
-	}
-	return from, to, err
 }
 
 func runMigrations(db *bolt.DB, steps []migration) (from, to int, err error) {
@@ -215,6 +195,7 @@ func migrate1to2(tx *bolt.Tx) error {
 	}
 	tune(tx)
 	games := tx.Bucket(bucketGames)
+	t := &boltTx{tx: tx}
 	var channels [][]byte
 	err := games.ForEach(func(k, v []byte) error {
 		if v != nil {
@@ -237,10 +218,10 @@ func migrate1to2(tx *bolt.Tx) error {
 			return err
 		}
 		rec.Due = &Deadline{At: checkAt, Kind: checkKind}
-		if err := writeHeader(tx, nil, rec); err != nil {
+		if err := writeHeader(t, nil, rec); err != nil {
 			return fmt.Errorf("games/%s: %w", ch, err)
 		}
-		if err := writeLog(tx, rec.Channel, rec.Log, 0); err != nil {
+		if err := writeLog(t, rec.Channel, rec.Log, 0); err != nil {
 			return fmt.Errorf("games/%s: %w", ch, err)
 		}
 	}

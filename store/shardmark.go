@@ -7,12 +7,17 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Keys of the meta bucket that record how the file is used when the bot
-// runs sharded (see doc.go). Older files lack them, which is not an error.
+// Keys of the meta bucket that record how a bbolt file is used when the
+// bot runs sharded, one file per shard (see doc.go). Older files lack them,
+// which is not an error. A PostgreSQL database has no such mark: every
+// shard shares it.
 var (
 	keyShard   = []byte("shard")   // "id/count": the shard this file was last served as
 	keyReshard = []byte("reshard") // "from/to": a conductor reshard that has not finished
 )
+
+// shardInstead says why PostgreSQL has no shard mark.
+const shardInstead = "on PostgreSQL every shard shares the database, and which process serves which shards is not kept in it this way (docs/scale.md)"
 
 // ShardIdentity is the gateway shard a database serves: shard ID of Count.
 type ShardIdentity struct {
@@ -27,7 +32,11 @@ func (id ShardIdentity) String() string {
 // shard was ever recorded (a file from before shards were recorded, or one
 // never served by the bot).
 func (s *Store) Shard() (id ShardIdentity, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	f, err := s.fileOnly("the shard mark", shardInstead)
+	if err != nil {
+		return id, false, err
+	}
+	err = f.db.View(func(tx *bolt.Tx) error {
 		id, ok, err = readPair(tx, keyShard)
 		return err
 	})
@@ -46,7 +55,11 @@ func (s *Store) SetShard(id ShardIdentity) error {
 // ReshardPending returns the shard counts of a reshard that marked this
 // file and has not finished; ok is false when there is none.
 func (s *Store) ReshardPending() (from, to int, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	f, err := s.fileOnly("the reshard mark", shardInstead)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	err = f.db.View(func(tx *bolt.Tx) error {
 		var p ShardIdentity
 		p, ok, err = readPair(tx, keyReshard)
 		from, to = p.ID, p.Count
@@ -83,10 +96,14 @@ func readPair(tx *bolt.Tx, key []byte) (ShardIdentity, bool, error) {
 }
 
 func (s *Store) writePair(key []byte, a, b int, set bool) error {
+	f, err := s.fileOnly("the shard mark", shardInstead)
+	if err != nil {
+		return err
+	}
 	if err := s.ready(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return f.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
 			return errors.New("store: no meta bucket")

@@ -4,22 +4,17 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // A snapshot is a game's state after its first Moves moves, in the
 // service's own encoding: loading a game replays only the moves after it.
 // It is a cache of the log, never the truth: a log cut below it (an undo)
-// drops it, and a snapshot the service cannot read is ignored.
-//
-//	snapshots/<channel>   uvarint Moves, then Data
+// drops it, and a snapshot the service cannot read is ignored. It is kept
+// as the uvarint Moves, then Data.
 //
 // A parked table is what the service kept in memory of a game and must
 // find again when it loads the game after dropping it (a question waiting
 // for an answer, a vote): plain bytes, in its own encoding.
-//
-//	parked/<channel>      the bytes
 
 // Snapshot is a game's state after its first Moves moves.
 type Snapshot struct {
@@ -27,10 +22,10 @@ type Snapshot struct {
 	Data  []byte
 }
 
-func readSnapshot(tx *bolt.Tx, channel string) (*Snapshot, error) {
-	v := tx.Bucket(bucketSnapshots).Get([]byte(channel))
-	if v == nil {
-		return nil, nil
+func readSnapshot(t txn, channel string) (*Snapshot, error) {
+	v, err := t.blob(blobSnapshot, channel)
+	if err != nil || v == nil {
+		return nil, err
 	}
 	n, k := binary.Uvarint(v)
 	if k <= 0 {
@@ -39,9 +34,9 @@ func readSnapshot(tx *bolt.Tx, channel string) (*Snapshot, error) {
 	return &Snapshot{Moves: int(n), Data: bytes.Clone(v[k:])}, nil
 }
 
-func writeSnapshot(tx *bolt.Tx, channel string, snap *Snapshot) error {
+func writeSnapshot(t txn, channel string, snap *Snapshot) error {
 	v := binary.AppendUvarint(nil, uint64(snap.Moves))
-	return tx.Bucket(bucketSnapshots).Put([]byte(channel), append(v, snap.Data...))
+	return t.putBlob(blobSnapshot, channel, append(v, snap.Data...))
 }
 
 // Loaded is a live game with what the service keeps beside its record.
@@ -58,28 +53,27 @@ type Loaded struct {
 // Load reads the live game in channel with its snapshot and parked state,
 // or returns ErrNotFound.
 func (s *Store) Load(channel string) (*Loaded, error) {
-	if err := s.ready(); err != nil {
-		return nil, err
-	}
 	var l Loaded
-	err := s.db.View(func(tx *bolt.Tx) error {
-		rec, err := readHeader(tx, channel)
+	err := s.view(func(t txn) error {
+		rec, err := t.header(channel)
 		if err != nil {
 			return err
 		}
-		if rec.Log, err = readLog(tx, channel); err != nil {
+		if rec.Log, err = readLog(t, channel); err != nil {
 			return err
 		}
 		l.Record = rec
-		if l.Snapshot, err = readSnapshot(tx, channel); err != nil {
+		if l.Snapshot, err = readSnapshot(t, channel); err != nil {
 			return err
 		}
 		if l.Snapshot != nil && l.Snapshot.Moves > len(rec.Log) {
 			l.Snapshot = nil
 		}
-		if v := tx.Bucket(bucketParked).Get([]byte(channel)); v != nil {
-			l.Parked = bytes.Clone(v)
+		v, err := t.blob(blobParked, channel)
+		if err != nil {
+			return err
 		}
+		l.Parked = bytes.Clone(v)
 		return nil
 	})
 	if err != nil {
@@ -92,37 +86,31 @@ func (s *Store) Load(channel string) (*Loaded, error) {
 // again (nil or empty data removes it). It returns ErrNotFound when the
 // channel holds no game.
 func (s *Store) Park(channel string, data []byte) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketGames).Get([]byte(channel)) == nil {
-			return fmt.Errorf("%w in channel %s", ErrNotFound, channel)
+	return s.update(func(t txn) error {
+		if _, err := t.header(channel); err != nil {
+			return err
 		}
 		if len(data) == 0 {
-			return tx.Bucket(bucketParked).Delete([]byte(channel))
+			return t.deleteBlob(blobParked, channel)
 		}
-		return tx.Bucket(bucketParked).Put([]byte(channel), data)
+		return t.putBlob(blobParked, channel, data)
 	})
 }
 
 // SaveSnapshot replaces the snapshot of the live game in channel, when a
 // game is loaded from far behind its last one.
 func (s *Store) SaveSnapshot(channel string, snap *Snapshot) error {
-	if err := s.ready(); err != nil {
-		return err
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		if _, err := readHeader(tx, channel); err != nil {
+	return s.update(func(t txn) error {
+		if _, err := t.header(channel); err != nil {
 			return err
 		}
-		tail, err := readTail(tx, channel)
+		tail, err := readTail(t, channel)
 		if err != nil {
 			return err
 		}
 		if snap.Moves > tail.n {
 			return fmt.Errorf("store: a snapshot after %d moves of a log of %d", snap.Moves, tail.n)
 		}
-		return writeSnapshot(tx, channel, snap)
+		return writeSnapshot(t, channel, snap)
 	})
 }

@@ -3,14 +3,13 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
-// DefaultTimeout is how long Open waits for the file lock before giving up.
+// DefaultTimeout is how long Open waits for the file lock (bbolt) or for a
+// connection (PostgreSQL) before giving up.
 const DefaultTimeout = 2 * time.Second
 
 var (
@@ -20,76 +19,94 @@ var (
 	ErrDuplicate = errors.New("store: interaction already applied")
 	// ErrLocked: another process holds the database file.
 	ErrLocked = errors.New("store: database file is locked")
-	// ErrSchemaTooNew: the file was written by a newer Conductor.
+	// ErrSchemaTooNew: the database was written by a newer Conductor.
 	ErrSchemaTooNew = errors.New("store: database schema is newer than this build supports")
-	// ErrOutdatedSchema: the file needs Migrate before it can be used.
+	// ErrOutdatedSchema: the database needs Migrate before it can be used.
 	ErrOutdatedSchema = errors.New("store: database schema is outdated")
+	// ErrFileOnly: the operation works on a bbolt file only (a hot copy
+	// of the file, moving games between shards' files, the shard mark);
+	// the error says what to do on PostgreSQL instead.
+	ErrFileOnly = errors.New("store: only for a bbolt database file")
 )
 
 // Options tune Open. The zero value (or nil) is the durable default.
 type Options struct {
-	// Timeout bounds the wait for the file lock; 0 means DefaultTimeout.
+	// Timeout bounds the wait for the file lock (bbolt) or for the first
+	// connection (PostgreSQL); 0 means DefaultTimeout.
 	Timeout time.Duration
 	// ManualMigrate leaves an older schema as it is: SchemaVersion reports it,
 	// Migrate upgrades it, and every other method returns ErrOutdatedSchema
 	// until then. Used by `conductor migrate` to back up before upgrading.
 	ManualMigrate bool
-	// ReadOnly opens an existing file for reading only: nothing is
-	// written, not even a schema upgrade (as with ManualMigrate). Other
-	// readers may share the file; a writer (a running bot) still excludes
-	// it. Used by conductor reshard --dry-run.
+	// ReadOnly opens an existing database for reading only: nothing is
+	// written, not even a schema upgrade (as with ManualMigrate). On a
+	// file, other readers may share it and a writer (a running bot) still
+	// excludes it. Used by conductor reshard --dry-run.
 	ReadOnly bool
-	// NoSync skips fsync on commit: a crash may lose or corrupt recent
-	// commits. Only for tests and benchmarks.
+	// NoSync skips fsync on commit (bbolt), or waiting for the commit to
+	// reach the disk (PostgreSQL's synchronous_commit off): a crash may
+	// lose recent commits. Only for tests and benchmarks.
 	NoSync bool
 }
 
-// Store is an open database file.
+// Store is an open database: a bbolt file, or a PostgreSQL database.
 type Store struct {
-	db       *bolt.DB
-	path     string
+	be backend
+	// file is be on a bbolt file, nil on PostgreSQL: for what only a
+	// file has (backups of the file, bundles, the shard mark).
+	file     *boltBackend
 	outdated atomic.Bool
 	now      func() time.Time // replaced in tests
 	// noncePrefix starts the nonces of this opening (outbox.go).
 	noncePrefix string
+	hub         *hub // notify.go
 }
 
-// Open opens (creating if needed) the database at path. A fresh file gets the
-// current schema; an older one is upgraded unless opts.ManualMigrate is set; a
-// newer one is refused with ErrSchemaTooNew.
-func Open(path string, opts *Options) (*Store, error) {
+// IsPostgres reports whether a database setting (CONDUCTOR_DB) names a
+// PostgreSQL database (postgres://… or postgresql://…) rather than a file.
+func IsPostgres(db string) bool {
+	l := strings.ToLower(db)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// Open opens the database db: a PostgreSQL database when db is a
+// postgres:// or postgresql:// address, else the bbolt file at that path
+// (created when missing). A new database gets the current schema; an
+// older one is upgraded unless opts.ManualMigrate is set; a newer one is
+// refused with ErrSchemaTooNew.
+func Open(db string, opts *Options) (*Store, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	if opts.Timeout <= 0 {
+		o := *opts
+		o.Timeout = DefaultTimeout
+		opts = &o
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync, ReadOnly: opts.ReadOnly})
-	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w: could not lock %s within %v; another conductor is probably "+
-			"running with the same database file: stop it, or give this one its own file with "+
-			"CONDUCTOR_DB=/path/to/other.db (%w)", ErrLocked, path, timeout, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	s := &Store{db: db, path: path, now: time.Now, noncePrefix: newNoncePrefix()}
+	s := &Store{now: time.Now, noncePrefix: newNoncePrefix()}
+	s.hub = newHub()
 	var version int
-	if opts.ReadOnly {
-		err = db.View(func(tx *bolt.Tx) (err error) {
-			version, err = readVersion(tx)
-			return err
-		})
+	var err error
+	if IsPostgres(db) {
+		var pb *pgBackend
+		pb, version, err = openPostgres(db, opts)
+		if err != nil {
+			return nil, err
+		}
+		s.be = pb
 	} else {
-		version, err = prepareSchema(db)
+		var fb *boltBackend
+		fb, version, err = openBolt(db, opts)
+		if err != nil {
+			return nil, err
+		}
+		s.be, s.file = fb, fb
 	}
-	if err == nil && version > CurrentSchema {
+	if latest := s.be.latestSchema(); version > latest {
 		err = fmt.Errorf("%w: %s has schema version %d but this build of conductor knows "+
 			"versions up to %d; run a newer conductor, or restore a backup made by this version",
-			ErrSchemaTooNew, path, version, CurrentSchema)
-	}
-	if err == nil && version < CurrentSchema {
+			ErrSchemaTooNew, s.be.name(), version, latest)
+	} else if version < latest {
 		if opts.ManualMigrate || opts.ReadOnly {
 			s.outdated.Store(true)
 		} else {
@@ -97,26 +114,56 @@ func Open(path string, opts *Options) (*Store, error) {
 		}
 	}
 	if err != nil {
-		db.Close()
+		s.be.close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// Close releases the file and its lock.
+// Close releases the database (the file and its lock, or the connections),
+// and ends the subscriptions.
 func (s *Store) Close() error {
-	return s.db.Close()
+	s.hub.close()
+	return s.be.close()
 }
 
-// Path is the file the store was opened from.
+// Path is the database the store was opened from: the file's path, or the
+// PostgreSQL address without its password (fit for a message or a log).
 func (s *Store) Path() string {
-	return s.path
+	return s.be.name()
 }
 
-// ready refuses work on a file whose layout this code does not read.
+// Backend is "bbolt" or "postgres".
+func (s *Store) Backend() string {
+	return s.be.kind()
+}
+
+// SchemaVersion reports the version of the database's layout.
+func (s *Store) SchemaVersion() (int, error) {
+	return s.be.schemaVersion()
+}
+
+// LatestSchema is the layout version this build reads and writes for the
+// store's backend (CurrentSchema for a bbolt file).
+func (s *Store) LatestSchema() int {
+	return s.be.latestSchema()
+}
+
+// Migrate upgrades the database to the latest schema, one transaction per
+// step so a failure leaves it at the last completed version. It returns
+// the versions before and after; from == to when nothing was needed.
+func (s *Store) Migrate() (from, to int, err error) {
+	from, to, err = s.be.migrate()
+	if err == nil && to == s.be.latestSchema() {
+		s.outdated.Store(false)
+	}
+	return from, to, err
+}
+
+// ready refuses work on a database whose layout this code does not read.
 func (s *Store) ready() error {
 	if s.outdated.Load() {
-		return fmt.Errorf("%w: %s needs `conductor migrate`", ErrOutdatedSchema, s.path)
+		return fmt.Errorf("%w: %s needs `conductor migrate`", ErrOutdatedSchema, s.be.name())
 	}
 	return nil
 }
@@ -127,25 +174,28 @@ func (s *Store) stamp() time.Time {
 	return s.now().UTC()
 }
 
-// fillPercent is how full bbolt leaves a page it splits in the buckets
-// keyed by channel or time: their keys mostly grow (a new thread's id is a
-// later snowflake, a deadline a later time), and bbolt's default (half)
-// would leave most of their pages half empty.
-const fillPercent = 0.9
-
-// update runs fn in a write transaction with the buckets tuned for how
-// their keys grow.
-func (s *Store) update(fn func(tx *bolt.Tx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		tune(tx)
-		return fn(tx)
-	})
+// view and update run fn in a transaction of the backend, once the schema
+// is one this code reads.
+func (s *Store) view(fn func(txn) error) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	return s.be.view(fn)
 }
 
-func tune(tx *bolt.Tx) {
-	for _, name := range append(append([][]byte{bucketGames}, gameBuckets...), indexBuckets...) {
-		if b := tx.Bucket(name); b != nil {
-			b.FillPercent = fillPercent
-		}
+func (s *Store) update(fn func(txn) error) error {
+	if err := s.ready(); err != nil {
+		return err
 	}
+	return s.be.update(fn)
+}
+
+// fileOnly returns the bbolt file, or ErrFileOnly saying what to do on
+// PostgreSQL instead of what (a phrase: "a hot copy of the file").
+func (s *Store) fileOnly(what, instead string) (*boltBackend, error) {
+	if s.file == nil {
+		return nil, fmt.Errorf("%w: %s is for a bbolt database file, and this one is PostgreSQL (%s): %s",
+			ErrFileOnly, what, s.be.name(), instead)
+	}
+	return s.file, nil
 }

@@ -12,6 +12,11 @@
 //		...
 //	}
 //
+// Database gives each test a schema of its own in one shared database (the
+// address sets search_path to it): as good as a database for code whose
+// tables are unqualified, and made in milliseconds where CREATE DATABASE
+// takes a fifth of a second. FreshDatabase gives a whole new database.
+//
 // PostgreSQL refuses to run as root: as root, the cluster runs as an
 // unprivileged user (CONDUCTOR_PGTEST_USER, else postgres, else nobody),
 // its directory given to that user. Without initdb the tests skip and say
@@ -66,7 +71,12 @@ type Cluster struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	logf   *os.File
-	n      atomic.Int64 // databases made
+	n      atomic.Int64 // databases and schemas made
+	shared struct {
+		once sync.Once
+		name string
+		err  error
+	}
 }
 
 // Find returns the directory holding initdb and postgres, or ErrNotInstalled.
@@ -119,6 +129,7 @@ func Start(opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{dir: dir, socket: filepath.Join(dir, "s"), exited: make(chan struct{})}
+	c.shared.name = "tests"
 	fail := func(err error) (*Cluster, error) {
 		c.Stop()
 		return nil, err
@@ -275,6 +286,33 @@ func (c *Cluster) CreateDatabase(ctx context.Context) (string, error) {
 	return c.DSN(name), nil
 }
 
+// CreateSchema makes a new schema in the cluster's shared database and
+// returns an address whose search_path is that schema alone.
+func (c *Cluster) CreateSchema(ctx context.Context) (string, error) {
+	c.shared.once.Do(func() {
+		conn, err := pgx.Connect(ctx, c.DSN("postgres"))
+		if err != nil {
+			c.shared.err = err
+			return
+		}
+		defer conn.Close(ctx)
+		_, c.shared.err = conn.Exec(ctx, "CREATE DATABASE "+c.shared.name)
+	})
+	if c.shared.err != nil {
+		return "", c.shared.err
+	}
+	name := fmt.Sprintf("s%d", c.n.Add(1))
+	conn, err := pgx.Connect(ctx, c.DSN(c.shared.name))
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
+		return "", err
+	}
+	return c.DSN(c.shared.name) + "&search_path=" + name, nil
+}
+
 // Stop shuts the server down (fast: it ends every session) and removes
 // the cluster's directory.
 func (c *Cluster) Stop() {
@@ -315,10 +353,22 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Database returns the address of a new database on the shared cluster
-// for t. Without PostgreSQL it skips t, saying how to install it (fails
-// with CONDUCTOR_REQUIRE_POSTGRES=1).
+// Database returns the address of a new empty schema of its own for t,
+// on the shared cluster. Without PostgreSQL it skips t, saying how to
+// install it (fails with CONDUCTOR_REQUIRE_POSTGRES=1).
 func Database(t testing.TB) string {
+	t.Helper()
+	return create(t, (*Cluster).CreateSchema)
+}
+
+// FreshDatabase is Database with a whole new database: slower, for a test
+// of what is per database (its schemas, its settings).
+func FreshDatabase(t testing.TB) string {
+	t.Helper()
+	return create(t, (*Cluster).CreateDatabase)
+}
+
+func create(t testing.TB, make func(*Cluster, context.Context) (string, error)) string {
 	t.Helper()
 	c, err := Shared()
 	if err != nil {
@@ -326,7 +376,7 @@ func Database(t testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	dsn, err := c.CreateDatabase(ctx)
+	dsn, err := make(c, ctx)
 	if err != nil {
 		t.Fatalf("pgtest: creating a database: %v", err)
 	}

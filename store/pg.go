@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgBackend is a PostgreSQL database, shared by any number of processes.
+// Writers are kept apart by the database, never by this process: a
+// read-write transaction runs at READ COMMITTED and claims what it changes
+// with row locks (a game's row, SELECT … FOR UPDATE) or transaction-scoped
+// advisory locks (an outbox queue, a meta key, the leases), so that two
+// writers of one game, in one process or two, run one after the other and
+// the second reads what the first committed. A transaction that still
+// loses a race (a deadlock the database broke, two processes creating a
+// game in one channel at once) is run again from the start. Read-only
+// transactions run at REPEATABLE READ: one snapshot for every statement.
+type pgBackend struct {
+	pool     *pgxpool.Pool
+	connCfg  *pgx.ConnConfig // for the listening connection (pgnotify.go)
+	redacted string
+	timeout  time.Duration // of each transaction
+	notifyTo string        // the notification channel (pgnotify.go)
+
+	listenMu sync.Mutex
+	listener *pgListener
+}
+
+// pgTimeout bounds a transaction, from its start to its commit: a
+// database that stopped answering fails the request instead of holding it
+// (and the game's lock in the service) for ever.
+const pgTimeout = 30 * time.Second
+
+// pgRetries is how many times a transaction that lost a race runs again.
+const pgRetries = 8
+
+// Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)):
+// Conductor's own, in the database it is given.
+const (
+	lockClassQueue  int32 = 0x43440001 // an outbox queue, by hashtext(queue)
+	lockClassMeta   int32 = 0x43440002 // a meta key, by hashtext(key)
+	lockClassGlobal int32 = 0x43440003 // one of the locks below
+	lockSchema      int32 = 1          // schema migrations
+	lockLeases      int32 = 2          // shard lease acquisitions
+)
+
+// errRace: a write met a row another transaction made after this one
+// looked (two processes creating a game in one channel): run again.
+var errRace = errors.New("store: lost a race with another writer")
+
+func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
+	redacted := redactDSN(dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: CONDUCTOR_DB is not a PostgreSQL address pgx can read (%s): %v; "+
+			"write it as postgres://USER:PASSWORD@HOST:5432/DATABASE?sslmode=require", redacted, errors.Unwrap(err))
+	}
+	params := cfg.ConnConfig.RuntimeParams
+	if params["application_name"] == "" {
+		params["application_name"] = "conductor"
+	}
+	if opts.NoSync {
+		params["synchronous_commit"] = "off"
+	}
+	if opts.ReadOnly {
+		params["default_transaction_read_only"] = "on"
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = opts.Timeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout+time.Second)
+	defer cancel()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err == nil {
+		err = pool.Ping(ctx)
+	}
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		return nil, 0, fmt.Errorf("store: cannot reach PostgreSQL at %s within %v: %w; "+
+			"check CONDUCTOR_DB (user, password, host, database) and that the server is up and reachable from here",
+			redacted, opts.Timeout, err)
+	}
+	b := &pgBackend{pool: pool, connCfg: cfg.ConnConfig, redacted: redacted, timeout: pgTimeout}
+	var schema *string
+	err = pool.QueryRow(ctx, "SELECT current_schema()").Scan(&schema)
+	if err == nil && schema == nil {
+		err = fmt.Errorf("store: PostgreSQL (%s) has no schema to create Conductor's tables in: "+
+			"the search_path names none that exists; create one (CREATE SCHEMA conductor) or fix search_path", redacted)
+	}
+	if err != nil {
+		pool.Close()
+		return nil, 0, b.wrap(err)
+	}
+	b.notifyTo = notifyChannelOf(*schema)
+	version, err := b.schemaVersion()
+	if err == nil && version == 0 && !opts.ReadOnly {
+		// A database without Conductor's tables: nothing to back up first.
+		_, version, err = b.migrate()
+	}
+	if err != nil {
+		pool.Close()
+		return nil, 0, err
+	}
+	return b, version, nil
+}
+
+// redactDSN is the address without its password, fit for messages.
+func redactDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(an address that does not parse)"
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+func (b *pgBackend) kind() string { return "postgres" }
+func (b *pgBackend) name() string { return b.redacted }
+
+func (b *pgBackend) close() error {
+	b.listenMu.Lock()
+	if b.listener != nil {
+		b.listener.stop()
+		b.listener = nil
+	}
+	b.listenMu.Unlock()
+	b.pool.Close()
+	return nil
+}
+
+func (b *pgBackend) view(fn func(txn) error) error {
+	return b.run(pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, false, fn)
+}
+
+func (b *pgBackend) update(fn func(txn) error) error {
+	var err error
+	for attempt := 0; ; attempt++ {
+		err = b.run(pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, true, fn)
+		if err == nil || !retryable(err) || attempt == pgRetries {
+			return err
+		}
+		// Let the winner finish; spread the losers.
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6))))
+	}
+}
+
+func (b *pgBackend) run(opts pgx.TxOptions, write bool, fn func(txn) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+	defer cancel()
+	tx, err := b.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return b.wrap(err)
+	}
+	t := &pgTx{ctx: ctx, tx: tx, write: write, notifyTo: b.notifyTo}
+	if err := fn(t); err != nil {
+		tx.Rollback(ctx)
+		return b.wrap(err)
+	}
+	return b.wrap(tx.Commit(ctx))
+}
+
+// wrap says which database an error of PostgreSQL's came from.
+func (b *pgBackend) wrap(err error) error {
+	var pe *pgconn.PgError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe):
+		return fmt.Errorf("store: PostgreSQL (%s): %w", b.redacted, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("store: PostgreSQL (%s) did not answer within %v: %w", b.redacted, b.timeout, err)
+	}
+	return err
+}
+
+// retryable: the transaction lost a race and may succeed if run again.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// serialization_failure, deadlock_detected
+		return pe.Code == "40001" || pe.Code == "40P01"
+	}
+	return errors.Is(err, errRace)
+}
+
+// pgTx is a transaction on PostgreSQL, on the schema of pgschema.go.
+type pgTx struct {
+	ctx      context.Context
+	tx       pgx.Tx
+	write    bool
+	notifyTo string
+	notified []string
+}
+
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// lock takes a transaction-scoped advisory lock.
+func (t *pgTx) lock(class int32, key string) error {
+	_, err := t.tx.Exec(t.ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", class, key)
+	return err
+}

@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The PostgreSQL schema, versioned in the database: conductor_schema holds
+// a row per migration applied. Opening a database without it creates the
+// whole schema; an older one is upgraded step by step, each step in a
+// transaction of its own that first takes the schema lock, so that two
+// processes starting together upgrade once. Text keys are COLLATE "C":
+// ordered by their bytes, as the bbolt file orders them.
+//
+// Version 1:
+//
+//	meta            key → value: the replay key
+//	games           a live game per channel: its header (GameRecord as JSON,
+//	                without the log) and the columns its indexes read:
+//	                guild and status (games_guild), parent and members
+//	                (games_parent), rematch_of (games_rematch), the
+//	                deadline's time in Unix nanoseconds and kind (games_due)
+//	game_logs       a game's log in chunks of 32 moves (logcodec.go)
+//	game_snapshots  a game's latest snapshot
+//	game_parked     what the service parked of a table
+//	outbox          the posts waiting, by queue and sequence (outbox_seq)
+//	archive         finished games: summary and full record, by guild,
+//	                finishing time and id
+//	shard_leases    which process serves which shard, until when (lease.go)
+//
+// A game's log, snapshot and parked state reference its row and go with
+// it (ON DELETE CASCADE).
+
+var pgMigrations = []struct {
+	name string
+	sql  string
+}{
+	{"games, logs, snapshots, parked tables, outbox, archive, meta and shard leases", `
+CREATE TABLE meta (
+	key   text COLLATE "C" PRIMARY KEY,
+	value bytea NOT NULL
+);
+CREATE TABLE games (
+	channel    text COLLATE "C" PRIMARY KEY,
+	guild      text COLLATE "C" NOT NULL,
+	status     text NOT NULL,
+	parent     text COLLATE "C",
+	members    text,
+	rematch_of text COLLATE "C",
+	due_ns     bigint,
+	due_kind   text,
+	header     bytea NOT NULL
+);
+CREATE INDEX games_guild ON games (guild, channel);
+CREATE INDEX games_parent ON games (parent, channel) WHERE parent IS NOT NULL;
+CREATE INDEX games_rematch ON games (rematch_of, channel) WHERE rematch_of IS NOT NULL;
+CREATE INDEX games_due ON games (due_ns, channel) WHERE due_ns IS NOT NULL;
+CREATE TABLE game_logs (
+	channel text COLLATE "C" NOT NULL REFERENCES games ON DELETE CASCADE,
+	chunk   integer NOT NULL,
+	data    bytea NOT NULL,
+	PRIMARY KEY (channel, chunk)
+);
+CREATE TABLE game_snapshots (
+	channel text COLLATE "C" PRIMARY KEY REFERENCES games ON DELETE CASCADE,
+	data    bytea NOT NULL
+);
+CREATE TABLE game_parked (
+	channel text COLLATE "C" PRIMARY KEY REFERENCES games ON DELETE CASCADE,
+	data    bytea NOT NULL
+);
+CREATE SEQUENCE outbox_seq;
+CREATE TABLE outbox (
+	seq   bigint PRIMARY KEY,
+	queue text COLLATE "C" NOT NULL,
+	entry bytea NOT NULL
+);
+CREATE INDEX outbox_queue ON outbox (queue, seq);
+CREATE TABLE archive (
+	guild    text COLLATE "C" NOT NULL,
+	finished text COLLATE "C" NOT NULL,
+	game_id  text COLLATE "C" NOT NULL,
+	summary  bytea NOT NULL,
+	game     bytea NOT NULL,
+	PRIMARY KEY (guild, finished, game_id)
+);
+CREATE INDEX archive_game ON archive (guild, game_id);
+CREATE SEQUENCE lease_token;
+CREATE TABLE shard_leases (
+	shard       integer PRIMARY KEY,
+	shard_count integer NOT NULL,
+	holder      text NOT NULL,
+	token       bigint NOT NULL,
+	expires     timestamptz NOT NULL
+);
+`},
+}
+
+const pgSchemaTable = `CREATE TABLE IF NOT EXISTS conductor_schema (
+	version integer PRIMARY KEY,
+	name    text NOT NULL,
+	applied timestamptz NOT NULL DEFAULT now()
+)`
+
+func (b *pgBackend) latestSchema() int { return len(pgMigrations) }
+
+// schemaVersion is the latest migration applied; 0 for a database without
+// Conductor's schema.
+func (b *pgBackend) schemaVersion() (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+	defer cancel()
+	var exists bool
+	if err := b.pool.QueryRow(ctx, "SELECT to_regclass('conductor_schema') IS NOT NULL").Scan(&exists); err != nil || !exists {
+		return 0, b.wrap(err)
+	}
+	var v int
+	err := b.pool.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM conductor_schema").Scan(&v)
+	return v, b.wrap(err)
+}
+
+func (b *pgBackend) migrate() (from, to int, err error) {
+	if from, err = b.schemaVersion(); err != nil {
+		return 0, 0, err
+	}
+	if from > len(pgMigrations) {
+		return from, from, fmt.Errorf("%w: version %d, this build knows up to %d", ErrSchemaTooNew, from, len(pgMigrations))
+	}
+	to = from
+	for v := from; v < len(pgMigrations); v++ {
+		step := pgMigrations[v]
+		err := b.run(pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, true, func(t txn) error {
+			pt := t.(*pgTx)
+			if _, err := pt.tx.Exec(pt.ctx, "SELECT pg_advisory_xact_lock($1, $2)", lockClassGlobal, lockSchema); err != nil {
+				return err
+			}
+			if _, err := pt.tx.Exec(pt.ctx, pgSchemaTable); err != nil {
+				return err
+			}
+			var cur int
+			if err := pt.tx.QueryRow(pt.ctx, "SELECT coalesce(max(version), 0) FROM conductor_schema").Scan(&cur); err != nil {
+				return err
+			}
+			if cur > v { // another process did it meanwhile
+				return nil
+			}
+			if _, err := pt.tx.Exec(pt.ctx, step.sql); err != nil {
+				return fmt.Errorf("%w (give Conductor a database of its own: its tables must not clash with another application's)", err)
+			}
+			_, err := pt.tx.Exec(pt.ctx, "INSERT INTO conductor_schema (version, name) VALUES ($1, $2)", v+1, step.name)
+			return err
+		})
+		if err != nil {
+			return from, to, fmt.Errorf("store: migration %d->%d (%s): %w", v, v+1, step.name, err)
+		}
+		to = v + 1
+	}
+	return from, to, nil
+}
