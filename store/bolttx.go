@@ -109,8 +109,8 @@ func (t *boltTx) lastChunks(channel string) ([]chunk, error) {
 	prefix := channelPrefix(channel)
 	c := t.tx.Bucket(bucketLogs).Cursor()
 	// Every key of the channel sorts below channel+"\x01".
-	k, v := c.Seek(append([]byte(channel), 1))
-	if k == nil {
+	var k, v []byte
+	if k, _ = c.Seek(append([]byte(channel), 1)); k == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()

@@ -80,6 +80,9 @@ func (s *Store) enqueueTx(t txn, channel string, posts []OutboxEntry) error {
 	if err != nil {
 		return err
 	}
+	if afterSeqs != nil {
+		afterSeqs()
+	}
 	out := make([]queuedPost, len(posts))
 	for i, p := range posts {
 		p.Nonce = s.noncePrefix + strconv.FormatUint(seqs[i], 36)
@@ -94,6 +97,10 @@ func (s *Store) enqueueTx(t txn, channel string, posts []OutboxEntry) error {
 	}
 	return t.putPosts(out)
 }
+
+// afterSeqs, in tests, runs between taking sequences and storing the
+// entries.
+var afterSeqs func()
 
 // noncePrefixLen random characters start every nonce a Store hands out:
 // with the sequence after them, at most 21 of the 25 Discord allows.
