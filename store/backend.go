@@ -127,6 +127,8 @@ type txn interface {
 	// notify tells every subscriber, once the transaction commits, that
 	// the game in channel changed (notify.go).
 	notify(channel string) error
+	// counts counts the database's records (copy.go).
+	counts() (*Counts, error)
 	// checkFence returns ErrLeaseLost unless the fence's lease is held,
 	// and keeps it from changing hands until the transaction ends
 	// (lease.go).

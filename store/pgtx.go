@@ -41,21 +41,9 @@ func (t *pgTx) putHeader(old, h *GameRecord) error {
 	if err != nil {
 		return err
 	}
-	var seated, dueKind *string
-	var dueNs *int64
-	parent := h.Options[optionParent]
-	if parent != "" {
-		m := strings.Join(members(h), ",")
-		seated = &m
-	}
-	if d := h.Due; d != nil && !d.At.IsZero() {
-		n := dueNanos(d.At)
-		dueNs, dueKind = &n, &d.Kind
-	}
-	args := []any{h.Channel, h.Guild, h.Status, nullable(parent), seated, nullable(h.Options[optionRematchOf]), dueNs, dueKind, data}
+	args := gameRow(h, data)
 	if old == nil {
-		tag, err := t.tx.Exec(t.ctx, `INSERT INTO games (channel, guild, status, parent, members, rematch_of, due_ns, due_kind, header)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (channel) DO NOTHING`, args...)
+		tag, err := t.tx.Exec(t.ctx, insertGame+" ON CONFLICT (channel) DO NOTHING", args...)
 		if err == nil && tag.RowsAffected() == 0 {
 			return errRace // made by another transaction since header looked
 		}
@@ -67,6 +55,26 @@ func (t *pgTx) putHeader(old, h *GameRecord) error {
 		return fmt.Errorf("%w: the game in %s was not claimed before it was written", errCorrupt, h.Channel)
 	}
 	return err
+}
+
+const insertGame = `INSERT INTO games (channel, guild, status, parent, members, rematch_of, due_ns, due_kind, header)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+
+// gameRow is the games row of header h, stored as data: the header and
+// the columns its indexes read.
+func gameRow(h *GameRecord, data []byte) []any {
+	var seated, dueKind *string
+	var dueNs *int64
+	parent := h.Options[optionParent]
+	if parent != "" {
+		m := strings.Join(members(h), ",")
+		seated = &m
+	}
+	if d := h.Due; d != nil && !d.At.IsZero() {
+		n := dueNanos(d.At)
+		dueNs, dueKind = &n, &d.Kind
+	}
+	return []any{h.Channel, h.Guild, h.Status, nullable(parent), seated, nullable(h.Options[optionRematchOf]), dueNs, dueKind, data}
 }
 
 func (t *pgTx) deleteGame(old *GameRecord) error {
