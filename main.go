@@ -55,7 +55,7 @@ func subcommands() []command {
 		{Name: "render", Summary: "draw a position as the board PNG (or --final: the score sheet)", Usage: renderUsage, Tickets: true, Flags: renderCommand},
 		{Name: "play", Summary: "play a game in the terminal: hot-seat players and bots, saved and resumable", Tickets: true, Flags: playCommand},
 		{Name: "backup", Summary: "take a hot copy of the database (also while the bot runs)", Usage: backupUsage, Flags: backupCommand},
-		{Name: "migrate", Summary: "upgrade the database schema, after a backup", Flags: migrateCommand},
+		{Name: "migrate", Summary: "upgrade the database schema, after a backup; --to postgres://…: copy the file into PostgreSQL", Usage: migrateUsage, Tickets: true, Flags: migrateCommand},
 		{Name: "reshard", Summary: "move servers' games to their shard's database after the shard count changes", Usage: reshardUsage, Flags: reshardCommand},
 		{Name: "hold", Summary: "keep the machine up without serving or opening the database (maintenance)", Usage: holdUsage, Signals: true, Flags: holdCommand},
 	}

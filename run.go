@@ -120,7 +120,7 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 		return nil
 	})
 	work.Go(func() error { return ops.WatchGateway(workCtx, b.Health, log) })
-	log.Info("Conductor is running", "database", cfg.DBPath, "guild", cfg.GuildID)
+	log.Info("Conductor is running", "database", st.Path(), "guild", cfg.GuildID)
 	if started != nil {
 		started(health.Addr())
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"conductor/store"
 )
 
 // Config is what `conductor run` reads from the environment
@@ -15,7 +17,7 @@ type Config struct {
 	Token    string // DISCORD_TOKEN
 	GuildID  string // DISCORD_GUILD_ID: register the commands on this server only
 	APIBase  string // DISCORD_API_URL: Discord's address (tests use a fake)
-	DBPath   string // CONDUCTOR_DB
+	DBPath   string // CONDUCTOR_DB: a bbolt file, or postgres://… (store.IsPostgres)
 	HTTPAddr string // CONDUCTOR_HTTP: address of GET /healthz; "" for none
 	// BackupToken (CONDUCTOR_BACKUP_TOKEN) is the secret conductor backup
 	// presents to get a hot copy over HTTP; "" turns /backup off.
@@ -115,6 +117,11 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
 			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
 		}
+	}
+	if store.IsPostgres(cfg.DBPath) && cfg.ShardCount > 1 {
+		return cfg, badSetting("CONDUCTOR_SHARD_COUNT=%d with a PostgreSQL CONDUCTOR_DB: for now one process serves a PostgreSQL database, "+
+			"with one shard (several processes on one database need shard leases: docs/scale.md); "+
+			"set CONDUCTOR_SHARD_COUNT=1, or give each shard a bbolt file of its own", cfg.ShardCount)
 	}
 	if err := CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, ConfigError{err}

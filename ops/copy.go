@@ -16,6 +16,10 @@ import (
 // (CONDUCTOR_HTTP), presenting token (CONDUCTOR_BACKUP_TOKEN). It says
 // what it copied.
 func Backup(db, out, addr, token string) (string, error) {
+	if store.IsPostgres(db) {
+		return "", fmt.Errorf("conductor backup copies a bbolt database file; %s is PostgreSQL: back it up with pg_dump, "+
+			"e.g. pg_dump --format=custom --file=conductor.dump \"$CONDUCTOR_DB\" (docs/deploy.md, \"Backups\")", store.RedactDSN(db))
+	}
 	st, err := store.Open(db, &store.Options{Timeout: 500 * time.Millisecond})
 	if errors.Is(err, store.ErrLocked) {
 		if addr == "" {
@@ -38,7 +42,8 @@ func Backup(db, out, addr, token string) (string, error) {
 }
 
 // Migrate upgrades the schema of the database at db after copying it to
-// db.pre-migrate, and says what it did.
+// db.pre-migrate (a file; PostgreSQL upgrades in transactions, and its
+// backups are pg_dump's), and says what it did.
 func Migrate(db string) (string, error) {
 	st, err := store.Open(db, &store.Options{ManualMigrate: true})
 	if err != nil {
@@ -49,8 +54,15 @@ func Migrate(db string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if v == store.CurrentSchema {
-		return fmt.Sprintf("%s is at schema version %d: nothing to do", db, v), nil
+	if v == st.LatestSchema() {
+		return fmt.Sprintf("%s is at schema version %d: nothing to do", st.Path(), v), nil
+	}
+	if st.Backend() == "postgres" {
+		from, to, err := st.Migrate()
+		if err != nil {
+			return "", fmt.Errorf("migrate (each step is a transaction: the database is at the last step completed): %w", err)
+		}
+		return fmt.Sprintf("migrated %s from schema %d to %d", st.Path(), from, to), nil
 	}
 	backup := db + ".pre-migrate"
 	if err := st.BackupFile(backup); err != nil {

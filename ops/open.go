@@ -1,18 +1,22 @@
 package ops
 
 import (
+	"fmt"
 	"log/slog"
 
 	"conductor/store"
 )
 
 // OpenDatabase opens the bot's database (CONDUCTOR_DB) for the shard of
-// cfg. It warns first when the file cannot be written (a volume mounted
+// cfg: a bbolt file, or PostgreSQL (postgres://…). It warns first when the file cannot be written (a volume mounted
 // for another user is the usual cause: said before bbolt's bare
 // "permission denied"), and loudly when the file holds games of servers
 // this shard does not serve, which would wait forever; it refuses a file
 // a reshard left half done.
 func OpenDatabase(cfg Config, log *slog.Logger) (*store.Store, error) {
+	if store.IsPostgres(cfg.DBPath) {
+		return openPostgres(cfg)
+	}
 	if warning, err := CheckDatabaseWritable(cfg.DBPath); err != nil {
 		return nil, err
 	} else if warning != "" {
@@ -32,4 +36,31 @@ func OpenDatabase(cfg Config, log *slog.Logger) (*store.Store, error) {
 			"foreign_archived_games", shard.ForeignArchived, "database", cfg.DBPath)
 	}
 	return st, nil
+}
+
+// openPostgres opens the bot's PostgreSQL database for this process alone
+// (as bbolt locks its file), refusing one a conductor migrate --to has not
+// finished copying into.
+func openPostgres(cfg Config) (*store.Store, error) {
+	st, err := store.Open(cfg.DBPath, &store.Options{Exclusive: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckCopy(st); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// CheckCopy refuses a database that a conductor migrate --to has not
+// finished copying into: serving it would lose the games not yet copied.
+func CheckCopy(st *store.Store) error {
+	c, err := st.CopyState()
+	if err != nil || c == nil || !c.Finished.IsZero() {
+		return err
+	}
+	return fmt.Errorf("%w: %s is the target of a `conductor migrate --to` from %s that has not finished; "+
+		"run it again (it goes on where it stopped) before starting the bot, or start the bot on the file",
+		store.ErrCopyPending, st.Path(), c.Source)
 }

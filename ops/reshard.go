@@ -90,6 +90,12 @@ func Reshard(opt ReshardOptions) (rep *ReshardReport, err error) {
 		return nil, fmt.Errorf("--from %d --to %d needs %d databases, one per shard in shard order (shard 0's first); got %d",
 			opt.From, opt.To, n, len(opt.Paths))
 	}
+	for _, p := range opt.Paths {
+		if store.IsPostgres(p) {
+			return nil, fmt.Errorf("%s is a PostgreSQL database: conductor reshard moves games between the bbolt files of shards; "+
+				"on PostgreSQL every shard shares one database, so changing the shard count is a restart and no game moves", store.RedactDSN(p))
+		}
+	}
 	if err := distinctFiles(opt.Paths); err != nil {
 		return nil, err
 	}

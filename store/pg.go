@@ -33,6 +33,8 @@ type pgBackend struct {
 
 	listenMu sync.Mutex
 	listener *pgListener
+
+	exclusive *pgx.Conn // holds the exclusive lock (Options.Exclusive)
 }
 
 // pgTimeout bounds a transaction, from its start to its commit: a
@@ -51,6 +53,7 @@ const (
 	lockClassGlobal int32 = 0x43440003 // one of the locks below
 	lockSchema      int32 = 1          // schema migrations
 	lockLeases      int32 = 2          // shard lease acquisitions
+	lockExclusive   int32 = 3          // a process's hold (Options.Exclusive), for its session
 )
 
 // errRace: a write met a row another transaction made after this one
@@ -103,16 +106,52 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 		return nil, 0, b.wrap(err)
 	}
 	b.notifyTo = notifyChannelOf(*schema)
+	if opts.Exclusive {
+		if err := b.holdExclusive(opts.Timeout); err != nil {
+			pool.Close()
+			return nil, 0, err
+		}
+	}
 	version, err := b.schemaVersion()
 	if err == nil && version == 0 && !opts.ReadOnly {
 		// A database without Conductor's tables: nothing to back up first.
 		_, version, err = b.migrate()
 	}
 	if err != nil {
-		pool.Close()
+		b.close()
 		return nil, 0, err
 	}
 	return b, version, nil
+}
+
+// holdExclusive takes the exclusive lock on a connection of its own, kept
+// until close, waiting up to timeout for a process that is stopping.
+func (b *pgBackend) holdExclusive(timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, b.connCfg)
+	if err != nil {
+		return b.wrap(err)
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		var ok bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockClassGlobal, lockExclusive).Scan(&ok); err != nil {
+			conn.Close(context.Background())
+			return b.wrap(err)
+		}
+		if ok {
+			b.exclusive = conn
+			return nil
+		}
+		if time.Now().After(deadline) {
+			conn.Close(context.Background())
+			return fmt.Errorf("%w: another conductor is serving the PostgreSQL database %s (waited %v): stop it, "+
+				"or give this one a database of its own; several processes share one database only under shard leases (docs/scale.md)",
+				ErrLocked, b.redacted, timeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // redactDSN is the address without its password, fit for messages.
@@ -133,6 +172,10 @@ func (b *pgBackend) kind() string { return "postgres" }
 func (b *pgBackend) name() string { return b.redacted }
 
 func (b *pgBackend) close() error {
+	if b.exclusive != nil {
+		b.exclusive.Close(context.Background())
+		b.exclusive = nil
+	}
 	b.listenMu.Lock()
 	if b.listener != nil {
 		b.listener.stop()

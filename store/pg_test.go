@@ -275,3 +275,28 @@ func TestPostgresOutboxOrderPerQueue(t *testing.T) {
 		t.Fatalf("delivered %d of %d", delivered, writers*each)
 	}
 }
+
+// A database opened Exclusive (the bot's) is one process's, as a file is:
+// a second such opener waits, then is refused saying what to do; once the
+// first closes, it opens.
+func TestPostgresExclusiveOpen(t *testing.T) {
+	dsn := pgtest.Database(t)
+	first, err := Open(dsn, &Options{Exclusive: true, Timeout: testTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := Open(dsn, &Options{Exclusive: true, Timeout: 300 * time.Millisecond}); !errors.Is(err, ErrLocked) ||
+		!strings.Contains(err.Error(), "another conductor is serving") || time.Since(start) < 300*time.Millisecond {
+		t.Fatalf("a second exclusive opener: %v after %v", err, time.Since(start))
+	}
+	// Tools (not Exclusive) still open it beside the bot.
+	tool := openAt(t, dsn)
+	mustPut(t, tool, sampleGame("c1", "g1", 1))
+	first.Close()
+	second, err := Open(dsn, &Options{Exclusive: true, Timeout: testTimeout})
+	if err != nil {
+		t.Fatalf("after the first closed: %v", err)
+	}
+	second.Close()
+}

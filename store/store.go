@@ -17,7 +17,8 @@ var (
 	ErrNotFound = errors.New("store: no such game")
 	// ErrDuplicate: the action's interaction id was already applied to this game.
 	ErrDuplicate = errors.New("store: interaction already applied")
-	// ErrLocked: another process holds the database file.
+	// ErrLocked: another process holds the database file (or the
+	// PostgreSQL database, opened Exclusive).
 	ErrLocked = errors.New("store: database file is locked")
 	// ErrSchemaTooNew: the database was written by a newer Conductor.
 	ErrSchemaTooNew = errors.New("store: database schema is newer than this build supports")
@@ -43,6 +44,11 @@ type Options struct {
 	// file, other readers may share it and a writer (a running bot) still
 	// excludes it. Used by conductor reshard --dry-run.
 	ReadOnly bool
+	// Exclusive (PostgreSQL) holds the database for this process alone, as
+	// bbolt holds its file: another Exclusive opener waits Timeout, then
+	// gets ErrLocked. The bot opens its database so until several
+	// processes share one under shard leases (lease.go).
+	Exclusive bool
 	// NoSync skips fsync on commit (bbolt), or waiting for the commit to
 	// reach the disk (PostgreSQL's synchronous_commit off): a crash may
 	// lose recent commits. Only for tests and benchmarks.
@@ -67,6 +73,15 @@ type Store struct {
 func IsPostgres(db string) bool {
 	l := strings.ToLower(db)
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// RedactDSN is a database setting as a message may show it: a
+// PostgreSQL address without its password; a file's path as it is.
+func RedactDSN(db string) string {
+	if IsPostgres(db) {
+		return redactDSN(db)
+	}
+	return db
 }
 
 // Open opens the database db: a PostgreSQL database when db is a
