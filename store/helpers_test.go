@@ -18,7 +18,7 @@ import (
 
 // The PostgreSQL tests share one throwaway cluster (internal/pgtest), a
 // database per test.
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) { pgtest.Main(m, removeScaleDatabases) }
 
 // pgTests names the tests running on PostgreSQL: eachBackend's "postgres"
 // subtests (and theirs).

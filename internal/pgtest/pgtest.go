@@ -190,7 +190,43 @@ func Start(opts Options) (*Cluster, error) {
 	if err := c.waitReady(30 * time.Second); err != nil {
 		return fail(err)
 	}
+	started.Lock()
+	if started.clusters == nil {
+		started.clusters = map[*Cluster]bool{}
+	}
+	started.clusters[c] = true
+	started.Unlock()
 	return c, nil
+}
+
+// PIDs lists the server's processes: the postmaster and its children.
+func (c *Cluster) PIDs() []int {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return nil
+	}
+	root := c.cmd.Process.Pid
+	pids := []int{root}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after
+		// its closing parenthesis.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(string(stat[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(root) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // cleanEnv is the environment for initdb and postgres: none of the
@@ -316,6 +352,9 @@ func (c *Cluster) CreateSchema(ctx context.Context) (string, error) {
 // Stop shuts the server down (fast: it ends every session) and removes
 // the cluster's directory.
 func (c *Cluster) Stop() {
+	started.Lock()
+	delete(started.clusters, c)
+	started.Unlock()
 	if c.cmd != nil && c.cmd.Process != nil {
 		c.cmd.Process.Signal(syscall.SIGINT)
 		select {
@@ -344,11 +383,28 @@ func Shared() (*Cluster, error) {
 	return shared.cluster, shared.err
 }
 
-// Main runs the tests, then stops the shared cluster if they started one.
-func Main(m *testing.M) {
+// started are the clusters Start made and Stop has not stopped, which
+// Main stops.
+var started struct {
+	sync.Mutex
+	clusters map[*Cluster]bool
+}
+
+// Main runs the tests, then every cleanup given, then stops the clusters
+// they started (the shared one, and any Start made).
+func Main(m *testing.M, cleanups ...func()) {
 	code := m.Run()
-	if shared.cluster != nil {
-		shared.cluster.Stop()
+	for _, f := range cleanups {
+		f()
+	}
+	started.Lock()
+	var all []*Cluster
+	for c := range started.clusters {
+		all = append(all, c)
+	}
+	started.Unlock()
+	for _, c := range all {
+		c.Stop()
 	}
 	os.Exit(code)
 }
