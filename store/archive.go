@@ -140,7 +140,7 @@ func (s *Store) Archived(guild string) ([]ArchiveEntry, error) {
 
 // eachArchived calls fn for each archive summary of guild, oldest first.
 func (s *Store) eachArchived(guild string, fn func(*ArchiveEntry) error) error {
-	return s.view(func(t txn) error {
+	return s.viewOne(func(t txn) error {
 		return t.archived(guild, func(key archiveKey, v []byte) error {
 			e, err := decodeSummary(key, v)
 			if err != nil {
@@ -164,7 +164,7 @@ func decodeSummary(key archiveKey, v []byte) (*ArchiveEntry, error) {
 // GameRecord.ID); its Key opens the full record with ArchivedGame.
 func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
 	var entry *ArchiveEntry
-	err := s.view(func(t txn) error {
+	err := s.viewOne(func(t txn) error {
 		if id == "" {
 			return fmt.Errorf("%w: no game %q in the archive", ErrNotFound, id)
 		}
@@ -187,7 +187,7 @@ func (s *Store) ArchivedByID(guild, id string) (*ArchiveEntry, error) {
 // ArchivedGame returns the full record of an archived game, for replays.
 func (s *Store) ArchivedGame(key string) (*GameRecord, error) {
 	var rec GameRecord
-	err := s.view(func(t txn) error {
+	err := s.viewOne(func(t txn) error {
 		k, ok := parseArchiveKey(key)
 		if !ok {
 			return fmt.Errorf("%w in the archive", ErrNotFound)

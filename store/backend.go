@@ -21,6 +21,9 @@ type backend interface {
 	// view runs fn in a read-only transaction that sees one consistent
 	// state of the database.
 	view(fn func(txn) error) error
+	// viewOne is view for an fn that reads with one statement, which
+	// sees one state by itself (PostgreSQL runs it without a transaction).
+	viewOne(fn func(txn) error) error
 	// update runs fn in a read-write transaction: everything fn writes
 	// commits together or not at all. fn may run more than once (a
 	// backend retries a transaction that lost a race with another writer),
@@ -57,6 +60,10 @@ type txn interface {
 	// state and index entries.
 	deleteGame(old *GameRecord) error
 
+	// loadGame reads a live game's header, and when asked its log's chunks
+	// (log) and its snapshot and parked state (extras), in one statement,
+	// or returns an error wrapping ErrNotFound.
+	loadGame(channel string, log, extras bool) (*gameParts, error)
 	// chunks returns a channel's log chunks in order (gamelog.go).
 	chunks(channel string) ([]chunk, error)
 	// lastChunks returns the last two chunks of a channel's log (or fewer),
@@ -133,6 +140,13 @@ type txn interface {
 	// and keeps it from changing hands until the transaction ends
 	// (lease.go).
 	checkFence(f *Fence) error
+}
+
+// gameParts is a live game as loadGame reads it.
+type gameParts struct {
+	header           *GameRecord
+	chunks           []chunk
+	snapshot, parked []byte
 }
 
 // chunk is one stored piece of a game's log: entries from I*chunkLen on.

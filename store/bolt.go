@@ -69,6 +69,8 @@ func (b *boltBackend) view(fn func(txn) error) error {
 	return b.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx, leases: &b.memoryLeases}) })
 }
 
+func (b *boltBackend) viewOne(fn func(txn) error) error { return b.view(fn) }
+
 func (b *boltBackend) update(fn func(txn) error) error {
 	var changed []string
 	err := b.db.Update(func(tx *bolt.Tx) error {

@@ -95,6 +95,24 @@ func chunkIndex(k, prefix []byte) int {
 	return int(binary.BigEndian.Uint32(k[len(prefix):]))
 }
 
+func (t *boltTx) loadGame(channel string, log, extras bool) (*gameParts, error) {
+	h, err := t.header(channel)
+	if err != nil {
+		return nil, err
+	}
+	p := &gameParts{header: h}
+	if log {
+		if p.chunks, err = t.chunks(channel); err != nil {
+			return nil, err
+		}
+	}
+	if extras {
+		p.snapshot, _ = t.blob(blobSnapshot, channel)
+		p.parked, _ = t.blob(blobParked, channel)
+	}
+	return p, nil
+}
+
 func (t *boltTx) chunks(channel string) ([]chunk, error) {
 	prefix := channelPrefix(channel)
 	c := t.tx.Bucket(bucketLogs).Cursor()

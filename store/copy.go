@@ -48,7 +48,7 @@ type CopyState struct {
 // copy ever targeted it.
 func (s *Store) CopyState() (*CopyState, error) {
 	var st *CopyState
-	err := s.view(func(t txn) error {
+	err := s.viewOne(func(t txn) error {
 		v, err := t.meta(copyMeta)
 		if err != nil || v == nil {
 			return err
@@ -539,8 +539,7 @@ func (c *copier) outbox() error {
 		return 0
 	})
 	err = c.dst.update(func(t txn) error {
-		pt := t.(*pgTx)
-		if _, err := pt.tx.Exec(pt.ctx, "DELETE FROM outbox"); err != nil {
+		if err := t.(*pgTx).exec("DELETE FROM outbox"); err != nil {
 			return err
 		}
 		if len(posts) > 0 {
@@ -661,27 +660,27 @@ func (t *boltTx) counts() (*Counts, error) {
 // counts on PostgreSQL.
 func (t *pgTx) counts() (*Counts, error) {
 	c := &Counts{}
-	err := t.tx.QueryRow(t.ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM game_snapshots),
+	_, err := t.queryRow([]any{&c.Games, &c.Snapshots, &c.Parked, &c.Archived, &c.Posts, &c.Queues, &c.ReplayKey},
+		`SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM game_snapshots),
 		(SELECT count(*) FROM game_parked), (SELECT count(*) FROM archive), (SELECT count(*) FROM outbox),
 		(SELECT count(DISTINCT queue) FROM outbox), EXISTS (SELECT 1 FROM meta WHERE key = $1 AND length(value) = $2)`,
-		keyReplay, replayKeySize).Scan(&c.Games, &c.Snapshots, &c.Parked, &c.Archived, &c.Posts, &c.Queues, &c.ReplayKey)
+		keyReplay, replayKeySize)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.Query(t.ctx, "SELECT DISTINCT ON (channel) channel, chunk, data FROM game_logs ORDER BY channel, chunk DESC")
-	if err != nil {
-		return nil, err
-	}
-	var ch string
-	var i int32
-	var v []byte
-	_, err = pgx.ForEachRow(rows, []any{&ch, &i, &v}, func() error {
-		n, err := movesIn(int(i), v)
-		if err != nil {
-			return fmt.Errorf("%w: game %s's last log chunk: %v", errCorrupt, ch, err)
-		}
-		c.Moves += n
-		return nil
-	})
+	err = t.query(func(rows pgx.Rows) error {
+		var ch string
+		var i int32
+		var v []byte
+		_, err := pgx.ForEachRow(rows, []any{&ch, &i, &v}, func() error {
+			n, err := movesIn(int(i), v)
+			if err != nil {
+				return fmt.Errorf("%w: game %s's last log chunk: %v", errCorrupt, ch, err)
+			}
+			c.Moves += n
+			return nil
+		})
+		return err
+	}, "SELECT DISTINCT ON (channel) channel, chunk, data FROM game_logs ORDER BY channel, chunk DESC")
 	return c, err
 }

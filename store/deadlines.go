@@ -25,7 +25,7 @@ func (s *Store) Due(until time.Time, limit int) ([]DueGame, error) {
 	if limit <= 0 {
 		return nil, s.ready()
 	}
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		out, err = t.due(until, limit)
 		return err
 	})
@@ -35,7 +35,7 @@ func (s *Store) Due(until time.Time, limit int) ([]DueGame, error) {
 // NextDue returns the earliest deadline; ok is false when no game has one.
 func (s *Store) NextDue() (d DueGame, ok bool, err error) {
 	var out []DueGame
-	err = s.view(func(t txn) (err error) {
+	err = s.viewOne(func(t txn) (err error) {
 		out, err = t.due(time.Unix(0, math.MaxInt64), 1)
 		return err
 	})

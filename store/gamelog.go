@@ -16,7 +16,13 @@ func readLog(t txn, channel string) ([]LogEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeLog(channel, cs)
+}
+
+// decodeLog reads a log from its chunks, in order.
+func decodeLog(channel string, cs []chunk) ([]LogEntry, error) {
 	var log []LogEntry
+	var err error
 	for _, c := range cs {
 		i := len(log) / chunkLen
 		if c.I != i || len(log)%chunkLen != 0 {

@@ -13,12 +13,13 @@ import (
 // Get returns the live game in channel, or ErrNotFound.
 func (s *Store) Get(channel string) (*GameRecord, error) {
 	var rec *GameRecord
-	err := s.view(func(t txn) error {
-		var err error
-		if rec, err = t.header(channel); err != nil {
+	err := s.viewOne(func(t txn) error {
+		p, err := t.loadGame(channel, true, false)
+		if err != nil {
 			return err
 		}
-		rec.Log, err = readLog(t, channel)
+		rec = p.header
+		rec.Log, err = decodeLog(channel, p.chunks)
 		return err
 	})
 	return rec, err
@@ -28,7 +29,7 @@ func (s *Store) Get(channel string) (*GameRecord, error) {
 // what a lookup needs (seats, options, status) at the cost of one key.
 func (s *Store) Header(channel string) (*GameRecord, error) {
 	var rec *GameRecord
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		rec, err = t.header(channel)
 		return err
 	})

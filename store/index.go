@@ -34,7 +34,7 @@ type Thread struct {
 // Threads lists the live games played in threads of parent, by thread id.
 func (s *Store) Threads(parent string) ([]Thread, error) {
 	var out []Thread
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		out, err = t.threads(parent)
 		return err
 	})
@@ -45,7 +45,7 @@ func (s *Store) Threads(parent string) ([]Thread, error) {
 // game id, or ErrNotFound.
 func (s *Store) RematchOf(id string) (string, error) {
 	var ch string
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		ch, err = t.rematchOf(id)
 		return err
 	})
@@ -55,7 +55,7 @@ func (s *Store) RematchOf(id string) (string, error) {
 // Guilds lists the servers with live or archived games here, sorted.
 func (s *Store) Guilds() ([]string, error) {
 	var out []string
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		out, err = t.guilds()
 		return err
 	})
@@ -64,7 +64,7 @@ func (s *Store) Guilds() ([]string, error) {
 
 // GuildCounts counts a server's live and archived games.
 func (s *Store) GuildCounts(guild string) (live, archived int, err error) {
-	err = s.view(func(t txn) (err error) {
+	err = s.viewOne(func(t txn) (err error) {
 		live, archived, err = t.guildCounts(guild)
 		return err
 	})

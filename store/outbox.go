@@ -128,7 +128,7 @@ func newNoncePrefix() string {
 // Outbox lists a channel's waiting posts, oldest first.
 func (s *Store) Outbox(channel string) ([]OutboxEntry, error) {
 	var out []OutboxEntry
-	err := s.view(func(t txn) error {
+	err := s.viewOne(func(t txn) error {
 		ps, err := t.posts(channel)
 		if err != nil {
 			return err
@@ -158,7 +158,7 @@ func (s *Store) Delivered(channel string, seqs ...uint64) error {
 // OutboxChannels lists the channels with posts waiting.
 func (s *Store) OutboxChannels() ([]string, error) {
 	var out []string
-	err := s.view(func(t txn) (err error) {
+	err := s.viewOne(func(t txn) (err error) {
 		out, err = t.queues()
 		return err
 	})
@@ -174,7 +174,7 @@ func (s *Store) OutboxDepth() (n int, oldest time.Time, err error) {
 // none): the health check leaves out the channels that refuse the bot's
 // posts, whose entries wait for a moderator, not for Discord.
 func (s *Store) OutboxDepthExcept(skip func(queue string) bool) (n int, oldest time.Time, err error) {
-	err = s.view(func(t txn) error {
+	err = s.viewOne(func(t txn) error {
 		n, oldest = 0, time.Time{}
 		return t.eachPost(skip, func(v []byte) {
 			var e OutboxEntry

@@ -57,7 +57,7 @@ const (
 )
 
 // errRace: a write met a row another transaction made after this one
-// looked (two processes creating a game in one channel): run again.
+// looked: run again.
 var errRace = errors.New("store: lost a race with another writer")
 
 func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
@@ -186,14 +186,28 @@ func (b *pgBackend) close() error {
 	return nil
 }
 
+// Transactions are begun, written and committed in as few round trips as
+// pgx's batches allow (pgtx.go): BEGIN goes with the first statement,
+// writes wait for the next read, COMMIT goes with the last writes.
+const (
+	beginRead  = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED"
+)
+
 func (b *pgBackend) view(fn func(txn) error) error {
-	return b.run(pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, false, fn)
+	return b.run(beginRead, false, fn)
+}
+
+// viewOne runs fn, which reads with one statement, without a transaction:
+// a statement sees one state of the database by itself.
+func (b *pgBackend) viewOne(fn func(txn) error) error {
+	return b.run("", false, fn)
 }
 
 func (b *pgBackend) update(fn func(txn) error) error {
 	var err error
 	for attempt := 0; ; attempt++ {
-		err = b.run(pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, true, fn)
+		err = b.run(beginWrite, true, fn)
 		if err == nil || !retryable(err) || attempt == pgRetries {
 			return err
 		}
@@ -202,19 +216,25 @@ func (b *pgBackend) update(fn func(txn) error) error {
 	}
 }
 
-func (b *pgBackend) run(opts pgx.TxOptions, write bool, fn func(txn) error) error {
+// run runs fn in a transaction begun by begin ("": none, one statement) on
+// a connection of the pool.
+func (b *pgBackend) run(begin string, write bool, fn func(txn) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
-	tx, err := b.pool.BeginTx(ctx, opts)
+	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		return b.wrap(err)
 	}
-	t := &pgTx{ctx: ctx, tx: tx, write: write, notifyTo: b.notifyTo}
-	if err := fn(t); err != nil {
-		tx.Rollback(ctx)
-		return b.wrap(err)
+	defer conn.Release()
+	t := &pgTx{ctx: ctx, conn: conn.Conn(), write: write, begin: begin, notifyTo: b.notifyTo}
+	err = fn(t)
+	if err == nil {
+		err = t.commit()
 	}
-	return b.wrap(tx.Commit(ctx))
+	if err != nil {
+		t.rollback()
+	}
+	return b.wrap(err)
 }
 
 // wrap says which database an error of PostgreSQL's came from.
@@ -235,25 +255,10 @@ func (b *pgBackend) wrap(err error) error {
 func retryable(err error) bool {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		// serialization_failure, deadlock_detected
-		return pe.Code == "40001" || pe.Code == "40P01"
+		// serialization_failure, deadlock_detected, and a game made in
+		// its channel by another transaction since this one looked
+		return pe.Code == "40001" || pe.Code == "40P01" || (pe.Code == "23505" && pe.ConstraintName == "games_pkey")
 	}
 	return errors.Is(err, errRace)
 }
 
-// pgTx is a transaction on PostgreSQL, on the schema of pgschema.go.
-type pgTx struct {
-	ctx      context.Context
-	tx       pgx.Tx
-	write    bool
-	notifyTo string
-	notified []string
-}
-
-func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
-
-// lock takes a transaction-scoped advisory lock.
-func (t *pgTx) lock(class int32, key string) error {
-	_, err := t.tx.Exec(t.ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", class, key)
-	return err
-}

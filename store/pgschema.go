@@ -130,25 +130,24 @@ func (b *pgBackend) migrate() (from, to int, err error) {
 	to = from
 	for v := from; v < len(pgMigrations); v++ {
 		step := pgMigrations[v]
-		err := b.run(pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, true, func(t txn) error {
-			pt := t.(*pgTx)
-			if _, err := pt.tx.Exec(pt.ctx, "SELECT pg_advisory_xact_lock($1, $2)", lockClassGlobal, lockSchema); err != nil {
+		err := b.tx(func(ctx context.Context, tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, $2)", lockClassGlobal, lockSchema); err != nil {
 				return err
 			}
-			if _, err := pt.tx.Exec(pt.ctx, pgSchemaTable); err != nil {
+			if _, err := tx.Exec(ctx, pgSchemaTable); err != nil {
 				return err
 			}
 			var cur int
-			if err := pt.tx.QueryRow(pt.ctx, "SELECT coalesce(max(version), 0) FROM conductor_schema").Scan(&cur); err != nil {
+			if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM conductor_schema").Scan(&cur); err != nil {
 				return err
 			}
 			if cur > v { // another process did it meanwhile
 				return nil
 			}
-			if _, err := pt.tx.Exec(pt.ctx, step.sql); err != nil {
+			if _, err := tx.Exec(ctx, step.sql); err != nil {
 				return fmt.Errorf("%w (give Conductor a database of its own: its tables must not clash with another application's)", err)
 			}
-			_, err := pt.tx.Exec(pt.ctx, "INSERT INTO conductor_schema (version, name) VALUES ($1, $2)", v+1, step.name)
+			_, err := tx.Exec(ctx, "INSERT INTO conductor_schema (version, name) VALUES ($1, $2)", v+1, step.name)
 			return err
 		})
 		if err != nil {

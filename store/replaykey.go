@@ -16,7 +16,7 @@ const replayKeySize = 32
 // ReplayKey returns the database's replay-link key, making it on first use.
 func (s *Store) ReplayKey() ([]byte, error) {
 	var key []byte
-	err := s.be.view(func(t txn) error {
+	err := s.be.viewOne(func(t txn) error {
 		v, err := t.meta(keyReplay)
 		if len(v) == replayKeySize {
 			key = append([]byte(nil), v...)

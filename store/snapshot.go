@@ -24,8 +24,16 @@ type Snapshot struct {
 
 func readSnapshot(t txn, channel string) (*Snapshot, error) {
 	v, err := t.blob(blobSnapshot, channel)
-	if err != nil || v == nil {
+	if err != nil {
 		return nil, err
+	}
+	return decodeSnapshot(channel, v)
+}
+
+// decodeSnapshot reads a snapshot as stored (nil: none).
+func decodeSnapshot(channel string, v []byte) (*Snapshot, error) {
+	if v == nil {
+		return nil, nil
 	}
 	n, k := binary.Uvarint(v)
 	if k <= 0 {
@@ -54,26 +62,23 @@ type Loaded struct {
 // or returns ErrNotFound.
 func (s *Store) Load(channel string) (*Loaded, error) {
 	var l Loaded
-	err := s.view(func(t txn) error {
-		rec, err := t.header(channel)
+	err := s.viewOne(func(t txn) error {
+		p, err := t.loadGame(channel, true, true)
 		if err != nil {
 			return err
 		}
-		if rec.Log, err = readLog(t, channel); err != nil {
+		rec := p.header
+		if rec.Log, err = decodeLog(channel, p.chunks); err != nil {
 			return err
 		}
 		l.Record = rec
-		if l.Snapshot, err = readSnapshot(t, channel); err != nil {
+		if l.Snapshot, err = decodeSnapshot(channel, p.snapshot); err != nil {
 			return err
 		}
 		if l.Snapshot != nil && l.Snapshot.Moves > len(rec.Log) {
 			l.Snapshot = nil
 		}
-		v, err := t.blob(blobParked, channel)
-		if err != nil {
-			return err
-		}
-		l.Parked = bytes.Clone(v)
+		l.Parked = bytes.Clone(p.parked)
 		return nil
 	})
 	if err != nil {

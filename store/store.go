@@ -198,6 +198,14 @@ func (s *Store) view(fn func(txn) error) error {
 	return s.be.view(fn)
 }
 
+// viewOne is view for an fn that reads with one statement.
+func (s *Store) viewOne(fn func(txn) error) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	return s.be.viewOne(fn)
+}
+
 func (s *Store) update(fn func(txn) error) error {
 	if err := s.ready(); err != nil {
 		return err
