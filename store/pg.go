@@ -56,10 +56,6 @@ const (
 	lockExclusive   int32 = 3          // a process's hold (Options.Exclusive), for its session
 )
 
-// errRace: a write met a row another transaction made after this one
-// looked: run again.
-var errRace = errors.New("store: lost a race with another writer")
-
 func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 	redacted := redactDSN(dsn)
 	cfg, err := pgxpool.ParseConfig(dsn)
@@ -259,6 +255,5 @@ func retryable(err error) bool {
 		// its channel by another transaction since this one looked
 		return pe.Code == "40001" || pe.Code == "40P01" || (pe.Code == "23505" && pe.ConstraintName == "games_pkey")
 	}
-	return errors.Is(err, errRace)
+	return false
 }
-
