@@ -1,4 +1,10 @@
-// Package store persists Conductor's games in a single bbolt file.
+// Package store persists Conductor's games: in a single bbolt file (the
+// embedded default), or in PostgreSQL (CONDUCTOR_DB=postgres://…), which
+// several processes may share. Both keep one contract (backend.go), written
+// once over a typed transaction each backend implements; PostgreSQL's
+// schema is in pgschema.go, and docs/scale.md says how a move commits when
+// several processes write, and how shard leases and change notifications
+// work.
 //
 // The store knows nothing of the rules: a game is kept as plain data (its
 // settings, seats, random seed and the log of actions in the engine's text
@@ -6,7 +12,8 @@
 // channel; finished games move to an archive keyed by guild and finishing
 // time, which the statistics read.
 //
-// Layout of schema version 2 (see schema.go for how older files are upgraded):
+// The bbolt file's layout, schema version 2 (see schema.go for how older
+// files are upgraded):
 //
 //	meta/schema                          decimal schema version
 //	games/<channel>                      GameRecord as JSON, without Log
@@ -29,5 +36,7 @@
 // length of the game; what a request looks for is found by key; and a game
 // at rest costs a few kilobytes on disk and nothing in memory.
 //
-// Every method is safe for concurrent use; bbolt serialises writers.
+// Every method is safe for concurrent use: bbolt serialises writers; on
+// PostgreSQL row and advisory locks keep writers of any number of processes
+// apart, and a transaction that lost a race runs again.
 package store
