@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,10 @@ type pgBackend struct {
 // (and the game's lock in the service) for ever.
 const pgTimeout = 30 * time.Second
 
+// defaultPoolSize is the connections a Store opens at most, unless the
+// address says otherwise (pool_max_conns).
+const defaultPoolSize = 10
+
 // pgRetries is how many times a transaction that lost a race runs again.
 const pgRetries = 8
 
@@ -75,6 +80,11 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = opts.Timeout
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		// pgx's default (four on two cores) makes the tables' moves, the
+		// senders and the loads queue for a connection.
+		cfg.MaxConns = defaultPoolSize
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout+time.Second)
 	defer cancel()

@@ -124,7 +124,7 @@ func Start(opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "conductor-pgtest-")
+	dir, err := os.MkdirTemp(tempRoot(owner != nil), "conductor-pgtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +227,24 @@ func (c *Cluster) PIDs() []int {
 		}
 	}
 	return pids
+}
+
+// tempRoot is where the cluster's directory goes: the system's temporary
+// directory, unless the cluster's user could not reach into it (a TMPDIR
+// under root's home), then /tmp.
+func tempRoot(otherUser bool) string {
+	root := os.TempDir()
+	if !otherUser {
+		return root
+	}
+	for d := root; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return "/tmp"
+		}
+		if d == filepath.Dir(d) {
+			return root
+		}
+	}
 }
 
 // cleanEnv is the environment for initdb and postgres: none of the
