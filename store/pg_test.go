@@ -300,3 +300,32 @@ func TestPostgresExclusiveOpen(t *testing.T) {
 	}
 	second.Close()
 }
+
+// A move costs three round trips to PostgreSQL whatever it writes, and
+// loading a game one: what a database on another machine makes them cost.
+func TestPostgresRoundTrips(t *testing.T) {
+	s, _ := openPG(t)
+	mustPut(t, s, sampleGame("c1", "g1", 40))
+	count := func(what string, want int64, op func() error) {
+		t.Helper()
+		before := pgRoundTrips.Load()
+		if err := op(); err != nil {
+			t.Fatal(err)
+		}
+		if got := pgRoundTrips.Load() - before; got != want {
+			t.Errorf("%s: %d round trips, want %d", what, got, want)
+		}
+	}
+	count("a move with two posts, a deadline and a snapshot", 3, func() error {
+		_, err := s.Commit("c1", MoveCommit{Entry: LogEntry{Action: "pass", Interaction: "x"},
+			Posts:  []OutboxEntry{{Payload: json.RawMessage(`{}`)}, {Queue: "dm:u1", Payload: json.RawMessage(`{}`)}},
+			SetDue: true, Due: &Deadline{At: base, Kind: "turn"}, Snapshot: &Snapshot{Moves: 41, Data: []byte("s")}})
+		return err
+	})
+	count("loading a game", 1, func() error { _, err := s.Load("c1"); return err })
+	count("reading a game", 1, func() error { _, err := s.Get("c1"); return err })
+	count("a queue's posts", 1, func() error { _, err := s.Outbox("c1"); return err })
+	count("a deadline and a reminder", 3, func() error {
+		return s.SetDue("c1", &Deadline{At: base.Add(time.Hour), Kind: "turn"}, OutboxEntry{Payload: json.RawMessage(`{}`)})
+	})
+}

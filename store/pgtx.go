@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -61,6 +62,10 @@ func (t *pgTx) exec(sql string, args ...any) error {
 	return err
 }
 
+// pgRoundTrips counts the batches sent: what a test of the round trips
+// an operation costs reads.
+var pgRoundTrips atomic.Int64
+
 // send sends what waits.
 func (t *pgTx) send() error {
 	if t.batch == nil {
@@ -68,6 +73,7 @@ func (t *pgTx) send() error {
 	}
 	b := t.batch
 	t.batch = nil
+	pgRoundTrips.Add(1)
 	return t.conn.SendBatch(t.ctx, b).Close()
 }
 
