@@ -124,6 +124,7 @@ func Start(opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	removeStale(tempRoot(owner != nil))
 	dir, err := os.MkdirTemp(tempRoot(owner != nil), "conductor-pgtest-")
 	if err != nil {
 		return nil, err
@@ -227,6 +228,26 @@ func (c *Cluster) PIDs() []int {
 		}
 	}
 	return pids
+}
+
+// removeStale removes the directories of clusters whose test binary died
+// before stopping them (the server dies with it: Pdeathsig): those whose
+// server is gone, or that never got one and are older than a run.
+func removeStale(root string) {
+	dirs, _ := filepath.Glob(filepath.Join(root, "conductor-pgtest-*"))
+	for _, d := range dirs {
+		pidFile, err := os.ReadFile(filepath.Join(d, "data", "postmaster.pid"))
+		if err != nil {
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.RemoveAll(d)
+			}
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(pidFile), "\n", 2)[0]))
+		if err == nil && syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // tempRoot is where the cluster's directory goes: the system's temporary
