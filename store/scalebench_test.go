@@ -90,7 +90,8 @@ func scaleDatabase(b *testing.B, kind string) string {
 			path := filepath.Join(scaleDBs.dir, "bench.db")
 			fillBolt(b, path, n)
 			scaleDBs.bolt = path
-			b.Logf("filled %s with %d games in %v", path, n, time.Since(start).Round(time.Second))
+			fi, _ := os.Stat(path)
+			b.Logf("filled %s with %d games in %v: %d bytes a game", path, n, time.Since(start).Round(time.Second), fi.Size()/int64(n))
 		}
 		return scaleDBs.bolt
 	default:
@@ -104,9 +105,9 @@ func scaleDatabase(b *testing.B, kind string) string {
 			if err != nil {
 				b.Fatal(err)
 			}
-			fillPostgres(b, dsn, n)
+			size := fillPostgres(b, dsn, n)
 			scaleDBs.pg = dsn
-			b.Logf("filled PostgreSQL with %d games in %v", n, time.Since(start).Round(time.Second))
+			b.Logf("filled PostgreSQL with %d games in %v: %d bytes a game", n, time.Since(start).Round(time.Second), size/int64(n))
 		}
 		return scaleDBs.pg
 	}
@@ -160,8 +161,8 @@ func benchHeader(tpl *GameRecord, k int) *GameRecord {
 }
 
 // fillPostgres stores one game through the store, then copies its rows
-// for every other game in SQL.
-func fillPostgres(b *testing.B, dsn string, n int) {
+// for every other game in SQL, and returns the database's size.
+func fillPostgres(b *testing.B, dsn string, n int) int64 {
 	s, err := Open(dsn, &Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
@@ -204,6 +205,11 @@ func fillPostgres(b *testing.B, dsn string, n int) {
 	if _, err := pool.Exec(ctx, "VACUUM ANALYZE"); err != nil {
 		b.Fatal(err)
 	}
+	var size int64
+	if err := pool.QueryRow(ctx, "SELECT pg_database_size(current_database())").Scan(&size); err != nil {
+		b.Fatal(err)
+	}
+	return size
 }
 
 // BenchmarkScaleMoves: b.N moves from 4 writers, each in a random game.
