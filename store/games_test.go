@@ -271,27 +271,36 @@ func TestConcurrentAppends(t *testing.T) {
 		}
 		var wg sync.WaitGroup
 		var applied atomic.Int32
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for i := 0; i < each; i++ {
-					for c := 0; c < channels; c++ {
-						ch := fmt.Sprint("c", c)
-						if _, err := s.AppendAction(ch, LogEntry{Seat: w, Action: fmt.Sprint("a", w, "-", i), Interaction: fmt.Sprint(w, "-", i)}); err != nil {
-							t.Error(err)
+		// The workers keep in step, a round at a time, as a retry comes
+		// within seconds: the log refuses an interaction it holds in its
+		// last 32 moves at least (logTail.repeats), not one of long ago.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				var round sync.WaitGroup
+				for w := 0; w < workers; w++ {
+					round.Add(1)
+					go func() {
+						defer round.Done()
+						for c := 0; c < channels; c++ {
+							ch := fmt.Sprint("c", c)
+							if _, err := s.AppendAction(ch, LogEntry{Seat: w, Action: fmt.Sprint("a", w, "-", i), Interaction: fmt.Sprint(w, "-", i)}); err != nil {
+								t.Error(err)
+							}
+							// Every worker also retries one shared interaction: exactly
+							// one of them must win per game.
+							if _, err := s.AppendAction(ch, LogEntry{Seat: w, Action: "shared", Interaction: fmt.Sprint("shared-", i)}); err == nil {
+								applied.Add(1)
+							} else if !errors.Is(err, ErrDuplicate) {
+								t.Error(err)
+							}
 						}
-						// Every worker also retries one shared interaction: exactly
-						// one of them must win per game.
-						if _, err := s.AppendAction(ch, LogEntry{Seat: w, Action: "shared", Interaction: fmt.Sprint("shared-", i)}); err == nil {
-							applied.Add(1)
-						} else if !errors.Is(err, ErrDuplicate) {
-							t.Error(err)
-						}
-					}
+					}()
 				}
-			}(w)
-		}
+				round.Wait()
+			}
+		}()
 		// Readers run alongside the writers.
 		for r := 0; r < 2; r++ {
 			wg.Add(1)

@@ -131,19 +131,20 @@ func TestPostgresTwoProcessesShareGames(t *testing.T) {
 	for g := range games {
 		mustPut(t, a, sampleGame(fmt.Sprint("c", g), "g1", 0))
 	}
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	applied := map[string]int{}
-	for w, s := range []*Store{a, b, a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
+	// A round at a time (a retry comes within seconds: see
+	// TestConcurrentAppends), four workers, two per process, each
+	// interaction sent by one worker of each process.
+	for i := range each {
+		var wg sync.WaitGroup
+		for w, s := range []*Store{a, b, a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				for g := range games {
 					ch := fmt.Sprint("c", g)
-					// Each interaction is sent to both processes, as a
-					// gateway replay might.
-					id := fmt.Sprint("i", i%10, "-", w%2)
+					id := fmt.Sprint("i", i, "-", w/2)
 					_, err := s.AppendActionWithPosts(ch, LogEntry{Seat: w, Action: fmt.Sprint("a", w, "-", i), Interaction: id},
 						[]OutboxEntry{{Payload: json.RawMessage(`{}`)}})
 					switch {
@@ -155,15 +156,15 @@ func TestPostgresTwoProcessesShareGames(t *testing.T) {
 						t.Error(err)
 					}
 				}
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	for g := range games {
 		ch := fmt.Sprint("c", g)
 		log := mustGet(t, b, ch).Log
-		if len(log) != 20 { // ten interactions per parity, each once
-			t.Errorf("%s: %d moves, want 20", ch, len(log))
+		if len(log) != 2*each { // two interactions a round, each once
+			t.Errorf("%s: %d moves, want %d", ch, len(log), 2*each)
 		}
 		posts, _ := a.Outbox(ch)
 		if len(posts) != len(log) {
