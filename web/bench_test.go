@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -256,4 +258,45 @@ func waitReached(tb testing.TB, p *benchPage, v uint64) time.Time {
 		case <-time.After(100 * time.Microsecond):
 		}
 	}
+}
+
+// BenchmarkReplayRequest is the server's CPU per replay-page request: the
+// page, its data and a turn's SVG, asked again and again as a link shared
+// in a busy server would be (the handler called directly, so the time is
+// the server's work alone, one request at a time).
+//
+//	go test -run '^$' -bench ReplayRequest -count 5 ./web/
+func BenchmarkReplayRequest(b *testing.B) {
+	s := newStack(b)
+	rec, _ := s.archive(s.guild.ID, "europe-classic-bots")
+	link := s.web.ReplayURL(s.guild.ID, rec.ID)
+	path := strings.TrimPrefix(link, s.http.URL)
+	h := s.web.Handler()
+	for _, c := range []struct{ name, path string }{
+		{"page", path},
+		{"data", path + "/data.json"},
+		{"turn", path + "/turn/40.svg"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu0 := processCPU()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				r := httptest.NewRequest("GET", c.path, nil)
+				r.RemoteAddr = "198.51.100.7:4242"
+				h.ServeHTTP(w, r)
+				if w.Code != 200 {
+					b.Fatalf("%s: %d", c.path, w.Code)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+		})
+	}
+}
+
+// processCPU is the CPU time the process has used (user and system, all
+// threads): what a request costs the machine, whatever else waits on it.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
