@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -57,7 +58,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	}
 	var in actRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8192)).Decode(&in); err != nil || !nonceRE.MatchString(in.Nonce) {
-		http.Error(w, "a move needs a nonce and one thing to do", http.StatusBadRequest)
+		s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 		return
 	}
 	channel, game := sess.bound()
@@ -80,12 +81,12 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	case in.CustomID != "":
 		req.Type, req.CustomID, req.Values = commands.ComponentRequest, in.CustomID, in.Values
 	default:
-		http.Error(w, "a move needs one thing to do", http.StatusBadRequest)
+		s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 		return
 	}
 	for _, v := range []string{in.Route, in.Passenger, in.Station, in.From, in.CustomID} {
 		if len(v) > 200 {
-			http.Error(w, "too long", http.StatusBadRequest)
+			s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 			return
 		}
 	}
@@ -102,10 +103,15 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	names := s.seatNames(channel)
 	resp := &commands.Recorder{}
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.svc.Handle(context.WithoutCancel(r.Context()), req, resp)
-	}()
+	var panicked atomic.Bool
+	ctx := context.WithoutCancel(r.Context())
+	s.goSafe("applying a page's move", func() {
+		s.handle(ctx, req, resp)
+		close(done)
+	}, func() {
+		panicked.Store(true)
+		close(done)
+	})
 	// Handle returns once the channel's posts are sent; the page needs only
 	// the answer, which comes first.
 	select {
@@ -115,6 +121,10 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		case <-done:
 		case <-time.After(answerGrace):
 		}
+	}
+	if panicked.Load() {
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
+		return
 	}
 	ans := actAnswer{Replies: []messageJSON{}}
 	for _, m := range resp.Messages() {
@@ -127,7 +137,8 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := json.Marshal(ans)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		s.log.Error("encoding a move's answer", "err", err)
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
 		return
 	}
 	if sess.replies == nil {
@@ -189,7 +200,8 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			s.log.Error("building a page's frame", "err", err)
+			s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
 			return
 		}
 		if f.Version > after || after == 0 {

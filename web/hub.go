@@ -147,7 +147,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeTooMany, err.Error())
 		return
 	}
-	go c.writeLoop()
+	s.goSafe("writing to a page", c.writeLoop, c.stop)
 	s.hub.sendFirst(c)
 	c.readLoop()
 	s.hub.leave(c)
@@ -171,7 +171,7 @@ func (h *hub) join(c *conn, channel string) error {
 	if r == nil {
 		r = &room{channel: channel, wake: make(chan struct{}, 1), conns: map[*conn]struct{}{}}
 		h.rooms[channel] = r
-		go h.run(r)
+		h.s.goSafe("a room's worker", func() { h.run(r) }, nil)
 	}
 	if len(r.conns) >= maxPerGame || h.users[c.sess.user] >= maxPerUser {
 		if len(r.conns) == 0 {
@@ -208,11 +208,21 @@ func (h *hub) leave(c *conn) {
 	}
 }
 
-// run is a room's worker: each wake sends every page its frame.
+// run is a room's worker: each wake sends every page its frame. A panic
+// in one broadcast is logged and the worker goes on.
 func (h *hub) run(r *room) {
 	for range r.wake {
-		h.broadcast(r)
+		h.broadcastSafely(r)
 	}
+}
+
+func (h *hub) broadcastSafely(r *room) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.s.logPanic("sending a room its frames", v)
+		}
+	}()
+	h.broadcast(r)
 }
 
 // members lists a room's connections.

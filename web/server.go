@@ -68,6 +68,8 @@ type Server struct {
 	log  *slog.Logger
 	api  *url.URL
 	svc  *commands.Service
+	// handle applies a page's move: svc.Handle (a test puts another).
+	handle func(context.Context, *commands.Request, commands.Responder)
 
 	sessions sessions
 	launches launches
@@ -127,7 +129,10 @@ func New(opts Options) (*Server, error) {
 }
 
 // Attach gives the server the service the pages play through.
-func (s *Server) Attach(svc *commands.Service) { s.svc = svc }
+func (s *Server) Attach(svc *commands.Service) {
+	s.svc = svc
+	s.handle = svc.Handle
+}
 
 // Close ends every live connection.
 func (s *Server) Close() {
@@ -154,7 +159,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /r/{token}", s.serveReplayPage)
 	mux.HandleFunc("GET /r/{token}/data.json", s.serveReplayData)
 	mux.HandleFunc("GET /r/{token}/turn/{file}", s.serveReplayTurn)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.recovering(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/.proxy"); ok && (rest == "" || rest[0] == '/') {
 			r2 := r.Clone(r.Context())
 			if rest == "" {
@@ -166,7 +171,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		mux.ServeHTTP(w, r)
-	})
+	}))
 }
 
 // Launched records an instance opened from a channel (commands.Activity).
