@@ -190,6 +190,9 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	if after != 0 {
+		s.holdOpen(w, pollFor)
+	}
 	deadline := time.NewTimer(pollFor)
 	defer deadline.Stop()
 	for {

@@ -60,6 +60,8 @@ type Options struct {
 	HTTPClient *http.Client
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Timeouts bound the connections of HTTPServer.
+	Timeouts Timeouts
 }
 
 // Server is the web transport. It implements commands.Activity.
@@ -120,6 +122,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	opts.Timeouts = opts.Timeouts.withDefaults()
 	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{})}
 	s.sessions.init()
 	s.launches.init()
