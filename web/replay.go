@@ -217,6 +217,7 @@ func (s *Server) replayError(w http.ResponseWriter, r *http.Request, err error) 
 	if !errors.Is(err, commands.ErrNoReplay) {
 		s.log.Error("replay page", "err", err)
 	}
+	noFraming(w)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Error(w, present.T(acceptLang(r), "replay.gone"), http.StatusNotFound)
 }
@@ -227,8 +228,9 @@ func (s *Server) serveReplayPage(w http.ResponseWriter, r *http.Request) {
 		s.replayError(w, r, err)
 		return
 	}
+	w.Header().Set("X-Frame-Options", "DENY")
 	s.writePage(w, pageData{Lang: rp.lang, Title: rp.title, Script: "replay.js", Texts: pageTexts(rp.lang),
-		Token: r.PathValue("token"), Root: "../"})
+		Token: r.PathValue("token"), Root: "../"}, replayCSP)
 }
 
 func (s *Server) serveReplayData(w http.ResponseWriter, r *http.Request) {
@@ -237,6 +239,7 @@ func (s *Server) serveReplayData(w http.ResponseWriter, r *http.Request) {
 		s.replayError(w, r, err)
 		return
 	}
+	noFraming(w)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(rp.data)
@@ -259,6 +262,7 @@ func (s *Server) serveReplayTurn(w http.ResponseWriter, r *http.Request) {
 		s.replayError(w, r, err)
 		return
 	}
+	noFraming(w)
 	w.Header().Set("Content-Type", "image/svg+xml; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(buf.Bytes())

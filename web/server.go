@@ -80,6 +80,9 @@ type Server struct {
 	replays  replayCache
 	limits   rateLimits
 
+	// hsts: the public address is HTTPS, so browsers are told to keep to it.
+	hsts bool
+
 	closeOnce sync.Once
 	closed    chan struct{}
 }
@@ -106,12 +109,14 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("web: DISCORD_API_URL %q: want an http(s) address", base)
 	}
 	api.Path = strings.TrimSuffix(api.Path, "/") + "/api/v10/"
+	publicHTTPS := false
 	if opts.PublicURL != "" {
 		u, err := url.Parse(opts.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("web: CONDUCTOR_PUBLIC_URL %q: want an address like https://conductor.example.org", opts.PublicURL)
 		}
 		opts.PublicURL = strings.TrimSuffix(opts.PublicURL, "/")
+		publicHTTPS = u.Scheme == "https"
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -123,7 +128,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	opts.Timeouts = opts.Timeouts.withDefaults()
-	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS}
 	s.sessions.init()
 	s.launches.init()
 	s.boards.init()
@@ -173,9 +178,15 @@ func (s *Server) Handler() http.Handler {
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
+		if s.hsts {
+			w.Header().Set("Strict-Transport-Security", hstsPolicy)
+		}
 		mux.ServeHTTP(w, r)
 	}))
 }
+
+// hstsPolicy keeps browsers on HTTPS for a year once they saw it.
+const hstsPolicy = "max-age=31536000"
 
 // Launched records an instance opened from a channel (commands.Activity).
 func (s *Server) Launched(l commands.Launch) {
