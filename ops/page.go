@@ -28,7 +28,7 @@ func NewPage(cfg Config, b *bot.Bot, st *store.Store, r *imaging.Renderer, log *
 		return p, nil
 	}
 	srv, err := web.New(web.Options{AppID: b.AppID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase, PublicURL: cfg.PublicURL,
-		Discord: b, Store: st, Renderer: r, Logger: log})
+		Discord: b, Store: st, Renderer: r, Logger: log, ClientIPHeader: cfg.ClientIPHeader, TrustedProxies: cfg.TrustedProxies})
 	if err != nil {
 		return nil, ConfigError{err}
 	}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -62,6 +63,13 @@ type Options struct {
 	Now func() time.Time
 	// Timeouts bound the connections of HTTPServer.
 	Timeouts Timeouts
+	// ClientIPHeader names the header a proxy in front of the server
+	// writes the client's address in (CONDUCTOR_CLIENT_IP_HEADER, for
+	// example Fly-Client-IP); it is believed only from TrustedProxies
+	// (CONDUCTOR_TRUSTED_PROXIES; default: loopback and private
+	// addresses). "" counts every request by its connection's peer.
+	ClientIPHeader string
+	TrustedProxies []netip.Prefix
 }
 
 // Server is the web transport. It implements commands.Activity.

@@ -406,20 +406,3 @@ func acceptLang(r *http.Request) string {
 	}
 	return "en"
 }
-
-// rateLimits counts requests per key in one-minute windows.
-type rateLimits struct {
-	mu     sync.Mutex
-	window time.Time
-	counts map[string]int
-}
-
-func (l *rateLimits) allow(key string, limit int, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.counts == nil || now.Sub(l.window) >= time.Minute || now.Before(l.window) {
-		l.window, l.counts = now, map[string]int{}
-	}
-	l.counts[key]++
-	return l.counts[key] <= limit
-}
