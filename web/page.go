@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -106,18 +107,30 @@ func noFraming(w http.ResponseWriter) {
 }
 
 func (s *Server) writePage(w http.ResponseWriter, d pageData, policy string) {
-	texts, _ := json.Marshal(d.Texts)
+	page, err := renderPage(d)
+	if err != nil {
+		s.log.Warn("writing a page", "err", err)
+	}
+	writePageBytes(w, page, policy)
+}
+
+func writePageBytes(w http.ResponseWriter, page []byte, policy string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Security-Policy", policy)
-	err := pageTemplate.Execute(w, map[string]any{
+	w.Write(page)
+}
+
+// renderPage fills index.html.
+func renderPage(d pageData) ([]byte, error) {
+	texts, _ := json.Marshal(d.Texts)
+	var buf bytes.Buffer
+	err := pageTemplate.Execute(&buf, map[string]any{
 		"Lang": d.Lang, "Title": d.Title, "Script": d.Script, "ClientID": d.ClientID, "Token": d.Token,
 		"Static": d.Root + "s/" + staticHash() + "/", "Root": d.Root, "Texts": string(texts),
 		"Connecting": d.Texts["connecting"],
 	})
-	if err != nil {
-		s.log.Warn("writing a page", "err", err)
-	}
+	return buf.Bytes(), err
 }
 
 // servePage is the Activity's page. It holds no data: the game comes from
