@@ -100,7 +100,14 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		w.Write(prev)
 		return
 	}
-	names := s.seatNames(channel)
+	// The move is for the session's game: once another began in the
+	// channel, the page's game is over.
+	names, current := s.seatNames(channel)
+	if current != game {
+		writeJSON(w, http.StatusOK, actAnswer{Replies: []messageJSON{},
+			State: overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}})
+		return
+	}
 	resp := &commands.Recorder{}
 	done := make(chan struct{})
 	var panicked atomic.Bool
@@ -130,9 +137,9 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	for _, m := range resp.Messages() {
 		ans.Replies = append(ans.Replies, messageOf(m, names))
 	}
-	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
+	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil && f.Game == game {
 		ans.State = f
-	} else if errors.Is(err, commands.ErrNoGame) {
+	} else if err == nil || errors.Is(err, commands.ErrNoGame) {
 		ans.State = overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
 	}
 	data, err := json.Marshal(ans)
@@ -155,17 +162,20 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// seatNames maps a game's seated users to their names, for mentions.
-func (s *Server) seatNames(channel string) map[string]string {
+// seatNames maps a game's seated users to their names, for mentions, and
+// says which game the channel holds ("" for none).
+func (s *Server) seatNames(channel string) (map[string]string, string) {
 	names := map[string]string{}
-	if v, err := s.svc.View(channel, "", "en"); err == nil {
-		for _, st := range v.Seats {
-			if st.User != "" {
-				names[st.User] = st.Name
-			}
+	v, err := s.svc.View(channel, "", "en")
+	if err != nil {
+		return names, ""
+	}
+	for _, st := range v.Seats {
+		if st.User != "" {
+			names[st.User] = st.Name
 		}
 	}
-	return names
+	return names, v.Game
 }
 
 // answerGrace is how long a move's answer may take to follow its first
@@ -189,6 +199,21 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
 		return
 	}
+	over := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
+	switch err := s.checkReader(r.Context(), sess); {
+	case errors.Is(err, errGameOver):
+		writeJSON(w, http.StatusOK, over)
+		return
+	case errors.Is(err, errNotInInstance):
+		s.sessions.drop(sess)
+		s.hub.endSession(sess, closeNoHello, "not in the activity")
+		s.refuse(w, http.StatusUnauthorized, "session_ended", sess.lang)
+		return
+	case err != nil:
+		s.log.Error("checking a page's reader", "err", err)
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
+		return
+	}
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
 	if after != 0 {
 		s.holdOpen(w, pollFor)
@@ -198,8 +223,8 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	for {
 		wait := s.hub.waitChange(channel)
 		f, err := s.frameFor(channel, sess.user, sess.lang)
-		if errors.Is(err, commands.ErrNoGame) {
-			writeJSON(w, http.StatusOK, overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)})
+		if errors.Is(err, commands.ErrNoGame) || (err == nil && f.Game != game) {
+			writeJSON(w, http.StatusOK, over)
 			return
 		}
 		if err != nil {

@@ -215,13 +215,24 @@ func (s *stack) game(players ...fakediscord.User) (parent, thread string) {
 func (s *stack) gameWith(options map[string]string, players ...fakediscord.User) (parent, thread string) {
 	s.t.Helper()
 	ch := s.srv.CreateTextChannel(s.guild.ID, fmt.Sprint("table-", s.seq.Add(1)))
-	before := len(s.srv.Threads(ch.ID))
-	c := s.handle(players[0], ch.ID, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
-	threads := s.srv.Threads(ch.ID)
-	if len(threads) != before+1 {
+	return ch.ID, s.gameIn(ch.ID, options, players...)
+}
+
+// gameIn is gameWith in a given channel; with the option thread=false the
+// game plays in the channel itself. It returns the game's channel.
+func (s *stack) gameIn(channel string, options map[string]string, players ...fakediscord.User) (thread string) {
+	s.t.Helper()
+	before := len(s.srv.Threads(channel))
+	c := s.handle(players[0], channel, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
+	threads := s.srv.Threads(channel)
+	switch {
+	case options["thread"] == "false":
+		thread = channel
+	case len(threads) != before+1:
 		s.t.Fatalf("/ttr new opened no thread: %s", textOf(c))
+	default:
+		thread = threads[len(threads)-1].ID
 	}
-	thread = threads[len(threads)-1].ID
 	for _, p := range players[1:] {
 		if c := s.handle(p, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "join"}); strings.Contains(textOf(c), "⛔") {
 			s.t.Fatalf("join: %s", textOf(c))
@@ -248,7 +259,7 @@ func (s *stack) gameWith(options map[string]string, players ...fakediscord.User)
 		s.handle(p, thread, commands.Request{Type: commands.ComponentRequest, CustomID: menu.ID, Values: values})
 	}
 	s.svc.Quiet()
-	return ch.ID, thread
+	return thread
 }
 
 // session opens a page session as a user in an instance, through the

@@ -69,6 +69,7 @@ type room struct {
 // conn is one open page.
 type conn struct {
 	ws   *websocket.Conn
+	srv  *Server
 	sess *session
 	room *room
 
@@ -137,12 +138,29 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeNoHello, "no session")
 		return
 	}
-	channel, _ := sess.bound()
+	channel, game := sess.bound()
 	if channel == "" {
 		closeWS(ws, closeNoHello, "no game picked")
 		return
 	}
-	c := &conn{ws: ws, sess: sess, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &conn{ws: ws, srv: s, sess: sess, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	switch err := s.checkReader(r.Context(), sess); {
+	case errors.Is(err, errGameOver):
+		f := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
+		data, _ := json.Marshal(f)
+		ws.SetWriteDeadline(time.Now().Add(writeWithin))
+		ws.WriteMessage(websocket.TextMessage, data)
+		closeWS(ws, closeOver, "game over")
+		return
+	case errors.Is(err, errNotInInstance):
+		s.sessions.drop(sess)
+		closeWS(ws, closeNoHello, "not in the activity")
+		return
+	case err != nil:
+		s.log.Error("checking a page's reader", "err", err)
+		closeWS(ws, websocket.CloseInternalServerErr, "try again")
+		return
+	}
 	if err := s.hub.join(c, channel); err != nil {
 		closeWS(ws, closeTooMany, err.Error())
 		return
@@ -249,19 +267,30 @@ func (h *hub) broadcast(r *room) {
 	built := map[frameKey][]byte{}
 	versions := map[frameKey]uint64{}
 	var seats map[string]bool
+	var game string
+	now := h.s.opts.Now()
 	for _, c := range conns {
+		if !c.sess.live(now) {
+			c.finish(closeNoHello, "session expired")
+			continue
+		}
 		if seats == nil {
 			v, err := h.s.svc.View(r.channel, "", c.sess.lang)
 			if err != nil {
 				h.gameGone(conns, err)
 				return
 			}
-			seats = map[string]bool{}
+			seats, game = map[string]bool{}, v.Game
 			for _, st := range v.Seats {
 				if st.User != "" {
 					seats[st.User] = true
 				}
 			}
+		}
+		if _, mine := c.sess.bound(); mine != game {
+			// A new game in the channel: this page's game is over.
+			h.gameGone([]*conn{c}, commands.ErrNoGame)
+			continue
 		}
 		key := frameKey{lang: c.sess.lang}
 		if seats[c.sess.user] {
@@ -313,6 +342,9 @@ func (h *hub) gameGone(conns []*conn, err error) {
 func (h *hub) sendFirst(c *conn) {
 	channel, _ := c.sess.bound()
 	f, err := h.s.frameFor(channel, c.sess.user, c.sess.lang)
+	if _, game := c.sess.bound(); err == nil && f.Game != game {
+		err = commands.ErrNoGame
+	}
 	if err != nil {
 		h.gameGone([]*conn{c}, err)
 		return
@@ -400,6 +432,13 @@ func (c *conn) writeLoop() {
 		case <-c.done:
 			return
 		case <-ping.C:
+			// An open page is a session in use; past its lifetime it ends.
+			if now := c.srv.opts.Now(); c.sess.live(now) {
+				c.sess.touch(now)
+			} else {
+				c.finish(closeNoHello, "session expired")
+				continue
+			}
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWithin)); err != nil {
 				c.stop()
 				return

@@ -81,12 +81,13 @@ type Server struct {
 	// handle applies a page's move: svc.Handle (a test puts another).
 	handle func(context.Context, *commands.Request, commands.Responder)
 
-	sessions sessions
-	launches launches
-	hub      *hub
-	boards   boardCache
-	replays  replayCache
-	limits   rateLimits
+	sessions  sessions
+	launches  launches
+	instances instances
+	hub       *hub
+	boards    boardCache
+	replays   replayCache
+	limits    rateLimits
 
 	// hsts: the public address is HTTPS, so browsers are told to keep to it.
 	hsts bool

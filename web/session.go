@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -23,11 +25,22 @@ import (
 // is in. Sessions live in memory; after a restart the page authorises
 // again (silently, once the user consented).
 
-// sessionIdle is how long an unused session lives.
+// sessionIdle is how long an unused session lives (a page with its
+// WebSocket open is in use).
 const sessionIdle = 2 * time.Hour
 
-// maxSessions bounds the sessions kept; the least recently used go first.
-const maxSessions = 20000
+// sessionLifetime is how long a session lives however much it is used:
+// then the page authorises again, and Discord says again who may read.
+const sessionLifetime = 12 * time.Hour
+
+// maxSessions bounds the sessions kept; maxSessionsPerUser bounds one
+// user's: a user's new session past it ends that user's oldest, and at
+// maxSessions the oldest session of the user holding the most goes (never
+// another user's for one user's sessions).
+const (
+	maxSessions        = 20000
+	maxSessionsPerUser = 16
+)
 
 type session struct {
 	token string // the bearer the page sends; never logged
@@ -40,6 +53,8 @@ type session struct {
 	// inInstance whether Discord listed the user in it.
 	instance, location string
 	inInstance         bool
+	created            time.Time
+	ended              atomic.Bool // dropped: evicted, forgotten, refused
 
 	mu      sync.Mutex // guards channel, game and seen
 	channel string     // the game's channel; "" until one is picked
@@ -66,15 +81,31 @@ func (s *session) bind(channel, game string) {
 	s.mu.Unlock()
 }
 
+// live says whether the session may still be used at now.
+func (s *session) live(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.ended.Load() && now.Sub(s.seen) <= sessionIdle && now.Sub(s.created) <= sessionLifetime
+}
+
+// touch marks the session used at now.
+func (s *session) touch(now time.Time) {
+	s.mu.Lock()
+	if now.After(s.seen) {
+		s.seen = now
+	}
+	s.mu.Unlock()
+}
+
 type sessions struct {
 	mu     sync.Mutex
 	byTok  map[string]*session
-	byUser map[string]int // sessions per user
+	byUser map[string][]*session // oldest first
 }
 
 func (ss *sessions) init() {
 	ss.byTok = map[string]*session{}
-	ss.byUser = map[string]int{}
+	ss.byUser = map[string][]*session{}
 }
 
 // tokenKey is what the map is keyed by: a hash, so that the lookup's
@@ -90,45 +121,66 @@ func randomString(n int) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func (ss *sessions) add(s *session, now time.Time) {
+// add keeps a new session and returns the sessions it ended to make room
+// (their pages are to be closed).
+func (ss *sessions) add(s *session, now time.Time) []*session {
 	s.token = randomString(32)
 	var id [8]byte
 	rand.Read(id[:])
 	s.id = hex.EncodeToString(id[:])
-	s.seen = now
+	s.created, s.seen = now, now
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	var ended []*session
+	if mine := ss.byUser[s.user]; len(mine) >= maxSessionsPerUser {
+		ended = append(ended, ss.dropLocked(mine[0]))
+	}
 	if len(ss.byTok) >= maxSessions {
-		ss.evictLocked(now)
+		ended = append(ended, ss.evictLocked(now)...)
 	}
 	ss.byTok[tokenKey(s.token)] = s
-	ss.byUser[s.user]++
+	ss.byUser[s.user] = append(ss.byUser[s.user], s)
+	return ended
 }
 
-// evictLocked drops expired sessions, and the oldest when none expired.
-func (ss *sessions) evictLocked(now time.Time) {
-	var oldest *session
-	var oldestKey string
-	for k, s := range ss.byTok {
-		s.mu.Lock()
-		seen := s.seen
-		s.mu.Unlock()
-		if now.Sub(seen) > sessionIdle {
-			delete(ss.byTok, k)
-			ss.byUser[s.user]--
-			continue
-		}
-		if oldest == nil || seen.Before(oldest.seen) {
-			oldest, oldestKey = s, k
-		}
+// dropLocked takes a session out and ends it.
+func (ss *sessions) dropLocked(s *session) *session {
+	s.ended.Store(true)
+	delete(ss.byTok, tokenKey(s.token))
+	mine := slices.DeleteFunc(ss.byUser[s.user], func(x *session) bool { return x == s })
+	if len(mine) == 0 {
+		delete(ss.byUser, s.user)
+	} else {
+		ss.byUser[s.user] = mine
 	}
-	if len(ss.byTok) >= maxSessions && oldest != nil {
-		delete(ss.byTok, oldestKey)
-		ss.byUser[oldest.user]--
-	}
+	return s
 }
 
-// get finds a live session by its token.
+// evictLocked drops the sessions no longer live and, when none was, the
+// oldest session of the user holding the most.
+func (ss *sessions) evictLocked(now time.Time) []*session {
+	var ended []*session
+	var heaviest []*session
+	for _, mine := range ss.byUser {
+		for _, s := range mine {
+			if !s.live(now) {
+				ended = append(ended, s)
+			}
+		}
+		if len(mine) > len(heaviest) {
+			heaviest = mine
+		}
+	}
+	for _, s := range ended {
+		ss.dropLocked(s)
+	}
+	if len(ended) == 0 && len(heaviest) > 0 {
+		ended = append(ended, ss.dropLocked(heaviest[0]))
+	}
+	return ended
+}
+
+// get finds a live session by its token, and marks it used.
 func (ss *sessions) get(tok string, now time.Time) *session {
 	if tok == "" {
 		return nil
@@ -136,16 +188,21 @@ func (ss *sessions) get(tok string, now time.Time) *session {
 	ss.mu.Lock()
 	s := ss.byTok[tokenKey(tok)]
 	ss.mu.Unlock()
-	if s == nil {
+	if s == nil || !s.live(now) {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if now.Sub(s.seen) > sessionIdle {
-		return nil
-	}
-	s.seen = now
+	s.touch(now)
 	return s
+}
+
+// drop ends a session.
+func (ss *sessions) drop(s *session) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.byTok[tokenKey(s.token)] == s {
+		ss.dropLocked(s)
+	}
+	s.ended.Store(true)
 }
 
 // dropGuild ends every session of a guild and returns them.
@@ -153,12 +210,13 @@ func (ss *sessions) dropGuild(guild string) []*session {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	var out []*session
-	for k, s := range ss.byTok {
+	for _, s := range ss.byTok {
 		if s.guild == guild {
-			delete(ss.byTok, k)
-			ss.byUser[s.user]--
 			out = append(out, s)
 		}
+	}
+	for _, s := range out {
+		ss.dropLocked(s)
 	}
 	return out
 }
@@ -328,7 +386,9 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 			games = nil
 		}
 	}
-	s.sessions.add(sess, s.opts.Now())
+	for _, old := range s.sessions.add(sess, s.opts.Now()) {
+		s.hub.endSession(old, closeForgotten, "session ended")
+	}
 	s.log.Info("activity session opened", "user", u.ID, "guild", inst.Guild, "instance", inst.ID, "channel", sess.channel)
 	ans := sessionAnswer{Session: sess.token, AccessToken: token, Me: meJSON{ID: u.ID, Name: u.name()}, Lang: lang, Texts: pageTexts(lang)}
 	if sess.channel != "" {
@@ -405,4 +465,41 @@ func acceptLang(r *http.Request) string {
 		}
 	}
 	return "en"
+}
+
+var (
+	// errGameOver: the session's game is no longer its channel's (it
+	// ended, and maybe another began there).
+	errGameOver = errors.New("the session's game is over")
+	// errNotInInstance: the reader is neither seated nor, Discord says,
+	// in the activity any more.
+	errNotInInstance = errors.New("the reader left the activity")
+)
+
+// checkReader checks a session again as its page (re)connects or asks its
+// frame: its game is still its channel's, and its reader is seated there
+// or still in the activity instance (Discord asked through the instances'
+// cache). When Discord cannot be asked, the reader keeps reading.
+func (s *Server) checkReader(ctx context.Context, sess *session) error {
+	channel, game := sess.bound()
+	v, err := s.svc.View(channel, sess.user, sess.lang)
+	if errors.Is(err, commands.ErrNoGame) || (err == nil && v.Game != game) {
+		return errGameOver
+	}
+	if err != nil {
+		return err
+	}
+	if v.Seat >= 0 {
+		return nil
+	}
+	in, err := s.inInstance(ctx, sess.instance, sess.user)
+	if err != nil {
+		s.log.Warn("reading an activity instance again", "instance", sess.instance, "err", err)
+		return nil
+	}
+	if !in {
+		s.log.Info("activity session ended: the reader left the instance", "user", sess.user, "instance", sess.instance)
+		return errNotInInstance
+	}
+	return nil
 }
