@@ -165,7 +165,10 @@ func BenchmarkMoveToEveryPage(b *testing.B) {
 		games, pages int
 	}{{"one-game-50-pages", 1, 50}, {"50-games-3-pages", 50, 3}} {
 		b.Run(c.name, func(b *testing.B) {
-			s := newStack(b, stackOptions{poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
+			// The clock moves on two seconds a sign-in: 150 pages opened
+			// from one address stay within its limit a minute.
+			clock := &testClock{}
+			s := newStack(b, stackOptions{now: clock.now, poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
 			var games []*benchGame
 			for i := range c.games {
 				alice, bob := s.srv.CreateUser(fmt.Sprint("alice", i)), s.srv.CreateUser(fmt.Sprint("bob", i))
@@ -198,6 +201,7 @@ func BenchmarkMoveToEveryPage(b *testing.B) {
 				}
 				inst := s.srv.CreateActivityInstance(s.guild.ID, g.thread, ids...)
 				for _, u := range readers {
+					clock.advance(2 * time.Second)
 					ans, code := s.session(u, inst)
 					if code != 200 {
 						b.Fatalf("session: %d %s", code, ans.raw)
@@ -305,4 +309,28 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSignInUnderJunkFlood: each operation is a minute in which one
+// address sends 1,200 junk sign-ins (made-up codes for the real instance
+// and for made-up ones, broken and oversized bodies) while 20 real users
+// sign in from another: the share of real users who got a session, the
+// code exchanges the junk cost, and the server's CPU per junk request.
+//
+//	go test -run '^$' -bench SignInUnderJunkFlood -benchtime 5x -count 5 ./web/
+func BenchmarkSignInUnderJunkFlood(b *testing.B) {
+	clock := &testClock{}
+	s, inst, real := floodStack(b, clock, 20)
+	var ok, all, exchanges int
+	var cpu time.Duration
+	for b.Loop() {
+		clock.advance(time.Minute)
+		cpu0 := processCPU()
+		f := s.junkFlood(inst, []string{"203.0.113.66"}, 1200, real)
+		cpu += processCPU() - cpu0
+		ok, all, exchanges = ok+f.realOK, all+f.real, exchanges+f.exchanges
+	}
+	b.ReportMetric(100*float64(ok)/float64(all), "real-signed-in-%")
+	b.ReportMetric(float64(exchanges)/float64(b.N), "junk-exchanges/flood")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*1200), "cpu-µs/junk")
 }

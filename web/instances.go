@@ -22,8 +22,9 @@ import (
 const (
 	// instanceFresh: how old an answer may be to let a reader in.
 	instanceFresh = 30 * time.Second
-	// instanceRecheck: how old an answer may be to keep a reader out (it
-	// is asked again when older).
+	// instanceRecheck: how old an answer may be to keep a reconnecting
+	// reader out (it is asked again when older). A sign-in not listed is
+	// always asked again: one joins an activity just before opening it.
 	instanceRecheck = 3 * time.Second
 	// instanceUnknownKept: how long Discord's "no such instance" is kept.
 	instanceUnknownKept = time.Minute
@@ -112,9 +113,9 @@ func (is *instances) put(id string, a *instanceAnswer) {
 
 // inInstance says whether Discord lists user in the instance: from an
 // answer up to instanceFresh old, asked again if that one does not list
-// them and is older than instanceRecheck. An unknown instance lists
-// nobody; a failure to ask is returned.
-func (s *Server) inInstance(ctx context.Context, id, user string) (bool, error) {
+// them and is older than recheck. An unknown instance lists nobody; a
+// failure to ask is returned.
+func (s *Server) inInstance(ctx context.Context, id, user string, recheck time.Duration) (bool, error) {
 	inst, err := s.lookupInstance(ctx, id, instanceFresh)
 	if err == nil && slices.Contains(inst.Users, user) {
 		return true, nil
@@ -122,7 +123,7 @@ func (s *Server) inInstance(ctx context.Context, id, user string) (bool, error) 
 	if err != nil && !errors.Is(err, commands.ErrUnknownInstance) {
 		return false, err
 	}
-	inst, err = s.lookupInstance(ctx, id, instanceRecheck)
+	inst, err = s.lookupInstance(ctx, id, recheck)
 	if errors.Is(err, commands.ErrUnknownInstance) {
 		return false, nil
 	}

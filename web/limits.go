@@ -48,6 +48,15 @@ func (l *rateLimits) over(key string, limit int, now time.Time) bool {
 	return l.counts[l.keyLocked(key, now)] >= limit
 }
 
+// undo takes back one event of key counted this minute.
+func (l *rateLimits) undo(key string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if k := l.keyLocked(key, now); l.counts[k] > 0 {
+		l.counts[k]--
+	}
+}
+
 // note counts one event of key.
 func (l *rateLimits) note(key string, now time.Time) {
 	l.mu.Lock()

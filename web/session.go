@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -287,49 +288,80 @@ type pickJSON struct {
 	Label   string `json:"label"`
 }
 
-// sessionLimit bounds the sessions opened per instance a minute (a busy
-// channel's readers all open the page at once): each costs three requests
-// to Discord.
-const sessionLimit = 120
+// Opening a session costs two requests to Discord with the client's code
+// (the exchange, then the user) and one with the bot token (the instance,
+// kept a while). A code nobody made costs as much as a real one, so a
+// request meets every check that asks nothing of Discord first: its shape,
+// then its address's limits, then whether Discord knows its instance (a
+// launch the bot made, an answer kept, else asked under a limit of its
+// own); only then is its code exchanged, under the limit for everyone.
+// An address whose codes Discord refused, or whose instances it did not
+// know, a few times in a minute is refused for the rest of the minute: a
+// flood of made-up codes costs a handful of exchanges and never reaches
+// the limit real users share. Limits a minute:
+const (
+	// sessionsPerAddress: sign-ins an address may try (behind Discord's
+	// proxy, an address is the proxy's, shared: see address.go).
+	sessionsPerAddress = 60
+	// failuresPerAddress: codes refused and instances unknown to Discord
+	// an address may send.
+	failuresPerAddress = 5
+	// lookupsPerAddress, lookups: instances neither launched by the bot
+	// nor known from a recent answer, asked of Discord for an address,
+	// and for everyone.
+	lookupsPerAddress = 10
+	lookups           = 300
+	// sessionsPerUser: sessions a Discord user may open.
+	sessionsPerUser = 10
+	// exchanges: codes exchanged with Discord, for everyone.
+	exchanges = 1200
+)
 
-// serveSession is the identity flow: code → token → user, instance
-// confirmed with the bot token, game resolved, session minted.
+// The shapes of what a page posts: a code (Discord's are 30 letters and
+// digits), an activity instance id (i-<launch>-gc-<guild>-<channel>, or
+// -pc-<channel> outside a server) and the ids it claims.
+var (
+	codeRE      = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
+	instanceRE  = regexp.MustCompile(`^i-[0-9]{1,20}-[a-z]{1,8}(-[0-9]{1,20}){1,3}$`)
+	snowflakeRE = regexp.MustCompile(`^[0-9]{1,20}$`)
+)
+
+func (in sessionRequest) wellFormed() bool {
+	return codeRE.MatchString(in.Code) && instanceRE.MatchString(in.InstanceID) &&
+		(in.GuildID == "" || snowflakeRE.MatchString(in.GuildID)) && (in.ChannelID == "" || snowflakeRE.MatchString(in.ChannelID))
+}
+
+// serveSession is the identity flow: cheap checks, code → token → user,
+// instance confirmed with the bot token, game resolved, session minted.
 func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	lang := acceptLang(r)
 	var in sessionRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Code == "" || in.InstanceID == "" || len(in.InstanceID) > 200 {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || !in.wellFormed() {
 		s.refuse(w, http.StatusBadRequest, "auth_failed", lang)
 		return
 	}
+	addr := s.clientAddr(r)
 	now := s.opts.Now()
-	if !s.limits.allow("instance:"+in.InstanceID, sessionLimit, now) || !s.limits.allow("all", 10*sessionLimit, now) {
+	limited := func() {
 		w.Header().Set("Retry-After", "60")
-		s.refuse(w, http.StatusTooManyRequests, "auth_failed", lang)
+		s.refuse(w, http.StatusTooManyRequests, "too_many", lang)
+	}
+	if !s.limits.allow("session:"+addr, sessionsPerAddress, now) || s.limits.over("failed:"+addr, failuresPerAddress, now) {
+		limited()
 		return
 	}
 	ctx := r.Context()
-	token, err := s.exchange(ctx, in.Code)
-	if err == nil {
-		var u discordUser
-		if u, err = s.me(ctx, token); err == nil {
-			s.openSession(w, r, in, u, token)
+	// The instance, before any code is spent on it.
+	if _, launched := s.launches.get(in.InstanceID, now); !launched {
+		if _, known := s.instances.cached(in.InstanceID, instanceFresh, now); !known &&
+			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.limits.allow("lookup", lookups, now)) {
+			limited()
 			return
 		}
 	}
-	if errors.Is(err, errAuth) {
-		s.log.Info("activity authorisation refused", "err", err)
-		s.refuse(w, http.StatusUnauthorized, "auth_failed", lang)
-		return
-	}
-	s.log.Warn("activity authorisation failed", "err", err)
-	s.refuse(w, http.StatusBadGateway, "auth_failed", lang)
-}
-
-// openSession checks the instance and the game for a confirmed user.
-func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, u discordUser, token string) {
-	lang := present.Lang(u.Locale)
-	inst, err := s.opts.Discord.ActivityInstance(r.Context(), in.InstanceID)
+	inst, err := s.lookupInstance(ctx, in.InstanceID, instanceFresh)
 	if errors.Is(err, commands.ErrUnknownInstance) {
+		s.limits.note("failed:"+addr, now)
 		s.refuse(w, http.StatusNotFound, "unknown_instance", lang)
 		return
 	}
@@ -338,14 +370,53 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
 		return
 	}
+	// The exchange counts as a failure until Discord accepts the code:
+	// however many an address sends at once, no more than its failures
+	// are spent.
+	if !s.limits.allow("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
+		limited()
+		return
+	}
+	token, err := s.exchange(ctx, in.Code)
+	if err == nil {
+		s.limits.undo("failed:"+addr, now)
+		var u discordUser
+		if u, err = s.me(ctx, token); err == nil {
+			if !s.limits.allow("user:"+u.ID, sessionsPerUser, now) {
+				limited()
+				return
+			}
+			s.openSession(w, r, in, inst, u, token)
+			return
+		}
+	}
+	if errors.Is(err, errAuth) {
+		s.log.Info("activity authorisation refused", "err", err)
+		s.refuse(w, http.StatusUnauthorized, "auth_failed", lang)
+		return
+	}
+	s.limits.undo("failed:"+addr, now) // Discord's failure, not the code's
+	s.log.Warn("activity authorisation failed", "err", err)
+	s.refuse(w, http.StatusBadGateway, "auth_failed", lang)
+}
+
+// openSession checks the instance and the game for a confirmed user.
+func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, inst commands.ActivityInstance, u discordUser, token string) {
+	lang := present.Lang(u.Locale)
 	launch, launched := s.launches.get(inst.ID, s.opts.Now())
 	if inst.Guild == "" || (in.GuildID != "" && in.GuildID != inst.Guild) || (launched && launch.Guild != inst.Guild) {
 		s.log.Info("activity session refused: another server", "instance", inst.ID, "instance_guild", inst.Guild, "claimed_guild", in.GuildID)
 		s.refuse(w, http.StatusForbidden, "other_guild", lang)
 		return
 	}
+	member, err := s.inInstance(r.Context(), inst.ID, u.ID, 0)
+	if err != nil {
+		s.log.Warn("reading an activity instance", "instance", inst.ID, "err", err)
+		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
+		return
+	}
 	sess := &session{user: u.ID, name: u.name(), lang: lang, guild: inst.Guild, instance: inst.ID,
-		location: inst.Channel, inInstance: slices.Contains(inst.Users, u.ID)}
+		location: inst.Channel, inInstance: member}
 	if launched {
 		sess.location = launch.Channel
 	}
@@ -492,7 +563,7 @@ func (s *Server) checkReader(ctx context.Context, sess *session) error {
 	if v.Seat >= 0 {
 		return nil
 	}
-	in, err := s.inInstance(ctx, sess.instance, sess.user)
+	in, err := s.inInstance(ctx, sess.instance, sess.user, instanceRecheck)
 	if err != nil {
 		s.log.Warn("reading an activity instance again", "instance", sess.instance, "err", err)
 		return nil
