@@ -200,7 +200,7 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	over := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
-	switch err := s.checkReader(r.Context(), sess); {
+	switch _, _, err := s.checkReader(r.Context(), sess); {
 	case errors.Is(err, errGameOver):
 		writeJSON(w, http.StatusOK, over)
 		return

@@ -334,3 +334,54 @@ func BenchmarkSignInUnderJunkFlood(b *testing.B) {
 	b.ReportMetric(float64(exchanges)/float64(b.N), "junk-exchanges/flood")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*1200), "cpu-µs/junk")
 }
+
+// BenchmarkOpenSocket is the memory of an open page's WebSocket: 200
+// spectators' pages held open on one game, the heap and stacks measured
+// before and after (the small test clients' included, so an upper bound of
+// the server's), and the goroutines each adds.
+//
+//	go test -run '^$' -bench OpenSocket -benchtime 1x -count 5 ./web/
+func BenchmarkOpenSocket(b *testing.B) {
+	const pages = 200
+	for b.Loop() {
+		b.StopTimer()
+		clock := &testClock{}
+		s := newStack(b, stackOptions{now: clock.now, poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
+		alice, bob := s.srv.CreateUser("alice"), s.srv.CreateUser("bob")
+		_, thread := s.game(alice, bob)
+		var sessions []string
+		var ids []string
+		var users []fakediscord.User
+		for i := range pages {
+			u := s.srv.CreateUser(fmt.Sprint("watcher", i))
+			users, ids = append(users, u), append(ids, u.ID)
+		}
+		inst := s.srv.CreateActivityInstance(s.guild.ID, thread, ids...)
+		for _, u := range users {
+			clock.advance(2 * time.Second)
+			ans, code := s.session(u, inst)
+			if code != 200 {
+				b.Fatalf("session: %d %s", code, ans.raw)
+			}
+			sessions = append(sessions, ans.Session)
+		}
+		settle := func() (m runtime.MemStats) {
+			for range 3 {
+				runtime.GC()
+				time.Sleep(50 * time.Millisecond)
+			}
+			runtime.ReadMemStats(&m)
+			return m
+		}
+		before := settle()
+		goroutines := runtime.NumGoroutine()
+		v := s.version(thread)
+		for _, sess := range sessions {
+			waitReached(b, s.openBench(sess), v)
+		}
+		after := settle()
+		b.ReportMetric((float64(after.HeapAlloc+after.StackInuse)-float64(before.HeapAlloc+before.StackInuse))/pages/1024, "KiB/socket")
+		b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/pages, "goroutines/socket")
+		b.StartTimer()
+	}
+}

@@ -32,10 +32,21 @@ const (
 	writeWithin  = 10 * time.Second
 	pingEvery    = 25 * time.Second // Discord's proxy is Cloudflare's: its idle limits are not documented
 	readIdle     = 70 * time.Second
-	maxPerGame   = 256
-	maxPerUser   = 8
 	maxWSMessage = 4096
 )
+
+// Socket budgets. A user holds at most maxPerUser pages open on the whole
+// server, and a game at most maxPerGame; of a game's, seats × maxPerUser
+// are kept for its seated players, so spectators, however many accounts
+// they bring, never take a player's place. A page refused (4008) falls
+// back to polling /api/state.
+const (
+	maxPerGame = 256
+	maxPerUser = 8
+)
+
+// spectatorRoom is how many of a game's pages spectators may hold.
+func spectatorRoom(seats int) int { return maxPerGame - seats*maxPerUser }
 
 var upgrader = websocket.Upgrader{
 	ReadBufferSize:  1024,
@@ -61,17 +72,19 @@ func newHub(s *Server) *hub {
 
 // room is the open pages of one game's channel.
 type room struct {
-	channel string
-	wake    chan struct{} // one slot: a change is waiting to be sent
-	conns   map[*conn]struct{}
+	channel    string
+	wake       chan struct{} // one slot: a change is waiting to be sent
+	conns      map[*conn]struct{}
+	spectators int // of conns, the pages of readers without a seat
 }
 
 // conn is one open page.
 type conn struct {
-	ws   *websocket.Conn
-	srv  *Server
-	sess *session
-	room *room
+	ws     *websocket.Conn
+	srv    *Server
+	sess   *session
+	seated bool // its reader held a seat when it joined
+	room   *room
 
 	mu      sync.Mutex
 	next    []byte // the latest frame not yet written
@@ -143,8 +156,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeNoHello, "no game picked")
 		return
 	}
-	c := &conn{ws: ws, srv: s, sess: sess, ready: make(chan struct{}, 1), done: make(chan struct{})}
-	switch err := s.checkReader(r.Context(), sess); {
+	seated, seats, err := s.checkReader(r.Context(), sess)
+	c := &conn{ws: ws, srv: s, sess: sess, seated: seated, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	switch {
 	case errors.Is(err, errGameOver):
 		f := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
 		data, _ := json.Marshal(f)
@@ -161,7 +175,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, websocket.CloseInternalServerErr, "try again")
 		return
 	}
-	if err := s.hub.join(c, channel); err != nil {
+	if err := s.hub.join(c, channel, seats); err != nil {
 		closeWS(ws, closeTooMany, err.Error())
 		return
 	}
@@ -178,8 +192,9 @@ func closeWS(ws *websocket.Conn, code int, text string) {
 
 var errTooMany = errors.New("too many pages open")
 
-// join puts a connection in its game's room, starting the room's worker.
-func (h *hub) join(c *conn, channel string) error {
+// join puts a connection in its game's room, starting the room's worker,
+// within the budgets of its user and of its game (of seats seats).
+func (h *hub) join(c *conn, channel string, seats int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -191,7 +206,11 @@ func (h *hub) join(c *conn, channel string) error {
 		h.rooms[channel] = r
 		h.s.goSafe("a room's worker", func() { h.run(r) }, nil)
 	}
-	if len(r.conns) >= maxPerGame || h.users[c.sess.user] >= maxPerUser {
+	full := len(r.conns) >= maxPerGame
+	if !c.seated {
+		full = full || r.spectators >= spectatorRoom(seats)
+	}
+	if full || h.users[c.sess.user] >= maxPerUser {
 		if len(r.conns) == 0 {
 			delete(h.rooms, channel)
 			close(r.wake)
@@ -199,6 +218,9 @@ func (h *hub) join(c *conn, channel string) error {
 		return errTooMany
 	}
 	r.conns[c] = struct{}{}
+	if !c.seated {
+		r.spectators++
+	}
 	h.users[c.sess.user]++
 	c.room = r
 	return nil
@@ -217,6 +239,9 @@ func (h *hub) leave(c *conn) {
 		return
 	}
 	delete(r.conns, c)
+	if !c.seated {
+		r.spectators--
+	}
 	if h.users[c.sess.user]--; h.users[c.sess.user] <= 0 {
 		delete(h.users, c.sess.user)
 	}

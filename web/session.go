@@ -550,27 +550,28 @@ var (
 // checkReader checks a session again as its page (re)connects or asks its
 // frame: its game is still its channel's, and its reader is seated there
 // or still in the activity instance (Discord asked through the instances'
-// cache). When Discord cannot be asked, the reader keeps reading.
-func (s *Server) checkReader(ctx context.Context, sess *session) error {
+// cache). When Discord cannot be asked, the reader keeps reading. It says
+// whether the reader is seated, and how many seats the game has.
+func (s *Server) checkReader(ctx context.Context, sess *session) (seated bool, seats int, err error) {
 	channel, game := sess.bound()
 	v, err := s.svc.View(channel, sess.user, sess.lang)
 	if errors.Is(err, commands.ErrNoGame) || (err == nil && v.Game != game) {
-		return errGameOver
+		return false, 0, errGameOver
 	}
 	if err != nil {
-		return err
+		return false, 0, err
 	}
 	if v.Seat >= 0 {
-		return nil
+		return true, len(v.Seats), nil
 	}
 	in, err := s.inInstance(ctx, sess.instance, sess.user, instanceRecheck)
 	if err != nil {
 		s.log.Warn("reading an activity instance again", "instance", sess.instance, "err", err)
-		return nil
+		return false, len(v.Seats), nil
 	}
 	if !in {
 		s.log.Info("activity session ended: the reader left the instance", "user", sess.user, "instance", sess.instance)
-		return errNotInInstance
+		return false, 0, errNotInInstance
 	}
-	return nil
+	return false, len(v.Seats), nil
 }
