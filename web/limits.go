@@ -48,15 +48,6 @@ func (l *rateLimits) over(key string, limit int, now time.Time) bool {
 	return l.counts[l.keyLocked(key, now)] >= limit
 }
 
-// undo takes back one event of key counted this minute.
-func (l *rateLimits) undo(key string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if k := l.keyLocked(key, now); l.counts[k] > 0 {
-		l.counts[k]--
-	}
-}
-
 // note counts one event of key.
 func (l *rateLimits) note(key string, now time.Time) {
 	l.mu.Lock()
@@ -66,3 +57,33 @@ func (l *rateLimits) note(key string, now time.Time) {
 
 // errLimited: a request past one of its limits (answered 429).
 var errLimited = errors.New("over a limit")
+
+// inFlight counts what is under way per key (not per minute): a key's
+// count goes down as each ends. Keys at zero are forgotten, so it holds no
+// more keys than requests under way.
+type inFlight struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// acquire counts one more under way for key, unless limit already are.
+func (f *inFlight) acquire(key string, limit int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == nil {
+		f.n = map[string]int{}
+	}
+	if f.n[key] >= limit {
+		return false
+	}
+	f.n[key]++
+	return true
+}
+
+func (f *inFlight) release(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[key]--; f.n[key] <= 0 {
+		delete(f.n, key)
+	}
+}

@@ -88,6 +88,8 @@ type Server struct {
 	boards    boardCache
 	replays   replayCache
 	limits    rateLimits
+	// exchanging counts the codes being exchanged per address.
+	exchanging inFlight
 
 	// hsts: the public address is HTTPS, so browsers are told to keep to it.
 	hsts bool

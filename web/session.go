@@ -296,16 +296,20 @@ type pickJSON struct {
 // launch the bot made, an answer kept, else asked under a limit of its
 // own); only then is its code exchanged, under the limit for everyone.
 // An address whose codes Discord refused, or whose instances it did not
-// know, a few times in a minute is refused for the rest of the minute: a
-// flood of made-up codes costs a handful of exchanges and never reaches
-// the limit real users share. Limits a minute:
+// know, a few times in a minute is refused for the rest of the minute, and
+// has a bounded number of codes being exchanged at once: a flood of
+// made-up codes costs a handful of exchanges and never reaches the limit
+// real users share. Limits a minute:
 const (
 	// sessionsPerAddress: sign-ins an address may try (behind Discord's
 	// proxy, an address is the proxy's, shared: see address.go).
-	sessionsPerAddress = 60
+	sessionsPerAddress = 120
 	// failuresPerAddress: codes refused and instances unknown to Discord
-	// an address may send.
+	// an address may send; exchangesInFlight: its codes being exchanged
+	// at once (not a minute's), so that a burst cannot pass the failures'
+	// check before the first of them fails.
 	failuresPerAddress = 5
+	exchangesInFlight  = 20
 	// lookupsPerAddress, lookups: instances neither launched by the bot
 	// nor known from a recent answer, asked of Discord for an address,
 	// and for everyone.
@@ -370,16 +374,17 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
 		return
 	}
-	// The exchange counts as a failure until Discord accepts the code:
-	// however many an address sends at once, no more than its failures
-	// are spent.
-	if !s.limits.allow("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
+	if !s.exchanging.acquire(addr, exchangesInFlight) {
+		limited()
+		return
+	}
+	defer s.exchanging.release(addr)
+	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
 		limited()
 		return
 	}
 	token, err := s.exchange(ctx, in.Code)
 	if err == nil {
-		s.limits.undo("failed:"+addr, now)
 		var u discordUser
 		if u, err = s.me(ctx, token); err == nil {
 			if !s.limits.allow("user:"+u.ID, sessionsPerUser, now) {
@@ -391,11 +396,11 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if errors.Is(err, errAuth) {
+		s.limits.note("failed:"+addr, now)
 		s.log.Info("activity authorisation refused", "err", err)
 		s.refuse(w, http.StatusUnauthorized, "auth_failed", lang)
 		return
 	}
-	s.limits.undo("failed:"+addr, now) // Discord's failure, not the code's
 	s.log.Warn("activity authorisation failed", "err", err)
 	s.refuse(w, http.StatusBadGateway, "auth_failed", lang)
 }
