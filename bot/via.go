@@ -143,10 +143,14 @@ func (s settling) FollowUp(m commands.Message) error {
 }
 
 // LaunchActivity passes the Activity's launch on (activity.go): a wrapper
-// that hid it would turn every launch into "the live board is off".
+// that hid it would turn every launch into "the live board is off". A
+// launch Discord did not take leaves the interaction unanswered: the reply
+// that follows settles it.
 func (s settling) LaunchActivity() (string, error) {
 	inst, err := s.Responder.(commands.ActivityLauncher).LaunchActivity()
-	s.w.settle(err == nil)
+	if err == nil {
+		s.w.settle(true)
+	}
 	return inst, err
 }
 

@@ -42,7 +42,9 @@ type Launch struct {
 
 // ActivityLauncher is a Responder that can answer a request by opening
 // the application's Activity (Discord's LAUNCH_ACTIVITY callback); it
-// returns the instance opened.
+// returns the instance opened, "" when Discord opened one but did not say
+// which. After an error nothing was opened and the request is still
+// unanswered: a reply is its first answer.
 type ActivityLauncher interface {
 	LaunchActivity() (instance string, err error)
 }
@@ -126,8 +128,10 @@ func (s *Service) launch(req *Request, l Launch) (response, error) {
 			s.log.Warn("launching the activity", "channel", req.Channel, "err", err)
 			return r.Reply(note(present.T(req.Locale, "web.launch_failed")))
 		}
-		l.Instance = inst
-		s.cfg.Activity.Launched(l)
+		if inst != "" {
+			l.Instance = inst
+			s.cfg.Activity.Launched(l)
+		}
 		return nil
 	}
 	return response{launch: now}, nil
