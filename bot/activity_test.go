@@ -1,13 +1,16 @@
 package bot_test
 
 import (
+	"errors"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"conductor/commands"
 	"conductor/internal/fakediscord"
 	"conductor/present"
+	"conductor/store"
 )
 
 // liveStub is the live page as the commands see it (web/ in production):
@@ -124,5 +127,74 @@ func TestLaunchReadsTheInstanceWhereverDiscordNamesIt(t *testing.T) {
 			t.Errorf("names %d: a follow-up after the launch: %q", names, fs[0].Content)
 		}
 	}
+	e.srv.CheckClean(t)
+}
+
+// errHeld rolls back the transaction that holds the store.
+var errHeld = errors.New("the test held the store")
+
+// TestBoardButtonLaunchesWhileTheTableIsBusy: a move holds the table's lock
+// (its commit waits for the store) past the deferral delay; the "Open the
+// board" button is still answered with LAUNCH_ACTIVITY, from the table's
+// snapshot, and not with a deferral after which no launch can follow.
+func TestBoardButtonLaunchesWhileTheTableIsBusy(t *testing.T) {
+	live := &liveStub{}
+	e := newEnv(t, envOptions{activity: live, deferAfter: 400 * time.Millisecond})
+	tb := startedTable(t, e, "table")
+	cur, b := tb.current()
+	var other fakediscord.User
+	for _, p := range tb.players {
+		if p.ID != cur.ID {
+			other = p
+		}
+	}
+	// The store is held: the move's commit waits, the table locked.
+	entered, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- e.st.Update(tb.ch.ID, func(*store.GameRecord) error {
+			close(entered)
+			<-release
+			return errHeld
+		})
+	}()
+	<-entered
+	released := false
+	free := func() {
+		if !released {
+			released = true
+			close(release)
+			if err := <-held; !errors.Is(err, errHeld) {
+				t.Errorf("holding the store: %v", err)
+			}
+		}
+	}
+	defer free()
+	move, err := e.srv.ClickButton(cur.ID, b.ID, button(b, "draw:", ":deck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deferred: the move has been waiting, with the table locked, past the
+	// delay.
+	if _, err := move.WaitCallback(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := tb.openBoard(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := h.WaitCallback()
+	free()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cb.Type != fakediscord.CallbackLaunchActivity {
+		t.Fatalf("the button was answered with callback %d while the table was busy, not LAUNCH_ACTIVITY", cb.Type)
+	}
+	e.handled(h, nil)
+	if got := live.launches(); len(got) != 1 || got[0].Instance != cb.ActivityInstance || got[0].User != other.ID {
+		t.Errorf("launches %+v", got)
+	}
+	e.finish(move, nil)
 	e.srv.CheckClean(t)
 }

@@ -74,20 +74,16 @@ func (s *house) activityButtons(gameID, loc string) []Component {
 	return []Component{{Kind: Button, ID: cid("activity", gameID, 0, ""), Label: present.T(loc, "web.open_board"), Emoji: "🗺️", Style: Secondary}}
 }
 
-// activityButton opens the page of the channel's game.
-func (s *Service) activityButton(ctx context.Context, req *Request, id customID) (response, error) {
+// activityButton opens the page of the channel's game. It reads the
+// table's snapshot, never waiting for its lock: LAUNCH_ACTIVITY must be
+// the first answer, and a wait past the deferral delay would leave only a
+// deferral.
+func (s *Service) activityButton(_ context.Context, req *Request, id customID) (response, error) {
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}
-	live := false
-	if _, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		rec := t.rec
-		live = rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
-		return response{}, nil
-	}); err != nil {
-		return reply(s.oops(req, err.Error()))
-	}
-	if !live {
+	snap := s.snapshot(req.Channel)
+	if snap == nil || snap.rec.ID != id.game || (snap.rec.Status != store.StatusPlaying && snap.rec.Status != store.StatusLobby) {
 		return reply(note(present.T(req.Locale, "stale.game")))
 	}
 	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
