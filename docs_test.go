@@ -195,3 +195,30 @@ func TestInviteLinkPermissions(t *testing.T) {
 		}
 	}
 }
+
+// docLink is a Markdown link's target: [text](target) or ![alt](target).
+var docLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocLinksResolve: every link from the README or a guide to a file of
+// the repository names a file or folder that is there, so a document moved
+// or removed (the measurement logs went to the measurements branch) leaves
+// no link behind that leads nowhere. Links to the web and to a heading of
+// the same page are not checked.
+func TestDocLinksResolve(t *testing.T) {
+	checked := 0
+	for path, text := range documents(t) {
+		for _, m := range docLink.FindAllStringSubmatch(text, -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			checked++
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links to %s, which is not in the repository", path, m[1])
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("the docs link %d files of the repository; the README alone links more: is docLink still right?", checked)
+	}
+}

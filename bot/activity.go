@@ -25,6 +25,11 @@ var _ commands.ActivityLauncher = (*responder)(nil)
 
 // LaunchActivity answers the interaction with LAUNCH_ACTIVITY and returns
 // the instance Discord opened or joined (asked for with with_response).
+// The interaction counts as answered only once Discord took the launch: on
+// an error it is still unanswered, and the caller's reply is its first
+// answer (should Discord have taken a launch whose answer was lost, that
+// reply is refused as a second answer: the Activity is open). A launch
+// taken whose answer names no instance returns "" and no error.
 func (r *responder) LaunchActivity() (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -32,7 +37,6 @@ func (r *responder) LaunchActivity() (string, error) {
 	if r.state != pending {
 		return "", errors.New("bot: the interaction was already answered, and an Activity can only be opened by the first answer")
 	}
-	r.state = answered
 	body := struct {
 		Type int `json:"type"`
 	}{callbackLaunchActivity}
@@ -40,7 +44,27 @@ func (r *responder) LaunchActivity() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	r.state = answered
+	inst, err := launchedInstance(resp)
+	if err != nil {
+		// The Activity is open; the page places an instance it was not
+		// told of by the channel Discord says it runs in.
+		r.b.log.Warn("the Activity was launched, but its instance is unknown", "id", r.i.ID, "err", err)
+		return "", nil
+	}
+	return inst, nil
+}
+
+// launchedInstance reads the instance an answer to LAUNCH_ACTIVITY names.
+// Discord names it in two places, each optional in its pages: the
+// resource's activity_instance ("Only present if type is LAUNCH_ACTIVITY",
+// and required there by the OpenAPI description), preferred, and the
+// interaction's activity_instance_id. Two different ids name none for sure.
+func launchedInstance(resp []byte) (string, error) {
 	var out struct {
+		Interaction struct {
+			ActivityInstanceID string `json:"activity_instance_id"`
+		} `json:"interaction"`
 		Resource struct {
 			ActivityInstance struct {
 				ID string `json:"id"`
@@ -50,10 +74,16 @@ func (r *responder) LaunchActivity() (string, error) {
 	if err := json.Unmarshal(resp, &out); err != nil {
 		return "", fmt.Errorf("bot: reading the LAUNCH_ACTIVITY answer: %w", err)
 	}
-	if out.Resource.ActivityInstance.ID == "" {
-		return "", errors.New("bot: Discord named no activity instance for LAUNCH_ACTIVITY")
+	res, in := out.Resource.ActivityInstance.ID, out.Interaction.ActivityInstanceID
+	switch {
+	case res != "" && in != "" && res != in:
+		return "", fmt.Errorf("bot: the LAUNCH_ACTIVITY answer names two instances, %q and %q", res, in)
+	case res != "":
+		return res, nil
+	case in != "":
+		return in, nil
 	}
-	return out.Resource.ActivityInstance.ID, nil
+	return "", errors.New("bot: Discord named no activity instance for LAUNCH_ACTIVITY")
 }
 
 // ActivityInstance asks Discord about an activity instance of the

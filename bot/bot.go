@@ -135,7 +135,11 @@ func New(cfg Config) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Identify.Intents = discordgo.IntentsGuilds
+	// No intent: the bot reads READY and INTERACTION_CREATE, which come
+	// without one, and keeps no cache fed by guild events (StateEnabled
+	// below). "Any events not listed means it's not associated with an
+	// intent and will always be sent to your app" (Gateway → List of Intents).
+	s.Identify.Intents = discordgo.IntentsNone
 	if cfg.ShardCount > 1 {
 		if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 			return nil, fmt.Errorf("shard %d of %d: the shard id must be between 0 and %d", cfg.ShardID, cfg.ShardCount, cfg.ShardCount-1)

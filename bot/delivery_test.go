@@ -1,11 +1,14 @@
 package bot_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"conductor/bot"
+	"conductor/commands"
 	"conductor/internal/fakediscord"
 )
 
@@ -290,4 +293,81 @@ func TestRateLimitedCallbackDelaysNoOtherChannel(t *testing.T) {
 	if _, err := hx.WaitCallback(); err != nil {
 		t.Fatalf("the rate-limited reply is sent after its wait: %v", err)
 	}
+}
+
+// TestUndoBoardFollowUpFailingAfterCreationIsNotDoubled: /ttr undo answers
+// with the board in public after a private deferral, so the board is a
+// follow-up of the interaction. Discord creates it but answers 502: the
+// channel is read before it is sent again, and it is not, since it is
+// there. One board, not two.
+func TestUndoBoardFollowUpFailingAfterCreationIsNotDoubled(t *testing.T) {
+	e := newEnv(t, envOptions{deferAfter: 300 * time.Millisecond})
+	tb := startedTable(t, e, "table")
+	// Play until someone claims a route (no tunnel): that claim can be
+	// taken back, at once, since nobody has moved since.
+	var claimer fakediscord.User
+	for claimer.ID == "" {
+		cur, _ := tb.current()
+		claims, tunnels := tb.stats.Claims, tb.stats.Tunnels
+		if !tb.playTurn() {
+			t.Fatal("the game ended before a claim")
+		}
+		if tb.stats.Claims > claims && tb.stats.Tunnels == tunnels {
+			claimer = cur
+		}
+	}
+	before, _ := tb.board()
+	e.svc.Quiet()
+	// The undo waits for its deferral, as a slow one would.
+	e.tracker.h = afterDeferral{h: e.svc, e: e}
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: followUpPost, Times: 1, Status: http.StatusBadGateway, AfterServe: true})
+	reads := len(e.srv.RequestsTo("GET", boardPost))
+	a := e.ttr(claimer.ID, tb.ch.ID, "undo")
+	if a.cb.Type != fakediscord.CallbackDeferredMessage {
+		t.Fatalf("the undo was answered with callback %d, not a deferral", a.cb.Type)
+	}
+	if hits := e.srv.FaultHits(); hits[0] != 1 {
+		t.Fatalf("the fault was hit %d times: the board did not go as a follow-up", hits[0])
+	}
+	e.svc.Quiet()
+	var boards []fakediscord.Message
+	for _, m := range a.h.Followups() {
+		if isBoardPost(m) {
+			boards = append(boards, m)
+		}
+	}
+	if len(boards) != 1 {
+		t.Errorf("%d boards follow the undo, want 1", len(boards))
+	}
+	if all := tb.boardsAfter(before.ID); len(all) != 1 {
+		t.Errorf("%d boards after the undo in the thread, want 1", len(all))
+	}
+	if len(e.srv.RequestsTo("GET", boardPost)) == reads {
+		t.Error("the channel was not read before the board was sent again")
+	}
+	e.srv.CheckClean(t)
+}
+
+// afterDeferral passes a request on once the bot has deferred its answer
+// (its callback reached the fake), as a handler slower than the deferral
+// delay would.
+type afterDeferral struct {
+	h bot.Handler
+	e *env
+}
+
+func (d afterDeferral) Handle(ctx context.Context, req *commands.Request, resp commands.Responder) {
+	if req.Type != commands.AutocompleteRequest {
+		if err := d.e.srv.WaitFor("the deferral of "+req.ID, func() bool {
+			for _, r := range d.e.srv.RequestsTo("POST", callbackRoute) {
+				if strings.Contains(r.Path, "/interactions/"+req.ID+"/") {
+					return true
+				}
+			}
+			return false
+		}); err != nil {
+			d.e.t.Error(err)
+		}
+	}
+	d.h.Handle(ctx, req, resp)
 }

@@ -18,17 +18,18 @@ import (
 // reaches the bot, which opens the page on the channel's game.
 
 const (
-	commandTypeEntryPoint = 4
-	entryPointAppHandler  = 1 // the app answers, with LAUNCH_ACTIVITY
+	commandTypeEntryPoint   = 4
+	entryPointAppHandler    = 1 // the app answers, with LAUNCH_ACTIVITY
+	entryPointDiscordLaunch = 2 // Discord launches the Activity itself
 )
 
 // entryPointFields are the fields of an Entry Point a bulk overwrite sets.
 var entryPointFields = []string{"id", "type", "name", "name_localizations", "description", "description_localizations",
 	"default_member_permissions", "dm_permission", "contexts", "integration_types", "handler"}
 
-// entryPoints returns the global Entry Point commands as a bulk overwrite
-// must carry them.
-func (b *Bot) entryPoints(ctx context.Context, appID string) ([]map[string]json.RawMessage, error) {
+// heldEntryPoints returns the global Entry Point commands as Discord holds
+// them, with the fields a bulk overwrite sets.
+func (b *Bot) heldEntryPoints(ctx context.Context, appID string) ([]map[string]json.RawMessage, error) {
 	url := discordgo.EndpointApplicationGlobalCommands(appID)
 	resp, err := b.send(ctx, "GET", url, url, nil, nil)
 	if err != nil {
@@ -51,12 +52,22 @@ func (b *Bot) entryPoints(ctx context.Context, appID string) ([]map[string]json.
 				keep[f] = v
 			}
 		}
-		if b.cfg.Activity {
-			keep["handler"] = json.RawMessage(fmt.Sprint(entryPointAppHandler))
-		}
 		out = append(out, keep)
 	}
 	return out, nil
+}
+
+// entryPoints returns the global Entry Point commands as a bulk overwrite
+// must carry them: with the bot's handler when the live page is on.
+func (b *Bot) entryPoints(ctx context.Context, appID string) ([]map[string]json.RawMessage, error) {
+	eps, err := b.heldEntryPoints(ctx, appID)
+	if err != nil || !b.cfg.Activity {
+		return eps, err
+	}
+	for _, ep := range eps {
+		ep["handler"] = json.RawMessage(fmt.Sprint(entryPointAppHandler))
+	}
+	return eps, nil
 }
 
 // registerGlobal bulk-overwrites the global commands with cmds and the
@@ -90,7 +101,8 @@ func (b *Bot) registerGlobal(ctx context.Context, appID string, cmds []*discordg
 // checkEntryPoint reports the Entry Point command, for doctor.
 func (b *Bot) checkEntryPoint(appID string) Finding {
 	const check = "Entry Point"
-	eps, err := b.entryPoints(context.Background(), appID)
+	// Discord's handler, as held: not the one a registration would set.
+	eps, err := b.heldEntryPoints(context.Background(), appID)
 	if err != nil {
 		return Finding{false, check, "listing the global commands: " + err.Error(), ""}
 	}
@@ -107,6 +119,17 @@ func (b *Bot) checkEntryPoint(appID string) Finding {
 		return Finding{false, check, "missing: Activities are not turned on for this application",
 			"Developer Portal → your application → Activities → Settings → Enable Activities (see docs/activity.md), then start the bot once"}
 	default:
-		return Finding{true, check, fmt.Sprintf("present; its handler is set to the bot's (APP_HANDLER) when the bot starts (now %d)", handler), ""}
+		return Finding{true, check, fmt.Sprintf("present; its handler is set to the bot's (APP_HANDLER) when the bot starts (now %d%s)", handler, handlerName(handler)), ""}
 	}
+}
+
+// handlerName names an Entry Point handler Discord holds, for doctor.
+func handlerName(h int) string {
+	switch h {
+	case entryPointAppHandler:
+		return ", APP_HANDLER"
+	case entryPointDiscordLaunch:
+		return ", DISCORD_LAUNCH_ACTIVITY: Discord opens the page itself"
+	}
+	return ""
 }

@@ -71,3 +71,42 @@ func TestDoctorAsksForActivitiesWhenThePageIsOn(t *testing.T) {
 		t.Errorf("doctor:\n%s", out.String())
 	}
 }
+
+// TestDoctorReportsTheEntryPointHandlerDiscordHolds: doctor says which
+// handler Discord holds for the Entry Point: Discord's own (2) before the
+// bot has started with the live page on, the bot's (1) after.
+func TestDoctorReportsTheEntryPointHandlerDiscordHolds(t *testing.T) {
+	srv := fakediscord.New(t)
+	srv.CreateGuild("Rail Club")
+	srv.CreateEntryPoint(fakediscord.HandlerDiscordLaunch)
+	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: commands.Definitions(data.Embedded().IDs()), Logger: logger(), Activity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entryPoint := func() string {
+		var out strings.Builder
+		b.Doctor(bot.DoctorOptions{}).Write(&out)
+		for _, line := range strings.Split(out.String(), "\n") {
+			if strings.Contains(line, "Entry Point") {
+				return line
+			}
+		}
+		t.Fatalf("doctor says nothing of the Entry Point:\n%s", out.String())
+		return ""
+	}
+	if line := entryPoint(); !strings.Contains(line, "(now 2") || !strings.Contains(line, "✓") {
+		t.Errorf("with Discord's handler: %s", line)
+	}
+	if err := b.Start(context.Background(), nopHandler{}); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	defer b.Stop(context.Background())
+	if line := entryPoint(); !strings.Contains(line, "(now 1") {
+		t.Errorf("with the bot's handler: %s", line)
+	}
+	if ep, _ := srv.EntryPoint(); ep.Handler != fakediscord.HandlerApp {
+		t.Errorf("Discord holds handler %d after the start", ep.Handler)
+	}
+	srv.CheckClean(t)
+}

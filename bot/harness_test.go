@@ -49,6 +49,8 @@ type env struct {
 	globalRate float64
 	// ahead moves the service's clock (a restart long after a crash).
 	ahead time.Duration
+	// activity is the live page as the commands see it; nil when it is off.
+	activity commands.Activity
 }
 
 type envOptions struct {
@@ -64,6 +66,8 @@ type envOptions struct {
 	now func() time.Time
 	// globalRate is the bot's pace under Discord's global limit (bot.Config).
 	globalRate float64
+	// activity, when set, turns the live page on (activity_test.go).
+	activity commands.Activity
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -90,7 +94,8 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate}
+		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
+		activity: o.activity}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -125,11 +130,13 @@ func (e *env) start() {
 		log = slog.New(slog.NewTextHandler(e.logs, nil))
 	}
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
-		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate})
+		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate,
+		Activity: e.activity != nil})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now}
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
+		Activity: e.activity}
 	if ahead := e.ahead; ahead != 0 {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
 	}

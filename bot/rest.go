@@ -77,12 +77,6 @@ func (b *Bot) callback(ctx context.Context, i *discordgo.Interaction, typ int, d
 	return err
 }
 
-// followUp sends a follow-up message (POST /webhooks/{app}/{token}).
-func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, w wireMessage, files []*discordgo.File) error {
-	_, err := b.sendInteraction(ctx, "POST", discordgo.EndpointFollowupMessage(i.AppID, i.Token), w, files)
-	return err
-}
-
 // editOriginal replaces the interaction's original message
 // (PATCH /webhooks/{app}/{token}/messages/@original).
 func (b *Bot) editOriginal(ctx context.Context, i *discordgo.Interaction, w wireReplacement, files []*discordgo.File) error {

@@ -143,10 +143,14 @@ func (s settling) FollowUp(m commands.Message) error {
 }
 
 // LaunchActivity passes the Activity's launch on (activity.go): a wrapper
-// that hid it would turn every launch into "the live board is off".
+// that hid it would turn every launch into "the live board is off". A
+// launch Discord did not take leaves the interaction unanswered: the reply
+// that follows settles it.
 func (s settling) LaunchActivity() (string, error) {
 	inst, err := s.Responder.(commands.ActivityLauncher).LaunchActivity()
-	s.w.settle(err == nil)
+	if err == nil {
+		s.w.settle(true)
+	}
 	return inst, err
 }
 
@@ -231,10 +235,6 @@ func viaError(err error) error {
 	return err
 }
 
-// findPages bounds FindVia's reading of a channel: 5 pages of 100 messages after the oldest
-// interaction asked about.
-const findPages = 5
-
 // FindVia reads the channel's messages since the oldest of the vias' interactions and returns
 // the follow-ups of those interactions (GET /channels/{channel}/messages?after=...). A move's
 // interaction has one public follow-up, its board, so the interaction's id finds it.
@@ -253,39 +253,20 @@ func (b *Bot) FindVia(ctx context.Context, channel string, vias []string) (map[s
 	if after == "" {
 		return found, nil
 	}
-	app := b.AppID()
-	for range findPages {
-		url := discordgo.EndpointChannelMessages(channel) + "?limit=100&after=" + after
-		resp, err := b.send(ctx, "GET", url, discordgo.EndpointChannelMessages(channel), nil, nil)
-		if permanent(err) {
-			// The channel is out of reach (no View Channel): the board's post
-			// will be refused as well, and dropped; asking again would only add
-			// refusals Discord counts against the address.
-			b.log.Warn("cannot read the channel to find a board whose answer was lost", "channel", channel, "err", err)
-			return found, nil
+	err := b.followUpsIn(ctx, channel, after, func(m *discordgo.Message) {
+		if via, ok := byInteraction[m.InteractionMetadata.ID]; ok {
+			found[via] = m.ID
 		}
-		if err != nil {
-			return nil, err
-		}
-		var page []*discordgo.Message
-		if err := discordgo.Unmarshal(resp, &page); err != nil {
-			return nil, err
-		}
-		for _, m := range page {
-			meta := m.InteractionMetadata
-			if meta == nil || meta.OriginalResponseMessageID == "" || (app != "" && m.WebhookID != app) {
-				continue // not a follow-up of ours
-			}
-			if via, ok := byInteraction[meta.ID]; ok {
-				found[via] = m.ID
-			}
-			if snowflakeLess(after, m.ID) {
-				after = m.ID
-			}
-		}
-		if len(page) < 100 {
-			break
-		}
+	})
+	if permanent(err) {
+		// The channel is out of reach (no View Channel): the board's post
+		// will be refused as well, and dropped; asking again would only add
+		// refusals Discord counts against the address.
+		b.log.Warn("cannot read the channel to find a board whose answer was lost", "channel", channel, "err", err)
+		return found, nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	return found, nil
 }

@@ -42,7 +42,9 @@ type Launch struct {
 
 // ActivityLauncher is a Responder that can answer a request by opening
 // the application's Activity (Discord's LAUNCH_ACTIVITY callback); it
-// returns the instance opened.
+// returns the instance opened, "" when Discord opened one but did not say
+// which. After an error nothing was opened and the request is still
+// unanswered: a reply is its first answer.
 type ActivityLauncher interface {
 	LaunchActivity() (instance string, err error)
 }
@@ -72,20 +74,16 @@ func (s *house) activityButtons(gameID, loc string) []Component {
 	return []Component{{Kind: Button, ID: cid("activity", gameID, 0, ""), Label: present.T(loc, "web.open_board"), Emoji: "🗺️", Style: Secondary}}
 }
 
-// activityButton opens the page of the channel's game.
-func (s *Service) activityButton(ctx context.Context, req *Request, id customID) (response, error) {
+// activityButton opens the page of the channel's game. It reads the
+// table's snapshot, never waiting for its lock: LAUNCH_ACTIVITY must be
+// the first answer, and a wait past the deferral delay would leave only a
+// deferral.
+func (s *Service) activityButton(_ context.Context, req *Request, id customID) (response, error) {
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}
-	live := false
-	if _, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		rec := t.rec
-		live = rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
-		return response{}, nil
-	}); err != nil {
-		return reply(s.oops(req, err.Error()))
-	}
-	if !live {
+	snap := s.snapshot(req.Channel)
+	if snap == nil || snap.rec.ID != id.game || (snap.rec.Status != store.StatusPlaying && snap.rec.Status != store.StatusLobby) {
 		return reply(note(present.T(req.Locale, "stale.game")))
 	}
 	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
@@ -126,8 +124,10 @@ func (s *Service) launch(req *Request, l Launch) (response, error) {
 			s.log.Warn("launching the activity", "channel", req.Channel, "err", err)
 			return r.Reply(note(present.T(req.Locale, "web.launch_failed")))
 		}
-		l.Instance = inst
-		s.cfg.Activity.Launched(l)
+		if inst != "" {
+			l.Instance = inst
+			s.cfg.Activity.Launched(l)
+		}
 		return nil
 	}
 	return response{launch: now}, nil

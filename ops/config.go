@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
 
 	"conductor/store"
+	"conductor/web"
 )
 
 // Config is what `conductor run` reads from the environment
@@ -39,6 +41,12 @@ type Config struct {
 	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
 	// at PublicURL (CONDUCTOR_PUBLIC_URL, for replay links).
 	ClientSecret, WebAddr, PublicURL string
+	// ClientIPHeader (CONDUCTOR_CLIENT_IP_HEADER) names the header the
+	// proxy in front of the live page writes the client's address in;
+	// TrustedProxies (CONDUCTOR_TRUSTED_PROXIES) are the addresses it is
+	// believed from (default: loopback and private ones).
+	ClientIPHeader string
+	TrustedProxies []netip.Prefix
 }
 
 // DefaultWebAddr is where the live page listens when DISCORD_CLIENT_SECRET
@@ -79,6 +87,8 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")),
 		WebAddr:      strings.TrimSpace(getenv("CONDUCTOR_WEB")),
 		PublicURL:    strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL")),
+
+		ClientIPHeader: strings.TrimSpace(getenv("CONDUCTOR_CLIENT_IP_HEADER")),
 	}
 	if cfg.Token == "" {
 		return cfg, NoTokenError("conductor")
@@ -126,6 +136,17 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 	if err := CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, ConfigError{err}
 	}
+	if v := strings.TrimSpace(getenv("CONDUCTOR_TRUSTED_PROXIES")); v != "" {
+		if cfg.TrustedProxies, err = web.ParseTrustedProxies(v); err != nil {
+			return cfg, badSetting("CONDUCTOR_TRUSTED_PROXIES: %v: give addresses and prefixes separated by commas, such as 10.0.0.0/8,fd00::/8", err)
+		}
+		if cfg.ClientIPHeader == "" {
+			return cfg, badSetting("CONDUCTOR_TRUSTED_PROXIES without CONDUCTOR_CLIENT_IP_HEADER: name the header those proxies write the client's address in (on fly.io: Fly-Client-IP)")
+		}
+	}
+	if cfg.ClientIPHeader != "" && !validHeaderName(cfg.ClientIPHeader) {
+		return cfg, badSetting("CONDUCTOR_CLIENT_IP_HEADER=%q: give a header name, such as Fly-Client-IP", cfg.ClientIPHeader)
+	}
 	if err := cfg.checkWeb(); err != nil {
 		return cfg, err
 	}
@@ -142,6 +163,16 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		return cfg, badSetting("LOG_LEVEL %q: use debug, info, warn or error", getenv("LOG_LEVEL"))
 	}
 	return cfg, nil
+}
+
+// validHeaderName: letters, digits and dashes, as header names are.
+func validHeaderName(h string) bool {
+	for _, r := range h {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return h != ""
 }
 
 // checkWeb completes and checks the live page's settings.

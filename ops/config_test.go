@@ -120,3 +120,33 @@ func TestWebSettings(t *testing.T) {
 		t.Errorf("doctor, off: %+v", rep)
 	}
 }
+
+func TestClientAddressSettings(t *testing.T) {
+	env := map[string]string{"DISCORD_TOKEN": "abc", "DISCORD_CLIENT_SECRET": "s"}
+	get := getenv(env)
+	cfg, err := ConfigFromEnv(get, nil)
+	if err != nil || cfg.ClientIPHeader != "" || cfg.TrustedProxies != nil {
+		t.Fatalf("unset: %+v %v", cfg, err)
+	}
+	env["CONDUCTOR_CLIENT_IP_HEADER"] = "Fly-Client-IP"
+	if cfg, err = ConfigFromEnv(get, nil); err != nil || cfg.ClientIPHeader != "Fly-Client-IP" || cfg.TrustedProxies != nil {
+		t.Fatalf("a header: %+v %v", cfg, err)
+	}
+	env["CONDUCTOR_TRUSTED_PROXIES"] = "172.16.0.0/12, fdaa::1"
+	if cfg, err = ConfigFromEnv(get, nil); err != nil || len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "fdaa::1/128" {
+		t.Fatalf("proxies: %+v %v", cfg, err)
+	}
+	var ce ConfigError
+	for k, v := range map[string]string{"CONDUCTOR_TRUSTED_PROXIES": "fly-proxy", "CONDUCTOR_CLIENT_IP_HEADER": "Fly Client IP"} {
+		old := env[k]
+		env[k] = v
+		if _, err := ConfigFromEnv(get, nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%q: %v", k, v, err)
+		}
+		env[k] = old
+	}
+	delete(env, "CONDUCTOR_CLIENT_IP_HEADER")
+	if _, err := ConfigFromEnv(get, nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "CONDUCTOR_CLIENT_IP_HEADER") {
+		t.Errorf("proxies without a header: %v", err)
+	}
+}

@@ -3,8 +3,6 @@ package ops
 import (
 	"context"
 	"log/slog"
-	"net/http"
-	"time"
 
 	"conductor/bot"
 	"conductor/commands"
@@ -30,7 +28,7 @@ func NewPage(cfg Config, b *bot.Bot, st *store.Store, r *imaging.Renderer, log *
 		return p, nil
 	}
 	srv, err := web.New(web.Options{AppID: b.AppID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase, PublicURL: cfg.PublicURL,
-		Discord: b, Store: st, Renderer: r, Logger: log})
+		Discord: b, Store: st, Renderer: r, Logger: log, ClientIPHeader: cfg.ClientIPHeader, TrustedProxies: cfg.TrustedProxies})
 	if err != nil {
 		return nil, ConfigError{err}
 	}
@@ -62,7 +60,7 @@ func (p *Page) Listen() error {
 	if p.srv == nil {
 		return nil
 	}
-	l, err := Listen(p.cfg.WebAddr, &http.Server{Handler: p.srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}, p.log, "live board server")
+	l, err := Listen(p.cfg.WebAddr, p.srv.HTTPServer(), p.log, "live board server")
 	if err != nil {
 		return err
 	}

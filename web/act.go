@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -57,7 +58,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	}
 	var in actRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8192)).Decode(&in); err != nil || !nonceRE.MatchString(in.Nonce) {
-		http.Error(w, "a move needs a nonce and one thing to do", http.StatusBadRequest)
+		s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 		return
 	}
 	channel, game := sess.bound()
@@ -80,12 +81,12 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	case in.CustomID != "":
 		req.Type, req.CustomID, req.Values = commands.ComponentRequest, in.CustomID, in.Values
 	default:
-		http.Error(w, "a move needs one thing to do", http.StatusBadRequest)
+		s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 		return
 	}
 	for _, v := range []string{in.Route, in.Passenger, in.Station, in.From, in.CustomID} {
 		if len(v) > 200 {
-			http.Error(w, "too long", http.StatusBadRequest)
+			s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 			return
 		}
 	}
@@ -99,13 +100,25 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		w.Write(prev)
 		return
 	}
-	names := s.seatNames(channel)
+	// The move is for the session's game: once another began in the
+	// channel, the page's game is over.
+	names, current := s.seatNames(channel)
+	if current != game {
+		writeJSON(w, http.StatusOK, actAnswer{Replies: []messageJSON{},
+			State: overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}})
+		return
+	}
 	resp := &commands.Recorder{}
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.svc.Handle(context.WithoutCancel(r.Context()), req, resp)
-	}()
+	var panicked atomic.Bool
+	ctx := context.WithoutCancel(r.Context())
+	s.goSafe("applying a page's move", func() {
+		s.handle(ctx, req, resp)
+		close(done)
+	}, func() {
+		panicked.Store(true)
+		close(done)
+	})
 	// Handle returns once the channel's posts are sent; the page needs only
 	// the answer, which comes first.
 	select {
@@ -116,18 +129,23 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(answerGrace):
 		}
 	}
+	if panicked.Load() {
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
+		return
+	}
 	ans := actAnswer{Replies: []messageJSON{}}
 	for _, m := range resp.Messages() {
 		ans.Replies = append(ans.Replies, messageOf(m, names))
 	}
-	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
+	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil && f.Game == game {
 		ans.State = f
-	} else if errors.Is(err, commands.ErrNoGame) {
+	} else if err == nil || errors.Is(err, commands.ErrNoGame) {
 		ans.State = overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
 	}
 	data, err := json.Marshal(ans)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		s.log.Error("encoding a move's answer", "err", err)
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
 		return
 	}
 	if sess.replies == nil {
@@ -144,17 +162,20 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// seatNames maps a game's seated users to their names, for mentions.
-func (s *Server) seatNames(channel string) map[string]string {
+// seatNames maps a game's seated users to their names, for mentions, and
+// says which game the channel holds ("" for none).
+func (s *Server) seatNames(channel string) (map[string]string, string) {
 	names := map[string]string{}
-	if v, err := s.svc.View(channel, "", "en"); err == nil {
-		for _, st := range v.Seats {
-			if st.User != "" {
-				names[st.User] = st.Name
-			}
+	v, err := s.svc.View(channel, "", "en")
+	if err != nil {
+		return names, ""
+	}
+	for _, st := range v.Seats {
+		if st.User != "" {
+			names[st.User] = st.Name
 		}
 	}
-	return names
+	return names, v.Game
 }
 
 // answerGrace is how long a move's answer may take to follow its first
@@ -178,18 +199,37 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
 		return
 	}
+	over := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
+	switch _, _, err := s.checkReader(r.Context(), sess); {
+	case errors.Is(err, errGameOver):
+		writeJSON(w, http.StatusOK, over)
+		return
+	case errors.Is(err, errNotInInstance):
+		s.sessions.drop(sess)
+		s.hub.endSession(sess, closeNoHello, "not in the activity")
+		s.refuse(w, http.StatusUnauthorized, "session_ended", sess.lang)
+		return
+	case err != nil:
+		s.log.Error("checking a page's reader", "err", err)
+		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
+		return
+	}
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	if after != 0 {
+		s.holdOpen(w, pollFor)
+	}
 	deadline := time.NewTimer(pollFor)
 	defer deadline.Stop()
 	for {
 		wait := s.hub.waitChange(channel)
 		f, err := s.frameFor(channel, sess.user, sess.lang)
-		if errors.Is(err, commands.ErrNoGame) {
-			writeJSON(w, http.StatusOK, overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)})
+		if errors.Is(err, commands.ErrNoGame) || (err == nil && f.Game != game) {
+			writeJSON(w, http.StatusOK, over)
 			return
 		}
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			s.log.Error("building a page's frame", "err", err)
+			s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
 			return
 		}
 		if f.Version > after || after == 0 {

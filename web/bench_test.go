@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -162,7 +165,10 @@ func BenchmarkMoveToEveryPage(b *testing.B) {
 		games, pages int
 	}{{"one-game-50-pages", 1, 50}, {"50-games-3-pages", 50, 3}} {
 		b.Run(c.name, func(b *testing.B) {
-			s := newStack(b, stackOptions{poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
+			// The clock moves on two seconds a sign-in: 150 pages opened
+			// from one address stay within its limit a minute.
+			clock := &testClock{}
+			s := newStack(b, stackOptions{now: clock.now, poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
 			var games []*benchGame
 			for i := range c.games {
 				alice, bob := s.srv.CreateUser(fmt.Sprint("alice", i)), s.srv.CreateUser(fmt.Sprint("bob", i))
@@ -195,6 +201,7 @@ func BenchmarkMoveToEveryPage(b *testing.B) {
 				}
 				inst := s.srv.CreateActivityInstance(s.guild.ID, g.thread, ids...)
 				for _, u := range readers {
+					clock.advance(2 * time.Second)
 					ans, code := s.session(u, inst)
 					if code != 200 {
 						b.Fatalf("session: %d %s", code, ans.raw)
@@ -255,5 +262,126 @@ func waitReached(tb testing.TB, p *benchPage, v uint64) time.Time {
 			tb.Fatalf("a page never got version %d", v)
 		case <-time.After(100 * time.Microsecond):
 		}
+	}
+}
+
+// BenchmarkReplayRequest is the server's CPU per replay-page request: the
+// page, its data and a turn's SVG, asked again and again as a link shared
+// in a busy server would be (the handler called directly, so the time is
+// the server's work alone, one request at a time).
+//
+//	go test -run '^$' -bench ReplayRequest -count 5 ./web/
+func BenchmarkReplayRequest(b *testing.B) {
+	// The clock moves a second each time it is read: one address's
+	// requests never meet its limit, which is still counted each time.
+	var ticks atomic.Int64
+	start := time.Now()
+	s := newStack(b, stackOptions{now: func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }})
+	rec, _ := s.archive(s.guild.ID, "europe-classic-bots")
+	link := s.web.ReplayURL(s.guild.ID, rec.ID)
+	path := strings.TrimPrefix(link, s.http.URL)
+	h := s.web.Handler()
+	for _, c := range []struct{ name, path string }{
+		{"page", path},
+		{"data", path + "/data.json"},
+		{"turn", path + "/turn/40.svg"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu0 := processCPU()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				r := httptest.NewRequest("GET", c.path, nil)
+				r.RemoteAddr = "198.51.100.7:4242"
+				r.Header.Set("Accept-Encoding", "gzip, deflate, br") // as browsers ask
+				h.ServeHTTP(w, r)
+				if w.Code != 200 {
+					b.Fatalf("%s: %d", c.path, w.Code)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+		})
+	}
+}
+
+// processCPU is the CPU time the process has used (user and system, all
+// threads): what a request costs the machine, whatever else waits on it.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSignInUnderJunkFlood: each operation is a minute in which one
+// address sends 1,200 junk sign-ins (made-up codes for the real instance
+// and for made-up ones, broken and oversized bodies) while 20 real users
+// sign in from another: the share of real users who got a session, the
+// code exchanges the junk cost, and the server's CPU per junk request.
+//
+//	go test -run '^$' -bench SignInUnderJunkFlood -benchtime 5x -count 5 ./web/
+func BenchmarkSignInUnderJunkFlood(b *testing.B) {
+	clock := &testClock{}
+	s, inst, real := floodStack(b, clock, 20)
+	var ok, all, exchanges int
+	var cpu time.Duration
+	for b.Loop() {
+		clock.advance(time.Minute)
+		cpu0 := processCPU()
+		f := s.junkFlood(inst, []string{"203.0.113.66"}, 1200, real)
+		cpu += processCPU() - cpu0
+		ok, all, exchanges = ok+f.realOK, all+f.real, exchanges+f.exchanges
+	}
+	b.ReportMetric(100*float64(ok)/float64(all), "real-signed-in-%")
+	b.ReportMetric(float64(exchanges)/float64(b.N), "junk-exchanges/flood")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*1200), "cpu-µs/junk")
+}
+
+// BenchmarkOpenSocket is the memory of an open page's WebSocket: 200
+// spectators' pages held open on one game, the heap and stacks measured
+// before and after (the small test clients' included, so an upper bound of
+// the server's), and the goroutines each adds.
+//
+//	go test -run '^$' -bench OpenSocket -benchtime 1x -count 5 ./web/
+func BenchmarkOpenSocket(b *testing.B) {
+	const pages = 200
+	for b.Loop() {
+		b.StopTimer()
+		clock := &testClock{}
+		s := newStack(b, stackOptions{now: clock.now, poster: func(b *bot.Bot) commands.Poster { return discardPoster{b} }})
+		alice, bob := s.srv.CreateUser("alice"), s.srv.CreateUser("bob")
+		_, thread := s.game(alice, bob)
+		var sessions []string
+		var ids []string
+		var users []fakediscord.User
+		for i := range pages {
+			u := s.srv.CreateUser(fmt.Sprint("watcher", i))
+			users, ids = append(users, u), append(ids, u.ID)
+		}
+		inst := s.srv.CreateActivityInstance(s.guild.ID, thread, ids...)
+		for _, u := range users {
+			clock.advance(2 * time.Second)
+			ans, code := s.session(u, inst)
+			if code != 200 {
+				b.Fatalf("session: %d %s", code, ans.raw)
+			}
+			sessions = append(sessions, ans.Session)
+		}
+		settle := func() (m runtime.MemStats) {
+			for range 3 {
+				runtime.GC()
+				time.Sleep(50 * time.Millisecond)
+			}
+			runtime.ReadMemStats(&m)
+			return m
+		}
+		before := settle()
+		goroutines := runtime.NumGoroutine()
+		v := s.version(thread)
+		for _, sess := range sessions {
+			waitReached(b, s.openBench(sess), v)
+		}
+		after := settle()
+		b.ReportMetric((float64(after.HeapAlloc+after.StackInuse)-float64(before.HeapAlloc+before.StackInuse))/pages/1024, "KiB/socket")
+		b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/pages, "goroutines/socket")
+		b.StartTimer()
 	}
 }

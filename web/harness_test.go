@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,6 +52,14 @@ func logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
+// logWriter is where logger writes: stderr with CONDUCTOR_TEST_LOG set.
+func logWriter() io.Writer {
+	if os.Getenv("CONDUCTOR_TEST_LOG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
+
 type stackOptions struct {
 	// mux, when set, gets the page's handler at "/" and may add routes.
 	mux func(page http.Handler) http.Handler
@@ -63,6 +72,33 @@ type stackOptions struct {
 	// poster, when set, makes what takes the tables' posts instead of the
 	// bot.
 	poster func(*bot.Bot) commands.Poster
+	// discord, when set, wraps what the page's server asks Discord with
+	// the bot token.
+	discord func(web.Discord) web.Discord
+	// logs, when set, gets the page's server's log lines (debug and up).
+	logs *logBuffer
+	// now, when set, is the page's server's clock.
+	now func() time.Time
+	// web, when set, changes the page's server's options.
+	web func(*web.Options)
+}
+
+// logBuffer collects log lines; safe for concurrent writers.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newStack(t testing.TB, opts ...stackOptions) *stack {
@@ -97,8 +133,20 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	if o.noPublicURL {
 		public = ""
 	}
-	ws, err := web.New(web.Options{AppID: b.AppID, ClientSecret: srv.ClientSecret(), APIBase: srv.BaseURL(), PublicURL: public,
-		Discord: b, Store: st, Renderer: sharedRenderer, Logger: logger()})
+	var discord web.Discord = b
+	if o.discord != nil {
+		discord = o.discord(b)
+	}
+	webLog := logger()
+	if o.logs != nil {
+		webLog = slog.New(slog.NewTextHandler(io.MultiWriter(o.logs, logWriter()), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	wo := web.Options{AppID: b.AppID, ClientSecret: srv.ClientSecret(), APIBase: srv.BaseURL(), PublicURL: public,
+		Discord: discord, Store: st, Renderer: sharedRenderer, Logger: webLog, Now: o.now}
+	if o.web != nil {
+		o.web(&wo)
+	}
+	ws, err := web.New(wo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,13 +215,24 @@ func (s *stack) game(players ...fakediscord.User) (parent, thread string) {
 func (s *stack) gameWith(options map[string]string, players ...fakediscord.User) (parent, thread string) {
 	s.t.Helper()
 	ch := s.srv.CreateTextChannel(s.guild.ID, fmt.Sprint("table-", s.seq.Add(1)))
-	before := len(s.srv.Threads(ch.ID))
-	c := s.handle(players[0], ch.ID, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
-	threads := s.srv.Threads(ch.ID)
-	if len(threads) != before+1 {
+	return ch.ID, s.gameIn(ch.ID, options, players...)
+}
+
+// gameIn is gameWith in a given channel; with the option thread=false the
+// game plays in the channel itself. It returns the game's channel.
+func (s *stack) gameIn(channel string, options map[string]string, players ...fakediscord.User) (thread string) {
+	s.t.Helper()
+	before := len(s.srv.Threads(channel))
+	c := s.handle(players[0], channel, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "new", Options: options})
+	threads := s.srv.Threads(channel)
+	switch {
+	case options["thread"] == "false":
+		thread = channel
+	case len(threads) != before+1:
 		s.t.Fatalf("/ttr new opened no thread: %s", textOf(c))
+	default:
+		thread = threads[len(threads)-1].ID
 	}
-	thread = threads[len(threads)-1].ID
 	for _, p := range players[1:] {
 		if c := s.handle(p, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "join"}); strings.Contains(textOf(c), "⛔") {
 			s.t.Fatalf("join: %s", textOf(c))
@@ -200,7 +259,7 @@ func (s *stack) gameWith(options map[string]string, players ...fakediscord.User)
 		s.handle(p, thread, commands.Request{Type: commands.ComponentRequest, CustomID: menu.ID, Values: values})
 	}
 	s.svc.Quiet()
-	return ch.ID, thread
+	return thread
 }
 
 // session opens a page session as a user in an instance, through the

@@ -32,10 +32,21 @@ const (
 	writeWithin  = 10 * time.Second
 	pingEvery    = 25 * time.Second // Discord's proxy is Cloudflare's: its idle limits are not documented
 	readIdle     = 70 * time.Second
-	maxPerGame   = 256
-	maxPerUser   = 8
 	maxWSMessage = 4096
 )
+
+// Socket budgets. A user holds at most maxPerUser pages open on the whole
+// server, and a game at most maxPerGame; of a game's, seats × maxPerUser
+// are kept for its seated players, so spectators, however many accounts
+// they bring, never take a player's place. A page refused (4008) falls
+// back to polling /api/state.
+const (
+	maxPerGame = 256
+	maxPerUser = 8
+)
+
+// spectatorRoom is how many of a game's pages spectators may hold.
+func spectatorRoom(seats int) int { return maxPerGame - seats*maxPerUser }
 
 var upgrader = websocket.Upgrader{
 	ReadBufferSize:  1024,
@@ -61,16 +72,19 @@ func newHub(s *Server) *hub {
 
 // room is the open pages of one game's channel.
 type room struct {
-	channel string
-	wake    chan struct{} // one slot: a change is waiting to be sent
-	conns   map[*conn]struct{}
+	channel    string
+	wake       chan struct{} // one slot: a change is waiting to be sent
+	conns      map[*conn]struct{}
+	spectators int // of conns, the pages of readers without a seat
 }
 
 // conn is one open page.
 type conn struct {
-	ws   *websocket.Conn
-	sess *session
-	room *room
+	ws     *websocket.Conn
+	srv    *Server
+	sess   *session
+	seated bool // its reader held a seat when it joined
+	room   *room
 
 	mu      sync.Mutex
 	next    []byte // the latest frame not yet written
@@ -137,17 +151,35 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeNoHello, "no session")
 		return
 	}
-	channel, _ := sess.bound()
+	channel, game := sess.bound()
 	if channel == "" {
 		closeWS(ws, closeNoHello, "no game picked")
 		return
 	}
-	c := &conn{ws: ws, sess: sess, ready: make(chan struct{}, 1), done: make(chan struct{})}
-	if err := s.hub.join(c, channel); err != nil {
+	seated, seats, err := s.checkReader(r.Context(), sess)
+	c := &conn{ws: ws, srv: s, sess: sess, seated: seated, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	switch {
+	case errors.Is(err, errGameOver):
+		f := overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}
+		data, _ := json.Marshal(f)
+		ws.SetWriteDeadline(time.Now().Add(writeWithin))
+		ws.WriteMessage(websocket.TextMessage, data)
+		closeWS(ws, closeOver, "game over")
+		return
+	case errors.Is(err, errNotInInstance):
+		s.sessions.drop(sess)
+		closeWS(ws, closeNoHello, "not in the activity")
+		return
+	case err != nil:
+		s.log.Error("checking a page's reader", "err", err)
+		closeWS(ws, websocket.CloseInternalServerErr, "try again")
+		return
+	}
+	if err := s.hub.join(c, channel, seats); err != nil {
 		closeWS(ws, closeTooMany, err.Error())
 		return
 	}
-	go c.writeLoop()
+	s.goSafe("writing to a page", c.writeLoop, c.stop)
 	s.hub.sendFirst(c)
 	c.readLoop()
 	s.hub.leave(c)
@@ -160,8 +192,9 @@ func closeWS(ws *websocket.Conn, code int, text string) {
 
 var errTooMany = errors.New("too many pages open")
 
-// join puts a connection in its game's room, starting the room's worker.
-func (h *hub) join(c *conn, channel string) error {
+// join puts a connection in its game's room, starting the room's worker,
+// within the budgets of its user and of its game (of seats seats).
+func (h *hub) join(c *conn, channel string, seats int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -171,9 +204,13 @@ func (h *hub) join(c *conn, channel string) error {
 	if r == nil {
 		r = &room{channel: channel, wake: make(chan struct{}, 1), conns: map[*conn]struct{}{}}
 		h.rooms[channel] = r
-		go h.run(r)
+		h.s.goSafe("a room's worker", func() { h.run(r) }, nil)
 	}
-	if len(r.conns) >= maxPerGame || h.users[c.sess.user] >= maxPerUser {
+	full := len(r.conns) >= maxPerGame
+	if !c.seated {
+		full = full || r.spectators >= spectatorRoom(seats)
+	}
+	if full || h.users[c.sess.user] >= maxPerUser {
 		if len(r.conns) == 0 {
 			delete(h.rooms, channel)
 			close(r.wake)
@@ -181,6 +218,9 @@ func (h *hub) join(c *conn, channel string) error {
 		return errTooMany
 	}
 	r.conns[c] = struct{}{}
+	if !c.seated {
+		r.spectators++
+	}
 	h.users[c.sess.user]++
 	c.room = r
 	return nil
@@ -199,6 +239,9 @@ func (h *hub) leave(c *conn) {
 		return
 	}
 	delete(r.conns, c)
+	if !c.seated {
+		r.spectators--
+	}
 	if h.users[c.sess.user]--; h.users[c.sess.user] <= 0 {
 		delete(h.users, c.sess.user)
 	}
@@ -208,11 +251,21 @@ func (h *hub) leave(c *conn) {
 	}
 }
 
-// run is a room's worker: each wake sends every page its frame.
+// run is a room's worker: each wake sends every page its frame. A panic
+// in one broadcast is logged and the worker goes on.
 func (h *hub) run(r *room) {
 	for range r.wake {
-		h.broadcast(r)
+		h.broadcastSafely(r)
 	}
+}
+
+func (h *hub) broadcastSafely(r *room) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.s.logPanic("sending a room its frames", v)
+		}
+	}()
+	h.broadcast(r)
 }
 
 // members lists a room's connections.
@@ -239,19 +292,30 @@ func (h *hub) broadcast(r *room) {
 	built := map[frameKey][]byte{}
 	versions := map[frameKey]uint64{}
 	var seats map[string]bool
+	var game string
+	now := h.s.opts.Now()
 	for _, c := range conns {
+		if !c.sess.live(now) {
+			c.finish(closeNoHello, "session expired")
+			continue
+		}
 		if seats == nil {
 			v, err := h.s.svc.View(r.channel, "", c.sess.lang)
 			if err != nil {
 				h.gameGone(conns, err)
 				return
 			}
-			seats = map[string]bool{}
+			seats, game = map[string]bool{}, v.Game
 			for _, st := range v.Seats {
 				if st.User != "" {
 					seats[st.User] = true
 				}
 			}
+		}
+		if _, mine := c.sess.bound(); mine != game {
+			// A new game in the channel: this page's game is over.
+			h.gameGone([]*conn{c}, commands.ErrNoGame)
+			continue
 		}
 		key := frameKey{lang: c.sess.lang}
 		if seats[c.sess.user] {
@@ -303,6 +367,9 @@ func (h *hub) gameGone(conns []*conn, err error) {
 func (h *hub) sendFirst(c *conn) {
 	channel, _ := c.sess.bound()
 	f, err := h.s.frameFor(channel, c.sess.user, c.sess.lang)
+	if _, game := c.sess.bound(); err == nil && f.Game != game {
+		err = commands.ErrNoGame
+	}
 	if err != nil {
 		h.gameGone([]*conn{c}, err)
 		return
@@ -390,6 +457,13 @@ func (c *conn) writeLoop() {
 		case <-c.done:
 			return
 		case <-ping.C:
+			// An open page is a session in use; past its lifetime it ends.
+			if now := c.srv.opts.Now(); c.sess.live(now) {
+				c.sess.touch(now)
+			} else {
+				c.finish(closeNoHello, "session expired")
+				continue
+			}
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWithin)); err != nil {
 				c.stop()
 				return

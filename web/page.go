@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -75,26 +76,68 @@ type pageData struct {
 const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://cdn.discordapp.com; " +
 	"connect-src 'self'; base-uri 'none'; object-src 'none'; form-action 'none'"
 
-func (s *Server) writePage(w http.ResponseWriter, d pageData) {
-	texts, _ := json.Marshal(d.Texts)
+// discordOrigins are the Discord clients that may frame the Activity's
+// page: the https origins the Embedded App SDK itself accepts messages
+// from (getAllowedOrigins in the vendored Discord.mjs; sdk_test.go keeps
+// the two lists equal). Left out of the SDK's list: http://localhost:3333
+// (its developers' own), 'null' (not a frame ancestor CSP can name) and
+// the page's own origin, which is 'self' here (the page served through
+// Discord's proxy is framed at <app>.discordsays.com).
+var discordOrigins = []string{
+	"https://discord.com",
+	"https://discordapp.com",
+	"https://ptb.discord.com",
+	"https://ptb.discordapp.com",
+	"https://canary.discord.com",
+	"https://canary.discordapp.com",
+	"https://staging.discord.co",
+	"https://pax.discord.com",
+}
+
+// activityCSP is the Activity page's policy: framed only by Discord.
+var activityCSP = csp + "; frame-ancestors 'self' " + strings.Join(discordOrigins, " ")
+
+// replayCSP is the replay page's: framed by nobody.
+const replayCSP = csp + "; frame-ancestors 'none'"
+
+// noFraming says, to every browser, that a response is never framed.
+func noFraming(w http.ResponseWriter) {
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	w.Header().Set("X-Frame-Options", "DENY")
+}
+
+func (s *Server) writePage(w http.ResponseWriter, d pageData, policy string) {
+	page, err := renderPage(d)
+	if err != nil {
+		s.log.Warn("writing a page", "err", err)
+	}
+	writePageBytes(w, page, policy)
+}
+
+func writePageBytes(w http.ResponseWriter, page []byte, policy string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Security-Policy", csp)
-	err := pageTemplate.Execute(w, map[string]any{
+	w.Header().Set("Content-Security-Policy", policy)
+	w.Write(page)
+}
+
+// renderPage fills index.html.
+func renderPage(d pageData) ([]byte, error) {
+	texts, _ := json.Marshal(d.Texts)
+	var buf bytes.Buffer
+	err := pageTemplate.Execute(&buf, map[string]any{
 		"Lang": d.Lang, "Title": d.Title, "Script": d.Script, "ClientID": d.ClientID, "Token": d.Token,
 		"Static": d.Root + "s/" + staticHash() + "/", "Root": d.Root, "Texts": string(texts),
 		"Connecting": d.Texts["connecting"],
 	})
-	if err != nil {
-		s.log.Warn("writing a page", "err", err)
-	}
+	return buf.Bytes(), err
 }
 
 // servePage is the Activity's page. It holds no data: the game comes from
 // the API once Discord said who is reading.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	lang := acceptLang(r)
-	s.writePage(w, pageData{Lang: lang, Title: present.T(lang, "web.title"), Script: "app.js", ClientID: s.clientID(), Texts: pageTexts(lang)})
+	s.writePage(w, pageData{Lang: lang, Title: present.T(lang, "web.title"), Script: "app.js", ClientID: s.clientID(), Texts: pageTexts(lang)}, activityCSP)
 }
 
 // serveStatic serves an embedded file; under another version's hash it is

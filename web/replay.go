@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"conductor/commands"
 	"conductor/data"
@@ -109,78 +107,47 @@ type finalTicket struct {
 	Done   bool   `json:"done"`
 }
 
-// builtReplay is a game's replay as served: the page's data and the
-// scenes for the turn SVGs.
-type builtReplay struct {
-	data   []byte
-	lang   string
-	title  string
-	board  *data.Board
-	scenes []imaging.Scene
-	words  imaging.BoardWords
-}
-
-// replayCache keeps the last replays built, by guild and game.
-type replayCache struct {
-	mu    sync.Mutex
-	m     map[string]*builtReplay
-	order []string
-}
-
-const replaysKept = 8
-
-func (c *replayCache) get(key string) (*builtReplay, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[key]
-	return r, ok
-}
-
-func (c *replayCache) put(key string, r *builtReplay) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*builtReplay{}
+// replay finds the replay a token names: from the cache first (a token
+// found there was checked when it was put), else checked and built once
+// however many ask at the same time. A game forgotten (/ttr forget) leaves
+// the cache at once (Forgotten), and a build that raced the forgetting is
+// not kept nor served.
+func (s *Server) replay(token string, mayBuild func() bool) (*builtReplay, error) {
+	if r, ok := s.replays.get(token); ok {
+		return r, nil
 	}
-	if _, ok := c.m[key]; !ok {
-		c.order = append(c.order, key)
-	}
-	c.m[key] = r
-	for len(c.order) > replaysKept {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-}
-
-// forget drops a guild's replays.
-func (c *replayCache) forget(guild string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	keep := c.order[:0]
-	for _, k := range c.order {
-		if strings.HasPrefix(k, guild+"\x00") {
-			delete(c.m, k)
-		} else {
-			keep = append(keep, k)
-		}
-	}
-	c.order = keep
-}
-
-// replay finds or builds the replay a token names. The archive is asked
-// every time: a forgotten game has no page, cached or not.
-func (s *Server) replay(token string) (*builtReplay, error) {
 	guild, game, ok := s.replayOf(token)
 	if !ok {
 		return nil, commands.ErrNoReplay
 	}
-	g, err := s.svc.ReplayOf(guild, game)
+	if !mayBuild() {
+		return nil, errLimited
+	}
+	v, err, _ := s.replays.builds.Do(token, func() (any, error) {
+		if r, ok := s.replays.get(token); ok {
+			return r, nil
+		}
+		gen := s.replays.generation(guild)
+		r, err := s.buildReplay(token, guild, game)
+		if err != nil {
+			return nil, err
+		}
+		if !s.replays.put(token, guild, r, gen) {
+			return nil, commands.ErrNoReplay
+		}
+		return r, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	key := guild + "\x00" + game
-	if r, ok := s.replays.get(key); ok {
-		return r, nil
+	return v.(*builtReplay), nil
+}
+
+// buildReplay replays a game from the archive into its page's data.
+func (s *Server) buildReplay(token, guild, game string) (*builtReplay, error) {
+	g, err := s.svc.ReplayOf(guild, game)
+	if err != nil {
+		return nil, err
 	}
 	lang := present.Lang(g.Locale)
 	b := g.Board
@@ -201,9 +168,16 @@ func (s *Server) replay(token string) (*builtReplay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &builtReplay{data: doc, lang: lang, title: rd.Title, board: b, scenes: g.Frames, words: boardWords(b, g.Variant, lang)}
-	s.replays.put(key, r)
-	return r, nil
+	data, err := gzipped(doc)
+	if err != nil {
+		return nil, err
+	}
+	page, err := renderPage(pageData{Lang: lang, Title: rd.Title, Script: "replay.js", Texts: rd.Texts, Token: token, Root: "../"})
+	if err != nil {
+		return nil, err
+	}
+	return &builtReplay{page: page, data: data, lang: lang, title: rd.Title, board: b, scenes: g.Frames,
+		words: boardWords(b, g.Variant, lang), sceneBytes: len(doc), turns: map[int]gzBody{}}, nil
 }
 
 // ticketLabel names a ticket by its ends, as the final sheet does.
@@ -211,55 +185,92 @@ func ticketLabel(b *data.Board, t engine.TicketResult) string {
 	return b.Cities[t.A].Name + " – " + b.Cities[t.B].Name + " (" + strconv.Itoa(t.Points) + ")"
 }
 
+// Limits of the replay pages, by client address (see address.go) a
+// minute: requests of any kind, and those that build (a replay not kept,
+// a turn's picture not drawn yet), which also have a limit for everyone
+// together.
+const (
+	replayPerAddress       = 240
+	replayBuildsPerAddress = 30
+	replayBuilds           = 600
+)
+
+// replayRequest is a replay request's replay, within the limits; it
+// answers the request itself when there is none to serve.
+func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request) (*builtReplay, func() bool, bool) {
+	addr := s.clientAddr(r)
+	now := s.opts.Now()
+	mayBuild := func() bool {
+		return s.limits.allow("replay-build:"+addr, replayBuildsPerAddress, now) && s.limits.allow("replay-build", replayBuilds, now)
+	}
+	if !s.limits.allow("replay:"+addr, replayPerAddress, now) {
+		s.replayError(w, r, errLimited)
+		return nil, nil, false
+	}
+	rp, err := s.replay(r.PathValue("token"), mayBuild)
+	if err != nil {
+		s.replayError(w, r, err)
+		return nil, nil, false
+	}
+	return rp, mayBuild, true
+}
+
 // replayError answers a token that names no replay: 404 whatever the
-// reason (a forged token, a forgotten game), so nothing is learnt.
+// reason (a forged token, a forgotten game), so nothing is learnt; and a
+// request past the limits: 429.
 func (s *Server) replayError(w http.ResponseWriter, r *http.Request, err error) {
+	noFraming(w)
+	w.Header().Set("Cache-Control", "no-store")
+	if errors.Is(err, errLimited) {
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, present.T(acceptLang(r), "web.too_many"), http.StatusTooManyRequests)
+		return
+	}
 	if !errors.Is(err, commands.ErrNoReplay) {
 		s.log.Error("replay page", "err", err)
 	}
-	w.Header().Set("Cache-Control", "no-store")
 	http.Error(w, present.T(acceptLang(r), "replay.gone"), http.StatusNotFound)
 }
 
 func (s *Server) serveReplayPage(w http.ResponseWriter, r *http.Request) {
-	rp, err := s.replay(r.PathValue("token"))
-	if err != nil {
-		s.replayError(w, r, err)
+	rp, _, ok := s.replayRequest(w, r)
+	if !ok {
 		return
 	}
-	s.writePage(w, pageData{Lang: rp.lang, Title: rp.title, Script: "replay.js", Texts: pageTexts(rp.lang),
-		Token: r.PathValue("token"), Root: "../"})
+	w.Header().Set("X-Frame-Options", "DENY")
+	writePageBytes(w, rp.page, replayCSP)
 }
 
 func (s *Server) serveReplayData(w http.ResponseWriter, r *http.Request) {
-	rp, err := s.replay(r.PathValue("token"))
-	if err != nil {
-		s.replayError(w, r, err)
+	rp, _, ok := s.replayRequest(w, r)
+	if !ok {
 		return
 	}
+	noFraming(w)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(rp.data)
+	rp.data.serve(w, r)
 }
 
 // serveReplayTurn serves one frame as a whole SVG: /r/{token}/turn/{n}.svg.
 func (s *Server) serveReplayTurn(w http.ResponseWriter, r *http.Request) {
-	rp, err := s.replay(r.PathValue("token"))
-	if err != nil {
-		s.replayError(w, r, err)
+	rp, mayBuild, ok := s.replayRequest(w, r)
+	if !ok {
 		return
 	}
 	n, err := strconv.Atoi(strings.TrimSuffix(r.PathValue("file"), ".svg"))
 	if err != nil || !strings.HasSuffix(r.PathValue("file"), ".svg") || n < 0 || n >= len(rp.scenes) {
+		noFraming(w)
 		http.NotFound(w, r)
 		return
 	}
-	var buf bytes.Buffer
-	if err := s.opts.Renderer.BoardSVG(&buf, &rp.scenes[n], rp.words, "../../../art/"+artName(rp.board, rp.lang)); err != nil {
+	svg, err := s.replayTurn(r.PathValue("token"), rp, n, mayBuild)
+	if err != nil {
 		s.replayError(w, r, err)
 		return
 	}
+	noFraming(w)
 	w.Header().Set("Content-Type", "image/svg+xml; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(buf.Bytes())
+	svg.serve(w, r)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,3 +207,45 @@ func TestAGameEndedEarlyHasNoReplayLink(t *testing.T) {
 }
 
 func dataTrack(i int) data.TrackID { return data.TrackID(i) }
+
+// TestReplayRequestsAreLimitedPerAddress: one address asking a replay
+// again and again is refused (429) past its limit a minute, while another
+// address is still served; a replay kept costs no replaying of the game.
+func TestReplayRequestsAreLimitedPerAddress(t *testing.T) {
+	s := newStack(t)
+	rec, _ := s.archive(s.guild.ID, "europe-classic-bots")
+	path := strings.TrimPrefix(s.web.ReplayURL(s.guild.ID, rec.ID), s.http.URL)
+	h := s.web.Handler()
+	ask := func(addr, p string) int {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", p, nil)
+		r.RemoteAddr = addr + ":5555"
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	codes := map[int]int{}
+	for i := range 1000 {
+		p := path + "/data.json"
+		if i%2 == 1 {
+			p = path + "/turn/" + strconv.Itoa(i%50) + ".svg"
+		}
+		codes[ask("203.0.113.9", p)]++
+	}
+	if codes[http.StatusTooManyRequests] == 0 || codes[http.StatusOK] == 0 || codes[http.StatusOK] > 300 {
+		t.Errorf("1,000 replay requests from one address: %v (want some served, then 429)", codes)
+	}
+	t.Logf("1,000 replay requests from one address in a minute: %v", codes)
+	if code := ask("198.51.100.20", path); code != http.StatusOK {
+		t.Errorf("another address, meanwhile: %d", code)
+	}
+	// An IPv6 subscriber's addresses are one address (its /64).
+	v6 := 0
+	for i := range 400 {
+		if ask(fmt.Sprintf("[2001:db8:1:2::%x]", i+1), path) == http.StatusTooManyRequests {
+			v6++
+		}
+	}
+	if v6 == 0 {
+		t.Error("400 requests from as many addresses of one IPv6 /64 were never limited")
+	}
+}

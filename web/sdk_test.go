@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +123,29 @@ func TestVendoredSDKIsUnmodified(t *testing.T) {
 	}
 	if _, err := fs.Stat(static, sdkDir+"/_virtual/index.mjs"); err != nil {
 		t.Error("the SDK's _virtual/ modules are not embedded")
+	}
+}
+
+// TestFrameAncestorsAreTheSDKsOrigins: the Discord clients allowed to frame
+// the Activity's page are the https origins the vendored SDK accepts
+// messages from, no more and no fewer; an SDK update that changes its list
+// fails here.
+func TestFrameAncestorsAreTheSDKsOrigins(t *testing.T) {
+	src, err := fs.ReadFile(static, sdkDir+"/Discord.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)function getAllowedOrigins\(\) \{.*?return \[([^\]]+)\];`).FindSubmatch(src)
+	if body == nil {
+		t.Fatal("the SDK has no getAllowedOrigins list any more")
+	}
+	var sdk []string
+	for _, m := range regexp.MustCompile(`'([^']*)'`).FindAllSubmatch(body[1], -1) {
+		if o := string(m[1]); strings.HasPrefix(o, "https://") {
+			sdk = append(sdk, o)
+		}
+	}
+	if len(sdk) < 5 || !slices.Equal(sdk, discordOrigins) {
+		t.Errorf("the SDK accepts %v; the page may be framed by %v", sdk, discordOrigins)
 	}
 }

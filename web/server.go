@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -60,6 +61,15 @@ type Options struct {
 	HTTPClient *http.Client
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Timeouts bound the connections of HTTPServer.
+	Timeouts Timeouts
+	// ClientIPHeader names the header a proxy in front of the server
+	// writes the client's address in (CONDUCTOR_CLIENT_IP_HEADER, for
+	// example Fly-Client-IP); it is believed only from TrustedProxies
+	// (CONDUCTOR_TRUSTED_PROXIES; default: loopback and private
+	// addresses). "" counts every request by its connection's peer.
+	ClientIPHeader string
+	TrustedProxies []netip.Prefix
 }
 
 // Server is the web transport. It implements commands.Activity.
@@ -68,13 +78,21 @@ type Server struct {
 	log  *slog.Logger
 	api  *url.URL
 	svc  *commands.Service
+	// handle applies a page's move: svc.Handle (a test puts another).
+	handle func(context.Context, *commands.Request, commands.Responder)
 
-	sessions sessions
-	launches launches
-	hub      *hub
-	boards   boardCache
-	replays  replayCache
-	limits   rateLimits
+	sessions  sessions
+	launches  launches
+	instances instances
+	hub       *hub
+	boards    boardCache
+	replays   replayCache
+	limits    rateLimits
+	// exchanging counts the codes being exchanged per address.
+	exchanging inFlight
+
+	// hsts: the public address is HTTPS, so browsers are told to keep to it.
+	hsts bool
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -102,12 +120,14 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("web: DISCORD_API_URL %q: want an http(s) address", base)
 	}
 	api.Path = strings.TrimSuffix(api.Path, "/") + "/api/v10/"
+	publicHTTPS := false
 	if opts.PublicURL != "" {
 		u, err := url.Parse(opts.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("web: CONDUCTOR_PUBLIC_URL %q: want an address like https://conductor.example.org", opts.PublicURL)
 		}
 		opts.PublicURL = strings.TrimSuffix(opts.PublicURL, "/")
+		publicHTTPS = u.Scheme == "https"
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -118,7 +138,8 @@ func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{})}
+	opts.Timeouts = opts.Timeouts.withDefaults()
+	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS}
 	s.sessions.init()
 	s.launches.init()
 	s.boards.init()
@@ -127,7 +148,10 @@ func New(opts Options) (*Server, error) {
 }
 
 // Attach gives the server the service the pages play through.
-func (s *Server) Attach(svc *commands.Service) { s.svc = svc }
+func (s *Server) Attach(svc *commands.Service) {
+	s.svc = svc
+	s.handle = svc.Handle
+}
 
 // Close ends every live connection.
 func (s *Server) Close() {
@@ -154,7 +178,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /r/{token}", s.serveReplayPage)
 	mux.HandleFunc("GET /r/{token}/data.json", s.serveReplayData)
 	mux.HandleFunc("GET /r/{token}/turn/{file}", s.serveReplayTurn)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.recovering(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/.proxy"); ok && (rest == "" || rest[0] == '/') {
 			r2 := r.Clone(r.Context())
 			if rest == "" {
@@ -165,9 +189,15 @@ func (s *Server) Handler() http.Handler {
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
+		if s.hsts {
+			w.Header().Set("Strict-Transport-Security", hstsPolicy)
+		}
 		mux.ServeHTTP(w, r)
-	})
+	}))
 }
+
+// hstsPolicy keeps browsers on HTTPS for a year once they saw it.
+const hstsPolicy = "max-age=31536000"
 
 // Launched records an instance opened from a channel (commands.Activity).
 func (s *Server) Launched(l commands.Launch) {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -8,9 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -23,11 +26,22 @@ import (
 // is in. Sessions live in memory; after a restart the page authorises
 // again (silently, once the user consented).
 
-// sessionIdle is how long an unused session lives.
+// sessionIdle is how long an unused session lives (a page with its
+// WebSocket open is in use).
 const sessionIdle = 2 * time.Hour
 
-// maxSessions bounds the sessions kept; the least recently used go first.
-const maxSessions = 20000
+// sessionLifetime is how long a session lives however much it is used:
+// then the page authorises again, and Discord says again who may read.
+const sessionLifetime = 12 * time.Hour
+
+// maxSessions bounds the sessions kept; maxSessionsPerUser bounds one
+// user's: a user's new session past it ends that user's oldest, and at
+// maxSessions the oldest session of the user holding the most goes (never
+// another user's for one user's sessions).
+const (
+	maxSessions        = 20000
+	maxSessionsPerUser = 16
+)
 
 type session struct {
 	token string // the bearer the page sends; never logged
@@ -40,6 +54,8 @@ type session struct {
 	// inInstance whether Discord listed the user in it.
 	instance, location string
 	inInstance         bool
+	created            time.Time
+	ended              atomic.Bool // dropped: evicted, forgotten, refused
 
 	mu      sync.Mutex // guards channel, game and seen
 	channel string     // the game's channel; "" until one is picked
@@ -66,15 +82,31 @@ func (s *session) bind(channel, game string) {
 	s.mu.Unlock()
 }
 
+// live says whether the session may still be used at now.
+func (s *session) live(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.ended.Load() && now.Sub(s.seen) <= sessionIdle && now.Sub(s.created) <= sessionLifetime
+}
+
+// touch marks the session used at now.
+func (s *session) touch(now time.Time) {
+	s.mu.Lock()
+	if now.After(s.seen) {
+		s.seen = now
+	}
+	s.mu.Unlock()
+}
+
 type sessions struct {
 	mu     sync.Mutex
 	byTok  map[string]*session
-	byUser map[string]int // sessions per user
+	byUser map[string][]*session // oldest first
 }
 
 func (ss *sessions) init() {
 	ss.byTok = map[string]*session{}
-	ss.byUser = map[string]int{}
+	ss.byUser = map[string][]*session{}
 }
 
 // tokenKey is what the map is keyed by: a hash, so that the lookup's
@@ -90,45 +122,66 @@ func randomString(n int) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func (ss *sessions) add(s *session, now time.Time) {
+// add keeps a new session and returns the sessions it ended to make room
+// (their pages are to be closed).
+func (ss *sessions) add(s *session, now time.Time) []*session {
 	s.token = randomString(32)
 	var id [8]byte
 	rand.Read(id[:])
 	s.id = hex.EncodeToString(id[:])
-	s.seen = now
+	s.created, s.seen = now, now
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	var ended []*session
+	if mine := ss.byUser[s.user]; len(mine) >= maxSessionsPerUser {
+		ended = append(ended, ss.dropLocked(mine[0]))
+	}
 	if len(ss.byTok) >= maxSessions {
-		ss.evictLocked(now)
+		ended = append(ended, ss.evictLocked(now)...)
 	}
 	ss.byTok[tokenKey(s.token)] = s
-	ss.byUser[s.user]++
+	ss.byUser[s.user] = append(ss.byUser[s.user], s)
+	return ended
 }
 
-// evictLocked drops expired sessions, and the oldest when none expired.
-func (ss *sessions) evictLocked(now time.Time) {
-	var oldest *session
-	var oldestKey string
-	for k, s := range ss.byTok {
-		s.mu.Lock()
-		seen := s.seen
-		s.mu.Unlock()
-		if now.Sub(seen) > sessionIdle {
-			delete(ss.byTok, k)
-			ss.byUser[s.user]--
-			continue
-		}
-		if oldest == nil || seen.Before(oldest.seen) {
-			oldest, oldestKey = s, k
-		}
+// dropLocked takes a session out and ends it.
+func (ss *sessions) dropLocked(s *session) *session {
+	s.ended.Store(true)
+	delete(ss.byTok, tokenKey(s.token))
+	mine := slices.DeleteFunc(ss.byUser[s.user], func(x *session) bool { return x == s })
+	if len(mine) == 0 {
+		delete(ss.byUser, s.user)
+	} else {
+		ss.byUser[s.user] = mine
 	}
-	if len(ss.byTok) >= maxSessions && oldest != nil {
-		delete(ss.byTok, oldestKey)
-		ss.byUser[oldest.user]--
-	}
+	return s
 }
 
-// get finds a live session by its token.
+// evictLocked drops the sessions no longer live and, when none was, the
+// oldest session of the user holding the most.
+func (ss *sessions) evictLocked(now time.Time) []*session {
+	var ended []*session
+	var heaviest []*session
+	for _, mine := range ss.byUser {
+		for _, s := range mine {
+			if !s.live(now) {
+				ended = append(ended, s)
+			}
+		}
+		if len(mine) > len(heaviest) {
+			heaviest = mine
+		}
+	}
+	for _, s := range ended {
+		ss.dropLocked(s)
+	}
+	if len(ended) == 0 && len(heaviest) > 0 {
+		ended = append(ended, ss.dropLocked(heaviest[0]))
+	}
+	return ended
+}
+
+// get finds a live session by its token, and marks it used.
 func (ss *sessions) get(tok string, now time.Time) *session {
 	if tok == "" {
 		return nil
@@ -136,16 +189,21 @@ func (ss *sessions) get(tok string, now time.Time) *session {
 	ss.mu.Lock()
 	s := ss.byTok[tokenKey(tok)]
 	ss.mu.Unlock()
-	if s == nil {
+	if s == nil || !s.live(now) {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if now.Sub(s.seen) > sessionIdle {
-		return nil
-	}
-	s.seen = now
+	s.touch(now)
 	return s
+}
+
+// drop ends a session.
+func (ss *sessions) drop(s *session) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.byTok[tokenKey(s.token)] == s {
+		ss.dropLocked(s)
+	}
+	s.ended.Store(true)
 }
 
 // dropGuild ends every session of a guild and returns them.
@@ -153,12 +211,13 @@ func (ss *sessions) dropGuild(guild string) []*session {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	var out []*session
-	for k, s := range ss.byTok {
+	for _, s := range ss.byTok {
 		if s.guild == guild {
-			delete(ss.byTok, k)
-			ss.byUser[s.user]--
 			out = append(out, s)
 		}
+	}
+	for _, s := range out {
+		ss.dropLocked(s)
 	}
 	return out
 }
@@ -229,36 +288,115 @@ type pickJSON struct {
 	Label   string `json:"label"`
 }
 
-// sessionLimit bounds the sessions opened per instance a minute (a busy
-// channel's readers all open the page at once): each costs three requests
-// to Discord.
-const sessionLimit = 120
+// Opening a session costs two requests to Discord with the client's code
+// (the exchange, then the user) and one with the bot token (the instance,
+// kept a while). A code nobody made costs as much as a real one, so a
+// request meets every check that asks nothing of Discord first: its shape,
+// then its address's limits, then whether Discord knows its instance (a
+// launch the bot made, an answer kept, else asked under a limit of its
+// own); only then is its code exchanged, under the limit for everyone.
+// An address whose codes Discord refused, or whose instances it did not
+// know, a few times in a minute is refused for the rest of the minute, and
+// has a bounded number of codes being exchanged at once: a flood of
+// made-up codes costs a handful of exchanges and never reaches the limit
+// real users share. Limits a minute:
+const (
+	// sessionsPerAddress: sign-ins an address may try (behind Discord's
+	// proxy, an address is the proxy's, shared: see address.go).
+	sessionsPerAddress = 120
+	// failuresPerAddress: codes refused and instances unknown to Discord
+	// an address may send; exchangesInFlight: its codes being exchanged
+	// at once (not a minute's), so that a burst cannot pass the failures'
+	// check before the first of them fails.
+	failuresPerAddress = 5
+	exchangesInFlight  = 20
+	// lookupsPerAddress, lookups: instances neither launched by the bot
+	// nor known from a recent answer, asked of Discord for an address,
+	// and for everyone.
+	lookupsPerAddress = 10
+	lookups           = 300
+	// sessionsPerUser: sessions a Discord user may open.
+	sessionsPerUser = 10
+	// exchanges: codes exchanged with Discord, for everyone.
+	exchanges = 1200
+)
 
-// serveSession is the identity flow: code → token → user, instance
-// confirmed with the bot token, game resolved, session minted.
+// The shapes of what a page posts: a code (Discord's are 30 letters and
+// digits), an activity instance id (i-<launch>-gc-<guild>-<channel>, or
+// -pc-<channel> outside a server) and the ids it claims.
+var (
+	codeRE      = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
+	instanceRE  = regexp.MustCompile(`^i-[0-9]{1,20}-[a-z]{1,8}(-[0-9]{1,20}){1,3}$`)
+	snowflakeRE = regexp.MustCompile(`^[0-9]{1,20}$`)
+)
+
+func (in sessionRequest) wellFormed() bool {
+	return codeRE.MatchString(in.Code) && instanceRE.MatchString(in.InstanceID) &&
+		(in.GuildID == "" || snowflakeRE.MatchString(in.GuildID)) && (in.ChannelID == "" || snowflakeRE.MatchString(in.ChannelID))
+}
+
+// serveSession is the identity flow: cheap checks, code → token → user,
+// instance confirmed with the bot token, game resolved, session minted.
 func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	lang := acceptLang(r)
 	var in sessionRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Code == "" || in.InstanceID == "" || len(in.InstanceID) > 200 {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || !in.wellFormed() {
 		s.refuse(w, http.StatusBadRequest, "auth_failed", lang)
 		return
 	}
+	addr := s.clientAddr(r)
 	now := s.opts.Now()
-	if !s.limits.allow("instance:"+in.InstanceID, sessionLimit, now) || !s.limits.allow("all", 10*sessionLimit, now) {
+	limited := func() {
 		w.Header().Set("Retry-After", "60")
-		s.refuse(w, http.StatusTooManyRequests, "auth_failed", lang)
+		s.refuse(w, http.StatusTooManyRequests, "too_many", lang)
+	}
+	if !s.limits.allow("session:"+addr, sessionsPerAddress, now) || s.limits.over("failed:"+addr, failuresPerAddress, now) {
+		limited()
 		return
 	}
 	ctx := r.Context()
+	// The instance, before any code is spent on it.
+	if _, launched := s.launches.get(in.InstanceID, now); !launched {
+		if _, known := s.instances.cached(in.InstanceID, instanceFresh, now); !known &&
+			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.limits.allow("lookup", lookups, now)) {
+			limited()
+			return
+		}
+	}
+	inst, err := s.lookupInstance(ctx, in.InstanceID, instanceFresh)
+	if errors.Is(err, commands.ErrUnknownInstance) {
+		s.limits.note("failed:"+addr, now)
+		s.refuse(w, http.StatusNotFound, "unknown_instance", lang)
+		return
+	}
+	if err != nil {
+		s.log.Warn("reading an activity instance", "instance", in.InstanceID, "err", err)
+		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
+		return
+	}
+	if !s.exchanging.acquire(addr, exchangesInFlight) {
+		limited()
+		return
+	}
+	defer s.exchanging.release(addr)
+	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
+		limited()
+		return
+	}
 	token, err := s.exchange(ctx, in.Code)
 	if err == nil {
 		var u discordUser
 		if u, err = s.me(ctx, token); err == nil {
-			s.openSession(w, r, in, u, token)
+			if !s.limits.allow("user:"+u.ID, sessionsPerUser, now) {
+				limited()
+				return
+			}
+			s.openSession(w, r, in, inst, u, token)
 			return
 		}
 	}
 	if errors.Is(err, errAuth) {
+		s.limits.note("failed:"+addr, now)
 		s.log.Info("activity authorisation refused", "err", err)
 		s.refuse(w, http.StatusUnauthorized, "auth_failed", lang)
 		return
@@ -268,26 +406,22 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // openSession checks the instance and the game for a confirmed user.
-func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, u discordUser, token string) {
+func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, inst commands.ActivityInstance, u discordUser, token string) {
 	lang := present.Lang(u.Locale)
-	inst, err := s.opts.Discord.ActivityInstance(r.Context(), in.InstanceID)
-	if errors.Is(err, commands.ErrUnknownInstance) {
-		s.refuse(w, http.StatusNotFound, "unknown_instance", lang)
-		return
-	}
-	if err != nil {
-		s.log.Warn("reading an activity instance", "instance", in.InstanceID, "err", err)
-		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
-		return
-	}
 	launch, launched := s.launches.get(inst.ID, s.opts.Now())
 	if inst.Guild == "" || (in.GuildID != "" && in.GuildID != inst.Guild) || (launched && launch.Guild != inst.Guild) {
 		s.log.Info("activity session refused: another server", "instance", inst.ID, "instance_guild", inst.Guild, "claimed_guild", in.GuildID)
 		s.refuse(w, http.StatusForbidden, "other_guild", lang)
 		return
 	}
+	member, err := s.inInstance(r.Context(), inst.ID, u.ID, 0)
+	if err != nil {
+		s.log.Warn("reading an activity instance", "instance", inst.ID, "err", err)
+		s.refuse(w, http.StatusBadGateway, "unknown_instance", lang)
+		return
+	}
 	sess := &session{user: u.ID, name: u.name(), lang: lang, guild: inst.Guild, instance: inst.ID,
-		location: inst.Channel, inInstance: slices.Contains(inst.Users, u.ID)}
+		location: inst.Channel, inInstance: member}
 	if launched {
 		sess.location = launch.Channel
 	}
@@ -328,7 +462,9 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 			games = nil
 		}
 	}
-	s.sessions.add(sess, s.opts.Now())
+	for _, old := range s.sessions.add(sess, s.opts.Now()) {
+		s.hub.endSession(old, closeForgotten, "session ended")
+	}
 	s.log.Info("activity session opened", "user", u.ID, "guild", inst.Guild, "instance", inst.ID, "channel", sess.channel)
 	ans := sessionAnswer{Session: sess.token, AccessToken: token, Me: meJSON{ID: u.ID, Name: u.name()}, Lang: lang, Texts: pageTexts(lang)}
 	if sess.channel != "" {
@@ -407,19 +543,40 @@ func acceptLang(r *http.Request) string {
 	return "en"
 }
 
-// rateLimits counts requests per key in one-minute windows.
-type rateLimits struct {
-	mu     sync.Mutex
-	window time.Time
-	counts map[string]int
-}
+var (
+	// errGameOver: the session's game is no longer its channel's (it
+	// ended, and maybe another began there).
+	errGameOver = errors.New("the session's game is over")
+	// errNotInInstance: the reader is neither seated nor, Discord says,
+	// in the activity any more.
+	errNotInInstance = errors.New("the reader left the activity")
+)
 
-func (l *rateLimits) allow(key string, limit int, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.counts == nil || now.Sub(l.window) >= time.Minute || now.Before(l.window) {
-		l.window, l.counts = now, map[string]int{}
+// checkReader checks a session again as its page (re)connects or asks its
+// frame: its game is still its channel's, and its reader is seated there
+// or still in the activity instance (Discord asked through the instances'
+// cache). When Discord cannot be asked, the reader keeps reading. It says
+// whether the reader is seated, and how many seats the game has.
+func (s *Server) checkReader(ctx context.Context, sess *session) (seated bool, seats int, err error) {
+	channel, game := sess.bound()
+	v, err := s.svc.View(channel, sess.user, sess.lang)
+	if errors.Is(err, commands.ErrNoGame) || (err == nil && v.Game != game) {
+		return false, 0, errGameOver
 	}
-	l.counts[key]++
-	return l.counts[key] <= limit
+	if err != nil {
+		return false, 0, err
+	}
+	if v.Seat >= 0 {
+		return true, len(v.Seats), nil
+	}
+	in, err := s.inInstance(ctx, sess.instance, sess.user, instanceRecheck)
+	if err != nil {
+		s.log.Warn("reading an activity instance again", "instance", sess.instance, "err", err)
+		return false, len(v.Seats), nil
+	}
+	if !in {
+		s.log.Info("activity session ended: the reader left the instance", "user", sess.user, "instance", sess.instance)
+		return false, 0, errNotInInstance
+	}
+	return false, len(v.Seats), nil
 }

@@ -143,8 +143,23 @@ func TestSessionRefusals(t *testing.T) {
 	if st, out := post(map[string]string{"code": code, "instance_id": inst}); st != http.StatusUnauthorized || out["error"] != "auth_failed" {
 		t.Errorf("a code used twice: %d %v", st, out)
 	}
-	if st, _ := post(map[string]string{"code": "made-up", "instance_id": inst}); st != http.StatusUnauthorized {
+	if st, _ := post(map[string]string{"code": "madeUpCode0123456789abcdefXYZ", "instance_id": inst}); st != http.StatusUnauthorized {
 		t.Errorf("a made-up code: %d", st)
+	}
+	// Malformed: refused before Discord is asked anything.
+	exchanges := len(s.srv.RequestsTo("POST", "/oauth2/token"))
+	for _, body := range []map[string]string{
+		{"code": "made up", "instance_id": inst},
+		{"code": strings.Repeat("a", 500), "instance_id": inst},
+		{"code": code, "instance_id": "not-an-instance"},
+		{"code": code, "instance_id": inst, "guild_id": "../../x"},
+	} {
+		if st, _ := post(body); st != http.StatusBadRequest {
+			t.Errorf("a malformed request %v: %d", body, st)
+		}
+	}
+	if n := len(s.srv.RequestsTo("POST", "/oauth2/token")); n != exchanges {
+		t.Errorf("malformed requests cost %d exchanges with Discord", n-exchanges)
 	}
 
 	// An instance Discord does not know: 404.

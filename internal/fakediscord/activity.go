@@ -162,6 +162,47 @@ func (s *Server) newInstanceLocked(guildID, channelID string, users []string) st
 	return id
 }
 
+// TurnOffActivities turns the application's Activities off, as the
+// Developer Portal's "Enable Activities" unticked: LAUNCH_ACTIVITY is "only
+// available for apps with Activities enabled" (Receiving and Responding →
+// Interaction Callback Type), so the fake then refuses it with HTTP 400 and
+// Discord's error shape. Discord's pages name no code for this refusal: the
+// fake answers with the one it gives any callback type not valid for the
+// interaction (40043). The Entry Point command, if any, is left as it is.
+func (s *Server) TurnOffActivities() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.activitiesOff = true
+	s.changedLocked()
+}
+
+// LaunchNames is where the answer to LAUNCH_ACTIVITY with with_response
+// names the instance opened. Discord's pages make both places optional:
+// the Interaction Callback Object's activity_instance_id ("Instance ID of
+// the Activity if one was launched or joined") and the resource's
+// activity_instance ("Only present if type is LAUNCH_ACTIVITY"; the
+// resource itself is optional). The OpenAPI description requires
+// activity_instance whenever the resource is there.
+type LaunchNames int
+
+const (
+	// LaunchNamesBoth names it in both places (the default).
+	LaunchNamesBoth LaunchNames = iota
+	// LaunchNamesInteraction names it in interaction.activity_instance_id
+	// only, with no resource.
+	LaunchNamesInteraction
+	// LaunchNamesResource names it in resource.activity_instance.id only.
+	LaunchNamesResource
+)
+
+// SetLaunchNames chooses where the answers to LAUNCH_ACTIVITY name the
+// instance from now on.
+func (s *Server) SetLaunchNames(n LaunchNames) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.launchNames = n
+}
+
 // launchActivityLocked answers a LAUNCH_ACTIVITY callback: the user joins
 // the instance of the interaction's channel, opened if there is none.
 func (s *Server) launchActivityLocked(it *interactionState) string {

@@ -187,3 +187,121 @@ func TestBulkOverwriteMustKeepTheEntryPoint(t *testing.T) {
 		t.Errorf("a guild's overwrite: %v", err)
 	}
 }
+
+// TestLaunchNamesTheInstanceWhereAsked: the answer to LAUNCH_ACTIVITY names
+// the instance in the interaction, in the resource or in both (both are
+// optional in Discord's pages), and every variant keeps Discord's schema.
+func TestLaunchNamesTheInstanceWhereAsked(t *testing.T) {
+	srv := New(t)
+	alice := srv.CreateUser("alice")
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	dg, got := ttrSession(t, srv, guild.ID)
+	for _, c := range []struct {
+		names                   LaunchNames
+		inInteraction, resource bool
+	}{{LaunchNamesBoth, true, true}, {LaunchNamesInteraction, true, false}, {LaunchNamesResource, false, true}} {
+		srv.SetLaunchNames(c.names)
+		h := must[*InteractionHandle](t)(srv.RunCommand(alice.ID, table.ID, "ttr", Subcommand("new", StringOption("map", "usa"))))
+		in := receive(t, got)
+		resp, err := dg.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(in.ID, in.Token)+"?with_response=true", map[string]int{"type": 12}, "cb")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Interaction struct {
+				ActivityInstanceID *string `json:"activity_instance_id"`
+			} `json:"interaction"`
+			Resource *struct {
+				Type             int `json:"type"`
+				ActivityInstance struct {
+					ID string `json:"id"`
+				} `json:"activity_instance"`
+			} `json:"resource"`
+		}
+		json.Unmarshal(resp, &out)
+		cb := must[Callback](t)(h.WaitCallback())
+		if (out.Interaction.ActivityInstanceID != nil) != c.inInteraction || (out.Resource != nil) != c.resource {
+			t.Errorf("names %d: %s", c.names, resp)
+		}
+		if out.Interaction.ActivityInstanceID != nil && *out.Interaction.ActivityInstanceID != cb.ActivityInstance ||
+			out.Resource != nil && (out.Resource.Type != 12 || out.Resource.ActivityInstance.ID != cb.ActivityInstance) {
+			t.Errorf("names %d: %s names another instance than %s", c.names, resp, cb.ActivityInstance)
+		}
+		if errs, err := srv.Spec().Schema("InteractionCallbackResponse", resp); err != nil || len(errs) > 0 {
+			t.Errorf("names %d: the answer breaks Discord's schema: %v %v", c.names, errs, err)
+		}
+	}
+	srv.CheckClean(t)
+}
+
+// TestLaunchRefusedWithoutActivities: with the application's Activities
+// off, LAUNCH_ACTIVITY is refused with Discord's error shape and answers
+// nothing: the interaction still takes its first answer.
+func TestLaunchRefusedWithoutActivities(t *testing.T) {
+	srv := New(t)
+	alice := srv.CreateUser("alice")
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	dg, got := ttrSession(t, srv, guild.ID)
+	srv.TurnOffActivities()
+	h := must[*InteractionHandle](t)(srv.RunCommand(alice.ID, table.ID, "ttr", Subcommand("new", StringOption("map", "usa"))))
+	in := receive(t, got)
+	_, err := dg.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(in.ID, in.Token)+"?with_response=true", map[string]int{"type": 12}, "cb")
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response.StatusCode != http.StatusBadRequest || re.Message == nil || re.Message.Code != 40043 || re.Message.Message == "" {
+		t.Fatalf("a launch without Activities: %v", err)
+	}
+	if _, ok := h.Callback(); ok {
+		t.Fatal("a refused launch answered the interaction")
+	}
+	reply := map[string]any{"type": 4, "data": map[string]any{"content": "no board", "flags": 64}}
+	if _, err := dg.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(in.ID, in.Token), reply, "cb"); err != nil {
+		t.Fatalf("the first answer after a refused launch: %v", err)
+	}
+	if cb := must[Callback](t)(h.WaitCallback()); cb.Type != CallbackMessage {
+		t.Errorf("callback %+v", cb)
+	}
+	srv.CheckClean(t) // a refusal of Discord's, not a malformed request
+}
+
+// TestEntryPointHandlerAsStored: the handler an overwrite sets is the one
+// GET returns and the fake holds; other commands have none.
+func TestEntryPointHandlerAsStored(t *testing.T) {
+	srv := New(t)
+	ep := srv.CreateEntryPoint(HandlerDiscordLaunch)
+	dg := newSession(t, srv, 0, 1)
+	list := func() map[string]map[string]any {
+		raw, err := dg.RequestWithBucketID("GET", discordgo.EndpointApplicationGlobalCommands(srv.AppID()), nil, "get")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmds []map[string]any
+		json.Unmarshal(raw, &cmds)
+		out := map[string]map[string]any{}
+		for _, c := range cmds {
+			out[c["name"].(string)] = c
+		}
+		return out
+	}
+	if h := list()["launch"]["handler"]; h != float64(HandlerDiscordLaunch) {
+		t.Errorf("the Entry Point Discord made: handler %v", h)
+	}
+	for _, handler := range []int{HandlerApp, HandlerDiscordLaunch} {
+		body := []any{ttrCommand, map[string]any{"id": ep.ID, "name": "launch", "type": 4, "handler": handler}}
+		if _, err := dg.RequestWithBucketID("PUT", discordgo.EndpointApplicationGlobalCommands(srv.AppID()), body, "put"); err != nil {
+			t.Fatal(err)
+		}
+		cmds := list()
+		if h := cmds["launch"]["handler"]; h != float64(handler) {
+			t.Errorf("handler %d overwritten: GET says %v", handler, h)
+		}
+		if got, _ := srv.EntryPoint(); got.Handler != handler {
+			t.Errorf("handler %d overwritten: the fake holds %d", handler, got.Handler)
+		}
+		if _, ok := cmds["ttr"]["handler"]; ok {
+			t.Errorf("a chat command with a handler: %v", cmds["ttr"])
+		}
+	}
+	srv.CheckClean(t)
+}

@@ -67,6 +67,12 @@ func handleInteractionCallback(s *Server, c *call) {
 	if (req.Type == CallbackDeferredUpdate || req.Type == CallbackUpdateMessage) && it.messageID == "" {
 		allowed = false
 	}
+	if allowed && req.Type == CallbackLaunchActivity && s.activitiesOff {
+		// Not a malformed request: the application has no Activity to open.
+		s.mu.Unlock()
+		c.fail(http.StatusBadRequest, 40043, "Interaction callback type is not valid for this interaction: the application has no Activities enabled")
+		return
+	}
 	if !allowed {
 		s.mu.Unlock()
 		c.invalid = append(c.invalid, SchemaError{Pointer: "/type", Message: fmt.Sprintf(
@@ -141,8 +147,14 @@ func handleInteractionCallback(s *Server, c *call) {
 	}
 	interaction := map[string]any{"id": it.id, "type": it.kind}
 	if cb.ActivityInstance != "" {
-		resource = map[string]any{"type": req.Type, "activity_instance": map[string]any{"id": cb.ActivityInstance}}
-		interaction["activity_instance_id"] = cb.ActivityInstance
+		// Both places are optional in Discord's pages (SetLaunchNames).
+		resource = nil
+		if s.launchNames != LaunchNamesInteraction {
+			resource = map[string]any{"type": req.Type, "activity_instance": map[string]any{"id": cb.ActivityInstance}}
+		}
+		if s.launchNames != LaunchNamesResource {
+			interaction["activity_instance_id"] = cb.ActivityInstance
+		}
 	}
 	s.mu.Unlock()
 	if event != "" {

@@ -99,6 +99,12 @@ func (s *Server) commandJSON(cmd Command) map[string]any {
 	out["application_id"] = s.bot.ID
 	out["version"] = cmd.Version
 	out["type"] = cmd.Type
+	// An Entry Point's handler is the one stored ("handler ... can only be
+	// set for application commands of type PRIMARY_ENTRY_POINT").
+	delete(out, "handler")
+	if cmd.Type == CommandTypeEntryPoint && cmd.Handler != 0 {
+		out["handler"] = cmd.Handler
+	}
 	if cmd.GuildID != "" {
 		out["guild_id"] = cmd.GuildID
 	} else {

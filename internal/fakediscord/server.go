@@ -125,6 +125,12 @@ type Server struct {
 	grants    map[string]*oauthGrant
 	bearers   map[string]string
 	instances map[string]*ActivityInstance
+	// activitiesOff: the application's Activities are turned off, and
+	// LAUNCH_ACTIVITY is refused (TurnOffActivities).
+	activitiesOff bool
+	// launchNames is where a LAUNCH_ACTIVITY answer names the instance
+	// (SetLaunchNames).
+	launchNames LaunchNames
 }
 
 // Start runs a fake Discord on 127.0.0.1 with a random port.

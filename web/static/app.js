@@ -370,14 +370,23 @@ function wsURL() {
   return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + base + 'ws';
 }
 
+// backoff is the wait before a page's n-th retry: doubling from half a
+// second up to 30 s, drawn between half and all of it, so that pages
+// refused together do not all come back together.
+function backoff(n) {
+  const d = Math.min(30000, 500 * 2 ** n);
+  return d / 2 + Math.random() * d / 2;
+}
+
 function connect() {
-  if (page.ended) return;
+  if (page.ended || page.polling) return;
   if (page.wsFailures >= 3) { poll(); return; }
   const ws = new WebSocket(wsURL());
   page.ws = ws;
-  let opened = false;
-  ws.onopen = () => { opened = true; ws.send(JSON.stringify({hello: page.session})); };
+  let got = false;
+  ws.onopen = () => { ws.send(JSON.stringify({hello: page.session})); };
   ws.onmessage = (e) => {
+    got = true;
     page.wsFailures = 0;
     say('');
     let f;
@@ -389,31 +398,37 @@ function connect() {
     if (e.code === 4003) return; // the over frame came first
     if (e.code === 4004) { ended(texts.session_ended); return; }
     if (e.code === 4001) { expired(); return; }
-    if (!opened) page.wsFailures++;
+    // Too many pages open: this one follows the game by polling.
+    if (e.code === 4008) { setTimeout(poll, backoff(1)); return; }
+    // A socket that closed before any frame is a failure, opened or not.
+    if (!got) page.wsFailures++;
     say(texts.reconnecting, 'warn');
-    const wait = Math.min(10000, 500 * 2 ** page.wsFailures);
     setTimeout(async () => {
       try { await show(await api('api/state')); } catch (err) { if (err.status === 401) { expired(); return; } }
       connect();
-    }, wait);
+    }, backoff(page.wsFailures));
   };
 }
 
-// poll is the fallback of a page whose WebSocket keeps failing.
+// poll is the fallback of a page whose WebSocket keeps failing or was
+// refused: long polls of the state, backing off after errors.
 async function poll() {
   if (page.polling) return;
   page.polling = true;
+  let failures = 0;
   while (!page.ended) {
     try {
       const v = page.state ? page.state.version : 0;
       await show(await api('api/state?after=' + v));
+      failures = 0;
       say('');
     } catch (e) {
       if (e.status === 401) { page.polling = false; expired(); return; }
       say(texts.reconnecting, 'warn');
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, backoff(++failures)));
     }
   }
+  page.polling = false;
 }
 
 function over(f) {

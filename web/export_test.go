@@ -1,0 +1,13 @@
+package web
+
+import (
+	"context"
+
+	"conductor/commands"
+)
+
+// SetMoveHandler puts f where a page's moves are applied (svc.Handle), for
+// a test that needs a move to fail in a way no request can cause.
+func SetMoveHandler(s *Server, f func(context.Context, *commands.Request, commands.Responder)) {
+	s.handle = f
+}
