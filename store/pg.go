@@ -43,6 +43,11 @@ type pgBackend struct {
 // (and the game's lock in the service) for ever.
 const pgTimeout = 30 * time.Second
 
+// pgConnectTimeout bounds connecting, unless the address says otherwise
+// (connect_timeout): a database on another machine, over TLS, may take a
+// while to answer a new connection.
+const pgConnectTimeout = 10 * time.Second
+
 // defaultPoolSize is the connections a Store opens at most, unless the
 // address says otherwise (pool_max_conns).
 const defaultPoolSize = 10
@@ -79,14 +84,14 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 		params["default_transaction_read_only"] = "on"
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
-		cfg.ConnConfig.ConnectTimeout = opts.Timeout
+		cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
 		// pgx's default (four on two cores) makes the tables' moves, the
 		// senders and the loads queue for a connection.
 		cfg.MaxConns = defaultPoolSize
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout+time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ConnConfig.ConnectTimeout+time.Second)
 	defer cancel()
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err == nil {
@@ -98,7 +103,7 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 		}
 		return nil, 0, fmt.Errorf("store: cannot reach PostgreSQL at %s within %v: %w; "+
 			"check CONDUCTOR_DB (user, password, host, database) and that the server is up and reachable from here",
-			redacted, opts.Timeout, err)
+			redacted, cfg.ConnConfig.ConnectTimeout, err)
 	}
 	b := &pgBackend{pool: pool, connCfg: cfg.ConnConfig, redacted: redacted, timeout: pgTimeout}
 	var schema *string
@@ -133,7 +138,7 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 // holdExclusive takes the exclusive lock on a connection of its own, kept
 // until close, waiting up to timeout for a process that is stopping.
 func (b *pgBackend) holdExclusive(timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), b.connCfg.ConnectTimeout+timeout+time.Second)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, b.connCfg)
 	if err != nil {

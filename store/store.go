@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// DefaultTimeout is how long Open waits for the file lock (bbolt) or for a
-// connection (PostgreSQL) before giving up.
+// DefaultTimeout is how long Open waits for the file lock (bbolt), or for
+// another process's hold on a PostgreSQL database, before giving up.
 const DefaultTimeout = 2 * time.Second
 
 var (
@@ -32,8 +32,10 @@ var (
 
 // Options tune Open. The zero value (or nil) is the durable default.
 type Options struct {
-	// Timeout bounds the wait for the file lock (bbolt) or for the first
-	// connection (PostgreSQL); 0 means DefaultTimeout.
+	// Timeout bounds the wait for the file lock (bbolt), or for another
+	// process's hold on the database (PostgreSQL with Exclusive); 0 means
+	// DefaultTimeout. Connecting to PostgreSQL waits 10 s, or the
+	// address's connect_timeout.
 	Timeout time.Duration
 	// ManualMigrate leaves an older schema as it is: SchemaVersion reports it,
 	// Migrate upgrades it, and every other method returns ErrOutdatedSchema
