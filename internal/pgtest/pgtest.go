@@ -129,6 +129,10 @@ func Start(opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.WriteFile(filepath.Join(dir, "owner"), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	c := &Cluster{dir: dir, socket: filepath.Join(dir, "s"), exited: make(chan struct{})}
 	c.shared.name = "tests"
 	fail := func(err error) (*Cluster, error) {
@@ -231,20 +235,20 @@ func (c *Cluster) PIDs() []int {
 }
 
 // removeStale removes the directories of clusters whose test binary died
-// before stopping them (the server dies with it: Pdeathsig): those whose
-// server is gone, or that never got one and are older than a run.
+// before stopping them (the server dies with it: Pdeathsig): each names
+// its test binary's process in the file "owner".
 func removeStale(root string) {
 	dirs, _ := filepath.Glob(filepath.Join(root, "conductor-pgtest-*"))
 	for _, d := range dirs {
-		pidFile, err := os.ReadFile(filepath.Join(d, "data", "postmaster.pid"))
+		owner, err := os.ReadFile(filepath.Join(d, "owner"))
 		if err != nil {
-			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > time.Hour {
+			// Being made, or older than owners: only when long unused.
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > 24*time.Hour {
 				os.RemoveAll(d)
 			}
 			continue
 		}
-		pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(pidFile), "\n", 2)[0]))
-		if err == nil && syscall.Kill(pid, 0) == syscall.ESRCH {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(owner))); err == nil && syscall.Kill(pid, 0) == syscall.ESRCH {
 			os.RemoveAll(d)
 		}
 	}
