@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -186,6 +187,52 @@ func TestViewShowsAHandOnlyToItsSeat(t *testing.T) {
 	}
 	if v.Draws.Deck.Label != present.T("fr", "button.deck", "n", v.Public.Deck) {
 		t.Errorf("the deck's label %q is not in the reader's language", v.Draws.Deck.Label)
+	}
+}
+
+// TestViewNamesTheClaimableTracksToTheSeatToPlay: the view of the seat to
+// play lists exactly the tracks its legal claims name (the rules' own
+// answer for its hand); the other seat, a spectator, and the seat to play
+// once it may no longer claim, get none.
+func TestViewNamesTheClaimableTracksToTheSeatToPlay(t *testing.T) {
+	w, _ := newActivityWorld(t)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
+	w.cmd("u2", "ttr", "join", nil)
+	w.cmd("u1", "ttr", "start", nil)
+	for _, u := range []string{"u1", "u2"} {
+		v, _ := w.svc.View("c1", u, "en")
+		menu := v.Prompt.Components[0][0]
+		w.click(u, menu.ID, menu.Options[0].Value, menu.Options[1].Value)
+	}
+	g, _ := w.game("c1")
+	cur := g.Current()
+	want := map[data.TrackID]bool{}
+	for _, a := range g.LegalActions(cur, nil) {
+		if a.Kind == engine.ActClaim {
+			want[a.Track] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the seat to play can claim nothing: the test needs a deal where it can")
+	}
+	users := []string{"u1", "u2"}
+	v, _ := w.svc.View("c1", users[cur], "en")
+	got := map[data.TrackID]bool{}
+	for _, id := range v.Claimable {
+		got[id] = true
+	}
+	if len(got) != len(v.Claimable) || !maps.Equal(got, want) {
+		t.Errorf("claimable %v, the legal claims name %v", v.Claimable, want)
+	}
+	for _, u := range []string{users[1-cur], "watcher"} {
+		if v, _ := w.svc.View("c1", u, "en"); v.Claimable != nil {
+			t.Errorf("%s, not to play, is told the claimable tracks %v", u, v.Claimable)
+		}
+	}
+	// A first card drawn from the deck: the turn goes on, claims do not.
+	w.cmd(users[cur], "draw", "", map[string]string{"card": "deck"})
+	if v, _ := w.svc.View("c1", users[cur], "en"); v.Claimable != nil || v.CanClaim {
+		t.Errorf("after a first draw: claimable %v, can claim %v", v.Claimable, v.CanClaim)
 	}
 }
 
