@@ -56,7 +56,7 @@ func TestScreenshots(t *testing.T) {
 		for _, view := range []struct {
 			name     string
 			viewport chromedp.Action[chromedp.Void]
-		}{{"desktop", desktop}, {"phone", phone}} {
+		}{{"desktop", desktop}, {"phone", phoneHiDPI}} {
 			tabs := s.openTabs(root, inst, thread, view.viewport, mover)
 			tb := tabs[mover.ID]
 			if !tb.waitFor("the board", "frame().querySelector('svg g.track[data-owner=\"0\"]')", 20*time.Second) {
