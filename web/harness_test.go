@@ -343,8 +343,9 @@ type frame struct {
 		N    int    `json:"n"`
 	} `json:"hand"`
 	Tickets []struct {
-		Label string `json:"label"`
-		Done  bool   `json:"done"`
+		Label  string `json:"label"`
+		Done   bool   `json:"done"`
+		Cities []int  `json:"cities"`
 	} `json:"tickets"`
 	Prompt *struct {
 		Text string `json:"text"`
@@ -353,9 +354,10 @@ type frame struct {
 			Options         []struct{ Label, Value string }
 		} `json:"rows"`
 	} `json:"prompt"`
-	CanClaim bool   `json:"canClaim"`
-	Replay   string `json:"replay"`
-	Text     string `json:"text"`
+	CanClaim  bool   `json:"canClaim"`
+	Claimable []int  `json:"claimable"`
+	Replay    string `json:"replay"`
+	Text      string `json:"text"`
 }
 
 func (s *stack) state(session string) frame {
