@@ -384,9 +384,13 @@ function onCity(i) {
 function openMenu(items, title, done) {
   const menu = document.getElementById('menu');
   const close = () => { menu.hidden = true; menu.replaceChildren(); if (done) done(); };
+  // The click a touch makes after the tap that opened the menu lands on
+  // whatever is under the finger then: the menu's. It is not an answer.
+  const opened = performance.now();
+  const answer = (fn) => () => { if (performance.now() - opened > 350) { close(); if (fn) fn(); } };
   menu.replaceChildren(...(title ? [el('p', {class: 'menu-title'}, title)] : []),
-    ...items.map(([label, fn, lit]) => el('button', {class: 'c-btn ' + (lit === false ? 'style-2' : 'style-1'), on: {click: () => { close(); fn(); }}}, label)),
-    el('button', {class: 'c-btn style-2', on: {click: close}}, texts.close));
+    ...items.map(([label, fn, lit]) => el('button', {class: 'c-btn ' + (lit === false ? 'style-2' : 'style-1'), on: {click: answer(fn)}}, label)),
+    el('button', {class: 'c-btn style-2', on: {click: answer(null)}}, texts.close));
   menu.hidden = false;
   menu.querySelector('button').focus();
 }

@@ -274,7 +274,6 @@ export class PanZoom {
     this.onTap = null;
     this.pointers = new Map();
     this.gesture = null;
-    this.frame = 0;
     content.style.width = w + 'px';
     content.style.height = h + 'px';
     wrap.addEventListener('pointerdown', (e) => this.down(e));
@@ -305,13 +304,11 @@ export class PanZoom {
     this.ty = sh <= this.H ? (this.H - sh) / 2 : Math.min(0, Math.max(this.H - sh, this.ty));
   }
 
+  // apply sets the view (pointer events come at most once a frame: no
+  // need to wait for one, which a page out of sight would not get).
   apply() {
     this.clamp();
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.content.style.transform = 'translate(' + this.tx + 'px,' + this.ty + 'px) scale(' + this.k + ')';
-    });
+    this.content.style.transform = 'translate(' + this.tx + 'px,' + this.ty + 'px) scale(' + this.k + ')';
   }
 
   // show fits a box (SVG units) in the frame, zooming at least to minK
