@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -328,5 +329,62 @@ func TestTimerMovesTellThePage(t *testing.T) {
 	}
 	if v2, _ := w.svc.View("c1", "", "en"); v2.Version <= v1.Version {
 		t.Errorf("the version did not move with the timer's moves: %d → %d", v1.Version, v2.Version)
+	}
+}
+
+// TestOpenTableFromThePage: the page's form opens a lobby as /ttr new
+// does, its asker seated first and a bot per level asked; what /ttr new
+// refuses it refuses with the same words, and a level the bot lacks seats
+// no bot and says why. The Entry Point pressed in a channel without a game
+// opens the page (to set a table up) instead of only saying so.
+func TestOpenTableFromThePage(t *testing.T) {
+	w, fa := newActivityWorld(t)
+	w.svc.cfg.Bots = testBots
+	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	choices := w.svc.TableChoices()
+	if len(choices.Boards) < 3 || !slices.Equal(choices.BotLevels, []string{"easy", "normal"}) {
+		t.Fatalf("the choices: %d boards, levels %v", len(choices.Boards), choices.BotLevels)
+	}
+	req := &Request{Type: CommandRequest, ID: "web:1", Guild: "g1", Channel: "c1", User: "u1", UserName: "Ada", Locale: "fr",
+		Options: map[string]string{"map": "europe"}}
+	ch, game, ans := w.svc.OpenTable(context.Background(), req, []string{"easy", "normal"})
+	if ch == "" || game == "" {
+		t.Fatalf("no table opened: %s", ans.Content)
+	}
+	v, err := w.svc.View(ch, "u1", "fr")
+	if err != nil || !v.Lobby || v.Game != game || v.Board.ID != "europe" || v.Seat != 0 {
+		t.Fatalf("the table opened: %+v (%v)", v, err)
+	}
+	if len(v.Seats) != 3 || v.Seats[0].User != "u1" || !v.Seats[1].Bot || !v.Seats[2].Bot {
+		t.Errorf("its seats: %+v", v.Seats)
+	}
+	if v.TableLocale != "fr" {
+		t.Errorf("the table speaks %q, its creator fr", v.TableLocale)
+	}
+	// What /ttr new refuses, the form is refused with the same words.
+	bad := *req
+	bad.ID, bad.Channel, bad.Options = "web:2", "c2", map[string]string{"map": "atlantis"}
+	if ch, _, ans := w.svc.OpenTable(context.Background(), &bad, nil); ch != "" || !strings.Contains(ans.Content, "atlantis") {
+		t.Errorf("an unknown map: %q, %q", ch, ans.Content)
+	}
+	// A level the bot lacks: the table opens with its asker only.
+	odd := *req
+	odd.ID, odd.Channel, odd.User, odd.Options = "web:3", "c3", "u2", map[string]string{"map": "usa"}
+	ch, _, ans = w.svc.OpenTable(context.Background(), &odd, []string{"grandmaster"})
+	if v, err := w.svc.View(ch, "u2", "en"); ch == "" || err != nil || len(v.Seats) != 1 || !strings.Contains(ans.Content, "grandmaster") {
+		t.Errorf("an unknown level: channel %q, answer %q", ch, ans.Content)
+	}
+
+	// The Entry Point in a channel without a game launches the page, for
+	// no game; in a DM it says how to start one.
+	l := &launcher{instance: "i-7"}
+	w.svc.Handle(t.Context(), &Request{Type: CommandRequest, ID: "ep-1", Guild: "g1", Channel: "c9", User: "u3", Name: EntryPointName}, l)
+	if l.launches != 1 || len(fa.launched) == 0 || fa.launched[len(fa.launched)-1] != (Launch{Instance: "i-7", Guild: "g1", Channel: "c9", User: "u3"}) {
+		t.Errorf("the Entry Point in an empty channel: %d launches, %+v", l.launches, fa.launched)
+	}
+	dm := &launcher{instance: "i-8"}
+	w.svc.Handle(t.Context(), &Request{Type: CommandRequest, ID: "ep-2", Channel: "d1", DM: true, User: "u3", Name: EntryPointName}, dm)
+	if a := answerOf(t, &dm.Recorder); dm.launches != 0 || !strings.Contains(a.msg.Content, "/ttr new") {
+		t.Errorf("the Entry Point in a DM: %d launches, %q", dm.launches, a.msg.Content)
 	}
 }
