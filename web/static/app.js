@@ -99,6 +99,8 @@ async function authorise() {
   page.sdk.commands.authenticate({access_token: ans.access_token}).catch(() => {});
   if (ans.game) {
     await start();
+  } else if (ans.setup) {
+    setup(ans.setup);
   } else {
     pick(ans.games || []);
   }
@@ -121,6 +123,78 @@ function pick(games) {
         await start();
       } catch (e) { say(e.message, 'error'); }
     }}}, g.label))))));
+}
+
+// setup is the page of a channel without a game: a table to set up
+// (edition, variant, bots), opened in the channel, and the tables others
+// opened meanwhile, to join instead.
+function setup(form) {
+  say('');
+  const field = (label, control) => el('label', {class: 'field'}, el('span', {}, label), control);
+  const boardSel = el('select', {id: 'setup-board'}, form.boards.map((b) => el('option', {value: b.id}, b.name)));
+  const variantSel = el('select', {id: 'setup-variant'});
+  const variantField = field(texts.setup_variant, variantSel);
+  const botsSel = el('select', {id: 'setup-bots'}, Array.from({length: form.seats}, (_, n) => el('option', {value: n}, String(n))));
+  const levelSel = el('select', {id: 'setup-level'}, form.levels.map((l) => el('option', {value: l.value}, l.label)));
+  const hasBots = form.levels.length > 0;
+  if (hasBots) levelSel.value = form.levels[Math.floor((form.levels.length - 1) / 2)].value;
+  const seats = el('ol', {class: 'seats', id: 'setup-seats'});
+  const refresh = () => {
+    const b = form.boards.find((x) => x.id === boardSel.value) || form.boards[0];
+    if (variantSel.dataset.board !== b.id) {
+      variantSel.dataset.board = b.id;
+      variantSel.replaceChildren(...(b.variants || []).map((v) => el('option', {value: v.value}, v.label)));
+    }
+    variantField.hidden = (b.variants || []).length < 2;
+    const bots = hasBots ? Number(botsSel.value) : 0;
+    const level = hasBots ? levelSel.selectedOptions[0].textContent : '';
+    seats.replaceChildren(...Array.from({length: form.seats}, (_, i) => el('li', {class: i > bots ? 'free' : ''},
+      i === 0 ? texts.you : i <= bots ? fill(texts.setup_bot, {level}) : texts.setup_free)));
+  };
+  for (const c of [boardSel, botsSel, levelSel]) c.addEventListener('change', refresh);
+  const tables = el('section', {id: 'setup-tables', hidden: true});
+  let polling = true;
+  const open = el('button', {class: 'c-btn style-3', id: 'setup-open', on: {click: async () => {
+    open.disabled = true;
+    const bots = hasBots ? Array(Number(botsSel.value)).fill(levelSel.value) : [];
+    try {
+      await api('api/new', {nonce: nonce(), map: boardSel.value, variant: variantSel.value || '', bots});
+      polling = false;
+      await start();
+    } catch (e) {
+      open.disabled = false;
+      if (e.status === 401) expired();
+      else say(e.message, 'error');
+    }
+  }}}, texts.setup_open);
+  app.replaceChildren(notice, el('div', {class: 'centre setup'},
+    el('h1', {}, texts.setup_title),
+    el('p', {}, texts.setup_intro),
+    tables,
+    field(texts.setup_edition, boardSel),
+    variantField,
+    hasBots ? el('div', {class: 'row'}, field(texts.setup_bots, botsSel), field(texts.setup_level, levelSel)) : null,
+    el('h2', {}, texts.setup_seats), seats,
+    open));
+  refresh();
+  // Tables opened here meanwhile (by another reader of the activity).
+  const look = async () => {
+    if (!polling || page.session === '') return;
+    try {
+      const {games} = await api('api/games');
+      tables.hidden = !games.length;
+      tables.replaceChildren(el('h2', {}, texts.setup_tables), el('ul', {}, games.map((g) => el('li', {},
+        el('button', {class: 'c-btn style-1', 'data-channel': g.channel, on: {click: async () => {
+          polling = false;
+          try {
+            await api('api/pick', {channel: g.channel});
+            await start();
+          } catch (e) { say(e.message, 'error'); }
+        }}}, g.label)))));
+    } catch (e) { /* the next look tries again */ }
+    if (polling) setTimeout(look, 4000);
+  };
+  setTimeout(look, 4000);
 }
 
 // ---- The page ----
@@ -216,14 +290,15 @@ function render(st) {
   document.getElementById('players').replaceChildren(playersList(st.players, texts));
 
   const turn = document.getElementById('turn');
-  if (st.seat < 0) turn.textContent = texts.spectating;
+  if (st.lobby) turn.textContent = '';
+  else if (st.seat < 0) turn.textContent = texts.spectating;
   else if (st.canClaim) turn.textContent = texts.your_turn;
   else turn.textContent = '';
 
   // The face-up cards: everyone sees them; the reader takes one when the
   // turn allows (the frame then carries the button's id).
   const faceup = document.getElementById('faceup');
-  faceup.replaceChildren(...st.faceUp.map((c) => {
+  faceup.replaceChildren(...(st.faceUp || []).map((c) => {
     if (c.take) {
       return el('button', {class: 'card-btn', 'data-id': c.take.id, disabled: c.take.disabled || page.busy, 'aria-label': c.take.label || c.name,
         on: {click: () => act({custom_id: c.take.id})}}, cardFace(c));
