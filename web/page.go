@@ -177,6 +177,7 @@ func pageTexts(lang string) map[string]string {
 		out[k] = present.T(lang, "web."+k, "player", "{player}", "city", "{city}", "n", "{n}", "total", "{total}", "board", "{board}", "level", "{level}")
 	}
 	out["face_up"] = present.T(lang, "picture.face_up")
+	out["bot"] = present.T(lang, "picture.bot")
 	return out
 }
 

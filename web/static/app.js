@@ -287,7 +287,8 @@ function render(st) {
     if (!page.view.touched) page.view.goHome();
   }
   document.getElementById('zoom-tickets').hidden = !page.view.home;
-  document.getElementById('players').replaceChildren(playersList(st.players, texts));
+  // A lobby has no scores yet.
+  document.getElementById('players').replaceChildren(playersList(st.lobby ? st.players.map((p) => ({...p, score: ''})) : st.players, texts));
 
   const turn = document.getElementById('turn');
   if (st.lobby) turn.textContent = '';
@@ -350,6 +351,7 @@ function render(st) {
   document.getElementById('draw-box').hidden = !!st.lobby;
   // The newest move first.
   document.getElementById('log').replaceChildren(...(st.lines || []).slice().reverse().map((l) => el('li', {}, l)));
+  document.getElementById('log-box').hidden = !(st.lines || []).length;
 }
 
 function button(c) {

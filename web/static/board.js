@@ -198,7 +198,7 @@ export class Board {
 export function playersList(players, texts) {
   return el('ul', {class: 'players'}, players.map((p, i) => el('li', {class: 'player' + (p.current ? ' current' : '') + (p.you ? ' you' : '')},
     swatch(i, p.color, p.ink),
-    el('span', {class: 'pname'}, p.name, p.you ? el('small', {}, ' (' + texts.you + ')') : null),
+    el('span', {class: 'pname'}, p.name, p.you ? el('small', {}, ' (' + texts.you + ')') : null, p.bot && texts.bot ? el('small', {class: 'bot'}, ' ' + texts.bot) : null),
     el('span', {class: 'pscore'}, String(p.score ?? '')),
     p.pieces || p.holding ? el('span', {class: 'pdetail'}, [p.pieces, p.holding].filter(Boolean).join(' · ')) : null)));
 }
