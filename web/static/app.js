@@ -602,7 +602,10 @@ function over(f) {
   } else {
     app.replaceChildren(notice, el('div', {class: 'centre'}, ...items));
   }
-  if (page.board) page.board.interactive(() => false);
+  if (page.board) {
+    page.board.interactive(() => false);
+    page.board.highlight(new Set());
+  }
 }
 
 function ended(text) {
