@@ -90,7 +90,7 @@ func (s *Service) activityButton(_ context.Context, req *Request, id customID) (
 }
 
 // entryPoint answers the Entry Point command: the page of the channel's
-// game, or of the channel's games to choose from.
+// game, of the channel's games to choose from, or of a table to set up.
 func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error) {
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
@@ -105,7 +105,9 @@ func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error
 	if err != nil {
 		return reply(s.oops(req, err.Error()))
 	}
-	if len(games) == 0 {
+	// Without a game, the page opens on a table to set up (OpenTable),
+	// in a server's channel; a DM holds none.
+	if len(games) == 0 && (req.Guild == "" || req.DM) {
 		return reply(note(present.T(req.Locale, "web.no_games")))
 	}
 	return s.launch(req, l)

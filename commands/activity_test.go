@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -189,6 +191,52 @@ func TestViewShowsAHandOnlyToItsSeat(t *testing.T) {
 	}
 }
 
+// TestViewNamesTheClaimableTracksToTheSeatToPlay: the view of the seat to
+// play lists exactly the tracks its legal claims name (the rules' own
+// answer for its hand); the other seat, a spectator, and the seat to play
+// once it may no longer claim, get none.
+func TestViewNamesTheClaimableTracksToTheSeatToPlay(t *testing.T) {
+	w, _ := newActivityWorld(t)
+	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
+	w.cmd("u2", "ttr", "join", nil)
+	w.cmd("u1", "ttr", "start", nil)
+	for _, u := range []string{"u1", "u2"} {
+		v, _ := w.svc.View("c1", u, "en")
+		menu := v.Prompt.Components[0][0]
+		w.click(u, menu.ID, menu.Options[0].Value, menu.Options[1].Value)
+	}
+	g, _ := w.game("c1")
+	cur := g.Current()
+	want := map[data.TrackID]bool{}
+	for _, a := range g.LegalActions(cur, nil) {
+		if a.Kind == engine.ActClaim {
+			want[a.Track] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the seat to play can claim nothing: the test needs a deal where it can")
+	}
+	users := []string{"u1", "u2"}
+	v, _ := w.svc.View("c1", users[cur], "en")
+	got := map[data.TrackID]bool{}
+	for _, id := range v.Claimable {
+		got[id] = true
+	}
+	if len(got) != len(v.Claimable) || !maps.Equal(got, want) {
+		t.Errorf("claimable %v, the legal claims name %v", v.Claimable, want)
+	}
+	for _, u := range []string{users[1-cur], "watcher"} {
+		if v, _ := w.svc.View("c1", u, "en"); v.Claimable != nil {
+			t.Errorf("%s, not to play, is told the claimable tracks %v", u, v.Claimable)
+		}
+	}
+	// A first card drawn from the deck: the turn goes on, claims do not.
+	w.cmd(users[cur], "draw", "", map[string]string{"card": "deck"})
+	if v, _ := w.svc.View("c1", users[cur], "en"); v.Claimable != nil || v.CanClaim {
+		t.Errorf("after a first draw: claimable %v, can claim %v", v.Claimable, v.CanClaim)
+	}
+}
+
 // TestBoardOffersTheLivePageWhenItIsOn: the board's buttons include
 // "Open the board" only with the live page on, and the final sheet of a
 // game played to its end links its replay page.
@@ -281,5 +329,62 @@ func TestTimerMovesTellThePage(t *testing.T) {
 	}
 	if v2, _ := w.svc.View("c1", "", "en"); v2.Version <= v1.Version {
 		t.Errorf("the version did not move with the timer's moves: %d → %d", v1.Version, v2.Version)
+	}
+}
+
+// TestOpenTableFromThePage: the page's form opens a lobby as /ttr new
+// does, its asker seated first and a bot per level asked; what /ttr new
+// refuses it refuses with the same words, and a level the bot lacks seats
+// no bot and says why. The Entry Point pressed in a channel without a game
+// opens the page (to set a table up) instead of only saying so.
+func TestOpenTableFromThePage(t *testing.T) {
+	w, fa := newActivityWorld(t)
+	w.svc.cfg.Bots = testBots
+	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	choices := w.svc.TableChoices()
+	if len(choices.Boards) < 3 || !slices.Equal(choices.BotLevels, []string{"easy", "normal"}) {
+		t.Fatalf("the choices: %d boards, levels %v", len(choices.Boards), choices.BotLevels)
+	}
+	req := &Request{Type: CommandRequest, ID: "web:1", Guild: "g1", Channel: "c1", User: "u1", UserName: "Ada", Locale: "fr",
+		Options: map[string]string{"map": "europe"}}
+	ch, game, ans := w.svc.OpenTable(context.Background(), req, []string{"easy", "normal"})
+	if ch == "" || game == "" {
+		t.Fatalf("no table opened: %s", ans.Content)
+	}
+	v, err := w.svc.View(ch, "u1", "fr")
+	if err != nil || !v.Lobby || v.Game != game || v.Board.ID != "europe" || v.Seat != 0 {
+		t.Fatalf("the table opened: %+v (%v)", v, err)
+	}
+	if len(v.Seats) != 3 || v.Seats[0].User != "u1" || !v.Seats[1].Bot || !v.Seats[2].Bot {
+		t.Errorf("its seats: %+v", v.Seats)
+	}
+	if v.TableLocale != "fr" {
+		t.Errorf("the table speaks %q, its creator fr", v.TableLocale)
+	}
+	// What /ttr new refuses, the form is refused with the same words.
+	bad := *req
+	bad.ID, bad.Channel, bad.Options = "web:2", "c2", map[string]string{"map": "atlantis"}
+	if ch, _, ans := w.svc.OpenTable(context.Background(), &bad, nil); ch != "" || !strings.Contains(ans.Content, "atlantis") {
+		t.Errorf("an unknown map: %q, %q", ch, ans.Content)
+	}
+	// A level the bot lacks: the table opens with its asker only.
+	odd := *req
+	odd.ID, odd.Channel, odd.User, odd.Options = "web:3", "c3", "u2", map[string]string{"map": "usa"}
+	ch, _, ans = w.svc.OpenTable(context.Background(), &odd, []string{"grandmaster"})
+	if v, err := w.svc.View(ch, "u2", "en"); ch == "" || err != nil || len(v.Seats) != 1 || !strings.Contains(ans.Content, "grandmaster") {
+		t.Errorf("an unknown level: channel %q, answer %q", ch, ans.Content)
+	}
+
+	// The Entry Point in a channel without a game launches the page, for
+	// no game; in a DM it says how to start one.
+	l := &launcher{instance: "i-7"}
+	w.svc.Handle(t.Context(), &Request{Type: CommandRequest, ID: "ep-1", Guild: "g1", Channel: "c9", User: "u3", Name: EntryPointName}, l)
+	if l.launches != 1 || len(fa.launched) == 0 || fa.launched[len(fa.launched)-1] != (Launch{Instance: "i-7", Guild: "g1", Channel: "c9", User: "u3"}) {
+		t.Errorf("the Entry Point in an empty channel: %d launches, %+v", l.launches, fa.launched)
+	}
+	dm := &launcher{instance: "i-8"}
+	w.svc.Handle(t.Context(), &Request{Type: CommandRequest, ID: "ep-2", Channel: "d1", DM: true, User: "u3", Name: EntryPointName}, dm)
+	if a := answerOf(t, &dm.Recorder); dm.launches != 0 || !strings.Contains(a.msg.Content, "/ttr new") {
+		t.Errorf("the Entry Point in a DM: %d launches, %q", dm.launches, a.msg.Content)
 	}
 }

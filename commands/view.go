@@ -58,6 +58,10 @@ type View struct {
 	// CanClaim: the reader may claim a track (or build a station, move a
 	// passenger) now.
 	CanClaim bool
+	// Claimable are the tracks the reader may claim now, as the rules see
+	// their hand (engine.AppendClaimable): set only with CanClaim, and,
+	// like the hand it comes from, for that reader alone.
+	Claimable []data.TrackID
 }
 
 // Draws are the buttons of a turn's draws.
@@ -224,6 +228,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 		switch g.Phase() {
 		case engine.PhaseTurn:
 			v.CanClaim = true
+			v.Claimable = g.AppendClaimable(v.Seat, nil)
 			v.Draws = drawsOf(t.boardButtons(locale))
 		case engine.PhaseSecondDraw:
 			v.Draws = drawsOf(t.drawRows(locale, true))

@@ -47,6 +47,7 @@ var sameAsEnglish = map[string]map[string]string{
 		"letter.orange":                "O for orange",
 		"letter.locomotive":            "L for Locomotive",
 		"letter.locomotive+4":          "L+4 for Locomotive +4",
+		"web.setup_bots":               "the page's heading over the bots: the same French word",
 	},
 	"it": {
 		"cmd.ttr.name":             "the Italian edition is sold as Ticket to Ride",
@@ -70,6 +71,7 @@ var sameAsEnglish = map[string]map[string]string{
 		"variant.marklin.standard": "a brand name",
 		"picture.bot":              "the badge of a bot player, the same word",
 		"bot.level.normal":         "same German word",
+		"web.setup_bots":           "the page's heading over the bots: the same German word",
 		"letter.red":               "R for rot",
 		"letter.blue":              "B for blau",
 		"letter.white":             "W for weiß",

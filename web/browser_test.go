@@ -74,6 +74,9 @@ func browser(t testing.TB) context.Context {
 var (
 	desktop = chromedp.EmulateViewport(1280, 800)
 	phone   = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait, chromedp.EmulateTouch)
+	// phoneHiDPI is the phone at two device pixels a CSS pixel, as phones
+	// show pages (the documentation's pictures, to judge what reads).
+	phoneHiDPI = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait, chromedp.EmulateTouch, chromedp.EmulateScale(2))
 )
 
 // tab is one reader's Discord client, in a browser context of its own.

@@ -36,12 +36,15 @@ type stateFrame struct {
 	Lines  []string   `json:"lines"`
 
 	// The reader's own (seat only).
-	Deck          *componentJSON    `json:"deck,omitempty"`
-	TicketsButton *componentJSON    `json:"ticketsButton,omitempty"`
-	Hand          []cardJSON        `json:"hand,omitempty"`
-	Tickets       []ticketJSON      `json:"tickets,omitempty"`
-	Prompt        *messageJSON      `json:"prompt,omitempty"`
-	CanClaim      bool              `json:"canClaim"`
+	Deck          *componentJSON `json:"deck,omitempty"`
+	TicketsButton *componentJSON `json:"ticketsButton,omitempty"`
+	Hand          []cardJSON     `json:"hand,omitempty"`
+	Tickets       []ticketJSON   `json:"tickets,omitempty"`
+	Prompt        *messageJSON   `json:"prompt,omitempty"`
+	CanClaim      bool           `json:"canClaim"`
+	// Claimable are the tracks the reader may claim now: from their hand,
+	// so in their own frame only, and only on their turn.
+	Claimable     []int             `json:"claimable,omitempty"`
 	StationsLeft  int               `json:"stationsLeft"`
 	PassengersOut int               `json:"passengersLeft"`
 	LobbyRows     [][]componentJSON `json:"lobbyRows,omitempty"`
@@ -91,6 +94,8 @@ type cardJSON struct {
 type ticketJSON struct {
 	Label string `json:"label"`
 	Done  bool   `json:"done"`
+	// Cities are its two ends, which the page rings on the map.
+	Cities []int `json:"cities"`
 }
 
 // messageJSON is a reply or a prompt: plain text and its controls.
@@ -191,12 +196,17 @@ func buildFrame(v *commands.View, lang, user, svg string) *stateFrame {
 			}
 		}
 		for _, ts := range pv.Tickets {
-			f.Tickets = append(f.Tickets, ticketJSON{Label: present.TicketLabel(b, ts.Ticket), Done: ts.Completed})
+			tk := &b.Tickets[ts.Ticket]
+			f.Tickets = append(f.Tickets, ticketJSON{Label: present.TicketLabel(b, ts.Ticket), Done: ts.Completed,
+				Cities: []int{int(tk.A), int(tk.B)}})
 		}
 		me := pv.Players[pv.Seat]
 		f.StationsLeft, f.PassengersOut = me.Stations, me.PassengersLeft
 	}
 	f.CanClaim = v.CanClaim
+	for _, id := range v.Claimable {
+		f.Claimable = append(f.Claimable, int(id))
+	}
 	if v.Prompt != nil {
 		m := messageOf(*v.Prompt, names)
 		f.Prompt = &m

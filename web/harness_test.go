@@ -81,6 +81,16 @@ type stackOptions struct {
 	now func() time.Time
 	// web, when set, changes the page's server's options.
 	web func(*web.Options)
+	// bots gives the tables bots (each plays its first legal move) at
+	// four levels, as `conductor run` does with the real ones.
+	bots bool
+}
+
+// firstLegal is a bot that plays the first legal move.
+type firstLegal struct{}
+
+func (firstLegal) Choose(_ context.Context, _ engine.PlayerView, legal []engine.Action) engine.Action {
+	return legal[0]
 }
 
 // logBuffer collects log lines; safe for concurrent writers.
@@ -159,8 +169,13 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	// must find one claimable on every run (a random Europe deal leaves
 	// the first player nothing to claim about once in 250).
 	var dealt atomic.Uint64
-	s.svc = commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: poster, Logger: logger(),
-		BotDelay: time.Millisecond, Activity: ws, NewSeed: func() uint64 { return dealt.Add(1) * 0x9e3779b97f4a7c15 }})
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: poster, Logger: logger(),
+		BotDelay: time.Millisecond, Activity: ws, NewSeed: func() uint64 { return dealt.Add(1) * 0x9e3779b97f4a7c15 }}
+	if o.bots {
+		cfg.Bots = func(string, uint64) (commands.Bot, error) { return firstLegal{}, nil }
+		cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
+	}
+	s.svc = commands.New(cfg)
 	ws.Attach(s.svc)
 	var h http.Handler = ws.Handler()
 	if o.mux != nil {
@@ -292,6 +307,14 @@ type sessionAnswer struct {
 	Games []struct {
 		Channel, Label string
 	} `json:"games"`
+	Setup *struct {
+		Boards []struct {
+			ID, Name string
+			Variants []struct{ Value, Label string }
+		} `json:"boards"`
+		Levels []struct{ Value, Label string } `json:"levels"`
+		Seats  int                             `json:"seats"`
+	} `json:"setup"`
 	raw []byte
 }
 
@@ -343,8 +366,9 @@ type frame struct {
 		N    int    `json:"n"`
 	} `json:"hand"`
 	Tickets []struct {
-		Label string `json:"label"`
-		Done  bool   `json:"done"`
+		Label  string `json:"label"`
+		Done   bool   `json:"done"`
+		Cities []int  `json:"cities"`
 	} `json:"tickets"`
 	Prompt *struct {
 		Text string `json:"text"`
@@ -353,9 +377,10 @@ type frame struct {
 			Options         []struct{ Label, Value string }
 		} `json:"rows"`
 	} `json:"prompt"`
-	CanClaim bool   `json:"canClaim"`
-	Replay   string `json:"replay"`
-	Text     string `json:"text"`
+	CanClaim  bool   `json:"canClaim"`
+	Claimable []int  `json:"claimable"`
+	Replay    string `json:"replay"`
+	Text      string `json:"text"`
 }
 
 func (s *stack) state(session string) frame {

@@ -174,15 +174,17 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 func pageTexts(lang string) map[string]string {
 	out := map[string]string{}
 	for _, k := range webKeys {
-		out[k] = present.T(lang, "web."+k, "player", "{player}", "city", "{city}", "n", "{n}", "total", "{total}", "board", "{board}")
+		out[k] = present.T(lang, "web."+k, "player", "{player}", "city", "{city}", "n", "{n}", "total", "{total}", "board", "{board}", "level", "{level}")
 	}
 	out["face_up"] = present.T(lang, "picture.face_up")
+	out["bot"] = present.T(lang, "picture.bot")
 	return out
 }
 
 // webKeys are the page's own words (present/locales: "web.*").
 var webKeys = strings.Fields(`title connecting outside authorise authorise_button auth_failed not_in_instance other_guild
 	unknown_instance pick no_game over replay hand tickets tickets_to_choose players log spectating your_turn claimed_by
-	reconnecting session_ended zoom_in zoom_out station_here passenger_from lobby you completed close replay_title replay_turn
+	reconnecting session_ended zoom_in zoom_out zoom_all zoom_tickets which station_here passenger_from lobby you completed close replay_title replay_turn
 	replay_first replay_prev replay_next replay_last replay_play replay_pause final_scores tickets_of open_game
-	claim claim_passenger choose`)
+	claim claim_passenger choose setup_title setup_intro setup_edition setup_variant setup_bots setup_level setup_seats
+	setup_bot setup_free setup_open setup_tables`)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"conductor/commands"
 	"conductor/internal/fakediscord"
 )
 
 // TestScreenshots writes the documentation's pictures of the live page
-// (a player's page mid-game, on a desktop client and on a phone, in English
-// and in French) and of a replay page, when CONDUCTOR_WEBSHOTS names the
+// (a player's page mid-game, on a desktop client and on a phone, the table
+// to set up and its lobby on a phone, in English and in French) and of a
+// replay page, when CONDUCTOR_WEBSHOTS names the
 // directory to write them to: `go run ./internal/webshots`.
 func TestScreenshots(t *testing.T) {
 	dir := os.Getenv("CONDUCTOR_WEBSHOTS")
@@ -56,13 +58,40 @@ func TestScreenshots(t *testing.T) {
 		for _, view := range []struct {
 			name     string
 			viewport chromedp.Action[chromedp.Void]
-		}{{"desktop", desktop}, {"phone", phone}} {
+		}{{"desktop", desktop}, {"phone", phoneHiDPI}} {
 			tabs := s.openTabs(root, inst, thread, view.viewport, mover)
 			tb := tabs[mover.ID]
 			if !tb.waitFor("the board", "frame().querySelector('svg g.track[data-owner=\"0\"]')", 20*time.Second) {
 				t.Fatalf("no board: %s", eval[string](tb, "return frame().body.innerText;"))
 			}
 			shot(tb, "web-"+view.name+"."+lang+".png")
+		}
+		// "Launch" in a channel without a game: the table to set up, and
+		// its lobby once opened with a bot.
+		{
+			s := newStack(t, stackOptions{mux: clientMux, entryPoint: fakediscord.HandlerDiscordLaunch, bots: true})
+			host, guest := s.srv.CreateUser(names[lang][0]), s.srv.CreateUser(names[lang][1])
+			for _, u := range []fakediscord.User{host, guest} {
+				s.srv.SetUserLocale(u.ID, lang)
+			}
+			channel, inst := s.setupTable(host, guest)
+			tb := s.openTabs(root, inst, channel, phoneHiDPI, host)[host.ID]
+			if !tb.waitFor("the form", "frame().getElementById('setup-open')", 20*time.Second) {
+				t.Fatalf("no form: %s", eval[string](tb, "return frame().body.innerText;"))
+			}
+			eval[bool](tb, `const d = frame(), set = (id, v) => { const e = d.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
+				set('setup-board', 'europe'); set('setup-bots', '1'); return true;`)
+			shot(tb, "web-setup."+lang+".png")
+			tb.tapOn("#setup-open")
+			if !tb.waitFor("the lobby", "frame().querySelector('#lobby-box:not([hidden]) button[data-id]') && frame().querySelector('svg g.track')", 10*time.Second) {
+				t.Fatalf("no lobby: %s", eval[string](tb, "return frame().body.innerText;"))
+			}
+			thread := s.srv.Threads(channel)[0].ID
+			s.handle(guest, thread, commands.Request{Type: commands.CommandRequest, Name: "ttr", Sub: "join", Locale: lang})
+			if !tb.waitFor("the guest", "frame().querySelectorAll('#players .player').length === 3", 5*time.Second) {
+				t.Fatal("the lobby does not show the guest")
+			}
+			shot(tb, "web-lobby."+lang+".png")
 		}
 		if lang == "en" {
 			rec, _ := s.archive(s.guild.ID, "europe-classic-bots")

@@ -172,6 +172,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /board/{name}", s.serveBoardSVG)
 	mux.HandleFunc("POST /api/session", s.serveSession)
 	mux.HandleFunc("POST /api/pick", s.servePick)
+	mux.HandleFunc("POST /api/new", s.serveNew)
+	mux.HandleFunc("GET /api/games", s.serveGames)
 	mux.HandleFunc("GET /api/state", s.serveState)
 	mux.HandleFunc("POST /api/act", s.serveAct)
 	mux.HandleFunc("GET /ws", s.serveWS)

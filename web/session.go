@@ -271,6 +271,9 @@ type sessionAnswer struct {
 	Texts       map[string]string `json:"texts"`
 	Game        *gameRefJSON      `json:"game,omitempty"`
 	Games       []pickJSON        `json:"games,omitempty"`
+	// Setup is the form of a table to set up, when the channel holds no
+	// game.
+	Setup *setupJSON `json:"setup,omitempty"`
 }
 
 type meJSON struct {
@@ -449,7 +452,10 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 			s.refuse(w, http.StatusInternalServerError, "no_game", lang)
 			return
 		}
-		if len(games) == 0 {
+		// Without a game the page sets one up in the channel, unless the
+		// activity was opened for a game (now over) or the reader is not
+		// in it.
+		if len(games) == 0 && (!sess.inInstance || sess.location == "" || (launched && launch.Game != "")) {
 			s.refuse(w, http.StatusNotFound, "no_game", lang)
 			return
 		}
@@ -472,6 +478,9 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 	}
 	for _, g := range games {
 		ans.Games = append(ans.Games, pickJSON{Channel: g.Channel, Label: s.pickLabel(g, lang)})
+	}
+	if sess.channel == "" && len(games) == 0 {
+		ans.Setup = s.setupFor(lang)
 	}
 	writeJSON(w, http.StatusOK, ans)
 }

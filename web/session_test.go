@@ -179,10 +179,14 @@ func TestSessionRefusals(t *testing.T) {
 	if ans, st := s.session(alice, foreign); st != http.StatusForbidden || ans.Error != "other_guild" {
 		t.Errorf("an instance of another server: %d %s", st, ans.raw)
 	}
-	// An instance of another server's channel without a game: nothing to show.
+	// An instance of another server's channel without a game: a table to
+	// set up there, for a reader in it; nothing for one who is not.
 	lone := s.srv.CreateActivityInstance(other.ID, elsewhere.ID, alice.ID)
-	if ans, st := s.session(alice, lone); st != http.StatusNotFound || ans.Error != "no_game" {
+	if ans, st := s.session(alice, lone); st != http.StatusOK || ans.Game != nil || ans.Setup == nil {
 		t.Errorf("a channel without games: %d %s", st, ans.raw)
+	}
+	if ans, st := s.session(bob, lone); st != http.StatusNotFound || ans.Error != "no_game" {
+		t.Errorf("a channel without games, for a reader not in its activity: %d %s", st, ans.raw)
 	}
 
 	// Without a session, nothing is served.
@@ -259,13 +263,109 @@ func TestEntryPointOffersTheChannelsGames(t *testing.T) {
 		t.Errorf("carol watches the first game: %+v", f)
 	}
 
-	// In a channel without games the Entry Point says so instead.
+}
+
+// TestEntryPointInAnEmptyChannelSetsUpATable: the Entry Point pressed in
+// a channel without a game opens the Activity on a form in the reader's
+// language (the editions, their variants, the bots' levels); its answer
+// opens a lobby there, in a thread of its own, with the asker seated and
+// the bots asked, binds the page to it, and the page shows the lobby with
+// its Join, Leave and Start. A second reader of the activity sees the
+// table listed, opens it and joins it with the lobby's button; a
+// malformed form, and a second table opened by a page already bound, are
+// refused or answered with the first.
+func TestEntryPointInAnEmptyChannelSetsUpATable(t *testing.T) {
+	s := newStack(t, stackOptions{entryPoint: fakediscord.HandlerDiscordLaunch})
+	alice, bob := s.srv.CreateUser("alice"), s.srv.CreateUser("bob")
+	s.srv.SetUserLocale(alice.ID, "fr")
 	empty := s.srv.CreateTextChannel(s.guild.ID, "empty")
-	h, _, err = s.srv.RunEntryPoint(carol.ID, empty.ID)
+	h, _, err := s.srv.RunEntryPoint(alice.ID, empty.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cb, err := h.WaitCallback(); err != nil || cb.Type != fakediscord.CallbackMessage || !strings.Contains(string(cb.Data), "/ttr new") {
-		t.Errorf("the Entry Point in an empty channel: %d %s (%v)", cb.Type, cb.Data, err)
+	cb, err := h.WaitCallback()
+	if err != nil || cb.Type != fakediscord.CallbackLaunchActivity {
+		t.Fatalf("the Entry Point in an empty channel answered %d %s (%v)", cb.Type, cb.Data, err)
+	}
+	inst := cb.ActivityInstance
+	s.srv.JoinActivity(bob.ID, inst)
+	ans, code := s.session(alice, inst)
+	if code != http.StatusOK || ans.Game != nil || ans.Setup == nil {
+		t.Fatalf("the page in an empty channel: %d %s", code, ans.raw)
+	}
+	var europe *struct {
+		ID, Name string
+		Variants []struct{ Value, Label string }
+	}
+	for i, b := range ans.Setup.Boards {
+		if b.ID == "europe" {
+			europe = &ans.Setup.Boards[i]
+		}
+	}
+	if europe == nil || europe.Name != "Les Aventuriers du Rail — Europe" || len(europe.Variants) < 2 {
+		t.Fatalf("the form's editions, in French: %+v", ans.Setup.Boards)
+	}
+	if st, raw := s.call(ans.Session, "GET", "/api/state", nil); st != http.StatusConflict {
+		t.Errorf("the state before a table: %d %s", st, raw)
+	}
+	for _, bad := range []map[string]any{
+		{"nonce": "n1234567", "map": "<script>"},
+		{"nonce": "n1234567", "map": "usa", "bots": []string{"a", "b", "c", "d", "e"}},
+		{"map": "usa"},
+	} {
+		if st, raw := s.call(ans.Session, "POST", "/api/new", bad); st != http.StatusBadRequest {
+			t.Errorf("the form %v: %d %s", bad, st, raw)
+		}
+	}
+	if st, raw := s.call(ans.Session, "POST", "/api/new", map[string]any{"nonce": "n1234567", "map": "atlantis"}); st != http.StatusConflict ||
+		!strings.Contains(string(raw), "atlantis") {
+		t.Errorf("an unknown edition: %d %s", st, raw)
+	}
+	st, raw := s.call(ans.Session, "POST", "/api/new", map[string]any{"nonce": "n2345678", "map": "europe", "variant": europe.Variants[1].Value})
+	if st != http.StatusOK {
+		t.Fatalf("opening the table: %d %s", st, raw)
+	}
+	var ref struct{ ID, Channel string }
+	json.Unmarshal(raw, &ref)
+	if threads := s.srv.Threads(empty.ID); len(threads) != 1 || threads[0].ID != ref.Channel {
+		t.Errorf("the table plays in %s, the channel's threads are %v", ref.Channel, threads)
+	}
+	v, err := s.svc.View(ref.Channel, alice.ID, "fr")
+	if err != nil || !v.Lobby || v.Seat != 0 || v.Board.ID != "europe" || v.Variant != europe.Variants[1].Value || v.TableLocale != "fr" {
+		t.Fatalf("the table opened: %+v (%v)", v, err)
+	}
+	f := s.state(ans.Session)
+	var lobby struct {
+		Lobby     bool                           `json:"lobby"`
+		LobbyRows [][]struct{ ID, Label string } `json:"lobbyRows"`
+	}
+	_, raw = s.call(ans.Session, "GET", "/api/state", nil)
+	json.Unmarshal(raw, &lobby)
+	if f.Seat != 0 || !lobby.Lobby || len(lobby.LobbyRows) != 1 || len(lobby.LobbyRows[0]) != 3 {
+		t.Fatalf("the page after opening: seat %d, %s", f.Seat, raw)
+	}
+	// A second table from the same page: it is bound to the first.
+	if st, raw := s.call(ans.Session, "POST", "/api/new", map[string]any{"nonce": "n3456789", "map": "usa"}); st != http.StatusOK || !strings.Contains(string(raw), ref.ID) {
+		t.Errorf("a second opening: %d %s", st, raw)
+	}
+	// Bob's page lists it, opens it, and joins with the lobby's button.
+	bans, code := s.session(bob, inst)
+	if code != http.StatusOK || bans.Game == nil || bans.Game.Channel != ref.Channel {
+		// Opened after the table: the one game of the channel.
+		t.Fatalf("bob's page: %d %s", code, bans.raw)
+	}
+	_, raw = s.call(bans.Session, "GET", "/api/games", nil)
+	if !strings.Contains(string(raw), ref.Channel) {
+		t.Errorf("the channel's tables: %s", raw)
+	}
+	join := ""
+	for _, c := range lobby.LobbyRows[0] {
+		if strings.Contains(c.ID, "join") {
+			join = c.ID
+		}
+	}
+	a, _ := s.act(bans.Session, map[string]any{"custom_id": join})
+	if v, _ := s.svc.View(ref.Channel, bob.ID, "en"); v.Seat != 1 {
+		t.Errorf("bob's Join: seat %d (%s)", v.Seat, a.text())
 	}
 }

@@ -4,7 +4,7 @@
 // sends clicks back as moves. Every word it shows comes from the server;
 // every name is set as text.
 import {DiscordSDK} from './sdk/discord-embedded-app-sdk@2.5.0/index.mjs';
-import {el, loadBoard, playersList, cardFace} from './board.js';
+import {el, loadBoard, playersList, cardFace, PanZoom} from './board.js';
 
 const root = document.documentElement;
 const texts = JSON.parse(root.dataset.texts || '{}');
@@ -25,7 +25,8 @@ const page = {
   polling: false,
   ended: false,
   reauthorised: false,
-  zoom: 1,
+  view: null, // the board's PanZoom
+  ringed: '', // the ticket cities the view opened on
   lastReply: null,
 };
 
@@ -98,6 +99,8 @@ async function authorise() {
   page.sdk.commands.authenticate({access_token: ans.access_token}).catch(() => {});
   if (ans.game) {
     await start();
+  } else if (ans.setup) {
+    setup(ans.setup);
   } else {
     pick(ans.games || []);
   }
@@ -122,15 +125,96 @@ function pick(games) {
     }}}, g.label))))));
 }
 
+// setup is the page of a channel without a game: a table to set up
+// (edition, variant, bots), opened in the channel, and the tables others
+// opened meanwhile, to join instead.
+function setup(form) {
+  say('');
+  const field = (label, control) => el('label', {class: 'field'}, el('span', {}, label), control);
+  const boardSel = el('select', {id: 'setup-board'}, form.boards.map((b) => el('option', {value: b.id}, b.name)));
+  const variantSel = el('select', {id: 'setup-variant'});
+  const variantField = field(texts.setup_variant, variantSel);
+  const botsSel = el('select', {id: 'setup-bots'}, Array.from({length: form.seats}, (_, n) => el('option', {value: n}, String(n))));
+  const levelSel = el('select', {id: 'setup-level'}, form.levels.map((l) => el('option', {value: l.value}, l.label)));
+  const hasBots = form.levels.length > 0;
+  if (hasBots) levelSel.value = form.levels[Math.floor((form.levels.length - 1) / 2)].value;
+  const seats = el('ol', {class: 'seats', id: 'setup-seats'});
+  const refresh = () => {
+    const b = form.boards.find((x) => x.id === boardSel.value) || form.boards[0];
+    if (variantSel.dataset.board !== b.id) {
+      variantSel.dataset.board = b.id;
+      variantSel.replaceChildren(...(b.variants || []).map((v) => el('option', {value: v.value}, v.label)));
+    }
+    variantField.hidden = (b.variants || []).length < 2;
+    const bots = hasBots ? Number(botsSel.value) : 0;
+    const level = hasBots ? levelSel.selectedOptions[0].textContent : '';
+    seats.replaceChildren(...Array.from({length: form.seats}, (_, i) => el('li', {class: i > bots ? 'free' : ''},
+      i === 0 ? texts.you : i <= bots ? fill(texts.setup_bot, {level}) : texts.setup_free)));
+  };
+  for (const c of [boardSel, botsSel, levelSel]) c.addEventListener('change', refresh);
+  const tables = el('section', {id: 'setup-tables', hidden: true});
+  let polling = true;
+  const open = el('button', {class: 'c-btn style-3', id: 'setup-open', on: {click: async () => {
+    open.disabled = true;
+    const bots = hasBots ? Array(Number(botsSel.value)).fill(levelSel.value) : [];
+    try {
+      await api('api/new', {nonce: nonce(), map: boardSel.value, variant: variantSel.value || '', bots});
+      polling = false;
+      await start();
+    } catch (e) {
+      open.disabled = false;
+      if (e.status === 401) expired();
+      else say(e.message, 'error');
+    }
+  }}}, texts.setup_open);
+  app.replaceChildren(notice, el('div', {class: 'centre setup'},
+    el('h1', {}, texts.setup_title),
+    el('p', {}, texts.setup_intro),
+    tables,
+    field(texts.setup_edition, boardSel),
+    variantField,
+    hasBots ? el('div', {class: 'row'}, field(texts.setup_bots, botsSel), field(texts.setup_level, levelSel)) : null,
+    el('h2', {}, texts.setup_seats), seats,
+    open));
+  refresh();
+  // Tables opened here meanwhile (by another reader of the activity).
+  const look = async () => {
+    if (!polling || page.session === '') return;
+    try {
+      const {games} = await api('api/games');
+      tables.hidden = !games.length;
+      tables.replaceChildren(el('h2', {}, texts.setup_tables), el('ul', {}, games.map((g) => el('li', {},
+        el('button', {class: 'c-btn style-1', 'data-channel': g.channel, on: {click: async () => {
+          polling = false;
+          try {
+            await api('api/pick', {channel: g.channel});
+            await start();
+          } catch (e) { say(e.message, 'error'); }
+        }}}, g.label)))));
+    } catch (e) { /* the next look tries again */ }
+    if (polling) setTimeout(look, 4000);
+  };
+  setTimeout(look, 4000);
+}
+
 // ---- The page ----
 
 function layout() {
-  const boardWrap = el('div', {class: 'board-wrap', id: 'board-wrap'}, el('div', {class: 'board', id: 'board'}));
-  const side = el('aside', {class: 'side'},
+  const zoomButton = (label, text, fn) => el('button', {class: 'c-btn style-2', 'aria-label': label, title: label, on: {click: fn}}, text);
+  const boardArea = el('div', {class: 'board-area'},
+    el('div', {class: 'board-wrap', id: 'board-wrap'}, el('div', {class: 'board', id: 'board'})),
+    el('div', {class: 'zoom', id: 'zoom'},
+      zoomButton(texts.zoom_in, '+', () => page.view && page.view.zoomBy(1.5)),
+      zoomButton(texts.zoom_out, '−', () => page.view && page.view.zoomBy(1 / 1.5)),
+      zoomButton(texts.zoom_all, '⤢', () => { if (page.view) { page.view.touched = true; page.view.fit(); } }),
+      el('button', {class: 'c-btn style-2', id: 'zoom-tickets', hidden: true, 'aria-label': texts.zoom_tickets, title: texts.zoom_tickets,
+        on: {click: () => { if (page.view) { page.view.touched = true; page.view.goHome(); } }}}, '🎫')));
+  const side = el('aside', {class: 'side', id: 'side'},
     el('section', {id: 'players-box', 'aria-labelledby': 'players-h'}, el('h2', {id: 'players-h'}, texts.players), el('div', {id: 'players'})),
     el('section', {id: 'turn-box'}, el('p', {id: 'turn', role: 'status', 'aria-live': 'polite'})),
     el('section', {id: 'prompt', class: 'prompt', 'aria-live': 'polite', hidden: true}),
     el('section', {id: 'reply', class: 'reply', 'aria-live': 'polite', hidden: true}),
+    el('section', {id: 'log-box', 'aria-labelledby': 'log-h'}, el('h2', {id: 'log-h'}, texts.log), el('ol', {class: 'log', id: 'log', reversed: true})),
     el('section', {id: 'draw-box', 'aria-labelledby': 'faceup-h'},
       el('h2', {id: 'faceup-h'}, texts.face_up),
       el('div', {class: 'cards', id: 'faceup'}),
@@ -138,23 +222,13 @@ function layout() {
       el('p', {class: 'piles', id: 'piles'})),
     el('section', {id: 'hand-box', hidden: true, 'aria-labelledby': 'hand-h'}, el('h2', {id: 'hand-h'}, texts.hand), el('div', {class: 'cards', id: 'hand'})),
     el('section', {id: 'tickets-box', hidden: true, 'aria-labelledby': 'tickets-h'}, el('h2', {id: 'tickets-h'}, texts.tickets), el('ul', {class: 'tickets', id: 'tickets'})),
-    el('section', {id: 'lobby-box', hidden: true}),
-    el('section', {id: 'log-box', 'aria-labelledby': 'log-h'}, el('h2', {id: 'log-h'}, texts.log), el('ol', {class: 'log', id: 'log'})));
+    el('section', {id: 'lobby-box', hidden: true}));
   const bar = el('header', {class: 'bar'},
     el('h1', {id: 'title'}),
-    el('p', {id: 'status', class: 'status'}),
-    el('div', {class: 'zoom'},
-      el('button', {class: 'c-btn style-2', 'aria-label': texts.zoom_out, title: texts.zoom_out, on: {click: () => zoom(1 / 1.25)}}, '−'),
-      el('button', {class: 'c-btn style-2', 'aria-label': texts.zoom_in, title: texts.zoom_in, on: {click: () => zoom(1.25)}}, '+')));
+    el('p', {id: 'status', class: 'status'}));
   const menu = el('div', {id: 'menu', class: 'menu', role: 'dialog', hidden: true});
-  app.replaceChildren(bar, notice, el('div', {class: 'main'}, boardWrap, side), menu);
+  app.replaceChildren(bar, notice, el('div', {class: 'main'}, boardArea, side), menu);
   say('');
-}
-
-function zoom(f) {
-  page.zoom = Math.min(4, Math.max(1, page.zoom * f));
-  const b = document.getElementById('board');
-  if (b) b.style.width = (page.zoom * 100) + '%';
 }
 
 async function start() {
@@ -177,6 +251,15 @@ async function show(st) {
     page.board = await loadBoard(document.getElementById('board'), st.svg);
     page.board.onTrack(onTrack);
     page.board.onCity(onCity);
+    page.view = new PanZoom(document.getElementById('board-wrap'), document.getElementById('board'), page.board.w, page.board.h);
+    page.view.onTap = onTap;
+    page.ringed = '';
+    // A track reached with the keyboard is brought into view.
+    page.board.svg.addEventListener('focusin', (e) => {
+      const t = e.target.closest && e.target.closest('g.track');
+      const b = t && page.board.trackBox(Number(t.getAttribute('data-id')));
+      if (b) page.view.reveal(b);
+    });
   }
   page.state = st;
   render(st);
@@ -187,18 +270,36 @@ function render(st) {
   document.getElementById('status').textContent = st.status;
   page.board.apply(st, (seat) => (st.players[seat] ? st.players[seat].claimed : ''));
   page.board.interactive((i) => st.canClaim && st.owners[i] === -1);
+  page.board.highlight(new Set(st.claimable || []));
   app.classList.toggle('can-claim', !!st.canClaim);
-  document.getElementById('players').replaceChildren(playersList(st.players, texts));
+  // The reader's own tickets: their cities ringed, and the view opens on
+  // them (a spectator's on the whole map) until the reader moves it.
+  const tickets = st.tickets || [];
+  const ticketCities = tickets.flatMap((t) => t.cities || []);
+  page.board.ring(new Set(ticketCities));
+  // The view opens on the tickets still to do (all, once all are done).
+  const todo = tickets.some((t) => !t.done) ? tickets.filter((t) => !t.done).flatMap((t) => t.cities || []) : ticketCities;
+  const ringed = todo.join(',');
+  if (ringed !== page.ringed) {
+    page.ringed = ringed;
+    const b = page.board.box(todo);
+    page.view.home = b ? {x0: b.x0 - 70, y0: b.y0 - 45, x1: b.x1 + 70, y1: b.y1 + 45} : null;
+    if (!page.view.touched) page.view.goHome();
+  }
+  document.getElementById('zoom-tickets').hidden = !page.view.home;
+  // A lobby has no scores yet.
+  document.getElementById('players').replaceChildren(playersList(st.lobby ? st.players.map((p) => ({...p, score: ''})) : st.players, texts));
 
   const turn = document.getElementById('turn');
-  if (st.seat < 0) turn.textContent = texts.spectating;
+  if (st.lobby) turn.textContent = '';
+  else if (st.seat < 0) turn.textContent = texts.spectating;
   else if (st.canClaim) turn.textContent = texts.your_turn;
   else turn.textContent = '';
 
   // The face-up cards: everyone sees them; the reader takes one when the
   // turn allows (the frame then carries the button's id).
   const faceup = document.getElementById('faceup');
-  faceup.replaceChildren(...st.faceUp.map((c) => {
+  faceup.replaceChildren(...(st.faceUp || []).map((c) => {
     if (c.take) {
       return el('button', {class: 'card-btn', 'data-id': c.take.id, disabled: c.take.disabled || page.busy, 'aria-label': c.take.label || c.name,
         on: {click: () => act({custom_id: c.take.id})}}, cardFace(c));
@@ -248,7 +349,9 @@ function render(st) {
     lobby.hidden = true;
   }
   document.getElementById('draw-box').hidden = !!st.lobby;
-  document.getElementById('log').replaceChildren(...(st.lines || []).map((l) => el('li', {}, l)));
+  // The newest move first.
+  document.getElementById('log').replaceChildren(...(st.lines || []).slice().reverse().map((l) => el('li', {}, l)));
+  document.getElementById('log-box').hidden = !(st.lines || []).length;
 }
 
 function button(c) {
@@ -287,13 +390,57 @@ function select(c) {
 
 // ---- Clicking the board ----
 
+// onTap is a tap or a click on the board (PanZoom's: it did not move).
+// A finger is measured generously: every free track within 24 screen
+// pixels is a candidate (10 for a mouse, which may also point right at
+// one), and a city within 12. One candidate is played at once; several
+// are listed for the reader to say which, lit on the map meanwhile.
+function onTap(x, y, kind) {
+  const st = page.state;
+  if (!st || !st.canClaim || page.busy || !page.board) return;
+  const mouse = kind === 'mouse';
+  const claimable = new Set(st.claimable || []);
+  const near = page.board.nearTracks(x, y, mouse ? 10 : 24).filter((n) => st.owners[n.i] === -1);
+  const city = page.board.cityAt(x, y, mouse ? 0 : 12);
+  const items = city >= 0 ? cityItems(city) : [];
+  if (!items.length) {
+    if (near.length === 0) return;
+    if (near.length === 1 || (mouse && near[0].d === 0)) {
+      chooseTrack(near[0].i);
+      return;
+    }
+  }
+  // Several things here: the claimable routes first, nearest first.
+  const tracks = near.slice().sort((a, b) => (claimable.has(b.i) - claimable.has(a.i)) || a.d - b.d).slice(0, 4);
+  page.board.pick(new Set(tracks.map((n) => n.i)));
+  openMenu([
+    ...tracks.map((n) => [page.board.labels[n.i], () => chooseTrack(n.i), claimable.has(n.i)]),
+    ...items,
+  ], tracks.length ? texts.which : '', () => page.board.pick(new Set()));
+}
+
+function chooseTrack(i) {
+  const t = page.board.tracks[i];
+  onTrack(i, t.getAttribute('data-ref'), t);
+}
+
+// cityItems are what the reader may do at a city now.
+function cityItems(i) {
+  const st = page.state;
+  const name = page.board.cities[i].getAttribute('data-name');
+  const items = [];
+  if (st.stationsLeft > 0 && st.stations[i] === -1) items.push([fill(texts.station_here, {city: name}), () => act({station: name})]);
+  if (st.passengers && st.passengers[i] === st.seat) items.push([fill(texts.passenger_from, {city: name}), () => act({from: name})]);
+  return items;
+}
+
 function onTrack(i, ref, elem) {
   const st = page.state;
   if (!st || !st.canClaim || st.owners[i] !== -1 || page.busy) return;
   // Märklin: a passenger may be put at one end of the route claimed.
   if (st.passengersLeft > 0 && texts.claim_passenger) {
     const ends = ref.split('#')[0].split('|').slice(0, 2);
-    openMenu(elem, [
+    openMenu([
       [texts.claim, () => act({route: ref})],
       ...ends.map((c) => [fill(texts.claim_passenger, {city: c}), () => act({route: ref, passenger: c})]),
     ]);
@@ -302,20 +449,25 @@ function onTrack(i, ref, elem) {
   act({route: ref});
 }
 
-function onCity(i, name, elem) {
+function onCity(i) {
   const st = page.state;
   if (!st || !st.canClaim || page.busy) return;
-  const items = [];
-  if (st.stationsLeft > 0 && st.stations[i] === -1) items.push([fill(texts.station_here, {city: name}), () => act({station: name})]);
-  if (st.passengers && st.passengers[i] === st.seat) items.push([fill(texts.passenger_from, {city: name}), () => act({from: name})]);
-  if (items.length) openMenu(elem, items);
+  const items = cityItems(i);
+  if (items.length) openMenu(items);
 }
 
-function openMenu(anchor, items) {
+// openMenu asks the reader to choose among items ([label, action, lit]),
+// under a title; closed calls done.
+function openMenu(items, title, done) {
   const menu = document.getElementById('menu');
-  const close = () => { menu.hidden = true; menu.replaceChildren(); };
-  menu.replaceChildren(...items.map(([label, fn]) => el('button', {class: 'c-btn style-1', on: {click: () => { close(); fn(); }}}, label)),
-    el('button', {class: 'c-btn style-2', on: {click: close}}, texts.close));
+  const close = () => { menu.hidden = true; menu.replaceChildren(); if (done) done(); };
+  // The click a touch makes after the tap that opened the menu lands on
+  // whatever is under the finger then: the menu's. It is not an answer.
+  const opened = performance.now();
+  const answer = (fn) => () => { if (performance.now() - opened > 350) { close(); if (fn) fn(); } };
+  menu.replaceChildren(...(title ? [el('p', {class: 'menu-title'}, title)] : []),
+    ...items.map(([label, fn, lit]) => el('button', {class: 'c-btn ' + (lit === false ? 'style-2' : 'style-1'), on: {click: answer(fn)}}, label)),
+    el('button', {class: 'c-btn style-2', on: {click: answer(null)}}, texts.close));
   menu.hidden = false;
   menu.querySelector('button').focus();
 }
@@ -450,7 +602,10 @@ function over(f) {
   } else {
     app.replaceChildren(notice, el('div', {class: 'centre'}, ...items));
   }
-  if (page.board) page.board.interactive(() => false);
+  if (page.board) {
+    page.board.interactive(() => false);
+    page.board.highlight(new Set());
+  }
 }
 
 function ended(text) {

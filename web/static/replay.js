@@ -1,6 +1,6 @@
 // The public replay page of a finished game: the board turn by turn, the
 // final scores and every ticket revealed. It needs no Discord.
-import {el, loadBoard, playersList} from './board.js';
+import {el, loadBoard, playersList, swatch, PanZoom} from './board.js';
 
 const root = document.documentElement;
 const texts = JSON.parse(root.dataset.texts || '{}');
@@ -17,6 +17,7 @@ async function main() {
   if (!resp.ok) { notice.textContent = await resp.text(); return; }
   const data = await resp.json();
   const boardBox = el('div', {class: 'board', id: 'board'});
+  const boardWrap = el('div', {class: 'board-wrap'}, boardBox);
   const status = el('p', {class: 'status', id: 'status'});
   const turnLabel = el('span', {id: 'turn-label', 'aria-live': 'polite'});
   const slider = el('input', {type: 'range', id: 'turn', min: 0, max: data.frames.length - 1, value: data.frames.length - 1,
@@ -33,8 +34,8 @@ async function main() {
     el('button', {class: 'c-btn style-2', on: {click: () => go(data.frames.length - 1)}}, texts.replay_last),
     turnLabel);
   const final = el('section', {class: 'final', 'aria-labelledby': 'final-h'}, el('h2', {id: 'final-h'}, texts.final_scores),
-    el('ol', {class: 'ranking'}, [...data.final].sort((a, b) => a.place - b.place || b.total - a.total).map((p) => el('li', {},
-      el('span', {class: 'swatch', style: {background: p.color}, 'aria-hidden': 'true'}),
+    el('ol', {class: 'ranking'}, data.final.map((p, seat) => ({...p, seat})).sort((a, b) => a.place - b.place || b.total - a.total).map((p) => el('li', {},
+      swatch(p.seat, p.color, p.ink),
       el('strong', {}, p.name), ' ', String(p.total),
       el('details', {}, el('summary', {}, fill(texts.tickets_of, {player: p.name})),
         el('ul', {class: 'tickets'}, p.tickets.map((t) => el('li', {class: t.done ? 'done' : 'failed'},
@@ -43,9 +44,14 @@ async function main() {
   app.replaceChildren(
     el('header', {class: 'bar'}, el('h1', {}, data.title), status),
     el('div', {class: 'main'},
-      el('div', {class: 'board-wrap'}, boardBox),
+      el('div', {class: 'board-area'}, boardWrap,
+        el('div', {class: 'zoom'},
+          el('button', {class: 'c-btn style-2', 'aria-label': texts.zoom_in, title: texts.zoom_in, on: {click: () => view.zoomBy(1.5)}}, '+'),
+          el('button', {class: 'c-btn style-2', 'aria-label': texts.zoom_out, title: texts.zoom_out, on: {click: () => view.zoomBy(1 / 1.5)}}, '−'),
+          el('button', {class: 'c-btn style-2', 'aria-label': texts.zoom_all, title: texts.zoom_all, on: {click: () => view.fit()}}, '⤢'))),
       el('aside', {class: 'side'}, controls, slider, last, el('section', {}, el('h2', {}, texts.players), players), final)));
   const board = await loadBoard(boardBox, data.svg, data.art);
+  const view = new PanZoom(boardWrap, boardBox, board.w, board.h);
   let cur = data.frames.length - 1;
   function go(n) {
     cur = Math.max(0, Math.min(data.frames.length - 1, n));
