@@ -42,11 +42,13 @@ type env struct {
 	running bool
 
 	deferAfter time.Duration
-	bots       bool
-	botDelay   time.Duration
-	logs       io.Writer
-	now        func() time.Time
-	globalRate float64
+	// identifyInterval is the fake's pace of logins, the bot's too.
+	identifyInterval time.Duration
+	bots             bool
+	botDelay         time.Duration
+	logs             io.Writer
+	now              func() time.Time
+	globalRate       float64
 	// ahead moves the service's clock (a restart long after a crash).
 	ahead time.Duration
 	// activity is the live page as the commands see it; nil when it is off.
@@ -89,12 +91,17 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		// that long. Two seconds keeps heartbeats frequent enough to test.
 		o.fake.HeartbeatInterval = 2 * time.Second
 	}
+	if o.fake.IdentifyInterval == 0 {
+		// A restart logs in again at once: far sooner than Discord's 5 s
+		// after the first login. The bot is told the same pace.
+		o.fake.IdentifyInterval = 10 * time.Millisecond
+	}
 	srv := fakediscord.New(t, o.fake)
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
+		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
 		activity: o.activity}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
@@ -131,7 +138,8 @@ func (e *env) start() {
 	}
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
 		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate,
-		Activity: e.activity != nil})
+		IdentifyInterval: e.identifyInterval,
+		Activity:         e.activity != nil})
 	if err != nil {
 		e.t.Fatal(err)
 	}
