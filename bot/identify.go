@@ -54,24 +54,32 @@ type systemClock struct{}
 func (systemClock) Now() time.Time                         { return time.Now() }
 func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// localIdentifyGate is the gate of one process.
+// localIdentifyGate is the gate of one process. The shards' first logins use the count
+// GET /gateway/bot gave at the start; any later login (after op 9, or a session Discord timed
+// out) asks Discord again first, so that logins spent elsewhere (another process, an earlier
+// run) are counted: the waiting shards share one answer.
 type localIdentifyGate struct {
 	clock gateClock
 	// interval is a bucket's pace; margin is added after each login, for the time an
 	// IDENTIFY takes to reach Discord, which varies from one to the next.
 	interval, margin time.Duration
-	// refresh asks GET /gateway/bot again once the day's count has renewed.
+	// refresh asks GET /gateway/bot.
 	refresh func(context.Context) (SessionLimit, error)
 	log     *slog.Logger
 
 	mu          sync.Mutex
-	concurrency int
+	concurrency int // set by the first Limit
 	buckets     map[int]*identifyBucket
-	// left logins until resetAt; known: Limit was called.
-	left       int
-	resetAt    time.Time
-	known      bool
+	// left logins until resetAt, as of fetchedAt; known: Limit was called.
+	left      int
+	resetAt   time.Time
+	fetchedAt time.Time
+	known     bool
+	// first are the shards whose first login the start's count covers (expect).
+	first map[int]bool
+	// refreshing: a GET /gateway/bot is under way; after one failed, none before retryAt.
 	refreshing bool
+	retryAt    time.Time
 	// exhausted: the wait for the renewal has been logged.
 	exhausted bool
 	// changed is closed and replaced on every change, to wake the waiters.
@@ -86,7 +94,7 @@ type identifyBucket struct {
 
 func newLocalIdentifyGate(clock gateClock, interval time.Duration, refresh func(context.Context) (SessionLimit, error), log *slog.Logger) *localIdentifyGate {
 	return &localIdentifyGate{clock: clock, interval: interval, margin: interval / 10, refresh: refresh, log: log,
-		concurrency: 1, buckets: map[int]*identifyBucket{}, changed: make(chan struct{})}
+		buckets: map[int]*identifyBucket{}, first: map[int]bool{}, changed: make(chan struct{})}
 }
 
 func (g *localIdentifyGate) changedLocked() {
@@ -97,19 +105,26 @@ func (g *localIdentifyGate) changedLocked() {
 func (g *localIdentifyGate) Limit(l SessionLimit) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if l.MaxConcurrency >= 1 && l.MaxConcurrency != g.concurrency {
-		g.concurrency = l.MaxConcurrency
-		g.buckets = map[int]*identifyBucket{} // nobody waits yet: Limit comes before the shards start
+	if g.concurrency == 0 {
+		// Buckets are keyed by it: it is kept for the process's life (Discord
+		// changes it for a bot that grows past 150,000 servers, with a restart).
+		g.concurrency = max(1, l.MaxConcurrency)
 	}
-	g.left, g.resetAt, g.known = l.Remaining, g.clock.Now().Add(l.ResetAfter), true
+	now := g.clock.Now()
+	g.left, g.resetAt, g.fetchedAt, g.known = l.Remaining, now.Add(l.ResetAfter), now, true
 	if g.left > 0 {
 		g.exhausted = false
+	} else {
+		// Asked again at the renewal, Discord may not have renewed yet (its
+		// milliseconds are rounded, its clock is not this one): a second
+		// apart at least, rather than asking again and again.
+		g.resetAt = now.Add(max(l.ResetAfter, time.Second))
 	}
 	g.changedLocked()
 }
 
 func (g *localIdentifyGate) bucketLocked(shard int) *identifyBucket {
-	key := shard % g.concurrency
+	key := shard % max(1, g.concurrency)
 	b := g.buckets[key]
 	if b == nil {
 		b = &identifyBucket{}
@@ -118,13 +133,14 @@ func (g *localIdentifyGate) bucketLocked(shard int) *identifyBucket {
 	return b
 }
 
-// expect queues shards before they ask, so that each bucket starts its shards in order
-// whichever goroutine asks first.
+// expect queues the shards about to start, so that each bucket starts its shards in order
+// whichever goroutine asks first, and lets their first logins use the start's count.
 func (g *localIdentifyGate) expect(shards []int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, shard := range shards {
 		g.enqueueLocked(shard)
+		g.first[shard] = true
 	}
 }
 
@@ -147,6 +163,7 @@ func (g *localIdentifyGate) Exhausted() (bool, time.Time) {
 func (g *localIdentifyGate) Acquire(ctx context.Context, shard int) (func(time.Time), error) {
 	g.mu.Lock()
 	b := g.enqueueLocked(shard)
+	asked := g.clock.Now()
 	defer func() {
 		// Granted or given up: no longer waiting.
 		g.mu.Lock()
@@ -163,7 +180,7 @@ func (g *localIdentifyGate) Acquire(ctx context.Context, shard int) (func(time.T
 		case b.busy || b.waiting[0] != shard:
 		case now.Before(b.next):
 			wait = b.next.Sub(now)
-		case !g.known:
+		case !g.known || g.refreshing:
 		case g.left <= 0 && now.Before(g.resetAt):
 			if !g.exhausted {
 				g.exhausted = true
@@ -172,14 +189,18 @@ func (g *localIdentifyGate) Acquire(ctx context.Context, shard int) (func(time.T
 					"renew_at", g.resetAt.UTC().Format(time.RFC3339), "in", g.resetAt.Sub(now).Round(time.Second), "shard", shard)
 			}
 			wait = g.resetAt.Sub(now)
-		case g.left <= 0:
-			if !g.refreshing {
-				g.refreshing = true
-				go g.renew(ctx)
+		case g.left <= 0 || !g.first[shard] && g.fetchedAt.Before(asked):
+			// Renewed by now, or a later login: ask Discord what is left.
+			if now.Before(g.retryAt) {
+				wait = g.retryAt.Sub(now)
+				break
 			}
+			g.refreshing = true
+			go g.recount(ctx)
 		default:
 			b.busy = true
 			g.left--
+			delete(g.first, shard)
 			g.mu.Unlock()
 			return g.releaser(b), nil
 		}
@@ -218,33 +239,27 @@ func (g *localIdentifyGate) releaser(b *identifyBucket) func(time.Time) {
 	}
 }
 
-// renew asks Discord how many logins the new day gives, a minute apart while it fails, until
-// ctx (the gateway's) ends.
-func (g *localIdentifyGate) renew(ctx context.Context) {
-	defer func() {
+// recount asks Discord how many logins are left. When that fails, the count the gate has
+// stands for a minute (none left: the shards wait that minute).
+func (g *localIdentifyGate) recount(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	l, err := g.refresh(rctx)
+	cancel()
+	if err == nil {
 		g.mu.Lock()
+		renewed := g.left <= 0 && l.Remaining > 0
 		g.refreshing = false
-		g.changedLocked()
 		g.mu.Unlock()
-	}()
-	for {
-		rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		l, err := g.refresh(rctx)
-		cancel()
-		if err == nil && (l.Remaining > 0 || l.ResetAfter > 0) {
-			g.Limit(l)
-			if l.Remaining > 0 {
-				g.log.Info("Discord's gateway logins renewed", "remaining", l.Remaining, "total", l.Total)
-			}
-			return
+		g.Limit(l)
+		if renewed {
+			g.log.Info("Discord's gateway logins renewed", "remaining", l.Remaining, "total", l.Total)
 		}
-		if err != nil {
-			g.log.Warn("asking Discord for the gateway logins left (GET /gateway/bot)", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-g.clock.After(time.Minute):
-		}
+		return
 	}
+	g.log.Warn("asking Discord for the gateway logins left (GET /gateway/bot)", "err", err)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.clock.Now()
+	g.refreshing, g.retryAt, g.fetchedAt = false, now.Add(time.Minute), now
+	g.changedLocked()
 }

@@ -269,7 +269,7 @@ func handleGatewayBot(s *Server, c *call) {
 	c.json(http.StatusOK, map[string]any{
 		"url": s.GatewayURL(), "shards": shards,
 		"session_start_limit": map[string]any{"total": s.opts.SessionStarts, "remaining": left,
-			"reset_after": resetAfter.Milliseconds(), "max_concurrency": s.opts.MaxConcurrency},
+			"reset_after": (resetAfter + time.Millisecond - 1).Milliseconds(), "max_concurrency": s.opts.MaxConcurrency},
 	})
 }
 
