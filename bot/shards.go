@@ -66,7 +66,7 @@ func (b *Bot) startShards(gw *discordgo.GatewayBotResponse) error {
 	if b.cfg.GlobalRate == 0 && b.cfg.GlobalLimiter == nil {
 		// Discord's global limit is the bot's, whichever process sends: this
 		// process's share is that of its shards.
-		b.gate.setRate(DefaultGlobalRate * float64(n) / float64(count))
+		b.gate.setRate(globalShare(n, count))
 	}
 	limit := SessionLimit{Total: gw.SessionStartLimit.Total, Remaining: gw.SessionStartLimit.Remaining,
 		ResetAfter: time.Duration(gw.SessionStartLimit.ResetAfter) * time.Millisecond, MaxConcurrency: max(1, gw.SessionStartLimit.MaxConcurrency)}
@@ -97,6 +97,12 @@ func (b *Bot) startShards(gw *discordgo.GatewayBotResponse) error {
 		go c.run(ctx)
 	}
 	return nil
+}
+
+// globalShare is the requests a second, under Discord's global limit, of a process that runs
+// n of the bot's count shards: all of it when it runs every shard.
+func globalShare(n, count int) float64 {
+	return DefaultGlobalRate * float64(n) / float64(count)
 }
 
 // shardList is the process's shards (none before Start).
