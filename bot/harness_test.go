@@ -53,6 +53,7 @@ type env struct {
 	ahead time.Duration
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
+	global   bool
 }
 
 type envOptions struct {
@@ -70,6 +71,8 @@ type envOptions struct {
 	globalRate float64
 	// activity, when set, turns the live page on (activity_test.go).
 	activity commands.Activity
+	// global registers the commands for every server, not the env's alone.
+	global bool
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -102,7 +105,7 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity}
+		activity: o.activity, global: o.global}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -136,7 +139,11 @@ func (e *env) start() {
 	if e.logs != nil {
 		log = slog.New(slog.NewTextHandler(e.logs, nil))
 	}
-	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
+	guildID := e.guild.ID
+	if e.global {
+		guildID = ""
+	}
+	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: guildID,
 		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate,
 		IdentifyInterval: e.identifyInterval,
 		Activity:         e.activity != nil})
