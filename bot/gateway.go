@@ -176,6 +176,12 @@ func (c *shardConn) run(ctx context.Context) {
 		default:
 			failures++
 			wait = reconnectBackoff(failures)
+			if out.unreachable && failures >= resumeDialTries {
+				// "If you cannot reconnect or the reconnect fails, you should open a new
+				// connection using the URL from the initial call" (Gateway → Handling a
+				// Disconnect): the session is given up for a login.
+				c.forgetSession()
+			}
 		}
 		if wait > 0 {
 			c.setState(stateBackingOff)
@@ -198,11 +204,23 @@ func reconnectBackoff(n int) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
+// resumeDialTries failed dials of the resume URL in a row give the session up.
+const resumeDialTries = 3
+
 // outcome is how a connection ended.
 type outcome struct {
 	established bool  // READY or RESUMED came: reconnect at once
 	invalid     bool  // op 9: back off before logging in (or resuming) again
+	unreachable bool  // the dial failed
 	fatal       error // stop the shard
+}
+
+// forgetSession drops the session: the next connection logs in.
+func (c *shardConn) forgetSession() {
+	c.mu.Lock()
+	c.sessionID, c.resumeURL = "", ""
+	c.mu.Unlock()
+	c.seq.Store(0)
 }
 
 // connect makes one connection: it logs in (or resumes), then reads until the connection
@@ -228,7 +246,7 @@ func (c *shardConn) connect(ctx context.Context) outcome {
 	if err != nil {
 		c.noteFailure(err)
 		c.b.log.Warn("gateway connection failed", "shard", c.id, "err", err)
-		return outcome{}
+		return outcome{unreachable: true}
 	}
 	c.mu.Lock()
 	if c.closing {
@@ -347,10 +365,7 @@ func (c *shardConn) connect(ctx context.Context) outcome {
 			var resumable bool
 			json.Unmarshal(p.Data, &resumable)
 			if !resumable {
-				c.mu.Lock()
-				c.sessionID, c.resumeURL = "", ""
-				c.mu.Unlock()
-				c.seq.Store(0)
+				c.forgetSession()
 			}
 			c.b.log.Warn("Discord invalidated the gateway session (op 9): backing off before logging in again", "shard", c.id, "resumable", resumable)
 			c.closeWith(ws, closeResumable)
@@ -456,10 +471,7 @@ func (c *shardConn) closed(err error, established bool) outcome {
 	}
 	if ce.Code == 4007 || ce.Code == 4009 {
 		// Invalid seq, session timed out: the session is over; log in again.
-		c.mu.Lock()
-		c.sessionID, c.resumeURL = "", ""
-		c.mu.Unlock()
-		c.seq.Store(0)
+		c.forgetSession()
 	}
 	return outcome{established: established}
 }

@@ -223,18 +223,25 @@ func TestInvalidSessionBacksOffThenLogsIn(t *testing.T) {
 		t.Errorf("/ttr help after op 9: %+v", a.cb)
 	}
 
+	before := 0 // a heartbeat late on a loaded machine is resumed too
+	for _, r := range e.srv.Resumes() {
+		if r.Accepted {
+			before++
+		}
+	}
 	if err := e.srv.InvalidSession(0, true); err != nil {
 		t.Fatal(err)
 	}
-	resumes, err := e.srv.WaitResumes(1)
+	resumes, err := e.srv.WaitResumes(before + 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wait := resumes[0].Time.Sub(op9At(2)); wait < interval/5 {
+	resumed := resumes[len(resumes)-1]
+	if wait := resumed.Time.Sub(op9At(2)); wait < interval/5 {
 		t.Errorf("the shard resumed %v after a resumable op 9, want a back-off of at least %v", wait, interval/5)
 	}
-	if !resumes[0].OnResumeURL || resumes[0].SessionID != second.SessionID {
-		t.Errorf("resume %+v, want session %s on resume_gateway_url", resumes[0], second.SessionID)
+	if !resumed.OnResumeURL || resumed.SessionID != second.SessionID {
+		t.Errorf("resume %+v, want session %s on resume_gateway_url", resumed, second.SessionID)
 	}
 	if n := len(e.srv.Identifies()); n != 2 {
 		t.Errorf("%d logins: a resumable op 9 must not log in again", n)
