@@ -1,6 +1,7 @@
 // Package fakediscord is an in-process fake of Discord for end-to-end tests of the bot: a
-// REST API and a gateway on 127.0.0.1 that the real discordgo client talks to, and Go
-// methods with which a test plays the users.
+// REST API and a gateway on 127.0.0.1 that the bot's real clients talk to (discordgo for
+// REST, the bot's own for the gateway; a bare discordgo session works too), and Go methods
+// with which a test plays the users.
 //
 // # Pointing the bot at it
 //
