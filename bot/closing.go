@@ -18,11 +18,11 @@ func (b *Bot) Close() error {
 	shards, cancel := b.shards, b.gwCancel
 	b.mu.Unlock()
 	b.health.closed()
+	if cancel != nil {
+		cancel() // first: no shard reconnects once its connection ends
+	}
 	for _, c := range shards {
 		c.close()
-	}
-	if cancel != nil {
-		cancel()
 	}
 	deadline := time.After(closeWait)
 	for _, c := range shards {

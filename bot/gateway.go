@@ -244,6 +244,9 @@ func (c *shardConn) connect(ctx context.Context) outcome {
 	c.setState(stateConnecting)
 	ws, err := c.dial(ctx, url)
 	if err != nil {
+		if ctx.Err() != nil {
+			return outcome{} // the bot closes
+		}
 		c.noteFailure(err)
 		c.b.log.Warn("gateway connection failed", "shard", c.id, "err", err)
 		return outcome{unreachable: true}
@@ -458,7 +461,10 @@ func (c *shardConn) heartbeat(ctx context.Context, ws *websocket.Conn, interval 
 // closed is the outcome of a connection that ended with err.
 func (c *shardConn) closed(err error, established bool) outcome {
 	var ce *websocket.CloseError
-	if !errors.As(err, &ce) {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	if closing || !errors.As(err, &ce) {
 		return outcome{established: established}
 	}
 	if fatal := gatewayFatal(ce.Code, c.id, c.count); fatal != nil {

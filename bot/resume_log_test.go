@@ -54,13 +54,21 @@ func TestResumeReplayOfATicketChoiceLogsNoTicket(t *testing.T) {
 		}
 		secrets = append(secrets, o.Label)
 	}
+	// The connection drops, and the bot cannot reconnect before the choice is
+	// made: it comes in the RESUME's replay.
+	release := e.srv.HoldGateway()
+	defer release()
 	if err := e.srv.DropConnection(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.WaitFor("the drop", func() bool { return !e.srv.Connected(0) }); err != nil {
 		t.Fatal(err)
 	}
 	h, err := e.srv.SelectValues(alice.ID, menu.msg.ID, sel.CustomID, values...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	release()
 	if err := e.tracker.wait(h.ID, 1); err != nil {
 		t.Fatal(err)
 	}

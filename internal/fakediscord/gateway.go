@@ -145,6 +145,17 @@ func (c *gatewayConn) closeWith(code int, reason string) {
 }
 
 func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	// While the gateway is held (HoldGateway), new connections wait.
+	s.mu.Lock()
+	held := s.gatewayHeld
+	s.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
@@ -528,6 +539,25 @@ func (s *Server) DropConnection(shard int) error {
 	}
 	conn.drop()
 	return nil
+}
+
+// HoldGateway makes new gateway connections wait until the returned release is called (the
+// connections already open go on): a bot that lost its connection stays away meanwhile, and
+// what is dispatched to it is kept for its RESUME.
+func (s *Server) HoldGateway() (release func()) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.gatewayHeld = ch
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.gatewayHeld = nil
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
 }
 
 // SendReconnect sends op 7 RECONNECT: the bot should reconnect and RESUME.

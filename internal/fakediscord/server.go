@@ -151,7 +151,9 @@ type Server struct {
 	sessions      map[string]*gatewaySession
 	shardOwner    map[int]*gatewaySession // shard id -> latest identified session
 	conns         map[*gatewayConn]bool
-	connCounter   int
+	// gatewayHeld, when not nil, holds new gateway connections until closed (HoldGateway).
+	gatewayHeld chan struct{}
+	connCounter int
 
 	// Activities (activity.go): codes, the users of access tokens, instances.
 	grants    map[string]*oauthGrant
