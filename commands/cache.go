@@ -35,6 +35,9 @@ type tableCache struct {
 	// park stores what only a locked table knows before it is dropped;
 	// false when it could not (the table stays).
 	park func(t *table) bool
+	// notes are what the sender learned for the tables: a table takes
+	// its own each time it is locked.
+	notes *notes
 
 	// mu guards byChannel and lru, and each table's elem and used. A
 	// table's lock may be held when mu is taken, never the other way
@@ -44,8 +47,8 @@ type tableCache struct {
 	lru       *list.List // most recently used first
 }
 
-func newTableCache(max int, idleAfter time.Duration, now func() time.Time, open func(string) *table, park func(*table) bool) *tableCache {
-	return &tableCache{max: max, idleAfter: idleAfter, now: now, open: open, park: park,
+func newTableCache(max int, idleAfter time.Duration, now func() time.Time, open func(string) *table, park func(*table) bool, notes *notes) *tableCache {
+	return &tableCache{max: max, idleAfter: idleAfter, now: now, open: open, park: park, notes: notes,
 		byChannel: map[string]*table{}, lru: list.New()}
 }
 
@@ -188,7 +191,8 @@ func (c *tableCache) evictLocked(t *table) {
 }
 
 // get returns a channel's table, locked, loading it from the store on
-// first use. The caller unlocks it.
+// first use, with the notes the sender left for it taken in. The caller
+// unlocks it.
 func (c *tableCache) get(channel string) (*table, error) {
 	for {
 		t, fresh := c.lookup(channel)
@@ -205,6 +209,7 @@ func (c *tableCache) get(channel string) (*table, error) {
 				return nil, err
 			}
 		}
+		t.learn(c.notes.take(channel))
 		if fresh {
 			c.trim()
 		}

@@ -61,17 +61,17 @@ func boardRun(entries []store.OutboxEntry) []queuedBoard {
 	return run
 }
 
-// moveBoard is the outbox entry of the board after a move: its picture is drawn at delivery
-// from the stored game after its first moves moves; its narration is kept apart for merging;
-// a person's move names its request's via (via.go).
+// moveBoard is the outbox entry of the board after a move: its picture's scene, drawn at
+// delivery; its narration, kept apart for merging; a person's move names its request's via
+// (via.go). Moves and Locale name the position too, for a release that draws from it.
 func (t *table) moveBoard(moves int, req *Request) store.OutboxEntry {
 	var narration strings.Builder
-	for _, l := range t.turnLog {
+	for _, l := range t.told.turn {
 		narration.WriteString(l)
 		narration.WriteByte('\n')
 	}
 	told := narration.String()
-	p := outboxPayload{Message: t.boardText(), Board: &boardAt{Moves: moves, Locale: t.locale()}}
+	p := outboxPayload{Message: t.boardText(), Picture: boardPicture(t.scene(t.locale())), Board: &boardAt{Moves: moves, Locale: t.locale()}}
 	if strings.HasPrefix(p.Content, told) { // not cut short by boardText
 		p.Board.Narration = &told
 	}

@@ -66,7 +66,7 @@ func (s *sender) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Me
 	err := s.poster.DM(s.ctx, p.DM, m)
 	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
 		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
-		s.host.refuseDMs(p.Game, p.DM)
+		s.refuseDMs(p.Game, p.DM)
 		err = nil
 	}
 	if err != nil {
@@ -76,35 +76,27 @@ func (s *sender) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Me
 }
 
 // refuseDMs turns a player's turn DMs off at a table after Discord refused
-// one, and owes them the word.
-func (s *Service) refuseDMs(channel, user string) {
+// one: in the stored record, and in a note for the table's copy (which
+// then owes the player the word).
+func (s *sender) refuseDMs(channel, user string) {
 	if channel == "" {
 		return
 	}
-	t, err := s.tables.get(channel)
+	key := notifyKey(user)
+	err := s.store.Update(channel, func(r *store.GameRecord) error {
+		if r.Options != nil && r.Options[key] == "on" {
+			r.Options[key] = notifyRefused
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return // the game is over
+	}
 	if err != nil {
+		s.log.Warn("turn a refused player's DMs off", "channel", channel, "err", err)
 		return
 	}
-	key := notifyKey(user)
-	changed := t.rec != nil && t.rec.Options[key] == "on"
-	if changed {
-		set := func(r *store.GameRecord) error {
-			if r.Options != nil && r.Options[key] == "on" {
-				r.Options[key] = notifyRefused
-			}
-			return nil
-		}
-		if err := s.cfg.Store.Update(channel, set); err != nil {
-			s.log.Warn("turn a refused player's DMs off", "channel", channel, "err", err)
-			changed = false
-		} else {
-			set(t.rec)
-		}
-	}
-	if changed {
-		s.oweDMWord(channel, user)
-	}
-	t.unlock()
+	s.notes.leave(channel, tableNote{dmRefused: user})
 }
 
 // oweDMWord remembers that a player is to be told their DMs were refused.

@@ -1,13 +1,13 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"sort"
 	"strings"
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/imaging"
 	"conductor/present"
 	"conductor/store"
 )
@@ -45,16 +45,16 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 		rec.Status = store.StatusLobby
 		return reply(s.oops(req, err.Error()))
 	}
-	t.game, t.turnLog, t.history = g, nil, nil
+	t.game, t.told = g, narration{}
 	t.botsSetup()
-	m := t.boardMessage()
+	m := t.boardText()
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	// The lobby closes (its buttons go) and the game is posted as the
 	// table's first board, through the outbox like every board: the board
 	// after it takes its buttons off.
 	lobby := s.lobbyMessage(rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, t.turnPings()...)
+	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale())))}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
@@ -89,15 +89,15 @@ func (t *table) finishWith(fs *engine.FinalScore) {
 
 // finalMessages reveal a final score in stages: the last narration, each
 // player's sheet, then the winner (or the winners of a shared victory)
-// with the picture and a Replay button. early: the game was ended before
+// with a Replay button (and the sheet's picture: finalEntries). early: the game was ended before
 // its end and scored as it stood, which the reveal says.
 func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
 	var msgs []Message
-	intro := strings.Join(t.turnLog, "\n")
-	t.turnLog = t.turnLog[:0]
+	intro := strings.Join(t.told.turn, "\n")
+	t.told.turn = t.told.turn[:0]
 	title := "🏁 " + present.T(loc, "final.title")
 	if early {
 		title += "\n" + present.T(loc, "final.ended_early")
@@ -114,11 +114,6 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 		last.Content += "\n" + hints
 	}
 	last.Content += t.replayLine(loc)
-	if png, err := t.finalPNG(fs, early); err == nil {
-		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
-	} else {
-		t.log.Error("render final", "err", err)
-	}
 	last.Components = []Row{{
 		{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"},
 		rematchButton(loc, rec),
@@ -135,7 +130,18 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 // for a game played in a thread the result told in the parent channel and
 // the thread archived.
 func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEntry {
-	entries := finalEntries(t.finalMessages(fs, early))
+	msgs := t.finalMessages(fs, early)
+	entries := make([]store.OutboxEntry, len(msgs))
+	for i, m := range msgs {
+		switch {
+		case i == 0:
+			entries[i] = outboxEntry(postFinal, m) // takes the buttons off the last board
+		case i == len(msgs)-1:
+			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early)))
+		default:
+			entries[i] = outboxEntry(postMessage, m)
+		}
+	}
 	return append(entries, closingEntries(t.rec, t.parentResult(fs, early))...)
 }
 
@@ -171,16 +177,11 @@ func (s *house) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, sea
 	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
-// finalPNG draws the final score sheet.
-func (t *table) finalPNG(fs *engine.FinalScore, early bool) ([]byte, error) {
-	g := t.game
-	v := g.Public()
-	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
-	var buf bytes.Buffer
-	if err := t.cfg.Renderer.Final(&buf, sc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+// finalScene is the final score sheet's picture: the public board and
+// the score, every ticket revealed as the sheet reveals them.
+func (t *table) finalScene(fs *engine.FinalScore, early bool) *imaging.FinalScene {
+	v := t.game.Public()
+	return present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
 }
 
 // archiveResult is the game's final score sheet as the archive keeps it,
@@ -280,7 +281,7 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 		case id.arg == "score":
 			t.bots.disarmBot(t)
 			fs := t.game.ScoreNow()
-			t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
+			t.told.turn = append(t.told.turn, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
 			t.finishWith(&fs)
 			return update(note(present.T(req.Locale, "end.scoring")))
 		}

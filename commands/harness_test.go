@@ -116,13 +116,14 @@ func (w *world) keepFirstTickets(user string, seat int) answer {
 
 // world is a Service wired to fakes, with a clock tests can move.
 type world struct {
-	t      testing.TB
-	svc    *Service
-	poster *fakePoster
-	store  *store.Store
-	now    time.Time
-	nextID int
-	path   string
+	t        testing.TB
+	svc      *Service
+	poster   *fakePoster
+	renderer Renderer
+	store    *store.Store
+	now      time.Time
+	nextID   int
+	path     string
 }
 
 var sharedRenderer = imaging.NewRenderer()
@@ -134,14 +135,14 @@ func newWorld(t testing.TB) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, poster: newFakePoster(), store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
+	w := &world{t: t, poster: newFakePoster(), renderer: sharedRenderer, store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
 	w.svc = w.service()
 	t.Cleanup(func() { w.svc.Close(); st.Close() })
 	return w
 }
 
 func (w *world) service() *Service {
-	return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: w.poster,
+	return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: w.renderer, Poster: w.poster,
 		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond})
 }
 
@@ -166,6 +167,14 @@ func (w *world) setPoster(p Poster) {
 }
 
 func (w *world) do(req *Request) answer {
+	a := w.handle(req)
+	w.svc.Quiet() // posts are sent by the channel's sender
+	return a
+}
+
+// handle is do without waiting for the posts to be delivered (Discord
+// may be down).
+func (w *world) handle(req *Request) answer {
 	w.nextID++
 	if req.ID == "" {
 		req.ID = fmt.Sprint("i", w.nextID)
@@ -181,7 +190,6 @@ func (w *world) do(req *Request) answer {
 	}
 	r := &Recorder{}
 	w.svc.Handle(context.Background(), req, r)
-	w.svc.Quiet() // posts are sent by the channel's sender
 	return answerOf(w.t, r)
 }
 

@@ -149,10 +149,10 @@ func (s *Service) boardCommand(ctx context.Context, req *Request) (response, err
 			}
 			t.boardShown = s.cfg.Now()
 		}
-		saved := t.turnLog
-		t.turnLog = nil
+		saved := t.told.turn
+		t.told.turn = nil
 		m = t.boardText()
-		t.turnLog = saved
+		t.told.turn = saved
 		scene, channel = t.scene(t.locale()), t.rec.Channel
 		m.Mentions = nil // a repost does not ping
 		if seatOf(t.rec, req.User) < 0 {
@@ -200,7 +200,7 @@ func (s *Service) scoreCommand(ctx context.Context, req *Request) (response, err
 // logCommand: /log shows the last public moves.
 func (s *Service) logCommand(ctx context.Context, req *Request) (response, error) {
 	return s.withGame(ctx, req, func(t *table) (response, error) {
-		h := t.history
+		h := t.told.history
 		if len(h) > 15 {
 			h = h[len(h)-15:]
 		}

@@ -41,7 +41,7 @@ func TestStoredGamesLoadAsRecorded(t *testing.T) {
 			if tbl.game == nil || len(tbl.game.Log()) != len(rec.Log) {
 				t.Fatalf("%s: loaded %v", g.Name, tbl.game)
 			}
-			if len(tbl.history) == 0 {
+			if len(tbl.told.history) == 0 {
 				t.Errorf("%s: loading narrated nothing", g.Name)
 			}
 			a, err := engine.ParseAction(tbl.game.Board(), last.Action)

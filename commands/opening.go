@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 	"time"
 
@@ -203,31 +202,6 @@ func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 	return e
 }
 
-// rememberLobby keeps the id of a game's lobby message, which its expiry
-// edits, in the stored record and the table's copy (which the lobby's
-// changes store whole).
-func (s *Service) rememberLobby(game, id string) {
-	t, err := s.tables.get(game)
-	if err != nil {
-		return
-	}
-	defer t.unlock()
-	set := func(r *store.GameRecord) error {
-		if r.Messages == nil {
-			r.Messages = map[string]string{}
-		}
-		r.Messages["lobby"] = id
-		return nil
-	}
-	err = s.cfg.Store.Update(game, set)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.log.Warn("remember the lobby message", "channel", game, "err", err)
-	}
-	if err == nil && t.rec != nil {
-		set(t.rec)
-	}
-}
-
 // editEntry replaces the message id of the outbox's channel with m.
 func editEntry(id string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Edit: id})
@@ -252,11 +226,6 @@ func (t *table) expireLobby() {
 	if rec.Status != store.StatusLobby || expiry < 0 || t.cfg.Now().Sub(rec.Updated) < expiry {
 		return
 	}
-	stored, err := t.cfg.Store.Get(rec.Channel)
-	if err != nil {
-		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
-		return
-	}
 	if err := t.cfg.Store.Delete(rec.Channel); err != nil {
 		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
 		return
@@ -264,7 +233,8 @@ func (t *table) expireLobby() {
 	loc := t.locale()
 	home := lobbyHome(rec)
 	var entries []store.OutboxEntry
-	if id := stored.Messages["lobby"]; id != "" {
+	// The lobby's message is known from the sender's note (notes.go).
+	if id := rec.Messages["lobby"]; id != "" {
 		m := t.lobbyMessage(rec, loc)
 		m.Components = nil
 		m.Content = present.T(loc, "lobby.expired", "hours", int(expiry.Round(time.Hour).Hours()))

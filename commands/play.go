@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,7 +30,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	if err != nil {
 		return outcome{}, err
 	}
-	t.narrate(t.rec, g, ev)
+	t.told.tell(t.rec, g, ev)
 	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
 	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 	var posts []store.OutboxEntry
@@ -149,14 +148,16 @@ func seatPlayer(rec *store.GameRecord, seat int) present.Player {
 	return p
 }
 
-// scene builds the public board picture of a game.
+// scene builds the public board picture of a game: from its public view
+// alone, so that no picture shows a hand, a ticket held or the deck.
 func (t *table) scene(loc string) *imaging.Scene {
-	v := t.game.Public()
-	last := ""
-	if len(t.history) > 0 {
-		last = t.history[len(t.history)-1]
-	}
-	return present.BoardScene(loc, &v, seatPlayers(t.rec), last)
+	return boardScene(loc, t.rec, t.game, &t.told)
+}
+
+// boardScene is the public board picture of a game whose narration is told.
+func boardScene(loc string, rec *store.GameRecord, g *engine.Game, told *narration) *imaging.Scene {
+	v := g.Public()
+	return present.BoardScene(loc, &v, seatPlayers(rec), told.last())
 }
 
 // seatPlayers are a game's seats as the presentation shows them.
@@ -177,26 +178,17 @@ func seatNames(rec *store.GameRecord) []string {
 	return out
 }
 
-// boardPNG renders the public board.
-func (t *table) boardPNG(loc string) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := t.cfg.Renderer.Board(&buf, t.scene(loc)); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // boardText is the public message after a turn without its picture:
 // narration, a mention of the next player and one-click buttons.
 func (t *table) boardText() Message {
 	loc := t.locale()
 	g, rec := t.game, t.rec
 	var sb strings.Builder
-	for _, l := range t.turnLog {
+	for _, l := range t.told.turn {
 		sb.WriteString(l)
 		sb.WriteByte('\n')
 	}
-	t.turnLog = t.turnLog[:0]
+	t.told.turn = t.told.turn[:0]
 	m := Message{}
 	switch g.Phase() {
 	case engine.PhaseSetup:
@@ -229,17 +221,6 @@ func (t *table) boardText() Message {
 	return m
 }
 
-// boardMessage is boardText with the board's picture.
-func (t *table) boardMessage() Message {
-	m := t.boardText()
-	if png, err := t.boardPNG(t.locale()); err == nil {
-		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
-	} else {
-		t.log.Error("render board", "channel", t.rec.Channel, "err", err)
-	}
-	return m
-}
-
 // truncate keeps s within n characters: its end, as the latest lines and
 // the mention matter most.
 func truncate(s string, n int) string { return present.Tail(s, n) }
@@ -268,8 +249,8 @@ func (t *table) boardButtons(loc string) []Row {
 }
 
 // post queues a public message for the table's channel and has it sent.
-func (t *table) post(kind postKind, m Message) {
-	if err := t.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
+func (t *table) post(e store.OutboxEntry) {
+	if err := t.cfg.Store.Enqueue(t.rec.Channel, e); err != nil {
 		t.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
 	}

@@ -29,7 +29,7 @@ var errReplayDiverged = errors.New("the archived game replays differently")
 type replays struct {
 	store    *store.Store
 	catalog  *data.Catalog
-	renderer *imaging.Renderer
+	renderer Renderer
 	log      *slog.Logger
 
 	mu    sync.Mutex

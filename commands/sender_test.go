@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"conductor/data"
 	"conductor/store"
 )
 
@@ -43,13 +44,6 @@ func (p *gatedPoster) posted() []string {
 	return append([]string(nil), p.sent...)
 }
 
-// noHost is a sender's host with no tables behind it.
-type noHost struct{}
-
-func (noHost) drawBoard(string, *boardAt) (File, error) { return File{}, errors.New("no board") }
-func (noHost) rememberLobby(string, string)             {}
-func (noHost) refuseDMs(string, string)                 {}
-
 func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.CancelFunc) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), &store.Options{NoSync: true})
@@ -57,7 +51,7 @@ func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.Cance
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := newSender(ctx, st, p, noHost{}, time.Now, slog.New(slog.DiscardHandler))
+	s := newSender(ctx, st, p, sharedRenderer, data.Embedded(), &notes{}, time.Now, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { cancel(); s.close(); st.Close() })
 	return s, st, cancel
 }

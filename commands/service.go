@@ -12,7 +12,6 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
 	"conductor/present"
 	"conductor/store"
 )
@@ -36,9 +35,10 @@ type BotMaker func(level string, seed uint64) (Bot, error)
 
 // Config wires a Service.
 type Config struct {
-	Catalog  *data.Catalog
-	Store    *store.Store
-	Renderer *imaging.Renderer
+	Catalog *data.Catalog
+	Store   *store.Store
+	// Renderer draws the pictures (an *imaging.Renderer).
+	Renderer Renderer
 	Poster   Poster
 	// Bots makes bot players; nil means /ttr addbot is unavailable.
 	Bots      BotMaker
@@ -112,10 +112,9 @@ type table struct {
 	// snapMoves is the length of the log at the game's last stored
 	// snapshot (restore.go).
 	snapMoves int
-	// turnLog collects the public narration of the turn being played.
-	turnLog []string
-	// history keeps the last public narration lines for /log.
-	history []string
+	// told is what the table has narrated: the turn being played, the
+	// last lines for /log.
+	told narration
 	// pending holds per-user flows waiting for a button: confirmations, trips.
 	pending map[string]pendingAction
 	// undo is an open undo vote.
@@ -206,9 +205,10 @@ func New(cfg Config) *Service {
 	}
 	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}}
 	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
-	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, s, cfg.Now, cfg.Logger)
+	notes := &notes{}
+	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, cfg.Now, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
-	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable)
+	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable, notes)
 	s.runner = &botRunner{house: s.house, tables: s.tables}
 	s.bots = s.runner
 	s.timers = &deadlines{house: s.house, tables: s.tables}
@@ -245,7 +245,7 @@ func (t *table) load() error {
 		return err
 	}
 	rec := l.Record
-	t.rec, t.game, t.history, t.turnLog, t.snapMoves = rec, nil, nil, nil, 0
+	t.rec, t.game, t.told, t.snapMoves = rec, nil, narration{}, 0
 	t.owedDMWords(rec)
 	if l.Parked != nil {
 		t.unpark(l.Parked)
@@ -253,11 +253,11 @@ func (t *table) load() error {
 	if rec.Status != store.StatusPlaying {
 		return nil
 	}
-	b, err := t.rebuild(rec, l.Snapshot, len(rec.Log))
+	b, err := rebuild(t.cfg.Catalog, t.log, rec, l.Snapshot, len(rec.Log))
 	if err != nil {
 		return fmt.Errorf("game %s %w", rec.ID, err)
 	}
-	t.game, t.history, t.turnLog, t.snapMoves = b.game, b.history, b.turnLog, b.snapMoves
+	t.game, t.told, t.snapMoves = b.game, b.told, b.snapMoves
 	// A game loaded from far behind its last snapshot (an upgraded file's,
 	// say) gets one now, so that it never replays that far again.
 	if n := len(rec.Log); n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {

@@ -300,7 +300,7 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 				if !ok {
 					break
 				}
-				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
+				t.told.turn = append(t.told.turn, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 				if o.turnDone {
 					t.after(o)
 				}
@@ -313,7 +313,7 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 		return
 	}
 	if waited >= limit {
-		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
+		t.told.turn = append(t.told.turn, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 		t.playTurnFor(seat)
 		return
 	}

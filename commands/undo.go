@@ -107,14 +107,19 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 	if err := t.load(); err != nil {
 		return reply(s.oops(req, err.Error()))
 	}
-	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
-	m := t.boardMessage()
+	t.told.turn = append(t.told.turn[:0], present.T(t.locale(), "undo.done"))
+	m, scene := t.boardText(), t.scene(t.locale())
 	if click {
-		t.post(postBoard, m)
+		t.post(pictureEntry(postBoard, m, boardPicture(scene)))
 	}
 	t.bots.scheduleBots(t)
 	if click {
 		return update(Message{Content: present.T(t.locale(), "undo.done")})
+	}
+	if f, err := drawBoard(s.cfg.Renderer, scene); err == nil {
+		m.Files = []File{f}
+	} else {
+		s.log.Error("render board", "channel", t.rec.Channel, "err", err)
 	}
 	return reply(m)
 }

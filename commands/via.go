@@ -159,15 +159,7 @@ func (s *sender) sendBoards(channel string, run []queuedBoard) (complete bool, e
 	}
 	newest := run[len(run)-1]
 	m := mergedBoard(run)
-	if newest.p.Board != nil { // else the picture is in the message (a game's first board)
-		if f, err := s.host.drawBoard(channel, newest.p.Board); err == nil {
-			m.Files = append(m.Files, f)
-		} else {
-			// The game changed since (ended, taken back): the words go without the
-			// picture rather than not at all.
-			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
-		}
-	}
+	s.drawInto(&m, channel, &newest.p)
 	if vp, ok := s.usable(newest.p.Via, newest.p.ViaUntil); ok {
 		id, err := vp.PostVia(s.ctx, newest.p.Via, channel, m)
 		switch {

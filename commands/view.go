@@ -118,7 +118,7 @@ func (t *table) publish(snap *tableSnapshot) bool {
 		snap.rec.Options = maps.Clone(t.rec.Options)
 		snap.rec.Messages = nil
 		snap.view.pending = maps.Clone(t.pending)
-		snap.view.lines = slices.Clone(t.history[max(0, len(t.history)-viewLines):])
+		snap.view.lines = slices.Clone(t.told.history[max(0, len(t.told.history)-viewLines):])
 		snap.view.undo = t.undo != nil
 	}
 	snap.view.print = t.fingerprint(snap)
