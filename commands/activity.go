@@ -65,8 +65,8 @@ const EntryPointName = "launch"
 
 // activityButtons are the "Open the board" button under a live board,
 // when the live page is on.
-func (s *house) activityButtons(gameID, loc string) []Component {
-	if s.cfg.Activity == nil {
+func (t *table) activityButtons(gameID, loc string) []Component {
+	if t.page == nil {
 		return nil
 	}
 	return []Component{{Kind: Button, ID: cid("activity", gameID, 0, ""), Label: present.T(loc, "web.open_board"), Emoji: "🗺️", Style: Secondary}}
@@ -83,7 +83,7 @@ func (s *Service) activityButton(ctx context.Context, req *Request, id customID)
 		live = rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
 		return response{}, nil
 	}); err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if !live {
 		return reply(note(present.T(req.Locale, "stale.game")))
@@ -105,7 +105,7 @@ func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error
 	}
 	games, err := s.LiveGames(req.Guild, req.Channel)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if len(games) == 0 {
 		return reply(note(present.T(req.Locale, "web.no_games")))
@@ -137,10 +137,10 @@ func (s *Service) launch(req *Request, l Launch) (response, error) {
 // game that played to its end (one ended early has no replay), "" when
 // there is none.
 func (t *table) replayLine(loc string) string {
-	if t.cfg.Activity == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
+	if t.page == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
 		return ""
 	}
-	u := t.cfg.Activity.ReplayURL(t.rec.Guild, t.rec.ID)
+	u := t.page.ReplayURL(t.rec.Guild, t.rec.ID)
 	if u == "" {
 		return ""
 	}

@@ -63,7 +63,7 @@ func (s *Service) stats(ctx context.Context, req *Request) (response, error) {
 	who := req.Opt("player")
 	st, err := s.cfg.Store.Stats(req.Guild, who)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if st.Games == 0 && st.Early == 0 && st.Abandoned == 0 {
 		return reply(note(present.T(loc, "stats.none")))
@@ -166,14 +166,14 @@ func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
 	}
 	live, archived, err := s.cfg.Store.ForgetGuild(req.Guild)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	// The server's tables in memory go too (never waiting for a table's
 	// lock under the service's).
 	for _, t := range s.tables.all() {
 		t.mu.Lock()
 		if !t.gone && t.rec != nil && t.rec.Guild == req.Guild {
-			t.bots.disarmBot(t)
+			t.bots.disarm(t)
 			t.rec, t.game = nil, nil
 			s.tables.drop(t)
 		}

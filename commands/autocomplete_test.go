@@ -63,7 +63,7 @@ func BenchmarkAutocompleteLongInput(b *testing.B) {
 // language; bot levels say what they are.
 func TestNewTableVariantsFollowTheMap(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
+	w.configure(func(c *Config) { c.BotLevels = []string{"easy", "normal", "hard", "expert"} })
 	ask := func(loc string, opts map[string]string, focused string) []Choice {
 		opts[focused] = ""
 		return w.do(&Request{Type: AutocompleteRequest, User: "u1", Name: "ttr", Sub: "new", Locale: loc, Focused: focused, Options: opts}).choices

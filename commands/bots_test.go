@@ -60,8 +60,7 @@ func TestSafeActionMixesAsFewLongTicketsAsTheDecksAllow(t *testing.T) {
 // their board each.
 func TestConsecutiveBotTurnsShareOneBoard(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy"}
+	w.bots(testBots, "easy")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})

@@ -152,7 +152,7 @@ func (c *tableCache) idle(before time.Time) *table {
 		if !t.mu.TryLock() {
 			continue // in use
 		}
-		if t.botTimer != nil || t.thinking > 0 {
+		if t.bot.busy() {
 			t.mu.Unlock()
 			continue // a bot is about to move
 		}
@@ -167,7 +167,7 @@ func (c *tableCache) evict(channel string) bool {
 	if !ok || !t.mu.TryLock() {
 		return false
 	}
-	if t.gone || t.botTimer != nil || t.thinking > 0 {
+	if t.gone || t.bot.busy() {
 		t.mu.Unlock()
 		return false
 	}
@@ -220,9 +220,13 @@ func (c *tableCache) get(channel string) (*table, error) {
 // EvictIdle drops the tables unused for IdleAfter. Run calls it.
 func (s *Service) EvictIdle() { s.tables.evictIdle() }
 
-// openTable is the empty table of a channel, before it is loaded.
+// openTable is the empty table of a channel, before it is loaded, with
+// what every table works with.
 func (s *Service) openTable(channel string) *table {
-	return &table{house: s.house, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
+	return &table{channel: channel, store: s.cfg.Store, catalog: s.cfg.Catalog, now: s.cfg.Now, log: s.log,
+		out: s.out, alarm: s.timers.alarm, bots: s.runner, owed: s.owed,
+		botDelay: s.cfg.BotDelay, lobbyExpiry: s.cfg.LobbyExpiry, page: s.cfg.Activity, changed: s.changedHook(channel),
+		pending: map[string]pendingAction{}}
 }
 
 // parkTable stores what only a locked table knows; false when it could not.

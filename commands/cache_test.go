@@ -331,23 +331,22 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 	}
 	// A table whose bot is about to move stays until it has moved.
 	tb, _ := w.svc.tables.get("c5")
-	tb.botTimer = time.NewTimer(time.Hour)
+	tb.bot.timer = time.NewTimer(time.Hour)
 	tb.unlock()
 	w.now = w.now.Add(DefaultIdleAfter * 2)
 	w.svc.EvictIdle()
 	if w.svc.tables.evict("c5") || w.svc.tables.len() != 1 {
 		t.Fatal("a table with a bot about to move was dropped")
 	}
-	tb.botTimer.Stop()
-	tb.botTimer = nil
+	tb.bot.timer.Stop()
+	tb.bot.timer = nil
 }
 
 // After a restart, Resume lets the bots that were about to move carry on,
 // found by their deadlines, and loads no other game.
 func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy"}
+	w.bots(testBots, "easy")
 	// A second game, a person to move: Resume leaves it on disk.
 	w.do(&Request{Type: CommandRequest, User: "u3", Channel: "c2", Name: "ttr", Sub: "new", Options: map[string]string{"map": "usa"}})
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
@@ -357,9 +356,7 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	w.keepFirstTickets("u1", 0)
 	// u1's turn; the bot's move is scheduled, and the process stops
 	// before it is played (its timer is lost with the process).
-	tb, _ := w.svc.tables.get("c1")
-	tb.mu.Unlock()
-	w.svc.cfg.BotDelay = time.Hour
+	w.configure(func(c *Config) { c.BotDelay = time.Hour })
 	w.click("u1", "draw:"+gid+":0:deck")
 	w.click("u1", "draw:"+gid+":0:deck")
 	rec := mustRecord(t, w)
@@ -367,8 +364,7 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 		t.Fatalf("the bot's move is not a deadline: %+v", rec.Due)
 	}
 	n := len(rec.Log)
-	w.restart()
-	w.svc.cfg.Bots = testBots
+	w.configure(func(c *Config) { c.BotDelay = time.Millisecond })
 	// Its deadline was set with the delay of the process that stopped:
 	// the next start finds it all the same, once due.
 	w.now = rec.Due.At.Add(-w.svc.cfg.BotDelay - botGrace)

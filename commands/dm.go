@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"conductor/present"
@@ -99,32 +100,49 @@ func (s *sender) refuseDMs(channel, user string) {
 	s.notes.leave(channel, tableNote{dmRefused: user})
 }
 
-// oweDMWord remembers that a player is to be told their DMs were refused.
-func (s *house) oweDMWord(channel, user string) {
-	s.dmMu.Lock()
-	s.dmRefused[channel+"/"+user] = true
-	s.dmMu.Unlock()
+// owedWords are the players owed word that their turn DMs were refused,
+// "channel/user". Its lock is taken for a map operation, under a table's
+// lock or none.
+type owedWords struct {
+	mu   sync.Mutex
+	owed map[string]bool
 }
 
-// owedDMWords finds the players of a loaded record still to be told
-// (after a restart). Called with the table locked.
-func (s *house) owedDMWords(rec *store.GameRecord) {
+// owe remembers that a player is to be told their DMs were refused.
+func (o *owedWords) owe(channel, user string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.owed == nil {
+		o.owed = map[string]bool{}
+	}
+	o.owed[channel+"/"+user] = true
+}
+
+// find remembers the players of a loaded record still to be told (after a
+// restart).
+func (o *owedWords) find(rec *store.GameRecord) {
 	for _, st := range rec.Seats {
 		if st.UserID != "" && rec.Options[notifyKey(st.UserID)] == notifyRefused {
-			s.oweDMWord(rec.Channel, st.UserID)
+			o.owe(rec.Channel, st.UserID)
 		}
 	}
+}
+
+// take reports whether a player is owed the word at a table, and forgets
+// it.
+func (o *owedWords) take(channel, user string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	key := channel + "/" + user
+	owed := o.owed[key]
+	delete(o.owed, key)
+	return owed
 }
 
 // tellDMRefused tells a player acting at a table that their turn DMs were
 // refused and turned off, once: what to follow their answer with.
 func (s *Service) tellDMRefused(ctx context.Context, req *Request) []Message {
-	key := req.Channel + "/" + req.User
-	s.dmMu.Lock()
-	owed := s.dmRefused[key]
-	delete(s.dmRefused, key)
-	s.dmMu.Unlock()
-	if !owed {
+	if !s.owed.take(req.Channel, req.User) {
 		return nil
 	}
 	s.withTable(ctx, req.Channel, func(t *table) (response, error) {

@@ -322,7 +322,11 @@ func TestPublicMessagesCarryNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rebuild the game to learn every ticket anyone held or was offered.
-	g, err := w.svc.newGame(rec)
+	cfg, err := gameConfig(w.svc.cfg.Catalog, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,24 +35,24 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 		return reply(note(present.T(req.Locale, "lobby.host_only")))
 	}
 	rec.Rules = engine.LatestRevision
-	g, err := s.newGame(rec)
+	g, err := t.newGame(rec)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	rec.Status = store.StatusPlaying
 	rec.Log = nil
 	if err := s.cfg.Store.Put(rec); err != nil {
 		rec.Status = store.StatusLobby
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	t.game, t.told = g, narration{}
-	t.botsSetup()
+	t.bots.setup(t)
 	m := t.boardText()
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	// The lobby closes (its buttons go) and the game is posted as the
 	// table's first board, through the outbox like every board: the board
 	// after it takes its buttons off.
-	lobby := s.lobbyMessage(rec, t.locale())
+	lobby := lobbyMessage(s.cfg.Catalog, rec, t.locale())
 	lobby.Components = nil
 	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale())))}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
@@ -60,14 +60,14 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	}
 	s.out.kick(t.rec.Channel)
 	s.out.kickQueues(entries)
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	return replyOrUpdate(lobby, game != "")
 }
 
 // finish archives a game that ended with a move; its final reveal was
 // queued with that move.
 func (t *table) finish() {
-	if _, err := t.cfg.Store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
+	if _, err := t.store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
 		t.log.Error("archive", "channel", t.rec.Channel, "err", err)
 	}
 	t.rec, t.game = nil, nil
@@ -77,10 +77,10 @@ func (t *table) finish() {
 // when the host ended it: ended early) and archives the game.
 func (t *table) finishWith(fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := t.cfg.Store.Enqueue(ch, t.finalEntries(fs, true)...); err != nil {
+	if err := t.store.Enqueue(ch, t.finalEntries(fs, true)...); err != nil {
 		t.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
-	if _, err := t.cfg.Store.Archive(ch, t.archiveResult(fs, true)); err != nil {
+	if _, err := t.store.Archive(ch, t.archiveResult(fs, true)); err != nil {
 		t.log.Error("archive", "channel", ch, "err", err)
 	}
 	t.rec, t.game = nil, nil
@@ -104,7 +104,7 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	}
 	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n" + title)})
 	for i, ps := range fs.Players {
-		msgs = append(msgs, Message{Embeds: []Embed{t.finalEmbed(loc, b, rec, i, &ps)}})
+		msgs = append(msgs, Message{Embeds: []Embed{finalEmbed(loc, b, rec, i, &ps)}})
 	}
 	// The winner and the score sheet.
 	ranking := present.Ranking(loc, fs, seatNames(rec))
@@ -172,7 +172,7 @@ func (t *table) parentResult(fs *engine.FinalScore, early bool) Message {
 }
 
 // finalEmbed is one player's score breakdown.
-func (s *house) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
+func finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
 	title, lines := present.PlayerSheet(loc, b, seat, seatName(rec, seat), ps)
 	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
@@ -190,7 +190,7 @@ func (t *table) finalScene(fs *engine.FinalScore, early bool) *imaging.FinalScen
 // routes their member claimed), and whether it was ended early.
 func (t *table) archiveResult(fs *engine.FinalScore, early bool) store.ArchiveResult {
 	g, rec := t.game, t.rec
-	res := store.ArchiveResult{Finished: t.cfg.Now(), Early: early}
+	res := store.ArchiveResult{Finished: t.now(), Early: early}
 	b := g.Board()
 	owners := g.Public().Owners
 	for i, ps := range fs.Players {
@@ -279,7 +279,7 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 		case id.arg == "stop":
 			return s.stop(req, t, true)
 		case id.arg == "score":
-			t.bots.disarmBot(t)
+			t.bots.disarm(t)
 			fs := t.game.ScoreNow()
 			t.told.turn = append(t.told.turn, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
 			t.finishWith(&fs)
@@ -291,11 +291,11 @@ func (s *Service) endButton(ctx context.Context, req *Request, id customID) (res
 
 // stop throws a lobby away, or archives a running game without a score.
 func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
-	t.bots.disarmBot(t)
+	t.bots.disarm(t)
 	loc := t.locale()
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 	} else {
 		res := store.ArchiveResult{Status: store.StatusAbandoned, Finished: s.cfg.Now()}
@@ -303,7 +303,7 @@ func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 			res.Players = append(res.Players, store.PlayerResult{UserID: st.UserID, Name: st.Name, Bot: st.Bot, Score: t.game.Public().Players[i].Score})
 		}
 		if _, err := s.cfg.Store.Archive(req.Channel, res); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 	}
 	inThread := t.rec.Options[optParent] != ""

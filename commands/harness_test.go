@@ -124,6 +124,8 @@ type world struct {
 	now      time.Time
 	nextID   int
 	path     string
+	// tweaks change the configuration of every service the world starts.
+	tweaks []func(*Config)
 }
 
 var sharedRenderer = imaging.NewRenderer()
@@ -142,8 +144,31 @@ func newWorld(t testing.TB) *world {
 }
 
 func (w *world) service() *Service {
-	return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: w.renderer, Poster: w.poster,
-		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond})
+	c := Config{Catalog: data.Embedded(), Store: w.store, Renderer: w.renderer, Poster: w.poster,
+		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond}
+	for _, tweak := range w.tweaks {
+		tweak(&c)
+	}
+	return New(c)
+}
+
+// configure changes the configuration of the world's services: the
+// service starts again with it, on the same store.
+func (w *world) configure(tweak func(*Config)) {
+	w.tweaks = append(w.tweaks, tweak)
+	w.svc.Close()
+	w.svc = w.service()
+}
+
+// bots gives the world's services a bot maker, and the levels offered
+// when some are named.
+func (w *world) bots(maker BotMaker, levels ...string) {
+	w.configure(func(c *Config) {
+		c.Bots = maker
+		if levels != nil {
+			c.BotLevels = levels
+		}
+	})
 }
 
 // restart simulates the bot restarting: a new Service on a reopened store.
@@ -164,6 +189,7 @@ func (w *world) restart() {
 func (w *world) setPoster(p Poster) {
 	w.svc.cfg.Poster = p
 	w.svc.out.poster = p
+	w.svc.opener.poster = p
 }
 
 func (w *world) do(req *Request) answer {

@@ -72,14 +72,14 @@ func (s *Service) hintCommand(ctx context.Context, req *Request) (response, erro
 		// Update, not Put: the stored record holds what the table's copy
 		// may not (the live board's id), and keeps its snapshot.
 		if err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil }); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		count(rec)
 		seed = rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
 		return response{}, nil
 	})
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if r.kind != noAnswer {
 		return r, nil
@@ -89,7 +89,7 @@ func (s *Service) hintCommand(ctx context.Context, req *Request) (response, erro
 	}
 	bot, err := s.cfg.Bots(hintLevel, seed)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	// Closing the service cuts the search short: the hint is then the
 	// best move found so far.

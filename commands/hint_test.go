@@ -26,10 +26,10 @@ func hintWorld(t *testing.T) (*world, *[]engine.PlayerView, *[]string) {
 	w := newWorld(t)
 	views := &[]engine.PlayerView{}
 	levels := &[]string{}
-	w.svc.cfg.Bots = func(level string, seed uint64) (Bot, error) {
+	w.bots(func(level string, seed uint64) (Bot, error) {
 		*levels = append(*levels, level)
 		return viewBot{views}, nil
-	}
+	})
 	return w, views, levels
 }
 
@@ -95,9 +95,7 @@ func TestHintsAreCountedInTheFinalNarration(t *testing.T) {
 	asker := []string{"u1", "u2"}[g.Current()]
 	w.cmd(asker, "ttr", "hint", nil)
 	w.cmd(asker, "ttr", "hint", nil)
-	bots := w.svc.cfg.Bots
 	w.restart()
-	w.svc.cfg.Bots = bots
 	w.cmd("u1", "score", "", nil) // loads the table back
 	users := []string{"u1", "u2"}
 	pick := uint64(5)

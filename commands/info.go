@@ -221,7 +221,7 @@ func (s *Service) withGame(ctx context.Context, req *Request, fn func(t *table) 
 		return fn(t)
 	})
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"conductor/data"
 	"conductor/present"
 	"conductor/store"
 )
@@ -109,8 +110,8 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 }
 
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
-func (s *house) lobbyMessage(rec *store.GameRecord, loc string) Message {
-	b, _ := s.cfg.Catalog.Board(rec.Map)
+func lobbyMessage(cat *data.Catalog, rec *store.GameRecord, loc string) Message {
+	b, _ := cat.Board(rec.Map)
 	var seats []string
 	for i, st := range rec.Seats {
 		who := mention(loc, st)
@@ -299,7 +300,7 @@ func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*ta
 	}
 	if len(t.rec.Seats) == 0 {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		if t.rec.Options[optParent] != "" {
 			// Nobody is left at the table: its thread closes.
@@ -316,9 +317,9 @@ func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*ta
 	}
 	if err := s.cfg.Store.Put(t.rec); err != nil {
 		t.rec.Seats = prev
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
-	m := s.lobbyMessage(t.rec, t.locale())
+	m := lobbyMessage(s.cfg.Catalog, t.rec, t.locale())
 	if fromButton {
 		return update(m)
 	}

@@ -65,12 +65,12 @@ func (t *table) learn(ns []tableNote) {
 			if t.rec.Options[key] != "on" {
 				continue
 			}
-			stored, err := t.cfg.Store.Header(t.channel)
+			stored, err := t.store.Header(t.channel)
 			if err != nil || stored.Options[key] != notifyRefused {
 				continue
 			}
 			t.rec.Options[key] = notifyRefused
-			t.oweDMWord(t.channel, nt.dmRefused)
+			t.owed.owe(t.channel, nt.dmRefused)
 		}
 	}
 }

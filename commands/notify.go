@@ -41,7 +41,7 @@ func (s *Service) notifyCommand(ctx context.Context, req *Request) (response, er
 		// Update, not Put: the stored record also holds what the sender wrote
 		// (the live board's id), which the table's copy may not.
 		if err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error { set(r); return nil }); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		set(t.rec)
 		if on {

@@ -45,7 +45,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	}
 	// Times are kept to the millisecond: a log entry's time then takes a
 	// few bytes (store/logcodec.go).
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: t.cfg.Now().UTC().Truncate(time.Millisecond)}
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: t.now().UTC().Truncate(time.Millisecond)}
 	if req != nil {
 		entry.Interaction = req.ID
 	}
@@ -59,7 +59,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 		snap = t.tableSnapshot(n)
 	}
 	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
-	if _, err := t.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
+	if _, err := t.store.Commit(t.rec.Channel, commit); err != nil {
 		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.
 		if lerr := t.load(); lerr != nil {
@@ -75,9 +75,6 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 		t.alarm.due(due.At)
 	}
 	t.out.kickQueues(posts)
-	if req != nil && o.turnDone {
-		t.countMove()
-	}
 	return o, nil
 }
 
@@ -110,7 +107,7 @@ func (t *table) after(o outcome) {
 		return
 	}
 	t.out.kick(ch)
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 }
 
 // refusal turns an error from apply on table t into an ephemeral reply.
@@ -123,7 +120,7 @@ func (s *Service) refusal(req *Request, t *table, err error) Message {
 		return note(present.T(req.Locale, "error.duplicate"))
 	}
 	s.log.Error("action failed", "channel", req.Channel, "err", err)
-	return s.oops(req, err.Error())
+	return oops(req, err.Error())
 }
 
 // seatName is a seat's name as the table's texts show it: a person's name
@@ -250,17 +247,9 @@ func (t *table) boardButtons(loc string) []Row {
 
 // post queues a public message for the table's channel and has it sent.
 func (t *table) post(e store.OutboxEntry) {
-	if err := t.cfg.Store.Enqueue(t.rec.Channel, e); err != nil {
+	if err := t.store.Enqueue(t.rec.Channel, e); err != nil {
 		t.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
 	}
 	t.out.kick(t.rec.Channel)
-}
-
-// locale is the language of a table's public messages.
-func (t *table) locale() string {
-	if t.rec != nil && t.rec.Options != nil {
-		return t.rec.Options[optLocale]
-	}
-	return ""
 }

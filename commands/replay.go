@@ -52,7 +52,7 @@ func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (
 		return reply(note(present.T(req.Locale, "replay.too_big")))
 	case err != nil:
 		s.log.Error("replay", "guild", req.Guild, "game", id.game, "err", err)
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	text := present.T(req.Locale, "replay.ready", "n", r.Frames)
 	if r.Every > 1 {

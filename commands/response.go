@@ -88,7 +88,7 @@ func (s *Service) withTable(_ context.Context, channel string, fn func(*table) (
 func (s *Service) atChannel(ctx context.Context, req *Request, fn func(*table) (response, error)) (response, error) {
 	r, err := s.withTable(ctx, req.Channel, fn)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	return r, nil
 }

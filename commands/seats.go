@@ -32,7 +32,7 @@ func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
 		}
 		name := present.EscapeMarkdown(seatName(t.rec, seat))
 		if err := t.handToBot(seat); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		loc := t.locale()
 		return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
@@ -58,7 +58,7 @@ func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) 
 			return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
 		}
 		if err := t.handToBot(seat); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
 	})
@@ -94,7 +94,7 @@ func findSeat(rec *store.GameRecord, seat, user string) int {
 func (t *table) handToBot(seat int) error {
 	user := t.rec.Seats[seat].UserID
 	moves := len(t.rec.Log)
-	err := t.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+	err := t.store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Seats[seat].Bot, r.Seats[seat].LeftAt = takeoverLevel, moves
 		return nil
 	})
@@ -104,11 +104,11 @@ func (t *table) handToBot(seat int) error {
 	t.rec.Seats[seat].Bot, t.rec.Seats[seat].LeftAt = takeoverLevel, moves
 	delete(t.pending, user)
 	if t.game.Phase() == engine.PhaseSetup {
-		t.botsSetup()
+		t.bots.setup(t)
 		t.after(outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	return nil
 }
 

@@ -68,8 +68,7 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 // running game a person's seat goes to a bot; others may not.
 func TestHostRemovesSeats(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	w.bots(testBots, "easy", "normal")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u2", "ttr", "join", nil)
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})

@@ -1,13 +1,10 @@
 package commands
 
 import (
-	"container/list"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"conductor/data"
@@ -78,112 +75,23 @@ type Config struct {
 // turns (runner, botrunner.go), the deadlines (timers, timer.go) and the
 // replays (replay.go).
 type Service struct {
-	*house // what the service shares with every table (house.go)
+	cfg Config
+	log *slog.Logger
 
 	tables  *tableCache
+	out     *sender
 	opener  *opener
 	runner  *botRunner
 	timers  *deadlines
 	replays *replays
 	hands   handCache
 	recent  recentIDs
+	owed    *owedWords
 
-	// cancelCtx ends the house's context: a bot's search in progress
-	// stops, and so do the sender's requests.
-	cancelCtx context.CancelFunc
-}
-
-// table is one channel's game, loaded from the store, guarded by its own
-// lock so that actions in a channel are applied one at a time. It stays
-// in memory while it is used, and is dropped when idle (cache.go).
-type table struct {
-	*house
-	mu      sync.Mutex
-	channel string
-	// gone: the table was dropped from memory; whoever waited for its
-	// lock looks the channel up again.
-	gone bool
-	// elem is the table's place in the service's lru and used when it was
-	// last asked for (both guarded by the service's mu).
-	elem *list.Element
-	used time.Time
-	rec  *store.GameRecord // nil: no game here
-	game *engine.Game      // nil in the lobby
-	// snapMoves is the length of the log at the game's last stored
-	// snapshot (restore.go).
-	snapMoves int
-	// told is what the table has narrated: the turn being played, the
-	// last lines for /log.
-	told narration
-	// pending holds per-user flows waiting for a button: confirmations, trips.
-	pending map[string]pendingAction
-	// undo is an open undo vote.
-	undo *undoVote
-	// botTimer is armed while a bot is about to move; botArmed counts
-	// the timers armed, so that one that fired knows whether it is the
-	// latest. thinking counts the bot turns being played (bots.go): their
-	// bots decide with the lock released, and the table stays in memory
-	// until they have moved.
-	botTimer *time.Timer
-	botArmed int
-	thinking int
-	// setupThinking is set while bots choose their initial tickets with
-	// the lock released (botsetup.go).
-	setupThinking bool
-	// boardShown is when /board last reposted the board.
-	boardShown time.Time
-	// snap is what the table looked like when its lock was last released:
-	// autocomplete reads it and never waits for the lock.
-	snap atomic.Pointer[tableSnapshot]
-	// changed is told, outside the lock, when a release published a
-	// changed table (see publish); nil when nobody listens.
-	changed func()
-}
-
-// tableSnapshot is a table as it stood, for readers that must not wait.
-type tableSnapshot struct {
-	rec  store.GameRecord // Seats copied; Log left out
-	game *engine.Game     // a clone; nil in the lobby
-	view viewSnapshot     // what View reads besides (view.go)
-}
-
-// unlock brings the game's deadline up to date, publishes the table's
-// state for autocomplete, then releases it.
-func (t *table) unlock() {
-	if t.house != nil {
-		t.syncDue()
-	}
-	snap := &tableSnapshot{}
-	if t.rec != nil {
-		snap.rec = *t.rec
-		snap.rec.Seats = append([]store.Seat(nil), t.rec.Seats...)
-		snap.rec.Log = nil
-		if t.game != nil {
-			snap.game = t.game.Clone()
-		}
-	}
-	changed := t.publish(snap)
-	t.mu.Unlock()
-	if changed && t.changed != nil {
-		t.changed()
-	}
-}
-
-type pendingAction struct {
-	action engine.Action
-	// pay: the move waits for the player to choose how to pay.
-	pay   bool
-	trips []engine.Trip
-	from  data.CityID
-	turn  int
-}
-
-type undoVote struct {
-	logLen int // the log length to go back to
-	by     string
-	// voters are the humans whose moves would be taken back; agreed, who
-	// said yes.
-	voters, agreed map[string]bool
+	// ctx is done once the service closes: a bot's search in progress
+	// stops, and so do the sender's requests; cancel ends it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // New makes a Service.
@@ -203,16 +111,21 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdleAfter
 	}
-	s := &Service{house: &house{cfg: cfg, log: cfg.Logger, alarm: newAlarm(), dmRefused: map[string]bool{}}}
-	s.ctx, s.cancelCtx = context.WithCancel(context.Background())
+	if cfg.LobbyExpiry == 0 {
+		cfg.LobbyExpiry = DefaultLobbyExpiry
+	}
+	s := &Service{cfg: cfg, log: cfg.Logger, owed: &owedWords{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	notes := &notes{}
+	alarm := newAlarm()
 	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, cfg.Now, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable, notes)
-	s.runner = &botRunner{house: s.house, tables: s.tables}
-	s.bots = s.runner
-	s.timers = &deadlines{house: s.house, tables: s.tables}
-	s.opener = &opener{house: s.house, tables: s.tables, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}
+	s.runner = &botRunner{tables: s.tables, ctx: s.ctx, log: cfg.Logger, delay: cfg.BotDelay, makeBot: cfg.Bots}
+	s.timers = &deadlines{tables: s.tables, store: cfg.Store, now: cfg.Now, log: cfg.Logger, alarm: alarm, ctx: s.ctx}
+	s.opener = &opener{tables: s.tables, store: cfg.Store, catalog: cfg.Catalog, poster: cfg.Poster, now: cfg.Now, log: cfg.Logger, out: s.out,
+		perMember: limit(cfg.MaxLobbiesPerMember, DefaultLobbiesPerMember), perChannel: limit(cfg.MaxLobbiesPerChannel, DefaultLobbiesPerChannel),
+		lobbyExpiry: cfg.LobbyExpiry, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}
 	return s
 }
 
@@ -220,7 +133,7 @@ func New(cfg Config) *Service {
 // thinking is told to stop: its move is not played, and the game waits in
 // the store for the next start (its deadline is there).
 func (s *Service) Close() {
-	s.cancelCtx()
+	s.cancel()
 	s.runner.close()
 	s.out.close()
 }
@@ -230,108 +143,6 @@ func (s *Service) withClose(ctx context.Context) (context.Context, context.Cance
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
-}
-
-// load reads a channel's game from the store and rebuilds it: from its
-// snapshot when it has one, replaying (and narrating) the moves after it.
-func (t *table) load() error {
-	channel := t.channel
-	l, err := t.cfg.Store.Load(channel)
-	if errors.Is(err, store.ErrNotFound) {
-		t.rec, t.game, t.snapMoves = nil, nil, 0
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	rec := l.Record
-	t.rec, t.game, t.told, t.snapMoves = rec, nil, narration{}, 0
-	t.owedDMWords(rec)
-	if l.Parked != nil {
-		t.unpark(l.Parked)
-	}
-	if rec.Status != store.StatusPlaying {
-		return nil
-	}
-	b, err := rebuild(t.cfg.Catalog, t.log, rec, l.Snapshot, len(rec.Log))
-	if err != nil {
-		return fmt.Errorf("game %s %w", rec.ID, err)
-	}
-	t.game, t.told, t.snapMoves = b.game, b.told, b.snapMoves
-	// A game loaded from far behind its last snapshot (an upgraded file's,
-	// say) gets one now, so that it never replays that far again.
-	if n := len(rec.Log); n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {
-		if snap := t.tableSnapshot(n); snap != nil {
-			if err := t.cfg.Store.SaveSnapshot(channel, snap); err != nil {
-				t.log.Warn("save a snapshot", "channel", channel, "err", err)
-			} else {
-				t.snapMoves = n
-			}
-		}
-	}
-	return nil
-}
-
-// logMoves are a record's moves as the engine replays them.
-func logMoves(rec *store.GameRecord) []engine.NotatedMove {
-	moves := make([]engine.NotatedMove, len(rec.Log))
-	for i, e := range rec.Log {
-		moves[i] = engine.NotatedMove{Seat: e.Seat, Action: e.Action}
-	}
-	return moves
-}
-
-// newGame sets up the engine game a record describes.
-func (s *Service) newGame(rec *store.GameRecord) (*engine.Game, error) {
-	cfg, err := gameConfig(s.cfg.Catalog, rec)
-	if err != nil {
-		return nil, err
-	}
-	return engine.New(cfg)
-}
-
-// gameConfig is the engine configuration a record describes.
-func gameConfig(cat *data.Catalog, rec *store.GameRecord) (engine.Config, error) {
-	b, err := cat.Board(rec.Map)
-	if err != nil {
-		return engine.Config{}, err
-	}
-	return engine.Config{Board: b, Variant: rec.Variant, BonusTickets: tableOptions(rec).BonusTickets,
-		Players: len(rec.Seats), Seed: rec.Seed, Revision: max(rec.Rules, engine.Revision1)}, nil
-}
-
-// recentIDs remembers the last interaction ids handled, so that an
-// interaction delivered twice is applied once.
-type recentIDs struct {
-	mu   sync.Mutex
-	ids  map[string]struct{}
-	ring []string
-	next int
-}
-
-const recentCap = 4096
-
-// seen records id and reports whether it was already there.
-func (r *recentIDs) seen(id string) bool {
-	if id == "" {
-		return false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ids == nil {
-		r.ids = make(map[string]struct{}, recentCap)
-		r.ring = make([]string, recentCap)
-	}
-	if _, ok := r.ids[id]; ok {
-		return true
-	}
-	if old := r.ring[r.next]; old != "" {
-		delete(r.ids, old)
-	}
-	r.ring[r.next] = id
-	r.next = (r.next + 1) % recentCap
-	r.ids[id] = struct{}{}
-	return false
 }
 
 // Handle answers one request. It never returns an error: problems become
@@ -355,7 +166,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 	case AutocompleteRequest:
 		r, err = s.autocomplete(req)
 	default:
-		r, err = reply(s.oops(req, "unknown request"))
+		r, err = reply(oops(req, "unknown request"))
 	}
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
@@ -367,7 +178,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 		// A handler's unexpected failure still gets an answer.
 		s.log.Warn("request failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
 		if r.kind == noAnswer && r.launch == nil {
-			r.kind, r.msg = replyAnswer, s.oops(req, err.Error())
+			r.kind, r.msg = replyAnswer, oops(req, err.Error())
 		}
 	}
 	err = r.sendTo(resp)
@@ -380,7 +191,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 }
 
 // oops is the ephemeral reply to an unexpected failure.
-func (s *house) oops(req *Request, what string) Message {
+func oops(req *Request, what string) Message {
 	return Message{Ephemeral: true, Content: present.T(req.Locale, "error.internal", "what", what)}
 }
 

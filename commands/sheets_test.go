@@ -90,9 +90,10 @@ func (c *testClock) advance(d time.Duration) {
 
 // serve gives the world's service greedy bots and the clock.
 func (w *world) serve(clock *testClock) {
-	w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
-	w.svc.cfg.Now = clock.Now
-	w.svc.out.now = clock.Now
+	w.configure(func(c *Config) {
+		c.Bots, c.BotLevels = greedyBots, []string{"easy", "normal"}
+		c.Now = clock.Now
+	})
 }
 
 // tableOf opens a two-player table in channel ch (seed 0: a random one).
@@ -105,7 +106,6 @@ func (w *world) tableOf(ch string, seed uint64, clock *testClock) string {
 			w.t.Fatal(err)
 		}
 		w.restart()
-		w.serve(clock)
 	}
 	w.do(&Request{Type: CommandRequest, Channel: ch, User: "u1", Name: "ttr", Sub: "start"})
 	rec, err := w.store.Get(ch)

@@ -44,8 +44,7 @@ func (r stuckResponder) FollowUp(Message) error { <-r.release; return nil }
 // network while it holds the table.
 func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	w.bots(testBots, "easy", "normal")
 	gid := startedGame(t, w, map[string]string{"turn_timer": "9"})
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // before the service closes

@@ -143,7 +143,7 @@ func TestLobbyTexts(t *testing.T) {
 	w.cmd("u1", "ttr", "end", nil)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "variant": "1912", "turn_timer": "90"})
 	rec, _ := w.store.Get("c1")
-	if d := w.svc.lobbyMessage(rec, "fr").Embeds[0].Description; !strings.Contains(d, "Europe 1912") || !strings.Contains(d, "1 heure 30 minutes par tour") {
+	if d := lobbyMessage(w.svc.cfg.Catalog, rec, "fr").Embeds[0].Description; !strings.Contains(d, "Europe 1912") || !strings.Contains(d, "1 heure 30 minutes par tour") {
 		t.Errorf("a variant's lobby in French: %q", d)
 	}
 }
@@ -186,9 +186,8 @@ func TestBotsAreNotSpokenTo(t *testing.T) {
 		}
 		return false
 	}
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return waitingBot{ready: shown}, nil }
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
-	w.svc.cfg.BotDelay = 0
+	w.bots(func(string, uint64) (Bot, error) { return waitingBot{ready: shown}, nil }, "easy", "normal")
+	w.configure(func(c *Config) { c.BotDelay = 0 })
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "start", nil)

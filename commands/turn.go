@@ -66,6 +66,9 @@ func (s *Service) act(req *Request, t *table, seat int, a engine.Action, update 
 	if err != nil {
 		return reply(s.refusal(req, t, err))
 	}
+	if o.turnDone {
+		s.countMove()
+	}
 	m := s.privateAfter(req, t, seat, o)
 	t.after(o)
 	return replyOrUpdate(m, update)
@@ -434,7 +437,7 @@ func (s *Service) atTable(ctx context.Context, req *Request, id *customID, fn fu
 		return fn(t, seat)
 	})
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	return r, nil
 }

@@ -96,23 +96,23 @@ func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (resp
 func (s *Service) undoApply(req *Request, t *table, click bool) (response, error) {
 	k := t.undo.logLen
 	t.undo = nil
-	t.bots.disarmBot(t)
+	t.bots.disarm(t)
 	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Log = r.Log[:k]
 		return nil
 	})
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if err := t.load(); err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	t.told.turn = append(t.told.turn[:0], present.T(t.locale(), "undo.done"))
 	m, scene := t.boardText(), t.scene(t.locale())
 	if click {
 		t.post(pictureEntry(postBoard, m, boardPicture(scene)))
 	}
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	if click {
 		return update(Message{Content: present.T(t.locale(), "undo.done")})
 	}

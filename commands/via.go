@@ -53,7 +53,7 @@ const viaMargin = time.Minute
 type MoveCounter interface{ CountMove() }
 
 // countMove counts a turn a person completed.
-func (s *house) countMove() {
+func (s *Service) countMove() {
 	if mc, ok := s.cfg.Poster.(MoveCounter); ok {
 		mc.CountMove()
 	}
@@ -263,8 +263,11 @@ func seqs(run []queuedBoard) []uint64 {
 }
 
 // viaFields are what an outbox entry keeps of its request's via.
-func (s *house) viaFields(p *outboxPayload, req *Request) {
+func (t *table) viaFields(p *outboxPayload, req *Request) {
 	if req != nil && req.Via != "" {
-		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, s.out.vias.epochID()
+		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, t.out.epoch()
 	}
 }
+
+// epoch names this process in the entries it queues.
+func (s *sender) epoch() string { return s.vias.epochID() }

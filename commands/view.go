@@ -203,7 +203,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	}
 	if snap.game == nil {
 		v.Lobby = true
-		v.LobbyControls = s.lobbyMessage(rec, locale).Components
+		v.LobbyControls = lobbyMessage(s.cfg.Catalog, rec, locale).Components
 		return v, nil
 	}
 	g := snap.game
@@ -214,7 +214,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	}
 	// The functions that build the bot's buttons and prompts read a table:
 	// they get one standing for the snapshot, read only.
-	t := &table{house: s.house, rec: rec, game: g, pending: snap.view.pending}
+	t := &table{rec: rec, game: g, pending: snap.view.pending, page: s.cfg.Activity}
 	pv := g.View(v.Seat)
 	v.Private = &pv
 	if m, ok := t.pendingPrompt(v.Seat, user, locale); ok {
