@@ -63,15 +63,6 @@ var ErrUnknownInstance = errors.New("unknown activity instance")
 // Discord creates it when Activities are turned on.
 const EntryPointName = "launch"
 
-// activityButtons are the "Open the board" button under a live board,
-// when the live page is on.
-func (t *table) activityButtons(gameID, loc string) []Component {
-	if t.page == nil {
-		return nil
-	}
-	return []Component{{Kind: Button, ID: cid("activity", gameID, 0, ""), Label: present.T(loc, "web.open_board"), Emoji: "🗺️", Style: Secondary}}
-}
-
 // activityButton opens the page of the channel's game.
 func (s *Service) activityButton(ctx context.Context, req *Request, id customID) (response, error) {
 	if s.cfg.Activity == nil {

@@ -225,7 +225,7 @@ func greyChoice(w *world, g *engine.Game, seat int) *engine.Action {
 			continue
 		}
 		tb.mu.Lock()
-		opts := tb.payOptions(seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
+		opts := payOptions(tb.game, seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
 		tb.mu.Unlock()
 		if len(opts) > 1 {
 			return &a

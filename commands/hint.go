@@ -58,7 +58,7 @@ func (s *Service) hintCommand(ctx context.Context, req *Request) (response, erro
 		legal = g.LegalActions(seat, nil)
 		// Paying for a claim or a station chosen: the choice is the colour.
 		if p, ok := t.pending[req.User]; ok && p.pay && p.turn == g.Turn() && g.Current() == seat {
-			if opts := t.payOptions(seat, p.action); len(opts) > 1 {
+			if opts := payOptions(g, seat, p.action); len(opts) > 1 {
 				paying, legal = opts, opts
 			}
 		}

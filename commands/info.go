@@ -23,10 +23,11 @@ func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (respo
 		key         handKey
 		pending     bool
 	)
-	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
+	r, err := s.atTable(ctx, req, nil, func(tn turn) (response, error) {
+		t, seat := tn.t, tn.seat
 		msg, picture = t.handMessage(seat, req.Locale)
 		key = handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
-		prompt, pending = t.pendingPrompt(seat, req.User, req.Locale)
+		prompt, pending = t.controls().pendingPrompt(seat, req.User, req.Locale)
 		return response{}, nil
 	})
 	if err != nil || r.kind != noAnswer {

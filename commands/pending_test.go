@@ -267,7 +267,7 @@ func TestPlayerChoosesHowToPayAGreyRoute(t *testing.T) {
 			}
 			tmpl := engine.Action{Kind: engine.ActClaim, Track: a.Track}
 			tb.mu.Lock()
-			opts := tb.payOptions(0, tmpl)
+			opts := payOptions(tb.game, 0, tmpl)
 			tb.mu.Unlock()
 			if len(opts) < 2 {
 				continue

@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -110,19 +108,6 @@ func (t *table) after(o outcome) {
 	t.bots.schedule(t)
 }
 
-// refusal turns an error from apply on table t into an ephemeral reply.
-func (s *Service) refusal(req *Request, t *table, err error) Message {
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return note("⛔ " + present.Refusal(req.Locale, ee, t.game.Board(), seatNamer(t.rec)))
-	}
-	if errors.Is(err, store.ErrDuplicate) {
-		return note(present.T(req.Locale, "error.duplicate"))
-	}
-	s.log.Error("action failed", "channel", req.Channel, "err", err)
-	return oops(req, err.Error())
-}
-
 // seatName is a seat's name as the table's texts show it: a person's name
 // as typed, a bot named as a bot in the table's language ("🤖 Vera
 // (difficile)", "🤖 bot normal pour bob" for a seat a bot took over).
@@ -212,7 +197,7 @@ func (t *table) boardText() Message {
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
-		m.Components = t.boardButtons(loc)
+		m.Components = t.controls().boardButtons(loc)
 	}
 	m.Content = truncate(sb.String(), 1900)
 	return m
@@ -221,29 +206,6 @@ func (t *table) boardText() Message {
 // truncate keeps s within n characters: its end, as the latest lines and
 // the mention matter most.
 func truncate(s string, n int) string { return present.Tail(s, n) }
-
-// boardButtons are the one-click actions under a board: the face-up cards,
-// the deck, tickets and the player's hand.
-func (t *table) boardButtons(loc string) []Row {
-	g, rec := t.game, t.rec
-	turn := g.Turn()
-	v := g.Public()
-	var cards Row
-	for i, c := range g.FaceUp() {
-		if c == engine.NoCard {
-			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
-			continue
-		}
-		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, faceUpArg(i, c)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
-	}
-	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},
-		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
-		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
-	}
-	actions = append(actions, t.activityButtons(rec.ID, loc)...)
-	return []Row{cards, actions}
-}
 
 // post queues a public message for the table's channel and has it sent.
 func (t *table) post(e store.OutboxEntry) {

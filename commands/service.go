@@ -87,6 +87,9 @@ type Service struct {
 	hands   handCache
 	recent  recentIDs
 	owed    *owedWords
+	// moves counts the turns people complete, when the poster counts
+	// them (MoveCounter).
+	moves MoveCounter
 
 	// ctx is done once the service closes: a bot's search in progress
 	// stops, and so do the sender's requests; cancel ends it.
@@ -115,6 +118,7 @@ func New(cfg Config) *Service {
 		cfg.LobbyExpiry = DefaultLobbyExpiry
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, owed: &owedWords{}}
+	s.moves, _ = cfg.Poster.(MoveCounter)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	notes := &notes{}
 	alarm := newAlarm()

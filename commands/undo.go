@@ -17,7 +17,8 @@ import (
 
 // undoAsk opens a vote to take back the asker's last turn.
 func (s *Service) undoAsk(ctx context.Context, req *Request) (response, error) {
-	return s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
+	return s.atTable(ctx, req, nil, func(tn turn) (response, error) {
+		t, seat := tn.t, tn.seat
 		g := t.game
 		log := t.rec.Log
 		if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver {
@@ -70,7 +71,8 @@ func (t *table) undoReady() bool {
 }
 
 func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
+	return s.atTable(ctx, req, &id, func(tn turn) (response, error) {
+		t, seat := tn.t, tn.seat
 		if t.undo == nil || id.turn != len(t.rec.Log) {
 			return reply(note(present.T(req.Locale, "stale.turn")))
 		}

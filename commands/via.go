@@ -52,13 +52,6 @@ const viaMargin = time.Minute
 // under Discord's global rate limit.
 type MoveCounter interface{ CountMove() }
 
-// countMove counts a turn a person completed.
-func (s *Service) countMove() {
-	if mc, ok := s.cfg.Poster.(MoveCounter); ok {
-		mc.CountMove()
-	}
-}
-
 // viaBook is the sender's memory of what it posted through vias.
 type viaBook struct {
 	once  sync.Once

@@ -212,21 +212,20 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	if v.Seat < 0 {
 		return v, nil
 	}
-	// The functions that build the bot's buttons and prompts read a table:
-	// they get one standing for the snapshot, read only.
-	t := &table{rec: rec, game: g, pending: snap.view.pending, page: s.cfg.Activity}
+	// The buttons and prompts are the bot's, built from the snapshot.
+	c := controls{rec: rec, game: g, pending: snap.view.pending, page: s.cfg.Activity != nil}
 	pv := g.View(v.Seat)
 	v.Private = &pv
-	if m, ok := t.pendingPrompt(v.Seat, user, locale); ok {
+	if m, ok := c.pendingPrompt(v.Seat, user, locale); ok {
 		v.Prompt = &m
 	}
 	if g.Current() == v.Seat {
 		switch g.Phase() {
 		case engine.PhaseTurn:
 			v.CanClaim = true
-			v.Draws = drawsOf(t.boardButtons(locale))
+			v.Draws = drawsOf(c.boardButtons(locale))
 		case engine.PhaseSecondDraw:
-			v.Draws = drawsOf(t.drawRows(locale, true))
+			v.Draws = drawsOf(c.drawRows(locale, true))
 		}
 	}
 	return v, nil
