@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"errors"
 
 	"conductor/engine"
@@ -64,27 +63,21 @@ var ErrUnknownInstance = errors.New("unknown activity instance")
 const EntryPointName = "launch"
 
 // activityButton opens the page of the channel's game.
-func (s *Service) activityButton(ctx context.Context, req *Request, id customID) (response, error) {
+func (s *Service) activityButton(c *call) (response, error) {
+	req, rec := c.req, c.t.rec
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}
-	live := false
-	if _, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		rec := t.rec
-		live = rec != nil && rec.ID == id.game && (rec.Status == store.StatusPlaying || rec.Status == store.StatusLobby)
-		return response{}, nil
-	}); err != nil {
-		return reply(oops(req, err.Error()))
-	}
-	if !live {
+	if rec == nil || rec.ID != c.id.game || (rec.Status != store.StatusPlaying && rec.Status != store.StatusLobby) {
 		return reply(note(present.T(req.Locale, "stale.game")))
 	}
-	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
+	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: c.id.game, User: req.User})
 }
 
 // entryPoint answers the Entry Point command: the page of the channel's
 // game, or of the channel's games to choose from.
-func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error) {
+func (s *Service) entryPoint(c *call) (response, error) {
+	req := c.req
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strings"
 
 	"conductor/data"
@@ -10,15 +9,14 @@ import (
 )
 
 // claimCommand: /claim route [color] [locomotives] [passenger].
-func (s *Service) claimCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(tn turn) (response, error) {
-		b := tn.t.game.Board()
-		tr, ok := findTrack(b, req.Opt("route"))
-		if !ok {
-			return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
-		}
-		return tn.claim(tr, typedPayment(req), req.Opt("passenger"))
-	})
+func (s *Service) claimCommand(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	b := tn.t.game.Board()
+	tr, ok := findTrack(b, req.Opt("route"))
+	if !ok {
+		return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
+	}
+	return tn.claim(tr, typedPayment(req), req.Opt("passenger"))
 }
 
 // typedPayment is the payment a command's options say.
@@ -43,14 +41,13 @@ func exampleTrack(g *engine.Game, seat int) data.TrackID {
 }
 
 // stationCommand: /station city [color] [locomotives].
-func (s *Service) stationCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(tn turn) (response, error) {
-		c, ok := tn.t.game.Board().FindCity(req.Opt("city"))
-		if !ok {
-			return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
-		}
-		return tn.station(c, typedPayment(req))
-	})
+func (s *Service) stationCommand(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	city, ok := tn.t.game.Board().FindCity(req.Opt("city"))
+	if !ok {
+		return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+	}
+	return tn.station(city, typedPayment(req))
 }
 
 // findTrack resolves what a player typed or picked: the notation value the
@@ -154,19 +151,18 @@ func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.Track
 }
 
 // confirmButton: the answer to a confirmation (yes or no).
-func (s *Service) confirmButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(tn turn) (response, error) {
-		t := tn.t
-		p, ok := t.pending[req.User]
-		delete(t.pending, req.User)
-		if !ok || p.turn != t.game.Turn() {
-			return reply(note(present.T(req.Locale, "stale.turn")))
-		}
-		if id.arg != "yes" {
-			return update(note(present.T(req.Locale, "confirm.cancelled")))
-		}
-		return tn.act(p.action, true)
-	})
+func (s *Service) confirmButton(c *call) (response, error) {
+	req, tn, id := c.req, c.turn, *c.id
+	t := tn.t
+	p, ok := t.pending[req.User]
+	delete(t.pending, req.User)
+	if !ok || p.turn != t.game.Turn() {
+		return reply(note(present.T(req.Locale, "stale.turn")))
+	}
+	if id.arg != "yes" {
+		return update(note(present.T(req.Locale, "confirm.cancelled")))
+	}
+	return tn.act(p.action, true)
 }
 
 // describeAction is a short localised description of a claim or station.

@@ -1,10 +1,8 @@
 package commands
 
 import (
-	"context"
 	"errors"
 	"slices"
-	"sync"
 	"time"
 
 	"conductor/present"
@@ -100,65 +98,24 @@ func (s *sender) refuseDMs(channel, user string) {
 	s.notes.leave(channel, tableNote{dmRefused: user})
 }
 
-// owedWords are the players owed word that their turn DMs were refused,
-// "channel/user". Its lock is taken for a map operation, under a table's
-// lock or none.
-type owedWords struct {
-	mu   sync.Mutex
-	owed map[string]bool
-}
-
-// owe remembers that a player is to be told their DMs were refused.
-func (o *owedWords) owe(channel, user string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.owed == nil {
-		o.owed = map[string]bool{}
-	}
-	o.owed[channel+"/"+user] = true
-}
-
-// find remembers the players of a loaded record still to be told (after a
-// restart).
-func (o *owedWords) find(rec *store.GameRecord) {
-	for _, st := range rec.Seats {
-		if st.UserID != "" && rec.Options[notifyKey(st.UserID)] == notifyRefused {
-			o.owe(rec.Channel, st.UserID)
-		}
-	}
-}
-
-// take reports whether a player is owed the word at a table, and forgets
-// it.
-func (o *owedWords) take(channel, user string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	key := channel + "/" + user
-	owed := o.owed[key]
-	delete(o.owed, key)
-	return owed
-}
-
-// tellDMRefused tells a player acting at a table that their turn DMs were
-// refused and turned off, once: what to follow their answer with.
-func (s *Service) tellDMRefused(ctx context.Context, req *Request) []Message {
-	if !s.owed.take(req.Channel, req.User) {
+// tellDMsRefused is the word owed to a player acting at the table whose
+// turn DMs Discord refused (their notify option says so): said once, and
+// the option cleared. The table is locked.
+func (t *table) tellDMsRefused(req *Request) []Message {
+	opt := notifyKey(req.User)
+	if t.rec == nil || t.rec.Options[opt] != notifyRefused {
 		return nil
 	}
-	s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		opt := notifyKey(req.User)
-		if t.rec != nil && t.rec.Options[opt] == notifyRefused {
-			clear := func(r *store.GameRecord) error {
-				if r.Options[opt] == notifyRefused {
-					delete(r.Options, opt)
-				}
-				return nil
-			}
-			if err := s.cfg.Store.Update(req.Channel, clear); err == nil {
-				clear(t.rec)
-			}
+	clear := func(r *store.GameRecord) error {
+		if r.Options[opt] == notifyRefused {
+			delete(r.Options, opt)
 		}
-		return response{}, nil
-	})
+		return nil
+	}
+	if err := t.store.Update(t.channel, clear); err != nil {
+		t.log.Warn("clear a refused player's DMs", "channel", t.channel, "err", err)
+	} else {
+		clear(t.rec)
+	}
 	return []Message{note(present.T(req.Locale, "notify.refused"))}
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"sort"
 	"strings"
 
@@ -13,9 +12,7 @@ import (
 )
 
 // start begins the game from the lobby: everyone then chooses tickets.
-func (s *Service) start(ctx context.Context, req *Request, game string) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.startAt(req, t, game) })
-}
+func (s *Service) start(c *call) (response, error) { return s.startAt(c.req, c.t, "") }
 
 // startAt starts the lobby of a locked table.
 func (s *Service) startAt(req *Request, t *table, game string) (response, error) {
@@ -243,50 +240,48 @@ func claimedBy(rec *store.GameRecord, b *data.Board, owners []int8, seat, moves 
 // end: /ttr end (host or a member with Manage Channel). A lobby closes at
 // once; a running game asks first: score it as it stands and archive it,
 // stop it without a score, or go on.
-func (s *Service) end(ctx context.Context, req *Request) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if t.rec == nil {
-			return reply(s.noGameHere(req, "game.none"))
-		}
-		if req.User != t.rec.Host && !req.CanManage {
-			return reply(note(present.T(req.Locale, "end.not_allowed")))
-		}
-		if t.rec.Status == store.StatusLobby || t.game == nil {
-			return s.stop(req, t, false)
-		}
-		turn := len(t.rec.Log)
-		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
-		}}})
-	})
+func (s *Service) end(c *call) (response, error) {
+	req, t := c.req, c.t
+	if t.rec == nil {
+		return reply(s.noGameHere(req, "game.none"))
+	}
+	if req.User != t.rec.Host && !req.CanManage {
+		return reply(note(present.T(req.Locale, "end.not_allowed")))
+	}
+	if t.rec.Status == store.StatusLobby || t.game == nil {
+		return s.stop(req, t, false)
+	}
+	turn := len(t.rec.Log)
+	return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
+	}}})
 }
 
 // endButton answers /ttr end's question.
-func (s *Service) endButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		switch {
-		case t.rec == nil || t.game == nil || t.rec.ID != id.game:
-			return update(note(present.T(req.Locale, "stale.game")))
-		case req.User != t.rec.Host && !req.CanManage:
-			return reply(note(present.T(req.Locale, "end.not_allowed")))
-		case id.arg == "cancel":
-			return update(note(present.T(req.Locale, "end.cancelled")))
-		case id.turn != len(t.rec.Log):
-			// Moves were played since the question: ask again.
-			return update(note(present.T(req.Locale, "stale.turn")))
-		case id.arg == "stop":
-			return s.stop(req, t, true)
-		case id.arg == "score":
-			t.bots.disarm(t)
-			fs := t.game.ScoreNow()
-			t.told.turn = append(t.told.turn, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
-			t.finishWith(&fs)
-			return update(note(present.T(req.Locale, "end.scoring")))
-		}
-		return reply(note(present.T(req.Locale, "stale.unknown")))
-	})
+func (s *Service) endButton(c *call) (response, error) {
+	req, t, id := c.req, c.t, *c.id
+	switch {
+	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
+		return update(note(present.T(req.Locale, "stale.game")))
+	case req.User != t.rec.Host && !req.CanManage:
+		return reply(note(present.T(req.Locale, "end.not_allowed")))
+	case id.arg == "cancel":
+		return update(note(present.T(req.Locale, "end.cancelled")))
+	case id.turn != len(t.rec.Log):
+		// Moves were played since the question: ask again.
+		return update(note(present.T(req.Locale, "stale.turn")))
+	case id.arg == "stop":
+		return s.stop(req, t, true)
+	case id.arg == "score":
+		t.bots.disarm(t)
+		fs := t.game.ScoreNow()
+		t.told.turn = append(t.told.turn, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
+		t.finishWith(&fs)
+		return update(note(present.T(req.Locale, "end.scoring")))
+	}
+	return reply(note(present.T(req.Locale, "stale.unknown")))
 }
 
 // stop throws a lobby away, or archives a running game without a score.

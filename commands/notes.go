@@ -69,8 +69,7 @@ func (t *table) learn(ns []tableNote) {
 			if err != nil || stored.Options[key] != notifyRefused {
 				continue
 			}
-			t.rec.Options[key] = notifyRefused
-			t.owed.owe(t.channel, nt.dmRefused)
+			t.rec.Options[key] = notifyRefused // owed word (tellDMsRefused)
 		}
 	}
 }

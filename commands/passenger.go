@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -13,10 +12,9 @@ import (
 // passengerCommand: /passenger from [path]. Without a path it offers the
 // best trips found; with one ("Berlin > Leipzig > Dresden") it moves along
 // it, preferring the player's own routes where two are parallel.
-func (s *Service) passengerCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(tn turn) (response, error) {
-		return s.passengerFrom(tn, req.Opt("from"), req.Opt("path"))
-	})
+func (s *Service) passengerCommand(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	return s.passengerFrom(tn, req.Opt("from"), req.Opt("path"))
 }
 
 // passengerFrom moves the seat's passenger from the city named, if the
@@ -35,17 +33,16 @@ func (s *Service) passengerFrom(tn turn, city, path string) (response, error) {
 }
 
 // tripButton: one of the trips offered.
-func (s *Service) tripButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(tn turn) (response, error) {
-		t := tn.t
-		p, ok := t.pending[req.User]
-		k, err := strconv.Atoi(id.arg)
-		if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
-			return reply(note(present.T(req.Locale, "stale.turn")))
-		}
-		delete(t.pending, req.User)
-		return tn.act(engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
-	})
+func (s *Service) tripButton(c *call) (response, error) {
+	req, tn, id := c.req, c.turn, *c.id
+	t := tn.t
+	p, ok := t.pending[req.User]
+	k, err := strconv.Atoi(id.arg)
+	if !ok || err != nil || k < 0 || k >= len(p.trips) || p.turn != t.game.Turn() {
+		return reply(note(present.T(req.Locale, "stale.turn")))
+	}
+	delete(t.pending, req.User)
+	return tn.act(engine.Action{Kind: engine.ActMovePassenger, City: p.from, Path: p.trips[k].Path}, true)
 }
 
 // passengerCities names the cities where seat has a passenger.

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -137,25 +136,24 @@ func payLength(g *engine.Game, seat int, a engine.Action) (int, data.TrackID) {
 }
 
 // payButton plays the move with the way of paying clicked.
-func (s *Service) payButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(tn turn) (response, error) {
-		t := tn.t
-		p, ok := t.pending[req.User]
-		if !ok || !p.pay || p.turn != t.game.Turn() {
-			return reply(note(present.T(req.Locale, "stale.turn")))
-		}
-		if id.arg == "cancel" {
-			delete(t.pending, req.User)
-			return update(note(present.T(req.Locale, "confirm.cancelled")))
-		}
-		for _, o := range payOptions(t.game, tn.seat, p.action) {
-			if o.Color.String() == id.arg {
-				delete(t.pending, req.User)
-				return tn.act(o, true)
-			}
-		}
+func (s *Service) payButton(c *call) (response, error) {
+	req, tn, id := c.req, c.turn, *c.id
+	t := tn.t
+	p, ok := t.pending[req.User]
+	if !ok || !p.pay || p.turn != t.game.Turn() {
 		return reply(note(present.T(req.Locale, "stale.turn")))
-	})
+	}
+	if id.arg == "cancel" {
+		delete(t.pending, req.User)
+		return update(note(present.T(req.Locale, "confirm.cancelled")))
+	}
+	for _, o := range payOptions(t.game, tn.seat, p.action) {
+		if o.Color.String() == id.arg {
+			delete(t.pending, req.User)
+			return tn.act(o, true)
+		}
+	}
+	return reply(note(present.T(req.Locale, "stale.turn")))
 }
 
 // spentCards are the cards a claim or station pays.

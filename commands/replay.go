@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -41,7 +40,8 @@ const replayCacheSize = 4
 
 // replayButton answers the Replay button, privately: each player watches
 // at their pace, and the channel is not flooded with copies.
-func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (response, error) {
+func (s *Service) replayButton(c *call) (response, error) {
+	req, id := c.req, c.id
 	r, err := s.replays.gif(req.Guild, id.game)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

@@ -78,6 +78,7 @@ type Service struct {
 	cfg Config
 	log *slog.Logger
 
+	routes  *router
 	tables  *tableCache
 	out     *sender
 	opener  *opener
@@ -86,7 +87,6 @@ type Service struct {
 	replays *replays
 	hands   handCache
 	recent  recentIDs
-	owed    *owedWords
 	// moves counts the turns people complete, when the poster counts
 	// them (MoveCounter).
 	moves MoveCounter
@@ -117,7 +117,7 @@ func New(cfg Config) *Service {
 	if cfg.LobbyExpiry == 0 {
 		cfg.LobbyExpiry = DefaultLobbyExpiry
 	}
-	s := &Service{cfg: cfg, log: cfg.Logger, owed: &owedWords{}}
+	s := &Service{cfg: cfg, log: cfg.Logger}
 	s.moves, _ = cfg.Poster.(MoveCounter)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	notes := &notes{}
@@ -130,6 +130,7 @@ func New(cfg Config) *Service {
 	s.opener = &opener{tables: s.tables, store: cfg.Store, catalog: cfg.Catalog, poster: cfg.Poster, now: cfg.Now, log: cfg.Logger, out: s.out,
 		perMember: limit(cfg.MaxLobbiesPerMember, DefaultLobbiesPerMember), perChannel: limit(cfg.MaxLobbiesPerChannel, DefaultLobbiesPerChannel),
 		lobbyExpiry: cfg.LobbyExpiry, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}
+	s.routes = s.newRouter()
 	return s
 }
 
@@ -149,24 +150,36 @@ func (s *Service) withClose(ctx context.Context) (context.Context, context.Cance
 	return ctx, func() { stop(); cancel() }
 }
 
-// Handle answers one request. It never returns an error: problems become
-// friendly ephemeral replies, and unexpected ones are logged.
+// Handle answers one request, then waits until the posts it caused in its
+// channel are sent (or wait to be retried): a transport's request ends with
+// the table up to date. It never returns an error: problems become
+// friendly ephemeral replies, and unexpected ones are logged. A request
+// whose id was handled already is ignored.
 func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 	if s.recent.seen(req.ID) {
 		s.log.Debug("repeated interaction ignored", "id", req.ID)
 		return
 	}
-	// Handlers decide and commit under the table's lock and return their
-	// answer, sent here when no lock is held.
+	r := s.answer(ctx, req)
+	err := r.sendTo(resp)
+	if req.Type != AutocompleteRequest {
+		s.out.waitSent(req.Channel)
+	}
+	if err != nil {
+		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
+	}
+}
+
+// answer decides a request's answer. Handlers decide and commit under the
+// table's lock and return it; it is sent when no lock is held.
+func (s *Service) answer(ctx context.Context, req *Request) response {
 	var (
 		r   response
 		err error
 	)
 	switch req.Type {
-	case CommandRequest:
-		r, err = s.command(ctx, req)
-	case ComponentRequest:
-		r, err = s.component(ctx, req)
+	case CommandRequest, ComponentRequest:
+		r, err = s.routes.route(&call{ctx: ctx, req: req})
 	case AutocompleteRequest:
 		r, err = s.autocomplete(req)
 	default:
@@ -174,9 +187,8 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 	}
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
-		// refuses here, DMs Discord refused them.
+		// refuses here.
 		r.followUps = append(r.followUps, s.out.tellBlocked(req)...)
-		r.followUps = append(r.followUps, s.tellDMRefused(ctx, req)...)
 	}
 	if err != nil {
 		// A handler's unexpected failure still gets an answer.
@@ -185,13 +197,7 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 			r.kind, r.msg = replyAnswer, oops(req, err.Error())
 		}
 	}
-	err = r.sendTo(resp)
-	if req.Type != AutocompleteRequest {
-		s.out.waitSent(req.Channel)
-	}
-	if err != nil {
-		s.log.Warn("reply failed", "channel", req.Channel, "command", req.Name, "custom_id", req.CustomID, "err", err)
-	}
+	return r
 }
 
 // oops is the ephemeral reply to an unexpected failure.

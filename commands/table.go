@@ -34,8 +34,6 @@ type table struct {
 	alarm *alarm
 	// bots plays the bots' turns, outside the table's lock.
 	bots botScheduler
-	// owed are the players owed word that their turn DMs were refused.
-	owed *owedWords
 	// botDelay is the pause before a bot moves; lobbyExpiry how long a
 	// lobby nobody changes stays open (negative: for ever); page the live
 	// page, nil when it is off.
@@ -159,7 +157,6 @@ func (t *table) load() error {
 	}
 	rec := l.Record
 	t.rec, t.game, t.told, t.snapMoves = rec, nil, narration{}, 0
-	t.owed.find(rec)
 	if l.Parked != nil {
 		t.unpark(l.Parked)
 	}

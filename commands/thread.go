@@ -127,26 +127,6 @@ func threadWelcome(cat *data.Catalog, rec *store.GameRecord) Message {
 	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options[optParent]+">")}
 }
 
-// routeToThread points a click on a lobby in the parent channel at the
-// game's thread: such buttons carry "@thread" after their argument. It
-// reports false when the thread holds no game of that parent any more.
-func (s *Service) routeToThread(req *Request, id *customID) bool {
-	arg, thread, ok := strings.Cut(id.arg, "@")
-	if !ok {
-		return true
-	}
-	id.arg = arg
-	if thread == req.Channel {
-		return true // clicked inside the thread itself
-	}
-	rec, err := s.cfg.Store.Header(thread)
-	if err != nil || rec.Options[optParent] != req.Channel || rec.ID != id.game {
-		return false
-	}
-	req.Channel = thread
-	return true
-}
-
 // closingEntries are what a game played in a thread adds after its final
 // posts: the result in the parent channel, then the thread archived.
 func closingEntries(rec *store.GameRecord, result Message) []store.OutboxEntry {
