@@ -8,7 +8,8 @@ import (
 )
 
 // Routing. Every request finds its handler in a table: a slash command by
-// its name (and subcommand), a button or a menu by its custom id's kind. Each entry is registered with the
+// its name (and subcommand), a button or a menu by its custom id's kind, a
+// move of the live page by what it does. Each entry is registered with the
 // checks it shares with others (routes.go): the channel's table locked, a
 // running game, the asker seated, the asker's turn. A check is middleware:
 // it runs before the handler and answers instead of it when the request
@@ -23,11 +24,12 @@ type handler func(c *call) (response, error)
 type check func(next handler) handler
 
 // call is a request on its way to its handler: the request, the custom id
-// of a button or a menu, and what the checks found.
+// of a button or a menu, a page's move, and what the checks found.
 type call struct {
-	ctx context.Context
-	req *Request
-	id  *customID // a component's; nil otherwise
+	ctx  context.Context
+	req  *Request
+	id   *customID // a component's; nil otherwise
+	move *PageMove // a page's move (page.go); nil otherwise
 	// t is the channel's table, locked (atChannel).
 	t *table
 	// turn is the asker's seat at t (seated).
@@ -38,6 +40,7 @@ type call struct {
 type router struct {
 	commands   map[string]handler // "claim", "ttr new"
 	components map[string]handler // by custom id kind
+	moves      map[string]handler // the page's moves but presses (page.go)
 }
 
 // checked registers handlers behind the same checks.
@@ -64,6 +67,9 @@ func (g checked) command(name string, h handler) { g.r.commands[name] = g.wrap(h
 // component registers the buttons and menus of a custom id kind.
 func (g checked) component(kind string, h handler) { g.r.components[kind] = g.wrap(h) }
 
+// move registers a kind of the page's moves.
+func (g checked) move(kind string, h handler) { g.r.moves[kind] = g.wrap(h) }
+
 // route answers a call: its handler, then what the handler left for after
 // the table's lock (response.unlocked).
 func (r *router) route(c *call) (response, error) {
@@ -81,6 +87,10 @@ func (r *router) route(c *call) (response, error) {
 func (r *router) handler(c *call) handler {
 	req := c.req
 	switch {
+	case c.move != nil:
+		if h, ok := r.moves[c.move.kind()]; ok {
+			return h
+		}
 	case req.Type == CommandRequest:
 		if h, ok := r.commands[strings.TrimSpace(req.Name+" "+req.Sub)]; ok {
 			return h

@@ -1,10 +1,10 @@
 package commands
 
-// newRouter is the table of every command, button and menu, each
+// newRouter is the table of every command, button, menu and page move, each
 // with the checks it needs (checks.go). A new command is one line here, its
 // handler, and its definition (definitions.go).
 func (s *Service) newRouter() *router {
-	r := &router{commands: map[string]handler{}, components: map[string]handler{}}
+	r := &router{commands: map[string]handler{}, components: map[string]handler{}, moves: map[string]handler{}}
 	open := r.with()                                  // no table
 	table := r.with(s.atChannel)                      // the channel's table, locked
 	game := r.with(s.atChannel, s.inGame)             // its running game, for anyone
@@ -53,5 +53,9 @@ func (s *Service) newRouter() *router {
 	table.component("activity", s.activityButton)
 	open.component("replay", s.replayButton)
 	open.component("rematch", s.rematch)
+
+	onTurn.move(moveClaim, s.claimMove)
+	onTurn.move(moveStation, s.stationMove)
+	onTurn.move(movePassenger, s.passengerMove)
 	return r
 }

@@ -173,18 +173,21 @@ func (s *Service) Handle(ctx context.Context, req *Request, resp Responder) {
 // answer decides a request's answer. Handlers decide and commit under the
 // table's lock and return it; it is sent when no lock is held.
 func (s *Service) answer(ctx context.Context, req *Request) response {
-	var (
-		r   response
-		err error
-	)
-	switch req.Type {
-	case CommandRequest, ComponentRequest:
-		r, err = s.routes.route(&call{ctx: ctx, req: req})
-	case AutocompleteRequest:
-		r, err = s.autocomplete(req)
-	default:
-		r, err = reply(oops(req, "unknown request"))
-	}
+	return s.answered(req, func() (response, error) {
+		switch req.Type {
+		case CommandRequest, ComponentRequest:
+			return s.routes.route(&call{ctx: ctx, req: req})
+		case AutocompleteRequest:
+			return s.autocomplete(req)
+		}
+		return reply(oops(req, "unknown request"))
+	})
+}
+
+// answered is the answer decide decides, with what the table owes the
+// person privately, or an apology for a handler's unexpected failure.
+func (s *Service) answered(req *Request, decide func() (response, error)) response {
+	r, err := decide()
 	if req.Type != AutocompleteRequest {
 		// What the table owes this person privately: posts Discord
 		// refuses here.

@@ -13,11 +13,11 @@ import (
 	"conductor/present"
 )
 
-// A page's move is a request like a slash command's or a button's, handled
-// by commands.Service.Handle: a click on a track is /claim with the
-// engine's track reference, a click on a city /station or /passenger, and
-// every button and menu (draws, tickets, payments, tunnels) sends the
-// custom id the server put in the page's frame. Its id, "web:<session>:
+// A page's move is a commands.PageMove, played by commands.Service.Move: a
+// click on a track claims it by the engine's track reference, a click on a
+// city builds a station there or moves the reader's passenger from it, and
+// every button and menu (draws, tickets, payments, tunnels) is pressed by
+// the custom id the server put in the page's frame. Its id, "web:<session>:
 // <nonce>", is the interaction id the log records: a repeated request is
 // applied once, and its answer is given again.
 
@@ -65,20 +65,17 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
 		return
 	}
-	req := &commands.Request{ID: "web:" + sess.id + ":" + in.Nonce, Guild: sess.guild, Channel: channel,
+	move := commands.PageMove{ID: "web:" + sess.id + ":" + in.Nonce, Guild: sess.guild, Channel: channel,
 		User: sess.user, UserName: sess.name, Locale: sess.lang}
 	switch {
 	case in.Route != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "claim", map[string]string{"route": in.Route}
-		if in.Passenger != "" {
-			req.Options["passenger"] = in.Passenger
-		}
+		move.Track, move.Passenger = in.Route, in.Passenger
 	case in.Station != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "station", map[string]string{"city": in.Station}
+		move.Station = in.Station
 	case in.From != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "passenger", map[string]string{"from": in.From}
+		move.From = in.From
 	case in.CustomID != "":
-		req.Type, req.CustomID, req.Values = commands.ComponentRequest, in.CustomID, in.Values
+		move.Press, move.Values = in.CustomID, in.Values
 	default:
 		http.Error(w, "a move needs one thing to do", http.StatusBadRequest)
 		return
@@ -100,24 +97,10 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	names := s.seatNames(channel)
-	resp := &commands.Recorder{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.svc.Handle(context.WithoutCancel(r.Context()), req, resp)
-	}()
-	// Handle returns once the channel's posts are sent; the page needs only
-	// the answer, which comes first.
-	select {
-	case <-done:
-	case <-resp.Answered():
-		select {
-		case <-done:
-		case <-time.After(answerGrace):
-		}
-	}
+	// The move is answered once decided: the channel's posts go out
+	// meanwhile, and the page is redrawn from the view the move changed.
 	ans := actAnswer{Replies: []messageJSON{}}
-	for _, m := range resp.Messages() {
+	for _, m := range s.svc.Move(context.WithoutCancel(r.Context()), move) {
 		ans.Replies = append(ans.Replies, messageOf(m, names))
 	}
 	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil {
@@ -156,10 +139,6 @@ func (s *Server) seatNames(channel string) map[string]string {
 	}
 	return names
 }
-
-// answerGrace is how long a move's answer may take to follow its first
-// part, while the channel's posts are sent.
-const answerGrace = 150 * time.Millisecond
 
 // pollFor bounds a long poll of /api/state.
 const pollFor = 25 * time.Second
