@@ -236,7 +236,7 @@ func recordedFor(games []*recorded.Game, rec *store.GameRecord) *recorded.Game {
 // newWorldOn is a world on an open store, its clock just after the
 // fixture's games were played.
 func newWorldOn(t *testing.T, st *store.Store, path string) *world {
-	w := &world{t: t, poster: newFakePoster(), store: st, now: time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC), path: path}
+	w := &world{t: t, poster: newFakePoster(), renderer: sharedRenderer, store: st, now: time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC), path: path}
 	w.svc = w.service()
 	t.Cleanup(w.svc.Close)
 	return w
