@@ -53,6 +53,9 @@ func TestPageMovesAreMovesAnsweredAtOnce(t *testing.T) {
 		t.Fatalf("%d moves played, seat %d to play; want 2 and seat 2", len(g.Log())-moves, g.Current())
 	}
 
+	if a := move(PageMove{ID: "bad", User: "u2", Track: "Nowhere|Else"}); len(a) != 1 || !strings.Contains(a[0].Content, "Nowhere") {
+		t.Fatalf("an unknown track: %+v", a)
+	}
 	// A track, by its engine reference: claimed as /claim claims it (or
 	// refused as it would refuse it).
 	var legal *engine.Action
@@ -75,8 +78,5 @@ func TestPageMovesAreMovesAnsweredAtOnce(t *testing.T) {
 	case legal != nil && (g.Owner(track) == 1 || findButton(a[0], "pay:") != ""):
 	default:
 		t.Fatalf("claiming %s from the page (legal: %v): %+v", engine.TrackRef(g.Board(), track), legal != nil, a)
-	}
-	if a := move(PageMove{ID: "bad", User: "u2", Track: "Nowhere|Else"}); len(a) != 1 || !strings.Contains(a[0].Content, "Nowhere") {
-		t.Fatalf("an unknown track: %+v", a)
 	}
 }

@@ -100,26 +100,19 @@ type botScheduler interface {
 }
 
 // tableSnapshot is a table as it stood, for readers that must not wait.
+// Readers share it: nothing in it changes once it is published.
 type tableSnapshot struct {
-	rec  store.GameRecord // Seats copied; Log left out
+	rec  store.GameRecord // Seats and Options copied; Log and Messages left out
 	game *engine.Game     // a clone; nil in the lobby
+	at   position         // the game's position when it was cloned
 	view viewSnapshot     // what View reads besides (view.go)
 }
 
 // unlock brings the game's deadline up to date, publishes the table's
-// state for autocomplete, then releases it.
+// state for autocomplete and the live page (view.go), then releases it.
 func (t *table) unlock() {
 	t.syncDue()
-	snap := &tableSnapshot{}
-	if t.rec != nil {
-		snap.rec = *t.rec
-		snap.rec.Seats = append([]store.Seat(nil), t.rec.Seats...)
-		snap.rec.Log = nil
-		if t.game != nil {
-			snap.game = t.game.Clone()
-		}
-	}
-	changed := t.publish(snap)
+	changed := t.publish()
 	t.mu.Unlock()
 	if changed && t.changed != nil {
 		t.changed()

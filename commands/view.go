@@ -110,19 +110,31 @@ type viewSnapshot struct {
 // viewLines is how many narration lines a view carries.
 const viewLines = 8
 
-// publish stores snap as the table's snapshot, filling what View needs,
-// and reports whether the table changed since the last one. The caller
-// holds the table's lock.
-func (t *table) publish(snap *tableSnapshot) bool {
+// publish stores the table's snapshot, with what View needs, and reports
+// whether the table changed since the last one. The game is cloned only
+// when it moved since: a table read, not changed, costs no copy of its
+// game. The caller holds the table's lock.
+func (t *table) publish() bool {
+	prev := t.snap.Load()
+	snap := &tableSnapshot{}
 	if t.rec != nil {
+		snap.rec = *t.rec
+		snap.rec.Seats = slices.Clone(t.rec.Seats)
 		snap.rec.Options = maps.Clone(t.rec.Options)
-		snap.rec.Messages = nil
+		snap.rec.Log, snap.rec.Messages = nil, nil
 		snap.view.pending = maps.Clone(t.pending)
 		snap.view.lines = slices.Clone(t.told.history[max(0, len(t.told.history)-viewLines):])
 		snap.view.undo = t.undo != nil
+		if t.game != nil {
+			snap.at = positionOf(t)
+			if prev != nil && prev.game != nil && prev.at == snap.at {
+				snap.game = prev.game // the same position: the same game
+			} else {
+				snap.game = t.game.Clone()
+			}
+		}
 	}
-	snap.view.print = t.fingerprint(snap)
-	prev := t.snap.Load()
+	snap.view.print = t.fingerprint()
 	changed := prev == nil || prev.view.print != snap.view.print
 	if prev != nil {
 		snap.view.version = prev.view.version
@@ -138,7 +150,7 @@ func (t *table) publish(snap *tableSnapshot) bool {
 
 // fingerprint sums up what a reader's page shows of the table: the game,
 // its seats, its moves, the open choices.
-func (t *table) fingerprint(snap *tableSnapshot) uint64 {
+func (t *table) fingerprint() uint64 {
 	h := fnv.New64a()
 	w := func(s string) {
 		h.Write([]byte(s))
