@@ -9,6 +9,7 @@ import (
 // Autocomplete answers from the table's snapshot while the table is locked
 // (a move being decided), and long input is cut to what a choice can be.
 func TestAutocompleteNeverWaitsForTheTable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	tb, _ := w.svc.tables.loaded("c1")
@@ -62,6 +63,7 @@ func BenchmarkAutocompleteLongInput(b *testing.B) {
 // /ttr new's variants follow the map typed so far, named in the player's
 // language; bot levels say what they are.
 func TestNewTableVariantsFollowTheMap(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.configure(func(c *Config) { c.BotLevels = []string{"easy", "normal", "hard", "expert"} })
 	ask := func(loc string, opts map[string]string, focused string) []Choice {

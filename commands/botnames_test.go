@@ -9,6 +9,7 @@ import (
 
 // Bots added to a table get names per level, shown with the level.
 func TestBotsGetNamesPerLevel(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.bots(func(level string, seed uint64) (Bot, error) { return viewBot{&[]engine.PlayerView{}}, nil }, "easy", "normal", "hard", "expert")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})

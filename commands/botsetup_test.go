@@ -61,6 +61,7 @@ func searchingSetup(t *testing.T, bot setupSearcher) *world {
 // keeps their own tickets and asks for the score. Once they have chosen,
 // the game starts.
 func TestBotsSearchTheirTicketsOutsideTheLock(t *testing.T) {
+	t.Parallel()
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	w := searchingSetup(t, setupSearcher{started: started, release: release})
 	<-started
@@ -88,6 +89,7 @@ func TestBotsSearchTheirTicketsOutsideTheLock(t *testing.T) {
 // bots search their tickets. Close does not wait for the search, nothing
 // is played, and after a restart the bots choose and the game starts.
 func TestCloseStopsBotsSearchingTheirTickets(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	w := searchingSetup(t, setupSearcher{started: started, release: make(chan struct{})})
 	<-started

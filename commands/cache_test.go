@@ -106,6 +106,7 @@ func mustRecord(t *testing.T, w *world) *store.GameRecord {
 // confirm, a colour to choose, an undo vote, a /board repost — behaves
 // exactly as one kept in memory.
 func TestDroppedTableBehavesAsKept(t *testing.T) {
+	t.Parallel()
 	tw := newTwin(t, func() *store.GameRecord {
 		return &store.GameRecord{Channel: "c1", Guild: "g1", ID: "g-twin", Map: "europe", Variant: "classic", Seed: 31, Host: "u1",
 			Status: store.StatusLobby, Options: map[string]string{"locale": "en", "confirm": "on", "turn_timer": "0"},
@@ -256,6 +257,7 @@ func lastPayButton(m Message) string {
 // reminder once, then the turn played once, the table dropped before each
 // check and the bot restarted in between.
 func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, map[string]string{"turn_timer": "9"})
 	g, _ := w.game("c1")
@@ -308,6 +310,7 @@ func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
 // idle tables go after IdleAfter, and a table about to let a bot move
 // stays.
 func TestCacheBoundsTheTablesInMemory(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.tables.max = 3
 	for i := range 6 {
@@ -345,6 +348,7 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 // After a restart, Resume lets the bots that were about to move carry on,
 // found by their deadlines, and loads no other game.
 func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.bots(testBots, "easy")
 	// A second game, a person to move: Resume leaves it on disk.
@@ -394,6 +398,7 @@ func inMemory(w *world, ch string) bool {
 // Hundreds of deadlines due at once (an upgraded file's checks) all fire
 // in one pass.
 func TestManyDeadlinesDueAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := range 600 {
 		rec := &store.GameRecord{Channel: fmt.Sprint("l", i), Guild: "g1", Map: "usa", Status: store.StatusLobby,

@@ -128,7 +128,79 @@ type world struct {
 	tweaks []func(*Config)
 }
 
+// botsPlayed waits until the bots due to move have played (a bot's turn
+// that leaves another bot to play arms it before it ends).
+func (w *world) botsPlayed() { w.svc.runner.wg.Wait() }
+
+// testClock is a clock the test moves while bots and senders, in their own
+// goroutines, read it and wait on it: a wait (After) ends when the test
+// moves the clock past it, never on its own.
+type testClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []clockWait
+	// waiting, when not nil, hears how long each wait is, as it begins.
+	waiting chan time.Duration
+}
+
+type clockWait struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.mu.Lock()
+	if d <= 0 {
+		ch <- c.now
+	} else {
+		c.waits = append(c.waits, clockWait{c.now.Add(d), ch})
+	}
+	waiting := c.waiting
+	c.mu.Unlock()
+	if waiting != nil {
+		waiting <- d
+	}
+	return ch
+}
+
+// advance moves the clock on, ending the waits it passes.
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waits[:0]
+	for _, w := range c.waits {
+		if w.at.After(c.now) {
+			kept = append(kept, w)
+		} else {
+			w.ch <- c.now
+		}
+	}
+	c.waits = kept
+}
+
+// sharedRenderer draws real pictures, for the tests that look at their
+// pixels; the others use a sketch (sketch_test.go). It keeps the boards'
+// static layers between tests.
 var sharedRenderer = imaging.NewRenderer()
+
+// pictures are the scenes the world's services drew (its renderer is a
+// sketch unless a test asked for real pictures).
+func (w *world) pictures() *sketch {
+	w.t.Helper()
+	sk, ok := w.renderer.(*sketch)
+	if !ok {
+		w.t.Fatal("the world draws real pictures")
+	}
+	return sk
+}
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
@@ -137,7 +209,7 @@ func newWorld(t testing.TB) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, poster: newFakePoster(), renderer: sharedRenderer, store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
+	w := &world{t: t, poster: newFakePoster(), renderer: &sketch{}, store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
 	w.svc = w.service()
 	t.Cleanup(func() { w.svc.Close(); st.Close() })
 	return w

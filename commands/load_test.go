@@ -14,6 +14,7 @@ import (
 // recorded game, stored one move before its end, loads narrated, and its
 // last move ends it with the record's scores and ranking.
 func TestStoredGamesLoadAsRecorded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, g := range recorded.All(t) {
 		ch := fmt.Sprint("rec", i)

@@ -104,5 +104,5 @@ func (s *Service) stationMove(c *call) (response, error) {
 
 // passengerMove: a city clicked on the page to move one's passenger from.
 func (s *Service) passengerMove(c *call) (response, error) {
-	return s.passengerFrom(c.turn, c.move.From, "")
+	return c.turn.passengerFrom(c.move.From, "")
 }

@@ -16,6 +16,7 @@ import (
 // wait for them), and a move repeated (the page sends its nonce again) is
 // applied once.
 func TestPageMovesAreMovesAnsweredAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	release := make(chan struct{})

@@ -14,22 +14,7 @@ import (
 // it, preferring the player's own routes where two are parallel.
 func (s *Service) passengerCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
-	return s.passengerFrom(tn, req.Opt("from"), req.Opt("path"))
-}
-
-// passengerFrom moves the seat's passenger from the city named, if the
-// edition has passengers and the seat has one there.
-func (s *Service) passengerFrom(tn turn, city, path string) (response, error) {
-	g, loc := tn.t.game, tn.req.Locale
-	b := g.Board()
-	if !b.Rules.HasPassengers() {
-		return reply(note(present.T(loc, "passenger.none_here")))
-	}
-	from, ok := b.FindCity(city)
-	if !ok || g.PassengerAt(from) != tn.seat {
-		return reply(note(present.T(loc, "passenger.not_yours", "cities", passengerCities(g, tn.seat))))
-	}
-	return tn.movePassenger(from, path)
+	return tn.passengerFrom(req.Opt("from"), req.Opt("path"))
 }
 
 // tripButton: one of the trips offered.

@@ -37,6 +37,7 @@ func roundTrip(t *testing.T, p *picture) *picture {
 // every recorded game (and a final score sheet) draws what the table saw,
 // an empty face-up slot included.
 func TestPicturesKeepTheirScenes(t *testing.T) {
+	t.Parallel()
 	cat := testkit.Catalog()
 	drawn := func(p *picture) (*imaging.Scene, *imaging.FinalScene) {
 		sk := &sketch{}
@@ -82,6 +83,7 @@ func TestPicturesKeepTheirScenes(t *testing.T) {
 // was over (its record archived), it still has its picture, the position
 // of its move and no other.
 func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	down := &downPoster{fakePoster: w.poster}
@@ -136,6 +138,7 @@ func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
 // from the stored game replayed to that position. testdata/schema1.db
 // holds such a board, waiting.
 func TestBoardsQueuedBeforeScenesAreDrawn(t *testing.T) {
+	t.Parallel()
 	db, err := os.ReadFile("testdata/schema1.db")
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ func recordOf(g *recorded.Game, ch string) *store.GameRecord {
 // played (the game field for field, the narration /log shows, the
 // narration waiting for the next board).
 func TestSnapshotsKeepLoadingShort(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, rg := range recorded.All(t) {
 		ch := fmt.Sprint("rec", i)
@@ -96,6 +97,7 @@ func lastLines(h []string) []string {
 
 // A snapshot that cannot be read is ignored: the game is replayed.
 func TestUnreadableSnapshotIsReplayed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rg := recorded.All(t)[0]
 	rec := recordOf(rg, "c1")

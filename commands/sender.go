@@ -47,7 +47,7 @@ type sender struct {
 	renderer Renderer
 	catalog  *data.Catalog
 	notes    *notes
-	now      func() time.Time
+	clock    clock
 	log      *slog.Logger
 	// ctx ends every request in flight and every wait when the service
 	// closes.
@@ -83,8 +83,14 @@ type queueSender struct {
 	done chan struct{}
 }
 
-func newSender(ctx context.Context, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, now func() time.Time, log *slog.Logger) *sender {
-	return &sender{store: st, poster: poster, renderer: renderer, catalog: catalog, notes: notes, now: now, log: log, ctx: ctx,
+// clock is the time a sender reads and waits on.
+type clock struct {
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
+}
+
+func newSender(ctx context.Context, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, clock clock, log *slog.Logger) *sender {
+	return &sender{store: st, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
 		slots:   make(chan struct{}, sendConcurrency),
 		running: map[string]*queueSender{}, boards: map[string]string{}, blocked: map[string]*blockage{}}
 }
@@ -402,10 +408,8 @@ func (s *sender) replaceBoard(channel, id string, final bool) {
 
 // sleep waits d, or less when the service closes; false then.
 func (s *sender) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-s.clock.after(d):
 		return true
 	case <-s.ctx.Done():
 		return false

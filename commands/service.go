@@ -43,8 +43,10 @@ type Config struct {
 	// BotDelay is the pause before a bot moves, so people can follow; zero
 	// means no pause (the terminal's --bot-delay 0).
 	BotDelay time.Duration
-	// Now is the clock (tests inject one).
-	Now func() time.Time
+	// Now is the clock, and After waits on it (the sender's retries): tests
+	// inject theirs. After is time.After when nil.
+	Now   func() time.Time
+	After func(time.Duration) <-chan time.Time
 	// NewSeed deals each new game's seed; nil draws one from crypto/rand.
 	// Tests inject a fixed sequence so that their deals are the same on
 	// every run. Tables in different channels open at once, so it must be
@@ -102,6 +104,9 @@ func New(cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.After == nil {
+		cfg.After = time.After
+	}
 	if cfg.NewSeed == nil {
 		cfg.NewSeed = newSeed
 	}
@@ -122,7 +127,7 @@ func New(cfg Config) *Service {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	notes := &notes{}
 	alarm := newAlarm()
-	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, cfg.Now, cfg.Logger)
+	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, clock{cfg.Now, cfg.After}, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable, notes)
 	s.runner = &botRunner{tables: s.tables, ctx: s.ctx, log: cfg.Logger, delay: cfg.BotDelay, makeBot: cfg.Bots}

@@ -21,7 +21,7 @@ type sketch struct {
 	mu     sync.Mutex
 	boards []imaging.Scene
 	finals []imaging.FinalScene
-	hands  int
+	hands  []imaging.HandScene
 }
 
 var dot = func() []byte {
@@ -41,9 +41,9 @@ func (s *sketch) Board(w io.Writer, sc *imaging.Scene) error {
 	return err
 }
 
-func (s *sketch) Hand(w io.Writer, _ *imaging.HandScene) error {
+func (s *sketch) Hand(w io.Writer, h *imaging.HandScene) error {
 	s.mu.Lock()
-	s.hands++
+	s.hands = append(s.hands, *h)
 	s.mu.Unlock()
 	_, err := w.Write(dot)
 	return err
@@ -66,6 +66,13 @@ func (s *sketch) Replay(frames []imaging.Scene) ([]byte, error) {
 	var buf bytes.Buffer
 	err := gif.EncodeAll(&buf, g)
 	return buf.Bytes(), err
+}
+
+// drawnHands are the hand scenes drawn so far.
+func (s *sketch) drawnHands() []imaging.HandScene {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]imaging.HandScene(nil), s.hands...)
 }
 
 // drawnBoards are the board scenes drawn so far.

@@ -30,6 +30,7 @@ func BenchmarkLockUnchangedTable(b *testing.B) {
 // reads the table (or is refused) reuses the copy; a move makes a new one,
 // of the game after it.
 func TestSnapshotCopiesTheGameOnlyWhenItMoved(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	snapGame := func() *engine.Game {

@@ -13,6 +13,7 @@ import (
 // Märklin's automatic payment spends ordinary locomotives before
 // Locomotive +4 cards, which pay only long routes.
 func TestWildCardsSpendOrdinaryLocomotivesFirst(t *testing.T) {
+	t.Parallel()
 	var h engine.Hand
 	h[engine.Locomotive], h[engine.Locomotive4] = 2, 3
 	for _, c := range []struct {
@@ -31,6 +32,7 @@ func TestWildCardsSpendOrdinaryLocomotivesFirst(t *testing.T) {
 // /claim suggests the routes the player can pay for first, then the other
 // free routes, nearest to affordable first, each saying what is missing.
 func TestClaimSuggestsWhatCanBePaidFirst(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	g, _ := w.game("c1")
@@ -103,6 +105,7 @@ func TestClaimSuggestsWhatCanBePaidFirst(t *testing.T) {
 // A watcher's /board is private and has no controls; a player's repost
 // is public and pings nobody.
 func TestSpectatorSeesTheBoardPrivately(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	a := w.cmd("u3", "board", "", nil)
@@ -123,6 +126,7 @@ func TestSpectatorSeesTheBoardPrivately(t *testing.T) {
 // days or hours; the copy a command answers with has no buttons: they
 // stay on the lobby itself, and none dies with the game's start.
 func TestLobbyTexts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	lobby, ok := w.lobby("c1")
@@ -150,6 +154,7 @@ func TestLobbyTexts(t *testing.T) {
 
 // The map option shows each edition's name in the reader's language.
 func TestMapChoicesAreNamed(t *testing.T) {
+	t.Parallel()
 	for _, d := range Definitions(data.Embedded().IDs()) {
 		if d.Name != "ttr" {
 			continue
@@ -174,6 +179,7 @@ func TestMapChoicesAreNamed(t *testing.T) {
 // A bot is never told it is its turn: the board says it is playing, and
 // pings nobody.
 func TestBotsAreNotSpokenTo(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// The bot moves once u1's board is out: otherwise the two boards may
 	// be queued together and go out as one (coalesce.go), saying whose

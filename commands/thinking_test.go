@@ -161,6 +161,7 @@ func until(tb testing.TB, ok func() bool) {
 // move is not played, and the game is intact: after a restart the bot
 // plays its turn and the game goes on.
 func TestCloseStopsAThinkingBot(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	w, gid := thinkingTable(t, time.Hour, started)
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn")

@@ -205,6 +205,21 @@ func (tn turn) drawTickets(long string) (response, error) {
 	return tn.act(engine.Action{Kind: engine.ActDrawTickets}, false)
 }
 
+// passengerFrom moves the seat's passenger from the city named, if the
+// edition has passengers and the seat has one there.
+func (tn turn) passengerFrom(city, path string) (response, error) {
+	g, loc := tn.t.game, tn.req.Locale
+	b := g.Board()
+	if !b.Rules.HasPassengers() {
+		return reply(note(present.T(loc, "passenger.none_here")))
+	}
+	from, ok := b.FindCity(city)
+	if !ok || g.PassengerAt(from) != tn.seat {
+		return reply(note(present.T(loc, "passenger.not_yours", "cities", passengerCities(g, tn.seat))))
+	}
+	return tn.movePassenger(from, path)
+}
+
 // movePassenger moves the seat's passenger from a city: along path when
 // the player wrote one ("Berlin > Leipzig > Dresden"), else it offers the
 // best trips found.

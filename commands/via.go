@@ -138,7 +138,7 @@ func (b *viaBook) liveOf(channel string) (liveBoard, bool) {
 // usable: a via to post through now.
 func (s *sender) usable(via string, until time.Time) (ViaPoster, bool) {
 	vp, ok := s.poster.(ViaPoster)
-	return vp, ok && via != "" && s.now().Before(until.Add(-viaMargin))
+	return vp, ok && via != "" && s.clock.now().Before(until.Add(-viaMargin))
 }
 
 // sendBoards posts a run of queued boards (coalesce.go) as one message: through the newest
