@@ -161,27 +161,6 @@ func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
 // maxBotActions bounds the actions of one bot turn.
 const maxBotActions = 12
 
-// playTurnFor plays the current seat's turn to its end with its bot (or the
-// safe fallback), deciding under the lock, then posts. The turn timer
-// uses it for a player who is away (a quick level decides).
-func (t *table) playTurnFor(seat int) {
-	var last outcome
-	for range maxBotActions {
-		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
-			break
-		}
-		o, ok := t.bots.act(t, seat)
-		if !ok {
-			break
-		}
-		last = o
-		if o.turnDone {
-			break
-		}
-	}
-	t.after(last)
-}
-
 // Resume delivers what was queued before a restart and lets the bots
 // whose move was due carry on. Its cost is that pending work, not the
 // games stored: turn timers fire from Run, and the other games stay on

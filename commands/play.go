@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -74,6 +75,25 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	}
 	t.out.kickQueues(posts)
 	return o, nil
+}
+
+// moveBoard is the outbox entry of the board after a move: its picture's scene, drawn at
+// delivery; its narration, kept apart for merging; a person's move names its request's via
+// (via.go). Moves and Locale name the position too, for a release that draws from it.
+func (t *table) moveBoard(moves int, req *Request) store.OutboxEntry {
+	var narration strings.Builder
+	for _, l := range t.told.turn {
+		narration.WriteString(l)
+		narration.WriteByte('\n')
+	}
+	told := narration.String()
+	p := outboxPayload{Message: t.boardText(), Picture: boardPicture(t.scene(t.locale())), Board: &boardAt{Moves: moves, Locale: t.locale()}}
+	if strings.HasPrefix(p.Content, told) { // not cut short by boardText
+		p.Board.Narration = &told
+	}
+	t.viaFields(&p, req)
+	payload, _ := json.Marshal(p) // a payload always marshals
+	return entryOf(postBoard, payload)
 }
 
 // boardDue says whether a finished turn gets its board. Consecutive bot

@@ -349,3 +349,24 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 	t.rec.Due = next
 	t.out.kick(t.rec.Channel)
 }
+
+// playTurnFor plays the current seat's turn to its end with its bot (or the
+// safe fallback), deciding under the lock, then posts. The turn timer
+// uses it for a player who is away (a quick level decides).
+func (t *table) playTurnFor(seat int) {
+	var last outcome
+	for range maxBotActions {
+		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
+			break
+		}
+		o, ok := t.bots.act(t, seat)
+		if !ok {
+			break
+		}
+		last = o
+		if o.turnDone {
+			break
+		}
+	}
+	t.after(last)
+}
