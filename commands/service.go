@@ -69,8 +69,9 @@ type Config struct {
 }
 
 // Service runs the games of every channel: it routes each request to its
-// handler, which finds the channel's table (tables), decides and commits
-// under the table's lock and returns its answer, sent once the lock is
+// handler (router.go, routes.go), behind the checks that lock the
+// channel's table (tables) and find the asker's seat; the handler decides
+// and commits under the lock and returns its answer, sent once the lock is
 // released (response.go). What runs beside the requests has a type of its
 // own, each with the few collaborators it needs: the sender of the outbox
 // (out, sender.go), the opening of tables (opener, opening.go), the bots'
