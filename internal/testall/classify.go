@@ -1,0 +1,349 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Package is what go list tells of a package (the fields testall asks for).
+type Package struct {
+	ImportPath   string
+	Dir          string
+	GoFiles      []string
+	CgoFiles     []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+// Mode is how a package's tests run.
+type Mode int
+
+const (
+	// Plain: nothing in the test binary starts a goroutine; no race detector.
+	Plain Mode = iota
+	// Split: only some of its tests start goroutines; those run under the
+	// race detector, the others without.
+	Split
+	// Race: its code (or code of ours it imports) starts goroutines, so any
+	// of its tests may run them; all run under the race detector.
+	Race
+)
+
+func (m Mode) String() string { return [...]string{"plain", "split", "race"}[m] }
+
+// Class is a package's classification.
+type Class struct {
+	Path string
+	Mode Mode
+	// Why: for Race the first reason found (a place in the code, or the
+	// import through which the package runs concurrent code); for Plain
+	// and Split a sentence.
+	Why string
+	// Tests are the top-level tests, benchmarks, examples and fuzz tests,
+	// in file order.
+	Tests []string
+	// RaceTests, for Split, names the tests that reach a goroutine and
+	// where (file:line and what starts it).
+	RaceTests map[string]string
+}
+
+// startingCalls are method and package-function calls that run a
+// function on a goroutine of their own, matched by the name called and
+// its number of arguments (the type is not looked up: any x.Go(f) counts,
+// which costs time, never a missed race).
+var startingCalls = map[string]struct {
+	args int
+	what string
+}{
+	"Go":          {1, "Go call (sync.WaitGroup, errgroup.Group)"},
+	"AfterFunc":   {2, "AfterFunc call (time, context)"},
+	"Parallel":    {0, "t.Parallel()"},
+	"RunParallel": {1, "b.RunParallel"},
+	"Batch":       {1, "Batch call (bbolt's DB.Batch runs it from a timer's goroutine)"},
+}
+
+// concurrentImports are packages from outside the module that call our
+// code from goroutines of their own (an HTTP server's handlers, a Discord
+// session's event handlers, an errgroup's functions): a package importing
+// one runs concurrent code even without a go statement of its own.
+var concurrentImports = map[string]bool{
+	"net/http":                      true,
+	"net/http/httptest":             true,
+	"github.com/bwmarrin/discordgo": true,
+	"golang.org/x/sync/errgroup":    true,
+}
+
+// site is a place where something starts a goroutine.
+type site struct {
+	pos  token.Position
+	what string
+}
+
+func (s site) String() string { return fmt.Sprintf("%s:%d: %s", s.pos.Filename, s.pos.Line, s.what) }
+
+// starters returns the places in n that start a goroutine.
+func starters(fset *token.FileSet, n ast.Node) []site {
+	var out []site
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			out = append(out, site{fset.Position(n.Go), "go statement"})
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			if c, ok := startingCalls[sel.Sel.Name]; ok && len(n.Args) == c.args {
+				out = append(out, site{fset.Position(n.Lparen), c.what})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// classifier classifies the packages of a module.
+type classifier struct {
+	root  string // the module's directory, to print paths relative to it
+	pkgs  map[string]*Package
+	fset  *token.FileSet
+	code  map[string]string // import path -> why its code is concurrent ("" if it is not)
+	known map[string]bool   // code computed
+}
+
+func newClassifier(root string, pkgs []*Package) *classifier {
+	c := &classifier{root: root, pkgs: map[string]*Package{}, fset: token.NewFileSet(), code: map[string]string{}, known: map[string]bool{}}
+	for _, p := range pkgs {
+		c.pkgs[p.ImportPath] = p
+	}
+	return c
+}
+
+func (c *classifier) parse(p *Package, files []string) ([]*ast.File, error) {
+	var out []*ast.File
+	for _, name := range files {
+		path := filepath.Join(p.Dir, name)
+		if rel, err := filepath.Rel(c.root, path); err == nil {
+			path = rel
+		}
+		src, err := os.ReadFile(filepath.Join(p.Dir, name))
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(c.fset, path, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// codeConcurrency says why package path's code (not its tests) runs
+// concurrent code: a goroutine started in it, an outside package that
+// calls it from goroutines, or a package of ours it imports that does
+// either. "" means it does not.
+func (c *classifier) codeConcurrency(path string) (string, error) {
+	if c.known[path] {
+		return c.code[path], nil
+	}
+	c.known[path] = true // an import cycle cannot happen; this ends recursion anyway
+	p, ours := c.pkgs[path]
+	if !ours {
+		if concurrentImports[path] {
+			c.code[path] = "calls our code from its goroutines"
+		}
+		return c.code[path], nil
+	}
+	files, err := c.parse(p, append(append([]string(nil), p.GoFiles...), p.CgoFiles...))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		if s := starters(c.fset, f); len(s) > 0 {
+			c.code[path] = s[0].String()
+			return c.code[path], nil
+		}
+	}
+	why, err := c.importing(p.Imports)
+	c.code[path] = why
+	return why, err
+}
+
+// importing says why importing these packages brings concurrent code in.
+func (c *classifier) importing(imports []string) (string, error) {
+	for _, imp := range imports {
+		why, err := c.codeConcurrency(imp)
+		if err != nil {
+			return "", err
+		}
+		if why != "" {
+			return "imports " + imp + " (" + why + ")", nil
+		}
+	}
+	return "", nil
+}
+
+// classify classifies one package of the module.
+func (c *classifier) classify(path string) (Class, error) {
+	p := c.pkgs[path]
+	cl := Class{Path: path}
+	why, err := c.codeConcurrency(path)
+	if err != nil {
+		return cl, err
+	}
+	if why == "" {
+		why, err = c.importing(append(append([]string(nil), p.TestImports...), p.XTestImports...))
+		if err != nil {
+			return cl, err
+		}
+	}
+	testFiles, err := c.parse(p, append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...))
+	if err != nil {
+		return cl, err
+	}
+	// The test files' functions by name (methods too: a call is matched
+	// by the name alone, which can only add edges), what each starts
+	// directly and which names it mentions.
+	type fn struct {
+		starts []site
+		refs   []string
+	}
+	funcs := map[string]*fn{}
+	for _, f := range testFiles {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				// A goroutine started by a package-level initializer runs
+				// whatever test is selected.
+				if s := starters(c.fset, d); len(s) > 0 && why == "" {
+					why = s[0].String()
+				}
+				continue
+			}
+			name := fd.Name.Name
+			if fd.Recv == nil && isTest(name) {
+				cl.Tests = append(cl.Tests, name)
+			}
+			e := funcs[name]
+			if e == nil {
+				e = &fn{}
+				funcs[name] = e
+			}
+			if fd.Body == nil {
+				continue
+			}
+			e.starts = append(e.starts, starters(c.fset, fd.Body)...)
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					e.refs = append(e.refs, id.Name)
+				}
+				return true
+			})
+		}
+	}
+	// reached: the goroutine each function reaches through the test
+	// files' functions, if any (a fixed point over the calls, in name
+	// order so that the same site is named every run).
+	names := slices.Sorted(maps.Keys(funcs))
+	reached := map[string]*site{}
+	for _, name := range names {
+		if e := funcs[name]; len(e.starts) > 0 {
+			reached[name] = &e.starts[0]
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, name := range names {
+			if reached[name] != nil {
+				continue
+			}
+			for _, r := range funcs[name].refs {
+				if s := reached[r]; s != nil {
+					reached[name], changed = s, true
+					break
+				}
+			}
+		}
+	}
+	for _, setup := range []string{"TestMain", "init"} {
+		if s := reached[setup]; s != nil && why == "" {
+			why = setup + " reaches " + s.String()
+		}
+	}
+	if why != "" {
+		cl.Mode, cl.Why = Race, why
+		return cl, nil
+	}
+	for _, t := range cl.Tests {
+		if s := reached[t]; s != nil {
+			if cl.RaceTests == nil {
+				cl.RaceTests = map[string]string{}
+			}
+			cl.RaceTests[t] = s.String()
+		}
+	}
+	switch {
+	case len(cl.RaceTests) > 0:
+		cl.Mode = Split
+		cl.Why = fmt.Sprintf("its code starts no goroutine; %d of its %d tests do", len(cl.RaceTests), len(cl.Tests))
+	case len(cl.Tests) == 0:
+		cl.Why = "no tests"
+	default:
+		cl.Why = "nothing in it starts a goroutine"
+	}
+	return cl, nil
+}
+
+// isTest reports whether a top-level function is one go test runs (or
+// benchmarks): Test, Benchmark, Example or Fuzz, then not a lower-case
+// letter, as the go command decides.
+func isTest(name string) bool {
+	for _, prefix := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		if name == "TestMain" {
+			return false
+		}
+		rest := name[len(prefix):]
+		if rest == "" {
+			return true
+		}
+		r, _ := utf8.DecodeRuneInString(rest)
+		return !unicode.IsLower(r)
+	}
+	return false
+}
+
+// Classify classifies every package of the module (pkgs is go list's
+// ./...), in their order.
+func Classify(root string, pkgs []*Package) ([]Class, error) {
+	c := newClassifier(root, pkgs)
+	var out []Class
+	for _, p := range pkgs {
+		cl, err := c.classify(p.ImportPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.ImportPath, err)
+		}
+		out = append(out, cl)
+	}
+	return out, nil
+}
+
+// PlainTests are a Split package's tests that run without the race detector.
+func (cl Class) PlainTests() []string {
+	return slices.DeleteFunc(slices.Clone(cl.Tests), func(t string) bool { return cl.RaceTests[t] != "" })
+}
