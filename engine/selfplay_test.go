@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"conductor/data"
@@ -40,10 +41,13 @@ func randomGame(b *data.Board, variant string, players int, seed uint64, check b
 
 func TestRandomSelfPlayKeepsInvariants(t *testing.T) {
 	cat := data.Embedded()
-	// Thousands of games per edition, variant and player count; fewer under
-	// the race detector or -short.
-	games := 1000
+	// A hundred games per edition, variant and player count, 2,800 in all
+	// (fewer under the race detector or -short); the soak, CONDUCTOR_SOAK=1
+	// (.ci/run's last step), plays a thousand of each.
+	games := 100
 	switch {
+	case os.Getenv("CONDUCTOR_SOAK") != "":
+		games = 1000
 	case testing.Short():
 		games = 20
 	case raceEnabled:
