@@ -114,17 +114,36 @@ func starters(fset *token.FileSet, n ast.Node) []site {
 	return out
 }
 
+// joinedDirective marks a function whose goroutines all end before it
+// returns and run none of its callers' code (a fork and join, say over
+// the bands of a picture): its own package's tests run it under the race
+// detector, its importers' tests need not, as a caller cannot race with
+// goroutines that run only while it waits. testall checks the function
+// waits (a .Wait() call) and refuses the mark elsewhere.
+const joinedDirective = "//testall:joined"
+
+// code is what a package's code (not its tests) runs concurrently.
+type code struct {
+	// own says why the package's own tests run concurrent code (its
+	// goroutines, joined or not, or what importers says); "" if they do not.
+	own string
+	// importers says why the tests of a package importing it do: a
+	// goroutine it starts outside a joined function, an outside package
+	// that calls it back from its goroutines, or an import of ours whose
+	// importers do.
+	importers string
+}
+
 // classifier classifies the packages of a module.
 type classifier struct {
-	root  string // the module's directory, to print paths relative to it
-	pkgs  map[string]*Package
-	fset  *token.FileSet
-	code  map[string]string // import path -> why its code is concurrent ("" if it is not)
-	known map[string]bool   // code computed
+	root string // the module's directory, to print paths relative to it
+	pkgs map[string]*Package
+	fset *token.FileSet
+	code map[string]*code // by import path, once computed
 }
 
 func newClassifier(root string, pkgs []*Package) *classifier {
-	c := &classifier{root: root, pkgs: map[string]*Package{}, fset: token.NewFileSet(), code: map[string]string{}, known: map[string]bool{}}
+	c := &classifier{root: root, pkgs: map[string]*Package{}, fset: token.NewFileSet(), code: map[string]*code{}}
 	for _, p := range pkgs {
 		c.pkgs[p.ImportPath] = p
 	}
@@ -142,7 +161,7 @@ func (c *classifier) parse(p *Package, files []string) ([]*ast.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := parser.ParseFile(c.fset, path, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(c.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
@@ -151,46 +170,85 @@ func (c *classifier) parse(p *Package, files []string) ([]*ast.File, error) {
 	return out, nil
 }
 
-// codeConcurrency says why package path's code (not its tests) runs
-// concurrent code: a goroutine started in it, an outside package that
-// calls it from goroutines, or a package of ours it imports that does
-// either. "" means it does not.
-func (c *classifier) codeConcurrency(path string) (string, error) {
-	if c.known[path] {
-		return c.code[path], nil
+// codeOf says what package path's code runs concurrently.
+func (c *classifier) codeOf(path string) (*code, error) {
+	if k := c.code[path]; k != nil {
+		return k, nil
 	}
-	c.known[path] = true // an import cycle cannot happen; this ends recursion anyway
+	k := &code{}
+	c.code[path] = k // an import cycle cannot happen; this ends recursion anyway
 	p, ours := c.pkgs[path]
 	if !ours {
 		if concurrentImports[path] {
-			c.code[path] = "calls our code from its goroutines"
+			k.own, k.importers = "calls our code from its goroutines", "calls our code from its goroutines"
 		}
-		return c.code[path], nil
+		return k, nil
 	}
 	files, err := c.parse(p, append(append([]string(nil), p.GoFiles...), p.CgoFiles...))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	for _, f := range files {
-		if s := starters(c.fset, f); len(s) > 0 {
-			c.code[path] = s[0].String()
-			return c.code[path], nil
+		for _, d := range f.Decls {
+			s := starters(c.fset, d)
+			joined, err := c.joined(d, s)
+			if err != nil {
+				return nil, err
+			}
+			if len(s) > 0 && k.own == "" {
+				k.own = s[0].String()
+			}
+			if len(s) > 0 && !joined && k.importers == "" {
+				k.importers = s[0].String()
+			}
 		}
 	}
 	why, err := c.importing(p.Imports)
-	c.code[path] = why
-	return why, err
+	if err != nil {
+		return nil, err
+	}
+	if k.own == "" {
+		k.own = why
+	}
+	if k.importers == "" {
+		k.importers = why
+	}
+	return k, nil
 }
 
-// importing says why importing these packages brings concurrent code in.
+// joined reports whether d is a function marked joinedDirective, and
+// refuses the mark on one that starts no goroutine or waits for none.
+func (c *classifier) joined(d ast.Decl, starts []site) (bool, error) {
+	fd, ok := d.(*ast.FuncDecl)
+	if !ok || fd.Doc == nil || !slices.ContainsFunc(fd.Doc.List, func(cm *ast.Comment) bool { return cm.Text == joinedDirective }) {
+		return false, nil
+	}
+	waits := false
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && len(call.Args) == 0 {
+				waits = true
+			}
+		}
+		return true
+	})
+	if len(starts) == 0 || !waits {
+		return false, fmt.Errorf("%s: %s on %s, which starts no goroutine or waits for none (no .Wait() call)",
+			c.fset.Position(fd.Pos()), joinedDirective, fd.Name.Name)
+	}
+	return true, nil
+}
+
+// importing says why importing these packages brings concurrent code
+// into a test binary.
 func (c *classifier) importing(imports []string) (string, error) {
 	for _, imp := range imports {
-		why, err := c.codeConcurrency(imp)
+		k, err := c.codeOf(imp)
 		if err != nil {
 			return "", err
 		}
-		if why != "" {
-			return "imports " + imp + " (" + why + ")", nil
+		if k.importers != "" {
+			return "imports " + imp + " (" + k.importers + ")", nil
 		}
 	}
 	return "", nil
@@ -200,10 +258,11 @@ func (c *classifier) importing(imports []string) (string, error) {
 func (c *classifier) classify(path string) (Class, error) {
 	p := c.pkgs[path]
 	cl := Class{Path: path}
-	why, err := c.codeConcurrency(path)
+	k, err := c.codeOf(path)
 	if err != nil {
 		return cl, err
 	}
+	why := k.own
 	if why == "" {
 		why, err = c.importing(append(append([]string(nil), p.TestImports...), p.XTestImports...))
 		if err != nil {
@@ -302,7 +361,7 @@ func (c *classifier) classify(path string) (Class, error) {
 	case len(cl.Tests) == 0:
 		cl.Why = "no tests"
 	default:
-		cl.Why = "nothing in it starts a goroutine"
+		cl.Why = "starts no goroutine, nor do its imports outside a call"
 	}
 	return cl, nil
 }

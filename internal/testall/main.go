@@ -4,28 +4,34 @@
 //	go run ./internal/testall                  # every package
 //	go run ./internal/testall -run X -v ./ai   # go test's flags and packages
 //
-// The race detector reports a race between two goroutines that both ran,
-// and costs a test binary five to ten times its time. A test binary in
-// which nothing starts a second goroutine cannot report one, so testall
-// reads the source and runs under -race:
+// The race detector reports two goroutines touching the same memory
+// unsynchronised, and costs a test binary five to ten times its time. A
+// test binary in which nothing starts a second goroutine cannot report
+// one, so testall reads the source and runs under -race:
 //
-//   - a package whose code starts goroutines (a go statement; a call of a
-//     function or method named Go, AfterFunc, Parallel, RunParallel or
-//     Batch, which run a function on a goroutine of their own), imports an
-//     outside package that calls our code from its own goroutines
-//     (net/http, httptest, discordgo, errgroup), or imports a package of
-//     ours that does either, in its code or its tests: all its tests may
-//     run that code;
+//   - all the tests of a package whose code starts goroutines (a go
+//     statement; a call of a method or function named Go, AfterFunc,
+//     Parallel, RunParallel or Batch, which run a function on a goroutine
+//     of their own), imports an outside package that calls our code from
+//     its own goroutines (net/http, httptest, discordgo, errgroup), or
+//     imports, in its code or its tests, a package of ours whose
+//     goroutines may run alongside it;
 //   - in any other package, the tests that start a goroutine through the
 //     test files' functions (t.Parallel counts); the package's other tests
 //     run without the race detector (go test -skip divides them).
 //
-// The rest run without it. Everything is over-approximated (a method
-// called Go counts wherever it is from): a mistake costs time, not a race
-// left unlooked for. testall prints each package's class and why, runs
-// the two go test invocations side by side (the race one's output first),
-// and fails when either fails. Flags and packages pass through to go
-// test; -timeout is 20m unless given.
+// A function marked //testall:joined (its goroutines end before it
+// returns and run none of its callers' code, like imaging's PNG encoder's
+// bands) makes its own package race-tested, not its importers: a caller
+// cannot race with goroutines that run only while it waits. testall
+// refuses the mark on a function that waits for nothing.
+//
+// The rest run without it. The reading over-approximates (a method called
+// Go counts wherever it is from): a mistake costs time, not a race left
+// unlooked for. testall prints each package's class and why, runs the two
+// go test invocations side by side (the race one's output first), and
+// fails when either fails. Flags and packages pass through to go test;
+// -timeout is 20m unless given.
 package main
 
 import (
@@ -190,7 +196,15 @@ func run(a args, stdout, stderr io.Writer) (int, error) {
 		res := &result{}
 		results[i] = res
 		cmdArgs := append(r.Args(a.flags, a.skip), a.tail...)
-		fmt.Fprintln(stderr, "testall: go", strings.Join(quoted(cmdArgs), " "))
+		shown := quoted(cmdArgs)
+		if i := slices.Index(cmdArgs, "-skip"); i >= 0 && len(r.Skip) > 0 {
+			// The names would fill the screen; the plan above lists them.
+			shown[i+1] = fmt.Sprintf("<the %d tests the other run has>", len(r.Skip))
+			if a.skip != "" {
+				shown[i+1] = fmt.Sprintf("<%s, or the %d tests the other run has>", a.skip, len(r.Skip))
+			}
+		}
+		fmt.Fprintln(stderr, "testall: go", strings.Join(shown, " "))
 		cmd := exec.Command("go", cmdArgs...)
 		if i == 0 {
 			cmd.Stdout, cmd.Stderr = stdout, stderr

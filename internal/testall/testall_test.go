@@ -46,7 +46,8 @@ func byPath(cls []Class) map[string]Class {
 // some tests (directly, through helpers, t.Parallel, WaitGroup.Go,
 // time.AfterFunc, in the external test package) put those tests under it
 // and no other; a package that starts none (a method called Parallel is
-// not t.Parallel) runs without it.
+// not t.Parallel), or only calls a function marked joined, runs without
+// it; the marked function's own package runs with it.
 func TestClassifiesByWhereGoroutinesStart(t *testing.T) {
 	got := byPath(classes(t, "testdata/fixture"))
 	for path, want := range map[string]struct {
@@ -59,7 +60,9 @@ func TestClassifiesByWhereGoroutinesStart(t *testing.T) {
 		"fixture/testimport": {Race, "imports fixture/spawn"},
 		"fixture/server":     {Race, "imports net/http"},
 		"fixture/setup":      {Race, "TestMain reaches setup/setup_test.go:9: go statement"},
-		"fixture/pure":       {Plain, "nothing in it starts a goroutine"},
+		"fixture/joined":     {Race, "joined/joined.go:13: Go call"},
+		"fixture/drawer":     {Plain, ""},
+		"fixture/pure":       {Plain, ""},
 		"fixture/tests":      {Split, "7 of its 10 tests do"},
 	} {
 		cl, ok := got[path]
@@ -146,6 +149,26 @@ func TestEveryTestRunsOnceUnderTheRightDetector(t *testing.T) {
 		for _, userSkip := range []string{"", "Plain|TestDeep"} {
 			checkRuns(t, cls, runs, userSkip)
 		}
+	}
+}
+
+// The joined mark is refused on a function that waits for nothing.
+func TestJoinedMarkNeedsAWait(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module bad\n\ngo 1.26\n",
+		"bad.go": "package bad\n\n// Start does not wait.\n//\n//testall:joined\nfunc Start(f func()) { go f() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := list(dir, nil, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Classify(dir, pkgs); err == nil || !strings.Contains(err.Error(), "waits for none") {
+		t.Fatalf("a joined mark on a function that does not wait: %v", err)
 	}
 }
 
