@@ -7,8 +7,10 @@ import (
 	"go/token"
 	"maps"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -263,6 +265,13 @@ func (c *classifier) classify(path string) (Class, error) {
 		return cl, err
 	}
 	why := k.own
+	// A package whose only goroutines are its joined functions' runs
+	// under the race detector the tests that reach them, through its code
+	// and its tests' functions alike: the others run nothing concurrent.
+	joinedOnly := k.own != "" && k.importers == ""
+	if joinedOnly {
+		why = ""
+	}
 	if why == "" {
 		why, err = c.importing(append(append([]string(nil), p.TestImports...), p.XTestImports...))
 		if err != nil {
@@ -273,15 +282,37 @@ func (c *classifier) classify(path string) (Class, error) {
 	if err != nil {
 		return cl, err
 	}
-	// The test files' functions by name (methods too: a call is matched
-	// by the name alone, which can only add edges), what each starts
-	// directly and which names it mentions.
+	var codeFiles []*ast.File
+	if joinedOnly {
+		if codeFiles, err = c.parse(p, append(append([]string(nil), p.GoFiles...), p.CgoFiles...)); err != nil {
+			return cl, err
+		}
+	}
+	// The functions by name (methods too: a call is matched by the name
+	// alone, which can only add edges), what each starts directly and
+	// which names it mentions: any identifier but a field's name in a
+	// composite literal, and of the selectors x.M one that is called, or
+	// whose M is a function of the test files (x.Hand that is not called
+	// is taken for a field, unless a test helper is called Hand: without
+	// types, a method value of the package's code passed around is not
+	// followed, which in a package of joined goroutines only can miss no
+	// goroutine but a joined one).
 	type fn struct {
 		starts []site
 		refs   []string
 	}
 	funcs := map[string]*fn{}
+	helpers := map[string]bool{}
 	for _, f := range testFiles {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				helpers[fd.Name.Name] = true
+			}
+		}
+	}
+	for i, f := range append(testFiles, codeFiles...) {
+		inTests := i < len(testFiles)
+		others := otherPackages(f, path)
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
@@ -293,7 +324,7 @@ func (c *classifier) classify(path string) (Class, error) {
 				continue
 			}
 			name := fd.Name.Name
-			if fd.Recv == nil && isTest(name) {
+			if inTests && fd.Recv == nil && isTest(name) {
 				cl.Tests = append(cl.Tests, name)
 			}
 			e := funcs[name]
@@ -305,9 +336,30 @@ func (c *classifier) classify(path string) (Class, error) {
 				continue
 			}
 			e.starts = append(e.starts, starters(c.fset, fd.Body)...)
+			called, fields := map[ast.Node]bool{}, map[ast.Node]bool{}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					e.refs = append(e.refs, id.Name)
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					called[n.Fun] = true
+				case *ast.CompositeLit:
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							fields[kv.Key] = true
+						}
+					}
+				case *ast.SelectorExpr:
+					// testkit.Board is not this package's Board.
+					if x, ok := n.X.(*ast.Ident); ok && others[x.Name] {
+						return false
+					}
+					if called[n] || helpers[n.Sel.Name] {
+						e.refs = append(e.refs, n.Sel.Name)
+					}
+					fields[n.Sel] = true // counted here, or not at all
+				case *ast.Ident:
+					if !fields[n] {
+						e.refs = append(e.refs, n.Name)
+					}
 				}
 				return true
 			})
@@ -355,6 +407,9 @@ func (c *classifier) classify(path string) (Class, error) {
 		}
 	}
 	switch {
+	case len(cl.RaceTests) > 0 && joinedOnly:
+		cl.Mode = Split
+		cl.Why = fmt.Sprintf("its goroutines end within a call (%s); %d of its %d tests reach one", k.own, len(cl.RaceTests), len(cl.Tests))
 	case len(cl.RaceTests) > 0:
 		cl.Mode = Split
 		cl.Why = fmt.Sprintf("its code starts no goroutine; %d of its %d tests do", len(cl.RaceTests), len(cl.Tests))
@@ -364,6 +419,26 @@ func (c *classifier) classify(path string) (Class, error) {
 		cl.Why = "starts no goroutine, nor do its imports outside a call"
 	}
 	return cl, nil
+}
+
+// otherPackages are the names under which file f imports packages other
+// than self (an external test package imports the one it tests). A name
+// is the import's alias or its path's last element; a package named
+// otherwise is not recognised, which can only add edges.
+func otherPackages(f *ast.File, self string) map[string]bool {
+	names := map[string]bool{}
+	for _, imp := range f.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil || path == self {
+			continue
+		}
+		name := pathpkg.Base(path)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		names[name] = true
+	}
+	return names
 }
 
 // isTest reports whether a top-level function is one go test runs (or

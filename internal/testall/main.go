@@ -22,9 +22,17 @@
 //
 // A function marked //testall:joined (its goroutines end before it
 // returns and run none of its callers' code, like imaging's PNG encoder's
-// bands) makes its own package race-tested, not its importers: a caller
-// cannot race with goroutines that run only while it waits. testall
-// refuses the mark on a function that waits for nothing.
+// bands) puts under the race detector the tests of its own package that
+// reach it, not its importers: a caller cannot race with goroutines that
+// run only while it waits. testall refuses the mark on a function that
+// waits for nothing.
+//
+// Tests reach functions through calls matched by name, within the
+// package (testkit.Board is not the package's Board); without types, a
+// selector x.M that is not called counts only when a test file declares
+// an M, so a method of the package's code passed as a value is not
+// followed (in a package of joined goroutines only, that can miss none
+// but a joined one).
 //
 // The rest run without it. The reading over-approximates (a method called
 // Go counts wherever it is from): a mistake costs time, not a race left

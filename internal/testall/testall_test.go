@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -60,7 +61,7 @@ func TestClassifiesByWhereGoroutinesStart(t *testing.T) {
 		"fixture/testimport": {Race, "imports fixture/spawn"},
 		"fixture/server":     {Race, "imports net/http"},
 		"fixture/setup":      {Race, "TestMain reaches setup/setup_test.go:9: go statement"},
-		"fixture/joined":     {Race, "joined/joined.go:13: Go call"},
+		"fixture/joined":     {Split, "its goroutines end within a call (joined/joined.go:13: Go call"},
 		"fixture/drawer":     {Plain, ""},
 		"fixture/pure":       {Plain, ""},
 		"fixture/tests":      {Split, "7 of its 10 tests do"},
@@ -85,6 +86,9 @@ func TestClassifiesByWhereGoroutinesStart(t *testing.T) {
 	}
 	if why := split.RaceTests["TestThroughHelpers"]; !strings.Contains(filepath.ToSlash(why), "tests/tests_test.go:12: go statement") {
 		t.Errorf("TestThroughHelpers reaches %q, want helper's go statement", why)
+	}
+	if joined := got["fixture/joined"]; !slices.Equal(slices.Collect(maps.Keys(joined.RaceTests)), []string{"TestSum"}) {
+		t.Errorf("joined's race tests %v, want TestSum alone", joined.RaceTests)
 	}
 	if pure := got["fixture/pure"]; !slices.Equal(pure.Tests, []string{"TestAdd", "ExampleAdd"}) {
 		t.Errorf("pure's tests %v", pure.Tests)
@@ -188,9 +192,10 @@ func TestSplitPackageWhoseSkipCollidesRunsAlone(t *testing.T) {
 }
 
 // In this module, a go statement in a package's code puts the whole
-// package under the race detector, and one in a test file puts at least
-// the tests around it there. Read here with nothing but go/ast, as a
-// check of the classifier's own reading.
+// package under the race detector (or, in a function marked joined, the
+// tests that reach it), and one in a test file puts at least the tests
+// around it there. Read here with nothing but go/ast, as a check of the
+// classifier's own reading.
 func TestGoStatementsAreNeverRunWithoutRace(t *testing.T) {
 	cls := byPath(classes(t, "../.."))
 	pkgs, err := list("../..", nil, "./...")
@@ -206,7 +211,7 @@ func TestGoStatementsAreNeverRunWithoutRace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := parser.ParseFile(fset, name, src, 0)
+			f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -227,6 +232,12 @@ func TestGoStatementsAreNeverRunWithoutRace(t *testing.T) {
 						if cl.Mode != Split {
 							t.Errorf("%s: a test helper starts a goroutine at %s, yet no test is under the race detector", p.ImportPath, fset.Position(n.Pos()))
 						}
+					case isFunc && fd.Doc != nil && hasJoinedMark(fd):
+						if cl.Mode != Split || !slices.ContainsFunc(slices.Collect(maps.Values(cl.RaceTests)), func(why string) bool {
+							return strings.Contains(why, fmt.Sprintf("%s:%d", name, fset.Position(n.Pos()).Line))
+						}) {
+							t.Errorf("%s: no test reaching the joined goroutine at %s runs under the race detector", p.ImportPath, fset.Position(n.Pos()))
+						}
 					default:
 						t.Errorf("%s starts a goroutine at %s in its code, yet is %s", p.ImportPath, fset.Position(n.Pos()), cl.Mode)
 					}
@@ -238,6 +249,10 @@ func TestGoStatementsAreNeverRunWithoutRace(t *testing.T) {
 	if found < 10 {
 		t.Fatalf("only %d go statements found in the module", found)
 	}
+}
+
+func hasJoinedMark(fd *ast.FuncDecl) bool {
+	return slices.ContainsFunc(fd.Doc.List, func(c *ast.Comment) bool { return c.Text == "//testall:joined" })
 }
 
 func TestIsTestFollowsTheGoCommand(t *testing.T) {
