@@ -35,11 +35,13 @@ type Mode int
 const (
 	// Plain: nothing in the test binary starts a goroutine; no race detector.
 	Plain Mode = iota
-	// Split: only some of its tests start goroutines; those run under the
-	// race detector, the others without.
+	// Split: only some of its tests start goroutines, or reach the
+	// package's joined ones; those run under the race detector, the
+	// others without.
 	Split
-	// Race: its code (or code of ours it imports) starts goroutines, so any
-	// of its tests may run them; all run under the race detector.
+	// Race: its code (or code of ours it imports) starts goroutines that
+	// may run alongside it, so any of its tests may run them; all run
+	// under the race detector.
 	Race
 )
 
@@ -365,9 +367,9 @@ func (c *classifier) classify(path string) (Class, error) {
 			})
 		}
 	}
-	// reached: the goroutine each function reaches through the test
-	// files' functions, if any (a fixed point over the calls, in name
-	// order so that the same site is named every run).
+	// reached: the goroutine each function reaches through those
+	// functions, if any (a fixed point over the calls, in name order so
+	// that the same site is named every run).
 	names := slices.Sorted(maps.Keys(funcs))
 	reached := map[string]*site{}
 	for _, name := range names {
