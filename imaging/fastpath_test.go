@@ -77,9 +77,10 @@ func diff1(a, b []byte) int {
 // goroutines at once on one renderer (run with -race); every picture must be
 // byte-identical to the same picture drawn alone. The renderer starts
 // cold, so that its layers are built while the goroutines ask for them
-// (the pictures drawn alone come from another renderer), and each picture
-// is drawn once, by one of the goroutines, which take the jobs in turn:
-// two of them start on the same board.
+// (the pictures drawn alone come from the tests' shared renderer, whose
+// layers the other tests build or use too), and each picture is drawn
+// once, by one of the goroutines, which take the jobs in turn: two of
+// them start on the same board.
 func TestConcurrentRendering(t *testing.T) {
 	type job struct {
 		name string
@@ -97,7 +98,7 @@ func TestConcurrentRendering(t *testing.T) {
 		s := playedScene(b, 3, 30, 8)
 		jobs = append(jobs, job{id + " final", func(r *Renderer, w *bytes.Buffer) error { return r.Final(w, finalOf(s)) }})
 	}
-	alone := NewRenderer()
+	alone := shared()
 	want := make([][]byte, len(jobs))
 	for i, j := range jobs {
 		var buf bytes.Buffer
