@@ -98,3 +98,40 @@ func TestPlayInFrench(t *testing.T) {
 		t.Errorf("--lang xx: exit %d, %q", code, errb.String())
 	}
 }
+
+// --watch shows bots alone playing a new game to its end, turn by turn,
+// without reading the keyboard: every turn's board with its status line,
+// no buttons, the final scoring; seats that are not bot levels are refused.
+func TestPlayWatch(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"play", "--watch", "--db", filepath.Join(dir, "play.db"), "--players", "easy,easy", "--bot-delay", "0", "--pictures", "none"}
+	var out, errb bytes.Buffer
+	if code := realMain(args, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	tr := out.String()
+	for _, want := range []string{"👀 Bots play this game to its end", "🚦 The game begins", "▶ 🔵 🤖", "🏁 The game is over!", "🎉"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("the watched game lacks %q:\n%s", want, tr)
+		}
+	}
+	if !strings.HasSuffix(tr, "The game is over.\n") {
+		t.Errorf("the watched game does not end with its end:\n%s", tr[max(0, len(tr)-1000):])
+	}
+	for _, never := range []string{"[1]", "> ", "[picture", "run: conductor play", "1 day per turn"} {
+		if strings.Contains(tr, never) {
+			t.Errorf("watching shows %q:\n%s", never, tr)
+		}
+	}
+	// Bots that move at once may outrun the boards (the sender then
+	// merges them: every move told, the newest picture and status); at a
+	// pace they come one a turn, each with its status.
+	if n := strings.Count(tr, "\n▶ 🔴 🤖 ") + strings.Count(tr, " | ▶ 🔵 🤖 "); n < 2 {
+		t.Errorf("%d status lines for a whole game:\n%s", n, tr)
+	}
+	errb.Reset()
+	bad := append(args[:len(args):len(args)], "--players", "alice,easy")
+	if code := realMain(bad, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "bot levels only") {
+		t.Errorf("a person at a watched table: exit %d, %q", code, errb.String())
+	}
+}
