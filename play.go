@@ -53,7 +53,8 @@ func playCommand(fs *flag.FlagSet) runFunc {
 			}
 		}
 		err = local.Play(ctx, local.Game{In: in.stdin, Out: in.stdout, Catalog: cat, DB: *db, Name: name, Pictures: *pictures,
-			NoPictures: *pictures == "none", Setup: setup, Bots: bots, BotDelay: pace, Logger: in.logger(slog.LevelWarn)})
+			NoPictures: *pictures == "none", Setup: setup, Bots: bots, BotDelay: pace, Logger: in.logger(slog.LevelWarn),
+			Command: in.program + " play"})
 		if bad := (*local.SetupError)(nil); errors.As(err, &bad) {
 			return usageError{err}
 		}
