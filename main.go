@@ -39,6 +39,9 @@ type runFunc func(ctx context.Context, in *invocation) error
 
 // invocation is a command's inputs and outputs, after its flags.
 type invocation struct {
+	// program is how the user started Conductor ("conductor", "go run ."):
+	// hints name it.
+	program        string
 	fs             *flag.FlagSet
 	decks          []string // --tickets
 	stdin          io.Reader
@@ -62,17 +65,28 @@ func subcommands() []command {
 }
 
 func main() {
-	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runAs(invokedAs(os.Args[0]), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// realMain runs Conductor as an installed `conductor` would run: the
+// tests' way in.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs("conductor", args, stdin, stdout, stderr)
+}
+
+// runAs runs a command, program being how the user started Conductor
+// (invokedAs): the hints it prints name what to type next that way.
+func runAs(program string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := "run"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
 	for _, c := range subcommands() {
 		if c.Name == name {
-			err := c.run(args, stdin, stdout, stderr)
+			err := c.run(program, args, stdin, stdout, stderr)
+			if nt := (*ops.NoTokenError)(nil); errors.As(err, &nt) {
+				nt.Program = program
+			}
 			if err == nil || errors.Is(err, flag.ErrHelp) {
 				return 0
 			}
@@ -86,17 +100,17 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if name == "help" {
-		usage(stdout)
+		usage(stdout, program)
 		return 0
 	}
 	fmt.Fprintf(stderr, "conductor: unknown command %q\n", name)
-	usage(stderr)
+	usage(stderr, program)
 	return exitUsage
 }
 
 // run is the preamble every command shares, then the command.
-func (c command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	in := &invocation{fs: flag.NewFlagSet("conductor "+c.Name, flag.ContinueOnError), stdin: stdin, stdout: stdout, stderr: stderr}
+func (c command) run(program string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	in := &invocation{program: program, fs: flag.NewFlagSet(program+" "+c.Name, flag.ContinueOnError), stdin: stdin, stdout: stdout, stderr: stderr}
 	in.fs.SetOutput(stderr)
 	if c.Usage != "" {
 		in.fs.Usage = func() {
@@ -123,12 +137,12 @@ func (c command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	return run(ctx, in)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: conductor [command] [flags]\n\ncommands:")
+func usage(w io.Writer, program string) {
+	fmt.Fprintf(w, "usage: %s [command] [flags]\n\ncommands:\n", program)
 	for _, c := range subcommands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.Name, c.Summary)
 	}
-	fmt.Fprintln(w, "\nRun 'conductor COMMAND -h' for a command's flags.")
+	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags.\n", program)
 }
 
 // usageError is bad input from the user: exit status 2.

@@ -30,7 +30,7 @@ func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
 	}
 	// `conductor doctor` without a token says to run itself with one.
 	stderr.Reset()
-	if code := realMain([]string{"doctor"}, nil, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "DISCORD_TOKEN=... conductor doctor.") {
+	if code := realMain([]string{"doctor"}, nil, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "`DISCORD_TOKEN=... conductor doctor`.") {
 		t.Errorf("doctor without a token: exit %d, %q", code, stderr.String())
 	}
 }

@@ -22,6 +22,14 @@ type Message struct {
 	// Nonce, on a post, is sent with enforce_nonce: Discord then answers a
 	// repeated post with the message it already created.
 	Nonce string `json:",omitempty"`
+	// Status, on a board, is the table in one line of words
+	// (present.StatusLine), for a transport that shows it beside the
+	// picture: the terminal prints it under each board.
+	Status string `json:",omitempty"`
+	// BotNext, on a board, says a bot plays next: its move follows at once,
+	// with a board of its own, so a transport that shows one picture at a
+	// time (the terminal) may show this board's words alone.
+	BotNext bool `json:",omitempty"`
 }
 
 // Embed is a rich block under the content.

@@ -218,6 +218,8 @@ func (t *table) boardText() Message {
 			m.Mentions = []string{st.UserID}
 		}
 		m.Components = t.controls().boardButtons(loc)
+		v := g.Public()
+		m.Status, m.BotNext = present.StatusLine(loc, &v, seatPlayers(rec)), st.Bot != ""
 	}
 	m.Content = truncate(sb.String(), 1900)
 	return m

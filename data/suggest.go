@@ -48,15 +48,25 @@ func (b *Board) FindCity(name string) (CityID, bool) {
 
 // Suggest returns the node name closest to a misspelt one, or "" when none is close.
 func (b *Board) Suggest(name string) string {
+	names := make([]string, len(b.Cities))
+	for i, c := range b.Cities {
+		names[i] = c.Name
+	}
+	return Nearest(name, names)
+}
+
+// Nearest returns the one of names closest to a misspelt name, compared
+// folded (so "zurich" is "Zürich"), or "" when none is close enough to be
+// what was meant: at most two letters off, or a third of the name.
+func Nearest(name string, names []string) string {
 	f := Fold(name)
 	best, bestD := "", 1<<30
-	for _, c := range b.Cities {
-		d := editDistance(f, Fold(c.Name))
-		if d < bestD {
-			best, bestD = c.Name, d
+	for _, n := range names {
+		if d := editDistance(f, Fold(n)); d < bestD {
+			best, bestD = n, d
 		}
 	}
-	if bestD <= max(2, len(f)/3) {
+	if f != "" && bestD <= max(2, len([]rune(f))/3) {
 		return best
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,19 @@ type player struct {
 	// script runs first, line by line (the answers to questions the game
 	// itself does not ask, such as the terminal's offer).
 	script []string
+	// numbers: cards are drawn by the board's numbers (1 to 5 face up, 6
+	// the deck), as a person clicks them, and tickets by 7.
+	numbers bool
+	// echo, when set, gets each line typed, as a terminal shows it.
+	echo io.Writer
+	// typed counts the lines typed by kind ("number", "letters", "claim"…).
+	typed map[string]int
+	// asides are typed once the first tickets are chosen, before the
+	// first move: what a person tries on the way.
+	asides []string
+	turns  int
+	// quitAfter, when set, quits after that many lines of the game.
+	quitAfter int
 }
 
 func (p *player) Read(b []byte) (int, error) {
@@ -50,6 +64,9 @@ func (p *player) Read(b []byte) (int, error) {
 			return 0, errors.New("the test player has nothing more to say")
 		}
 		p.buf = []byte(line + "\n")
+		if p.echo != nil {
+			p.echo.Write(p.buf)
+		}
 	}
 	n := copy(b, p.buf)
 	p.buf = p.buf[n:]
@@ -62,8 +79,16 @@ func (p *player) next() (string, bool) {
 		p.script = p.script[1:]
 		return line, true
 	}
+	if len(p.asides) > 0 && p.typed["letters"] > 0 {
+		line := p.asides[0]
+		p.asides = p.asides[1:]
+		return line, true
+	}
 	if p.lines++; p.lines > 2000 {
 		return "", false
+	}
+	if p.quitAfter > 0 && p.lines > p.quitAfter {
+		return "/quit", true
 	}
 	rec, err := p.st.Get(p.channel)
 	if err != nil {
@@ -88,6 +113,17 @@ func (p *player) next() (string, bool) {
 		return "/score", true
 	}
 	a := p.coach.Choose(g.View(p.seat), legal)
+	if p.numbers && g.Phase() == engine.PhaseTurn {
+		// Now and then tickets, whatever the coach says: a ticket menu
+		// answered, then the board's numbers again.
+		if p.turns++; p.turns%6 == 2 {
+			for _, d := range legal {
+				if d.Kind == engine.ActDrawTickets {
+					a = d
+				}
+			}
+		}
+	}
 	if a.Kind == engine.ActClaim && g.Player(p.seat).Trains-b.Tracks[a.Track].Length <= 2 {
 		// Never end the game: the bot does, and so moves last.
 		for _, d := range legal {
@@ -96,13 +132,48 @@ func (p *player) next() (string, bool) {
 			}
 		}
 	}
+	count := func(kind string) {
+		if p.typed == nil {
+			p.typed = map[string]int{}
+		}
+		p.typed[kind]++
+	}
 	switch a.Kind {
 	case engine.ActDraw:
+		if p.numbers {
+			// The board's and the second card's buttons alike: 1 to 5
+			// face up, 6 the deck.
+			count("number")
+			if a.Slot == engine.DeckSlot {
+				return "6", true
+			}
+			return fmt.Sprint(a.Slot + 1), true
+		}
 		if a.Slot == engine.DeckSlot {
 			return "/draw deck", true
 		}
 		return fmt.Sprintf("/draw %d", a.Slot+1), true
+	case engine.ActTunnelPay, engine.ActTunnelCancel:
+		// The tunnel's buttons: a way to pay each (at most four), then
+		// giving up.
+		ways := g.CanPayTunnel(p.seat)
+		ways = ways[:min(len(ways), 4)]
+		count("number")
+		for i, l := range ways {
+			if a.Kind == engine.ActTunnelPay && l == a.Locos {
+				return fmt.Sprint(i + 1), true
+			}
+		}
+		return fmt.Sprint(len(ways) + 1), true
+	case engine.ActStation:
+		count("station")
+		line := "/station " + b.Cities[a.City].Name
+		if a.Color != data.Gray {
+			line += " color=" + a.Color.String()
+		}
+		return line + fmt.Sprintf(" locos=%d", a.Locos), true
 	case engine.ActKeep:
+		count("letters")
 		var letters []string
 		for i := range 64 {
 			if a.Keep&(1<<uint(i)) != 0 {
@@ -114,8 +185,30 @@ func (p *player) next() (string, bool) {
 		}
 		return strings.Join(letters, ","), true
 	case engine.ActDrawTickets:
+		if p.numbers {
+			count("number")
+			return "7", true
+		}
 		return "/tickets", true
 	case engine.ActClaim:
+		count("claim")
+		if p.numbers {
+			// As a person types it: the two cities, the colour where the
+			// route leaves it open, locomotives when some are played; half
+			// the claims without their slash.
+			tr := &b.Tracks[a.Track]
+			line := "/claim " + b.Cities[tr.A].Name + " " + b.Cities[tr.B].Name
+			if p.typed["claim"]%2 == 0 {
+				line = line[1:]
+			}
+			if a.Color != data.Gray && (tr.Color == data.Gray || len(b.Parallel(a.Track)) > 1) {
+				line += " color=" + a.Color.String()
+			}
+			if a.Locos > 0 || a.Color == data.Gray {
+				line += fmt.Sprintf(" locos=%d", a.Locos)
+			}
+			return line, true
+		}
 		line := "/claim " + engine.TrackRef(b, a.Track)
 		if a.Color != data.Gray {
 			line += " color=" + a.Color.String()
@@ -130,6 +223,13 @@ func (p *player) next() (string, bool) {
 // keyboard; it returns what the terminal printed and Open's error.
 func play(t *testing.T, db, pictures string, in *player, setup Setup) (string, error) {
 	t.Helper()
+	return playEcho(t, db, pictures, in, setup, nil)
+}
+
+// playEcho is play with the lines typed shown in the transcript, after
+// the prompt that asked for them, as a terminal shows them.
+func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *lockedBuffer) (string, error) {
+	t.Helper()
 	st, err := store.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -137,11 +237,15 @@ func play(t *testing.T, db, pictures string, in *player, setup Setup) (string, e
 	defer st.Close()
 	in.st = st
 	var out lockedBuffer
+	if echo != nil {
+		in.echo = &out
+	}
 	term := NewTerminal(in, &out)
 	term.Pictures = pictures
 	term.Channel = "local:test"
+	term.Locale, term.Watch = setup.Lang, setup.Watch
 	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sharedRenderer, Poster: term,
-		Bots: aiBots, BotLevels: botLevels})
+		Bots: aiBots, BotLevels: botLevels, NewSeed: func() uint64 { return 45 }})
 	term.Service = svc
 	if err := svc.Deliver(context.Background()); err != nil {
 		t.Fatal(err)
@@ -180,21 +284,30 @@ func (b *lockedBuffer) String() string {
 }
 
 // TestTerminalPlaysToTheEnd plays a whole terminal game against a bot
-// that moves last: the terminal shows the bot's last turn, the staged
-// reveal and the final sheet before it says the game is over and
-// returns; run again, it offers a game with the same settings and starts
-// nothing the player did not agree to.
+// that moves last, typed as a person types it (checkTranscript: numbers
+// click the board after a ticket menu, one board a bot's turn, a status
+// line with each board, no word of Discord's): the terminal shows the
+// bot's last turn, the staged reveal and the final sheet before it says
+// the game is over and returns; run again, it offers a game with the same
+// settings and starts nothing the player did not agree to. With -update,
+// the game is docs/local-transcript.md's.
 func TestTerminalPlaysToTheEnd(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "play.db")
 	coach, _ := ai.New("easy", 7)
 	start := time.Now()
-	tr, err := play(t, db, dir, &player{t: t, channel: "local:test", seat: 0, coach: coach},
-		Setup{Seats: []string{"you", "easy"}, Map: "usa", Given: map[string]bool{"map": true, "players": true}})
+	p := &player{t: t, channel: "local:test", seat: 0, coach: coach, numbers: true, asides: []string{"/claim Denvr Omaha", "score"}}
+	tr, err := playEcho(t, db, dir, p,
+		Setup{Seats: []string{"you", "easy"}, Map: "usa", Given: map[string]bool{"map": true, "players": true}}, &lockedBuffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the game took %v", time.Since(start))
+	tr = strings.ReplaceAll(tr, dir, "/tmp/conductor")
+	checkTranscript(t, tr, "you", "en", p, true)
+	if *update && !t.Failed() {
+		writeTranscripts(t, tr, watchedGame(t))
+	}
 
 	st, err := store.Open(db, nil)
 	if err != nil {
@@ -210,7 +323,7 @@ func TestTerminalPlaysToTheEnd(t *testing.T) {
 		t.Fatalf("the last move was seat %d's: this test needs the bot to move last", last)
 	}
 	// In order: the bot's last turn, the reveal, the sheet, the end.
-	order := []string{"🏁 The game is over! Here is the final scoring:", "🎉", "final.png]", "The game is over.", "Run conductor play again for a new game with the same settings.\n"}
+	order := []string{"🏁 The game is over! Here is the final scoring:", "🎉", "final.png]", "The game is over.", "For a new game with the same settings, run: conductor play\n"}
 	at := 0
 	for _, want := range order {
 		i := strings.Index(tr[at:], want)

@@ -72,7 +72,7 @@ func (n *commandNames) parse(line string) (*commands.Request, error) {
 	}
 	def, ok := n.command(fields[0])
 	if !ok {
-		return nil, say("term.unknown", "command", "/"+fields[0])
+		return nil, say("term.unknown", "command", "/"+fields[0], "did_you_mean", n.didYouMean(n.closestCommand(fields[0])))
 	}
 	req := &commands.Request{Type: commands.CommandRequest, Name: def.Name, Options: map[string]string{}}
 	rest := fields[1:]
@@ -83,7 +83,11 @@ func (n *commandNames) parse(line string) (*commands.Request, error) {
 		}
 		sub, ok := n.option(def.Options, rest[0])
 		if !ok || sub.Type != commands.SubCommand {
-			return nil, say("term.unknown", "command", "/"+fields[0]+" "+rest[0])
+			suggestion := ""
+			if s := n.closestOption(def.Options, rest[0]); s != "" {
+				suggestion = "/" + fields[0] + " " + s
+			}
+			return nil, say("term.unknown", "command", "/"+fields[0]+" "+rest[0], "did_you_mean", n.didYouMean(suggestion))
 		}
 		req.Sub, rest, opts = sub.Name, rest[1:], sub.Options
 		if req.Sub == "rules" && len(rest) > 0 && !strings.Contains(rest[0], "=") {
@@ -93,11 +97,18 @@ func (n *commandNames) parse(line string) (*commands.Request, error) {
 	var free []string
 	for _, f := range rest {
 		if k, v, ok := strings.Cut(f, "="); ok && k != "" {
-			name := strings.ToLower(k)
-			if o, ok := n.option(opts, k); ok {
-				name = o.Name
+			o, ok := n.option(opts, k)
+			if !ok {
+				// An option the command does not have would be dropped
+				// without a word: "colr=red" would claim with another colour.
+				var names []string
+				for _, o := range opts {
+					names = append(names, n.optionName(o))
+				}
+				return nil, say("term.bad_option", "command", "/"+strings.Join(fields[:len(fields)-len(rest)], " "), "option", k,
+					"did_you_mean", n.didYouMean(n.closestOption(opts, k)), "options", strings.Join(names, ", "))
 			}
-			req.Options[name] = v
+			req.Options[o.Name] = v
 			continue
 		}
 		// A true-or-false option is turned on by its name: "/hand dm".
@@ -120,6 +131,55 @@ func (n *commandNames) parse(line string) (*commands.Request, error) {
 		}
 	}
 	return req, nil
+}
+
+// optionName is an option's (or a subcommand's) name as the language types it.
+func (n *commandNames) optionName(o commands.OptionDef) string {
+	if l := o.Names[n.lang]; l != "" {
+		return l
+	}
+	return o.Name
+}
+
+// closestCommand is the command closest to a word typed wrong, as the
+// language names it ("" when none is close).
+func (n *commandNames) closestCommand(word string) string {
+	var names []string
+	say := map[string]string{}
+	for _, d := range n.defs {
+		local := d.Name
+		if l := d.Names[n.lang]; l != "" {
+			local = l
+		}
+		names = append(names, d.Name, local)
+		say[d.Name], say[local] = "/"+local, "/"+local
+	}
+	return say[data.Nearest(word, names)]
+}
+
+// closestOption is the option (or subcommand) of opts closest to a word
+// typed wrong, as the language names it.
+func (n *commandNames) closestOption(opts []commands.OptionDef, word string) string {
+	var names []string
+	say := map[string]string{}
+	for _, o := range opts {
+		local := n.optionName(o)
+		names = append(names, o.Name, local)
+		say[o.Name], say[local] = local, local
+	}
+	return say[data.Nearest(word, names)]
+}
+
+// didYouMean is " Did you mean …?" in the language, "" for no suggestion.
+func (n *commandNames) didYouMean(name string) string { return didYouMean(n.lang, name) }
+
+// didYouMean is " Did you mean name?" in the language of loc, "" for no
+// name.
+func didYouMean(loc, name string) string {
+	if name == "" {
+		return ""
+	}
+	return " " + present.T(loc, "term.did_you_mean", "name", name)
 }
 
 // parseCommand reads a line typed at an English terminal.

@@ -24,8 +24,13 @@ type Game struct {
 	Pictures string // the folder the pictures are written to
 	Setup    Setup  // the seats, board and language asked for
 	Bots     commands.BotMaker
-	BotDelay time.Duration // pause before a bot moves
+	BotDelay time.Duration // pause before a bot moves: watching, the pace
 	Logger   *slog.Logger
+	// Command is how the player started the terminal ("conductor play",
+	// "go run . play"): the texts that say to run it again name it.
+	Command string
+	// NoPictures: the pictures are not written.
+	NoPictures bool
 }
 
 // Play resumes the saved game, or starts the one asked for, and plays it
@@ -39,13 +44,16 @@ func Play(ctx context.Context, g Game) error {
 	defer st.Close()
 	term := NewTerminal(g.In, g.Out)
 	term.Pictures, term.Channel, term.Locale = g.Pictures, "local:"+g.Name, g.Setup.Lang
+	term.Command, term.Watch, term.NoPictures = g.Command, g.Setup.Watch, g.NoPictures
 	svc := commands.New(commands.Config{Catalog: g.Catalog, Store: st, Renderer: imaging.NewRenderer(), Poster: term,
 		Bots: g.Bots, BotLevels: g.Setup.Levels, BotDelay: g.BotDelay, Logger: g.Logger})
 	defer svc.Close()
 	term.Service = svc
 
-	if err := os.MkdirAll(g.Pictures, 0o755); err != nil {
-		return badSetup("--pictures: %v", err)
+	if !g.NoPictures {
+		if err := os.MkdirAll(g.Pictures, 0o755); err != nil {
+			return badSetup("--pictures: %v", err)
+		}
 	}
 	// What the last run queued and could not show (it was stopped in the
 	// middle of a reveal) is shown first.

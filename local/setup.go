@@ -31,6 +31,9 @@ type Setup struct {
 	// Given names the flags the player typed ("map", "variant", "players"):
 	// a saved game is resumed only when it is the game they asked for.
 	Given map[string]bool
+	// Watch seats bots alone (Seats are all levels), for a game shown
+	// turn by turn.
+	Watch bool
 }
 
 // SetupError is a problem with the seats or the board asked for: the
@@ -96,7 +99,9 @@ func (t *Terminal) Open(ctx context.Context, st *store.Store, s Setup) error {
 		board = present.EditionName(t.Locale, b, rec.Variant)
 	}
 	fmt.Fprintln(t.out, t.say("term.resuming", "game", strconv.Quote(strings.TrimPrefix(t.Channel, "local:")), "board", board))
-	fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
+	if !t.NoPictures {
+		fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
+	}
 	return nil
 }
 
@@ -237,24 +242,38 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 		return badSetup("--players needs 2 to 5 seats, e.g. --players alice,bob or --players you,hard")
 	}
 	var humans []string
+	bots := 0
 	for _, seat := range seats {
 		seat = strings.TrimSpace(seat)
 		if seat == "" {
 			return badSetup("--players has an empty seat")
 		}
-		if !slices.Contains(s.Levels, seat) {
-			id := "local:" + seat
-			if t.Names[id] != "" {
-				return badSetup("two players are called %q", seat)
-			}
-			t.Names[id] = seat
-			humans = append(humans, id)
+		if slices.Contains(s.Levels, seat) {
+			bots++
+			continue
 		}
+		if s.Watch {
+			return badSetup("--watch seats bots alone: give bot levels only (%s), e.g. --players hard,normal", strings.Join(s.Levels, ", "))
+		}
+		id := "local:" + seat
+		if t.Names[id] != "" {
+			return badSetup("two players are called %q", seat)
+		}
+		t.Names[id] = seat
+		humans = append(humans, id)
 	}
-	if len(humans) == 0 {
-		return badSetup("--players needs at least one person (a name); for bots only, use conductor selfplay")
+	if len(humans) == 0 && !s.Watch {
+		return badSetup("--players needs at least one person (a name); to watch bots play alone, add --watch")
 	}
 	t.Humans = humans
+	// The table is opened by its first person, or, for bots alone, by a
+	// host who leaves it before it starts.
+	host := "local:host"
+	if len(humans) > 0 {
+		host = humans[0]
+	} else {
+		t.Names[host] = "host"
+	}
 	n := 0
 	send := func(user, sub string, opts map[string]string) (commands.Message, error) {
 		n++
@@ -275,15 +294,27 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 	if b, err := t.Service.Board(s.Map); err == nil {
 		t.gameBoard = b
 	}
-	fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
-	opts := map[string]string{"map": s.Map}
+	if !t.NoPictures {
+		fmt.Fprintln(t.out, t.say("term.pictures", "dir", t.pictureDir()))
+	}
+	// The lobby is not shown: the seats were chosen on the command line.
+	t.mu.Lock()
+	t.opening = true
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.opening = false
+		t.mu.Unlock()
+	}()
+	// Nobody is away from a terminal game: no turn timer.
+	opts := map[string]string{"map": s.Map, "turn_timer": "0"}
 	if s.Lang != "" {
 		opts["language"] = s.Lang
 	}
 	if s.Variant != "" {
 		opts["variant"] = s.Variant
 	}
-	if _, err := send(humans[0], "new", opts); err != nil {
+	if _, err := send(host, "new", opts); err != nil {
 		return badSetup("%v", err)
 	}
 	hi := 1
@@ -292,8 +323,8 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 		var err error
 		switch {
 		case slices.Contains(s.Levels, seat):
-			_, err = send(humans[0], "addbot", map[string]string{"level": seat})
-		case "local:"+seat == humans[0]:
+			_, err = send(host, "addbot", map[string]string{"level": seat})
+		case "local:"+seat == host:
 			continue
 		default:
 			_, err = send(humans[hi], "join", nil)
@@ -303,9 +334,21 @@ func (t *Terminal) newGame(ctx context.Context, s Setup) error {
 			return badSetup("%v", err)
 		}
 	}
-	// The first board is posted (and shown) by the service; the reply is
-	// only the closed lobby.
-	if _, err := send(humans[0], "start", nil); err != nil {
+	if len(humans) == 0 {
+		if _, err := send(host, "leave", nil); err != nil {
+			return badSetup("%v", err)
+		}
+	}
+	// What the lobby posted is let go unseen; the first board is posted
+	// (and shown) by the service, the reply being only the closed lobby.
+	t.Service.Quiet()
+	t.mu.Lock()
+	t.opening = false
+	t.mu.Unlock()
+	if t.Watch {
+		fmt.Fprintln(t.out, t.say("term.watching"))
+	}
+	if _, err := send(host, "start", nil); err != nil {
 		return badSetup("%v", err)
 	}
 	t.Service.Quiet()

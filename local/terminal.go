@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,6 +38,14 @@ type Terminal struct {
 	// Locale is the language of the players' private replies (the
 	// table's public one is chosen when it opens: Setup.Lang).
 	Locale string
+	// Command is how the player runs the terminal again, as they started
+	// it ("conductor play", "go run . play"); "" is "conductor play".
+	Command string
+	// Watch shows a game of bots alone, turn by turn, without reading
+	// the keyboard (play --watch).
+	Watch bool
+	// NoPictures: the pictures are not written (play --pictures none).
+	NoPictures bool
 
 	in  *bufio.Scanner
 	out io.Writer
@@ -44,12 +53,19 @@ type Terminal struct {
 	mu sync.Mutex
 	// viewer is the player whose private information may be on screen.
 	viewer string
-	// prompt is the last message with components shown to the viewer;
-	// board holds the buttons of the last public board.
-	prompt *commands.Message
-	board  *commands.Message
-	dms    map[string][]commands.Message
-	seq    int
+	// prompt is the last private message with controls shown to the
+	// viewer, and promptAt the table's version once it was shown: a
+	// number or letters go to it while the table has not changed since
+	// (see controls). board holds the buttons of the last public board.
+	prompt    *commands.Message
+	promptAt  uint64
+	newPrompt bool
+	board     *commands.Message
+	// opening: the table is being set up; its lobby is not shown (the
+	// seats were chosen on the command line).
+	opening bool
+	dms     map[string][]commands.Message
+	seq     int
 	// resumed: the game was resumed, so each player's first turn opens
 	// with their hand and any choice left open when the terminal quit.
 	resumed map[string]bool
@@ -69,18 +85,31 @@ func (t *Terminal) Post(_ context.Context, channel string, m commands.Message) (
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
-	t.show(m, "")
-	if len(m.Components) > 0 {
-		mm := m
-		t.board = &mm
+	id := fmt.Sprint("local-", t.seq)
+	if t.opening {
+		return id, nil
 	}
-	return fmt.Sprint("local-", t.seq), nil
+	m = t.usable(t.inOwnWords(m))
+	if m.BotNext && !t.Watch {
+		// A bot plays at once, and its board follows: one board a turn,
+		// this one's words alone.
+		m.Files, m.Components, m.Status = nil, nil, ""
+	}
+	t.show(m, "")
+	if t.Watch && m.Status != "" {
+		fmt.Fprintln(t.out) // a turn a paragraph
+	}
+	if len(m.Components) > 0 {
+		t.board = &m
+	}
+	return id, nil
 }
 
 // DM keeps a private message for its player, shown when they hold the keyboard.
 func (t *Terminal) DM(_ context.Context, user string, m commands.Message) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	m = t.usable(t.inOwnWords(m))
 	if user == t.viewer {
 		t.show(m, t.say("term.private"))
 		return nil
@@ -104,6 +133,9 @@ func (t *Terminal) show(m commands.Message, prefix string) {
 	if text != "" {
 		fmt.Fprintln(t.out, prefix+text)
 	}
+	if m.Status != "" {
+		fmt.Fprintln(t.out, present.StripMarkdown(m.Status))
+	}
 	for _, e := range m.Embeds {
 		if e.Title != "" {
 			fmt.Fprintln(t.out, prefix+"== "+present.StripMarkdown(e.Title)+" ==")
@@ -119,6 +151,9 @@ func (t *Terminal) show(m commands.Message, prefix string) {
 		}
 	}
 	for _, f := range m.Files {
+		if t.NoPictures {
+			break
+		}
 		path := filepath.Join(t.pictureDir(), filepath.Base(f.Name))
 		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
 			fmt.Fprintln(t.out, t.say("term.write_failed", "path", path, "error", err.Error()))
@@ -169,15 +204,15 @@ type responder struct {
 func (r *responder) Reply(m commands.Message) error {
 	r.t.mu.Lock()
 	defer r.t.mu.Unlock()
+	m = r.t.usable(r.t.inOwnWords(m))
 	if !m.Ephemeral || r.user == r.t.viewer {
 		r.t.show(m, "")
 	}
 	if len(m.Components) > 0 {
-		mm := m
 		if m.Ephemeral {
-			r.t.prompt = &mm
+			r.t.prompt, r.t.newPrompt = &m, true
 		} else {
-			r.t.board = &mm
+			r.t.board = &m
 		}
 	}
 	return nil
@@ -215,6 +250,54 @@ func (t *Terminal) request(req *commands.Request) {
 	t.Service.Handle(context.Background(), req, &responder{t: t, user: req.User})
 	// The board and the narration follow the reply, before the next prompt.
 	t.Service.Quiet()
+	// A prompt this request showed is stamped with the table as it stands
+	// once everything the request caused was shown: it is live while the
+	// table stays so.
+	t.mu.Lock()
+	fresh := t.newPrompt
+	t.newPrompt = false
+	t.mu.Unlock()
+	if fresh {
+		version := t.version(req.User)
+		t.mu.Lock()
+		t.promptAt = version
+		t.mu.Unlock()
+	}
+}
+
+// version is the table's version as user's page would see it: it changes
+// with every move, seat, undo and choice opened or closed; 0 when there
+// is no game.
+func (t *Terminal) version(user string) uint64 {
+	v, err := t.Service.View(t.Channel, user, t.Locale)
+	if err != nil {
+		return 0
+	}
+	return v.Version
+}
+
+// controls are the buttons and menus a number or letters typed now work:
+// the last prompt shown, while the table is as it was when it was shown
+// (nothing was played, no choice opened or closed since); else the
+// choice the game still asks of the player (tickets to keep, a tunnel to
+// pay…), built as the prompt that showed it was, so with the same numbers
+// and letters; else the board. An answered prompt is so never the one a
+// number goes to: after a ticket choice, 6 is the board's deck again.
+func (t *Terminal) controls(user string) *commands.Message {
+	v, err := t.Service.View(t.Channel, user, t.Locale)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case err != nil:
+	case t.prompt != nil && v.Version == t.promptAt:
+		return t.prompt
+	case v.Prompt != nil:
+		m := t.usable(*v.Prompt)
+		t.prompt, t.promptAt = &m, v.Version
+		return t.prompt
+	}
+	t.prompt = nil
+	return t.board
 }
 
 // Play runs the prompt loop until the game ends, the input ends or a
@@ -229,18 +312,22 @@ func (t *Terminal) Play() error {
 			// often as not): wait until every post of it is shown.
 			t.Service.Quiet()
 			fmt.Fprintln(t.out, t.say("term.over"))
-			fmt.Fprintln(t.out, t.say("term.again"))
+			if !t.Watch {
+				fmt.Fprintln(t.out, t.say("term.again", "command", t.command()))
+			}
 			return nil
 		}
+		// The bots' moves before this player's turn are shown first.
+		t.Service.Quiet()
 		t.handOver(user)
 		fmt.Fprintf(t.out, "%s> ", t.Names[user])
 		if !t.in.Scan() {
-			fmt.Fprintln(t.out, "\n"+t.say("term.saved"))
+			fmt.Fprintln(t.out, "\n"+t.say("term.saved", "command", t.command()))
 			return t.in.Err()
 		}
 		line := strings.TrimSpace(t.in.Text())
 		if t.isQuit(line) {
-			fmt.Fprintln(t.out, t.say("term.saved"))
+			fmt.Fprintln(t.out, t.say("term.saved", "command", t.command()))
 			return nil
 		}
 		t.input(user, line)
@@ -254,18 +341,27 @@ func (t *Terminal) isQuit(line string) bool {
 	return word == "quit" || word == "exit" || same(word, present.T(t.Locale, "term.quit_word"))
 }
 
+// command is how the player runs the terminal again.
+func (t *Terminal) command() string {
+	if t.Command == "" {
+		return "conductor play"
+	}
+	return t.Command
+}
+
 // waitForHuman waits for bots to move and returns who types next; over
 // once the game has ended (its final reveal may still be on its way).
+// Watching, nobody types: it waits for the end.
 func (t *Terminal) waitForHuman() (user string, over bool) {
 	for {
 		info, ok := t.Service.Turn(t.Channel)
 		if !ok || info.Phase == engine.PhaseOver {
 			return "", true
 		}
-		if len(info.Choosing) > 0 {
+		if len(info.Choosing) > 0 && !t.Watch {
 			return info.Choosing[0], false
 		}
-		if info.Current != "" {
+		if info.Current != "" && !t.Watch {
 			return info.Current, false
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -313,19 +409,20 @@ func (t *Terminal) handOver(user string) {
 func (t *Terminal) input(user, line string) {
 	switch {
 	case line == "":
-		t.mu.Lock()
-		if t.prompt != nil {
-			t.showComponents(*t.prompt)
-		} else if t.board != nil {
-			t.showComponents(*t.board)
+		// What a number or letters would work now, again.
+		if m := t.controls(user); m != nil {
+			t.mu.Lock()
+			t.showComponents(*m)
+			t.mu.Unlock()
 		}
-		t.mu.Unlock()
 	case t.isWord(line, "help") || line == "?":
 		fmt.Fprintln(t.out, t.help())
 	case t.isWord(line, "hint"):
 		// The coach: the expert's move for this player, as /ttr hint.
 		t.request(&commands.Request{Type: commands.CommandRequest, User: user, Name: "ttr", Sub: "hint", Options: map[string]string{}})
-	case strings.HasPrefix(line, "/"):
+	case strings.HasPrefix(line, "/") || t.isCommand(line):
+		// A command's name is never taken for a prompt's letters:
+		// "claim Brest Paris" claims, with or without its slash.
 		req, err := t.commandNames().parse(line)
 		if err != nil {
 			fmt.Fprintln(t.out, present.StripMarkdown(err.Error()))
@@ -335,11 +432,40 @@ func (t *Terminal) input(user, line string) {
 			fmt.Fprintln(t.out, t.help()) // the terminal's own
 			return
 		}
+		if req.Name == "ttr" && slices.Contains(seatsNotHere, req.Sub) {
+			fmt.Fprintln(t.out, t.say("term.not_here", "command", present.CommandText(t.Locale, "ttr", req.Sub), "run", t.command()))
+			return
+		}
+		if req.Name == "ttr" && slices.Contains(discordOnly, req.Sub) {
+			fmt.Fprintln(t.out, t.say("term.discord_only", "command", present.CommandText(t.Locale, "ttr", req.Sub)))
+			return
+		}
+		// Everything private is shown here already: no DM to send it to.
+		delete(req.Options, "dm")
 		req.User = user
 		t.request(req)
 	default:
 		t.choose(user, line)
 	}
+}
+
+// The subcommands of /ttr a terminal game has no use for: the seats,
+// board and language are chosen on the command line, and a server's
+// records and turn DMs are Discord's.
+var (
+	seatsNotHere = []string{"new", "join", "leave", "start", "addbot", "kick"}
+	discordOnly  = []string{"stats", "forget", "notify"}
+)
+
+// isCommand: the line's first word names a command (in the terminal's
+// language or in English), typed without its slash.
+func (t *Terminal) isCommand(line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	_, ok := t.commandNames().command(fields[0])
+	return ok
 }
 
 // isWord: the line is one of the terminal's short words ("help", "hint"),
@@ -360,12 +486,7 @@ func (t *Terminal) commandNames() *commandNames {
 
 // choose clicks a numbered button or picks lettered menu options.
 func (t *Terminal) choose(user, line string) {
-	t.mu.Lock()
-	m := t.prompt
-	if m == nil {
-		m = t.board
-	}
-	t.mu.Unlock()
+	m := t.controls(user)
 	if m == nil {
 		fmt.Fprintln(t.out, t.say("term.nothing", "deck", present.T(t.Locale, "word.deck")))
 		return
@@ -394,12 +515,20 @@ func (t *Terminal) choose(user, line string) {
 				continue
 			}
 			var values []string
+			last := string(rune('a' + len(c.Options) - 1))
 			for _, f := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ',' || r == ' ' }) {
 				if len(f) != 1 || f[0] < 'a' || int(f[0]-'a') >= len(c.Options) {
-					fmt.Fprintln(t.out, t.say("term.bad_letter", "letter", f, "last", string(rune('a'+len(c.Options)-1))))
+					fmt.Fprintln(t.out, t.say("term.bad_letter", "letter", f, "last", last))
 					return
 				}
-				values = append(values, c.Options[f[0]-'a'].Value)
+				if v := c.Options[f[0]-'a'].Value; !slices.Contains(values, v) {
+					values = append(values, v)
+				}
+			}
+			// As Discord's menu does, the count is checked before it is sent.
+			if len(values) < c.Min || (c.Max > 0 && len(values) > c.Max) {
+				fmt.Fprintln(t.out, t.say("term.letters_count", "min", c.Min, "max", c.Max, "last", last))
+				return
 			}
 			sort.Strings(values)
 			t.request(&commands.Request{Type: commands.ComponentRequest, User: user, CustomID: c.ID, Values: values})
@@ -446,7 +575,7 @@ func (t *Terminal) help() string {
 	var sb strings.Builder
 	sb.WriteString(t.say("term.help.title"))
 	for _, l := range lines {
-		fmt.Fprintf(&sb, "\n  %s\n      %s", l[0], t.say(l[1]))
+		fmt.Fprintf(&sb, "\n  %s\n      %s", l[0], t.say(l[1], "command", t.command()))
 	}
 	sb.WriteString("\n" + t.say("term.help.pictures", "dir", t.pictureDir()))
 	return sb.String()

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -69,12 +68,21 @@ func badSetting(format string, args ...any) error {
 	return ConfigError{fmt.Errorf(format, args...)}
 }
 
-// NoTokenError says how to get a token, and how to run command (the bot,
-// or `conductor doctor`) with it; and how to play without one.
-func NoTokenError(command string) error {
-	return errors.New("DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
-		"(see \"Making a Discord application\" in README.md), then run DISCORD_TOKEN=... " + command + ". " +
-		"To try a game without Discord, run: conductor play")
+// NoTokenError is the error of a command that needs DISCORD_TOKEN: it
+// says how to get a token, how to run the command with it (Command: ""
+// for the bot, "doctor"), and how to play without one, naming the program
+// as the user started it (Program: "conductor", "go run ."; "" reads
+// conductor).
+type NoTokenError struct{ Program, Command string }
+
+func (e *NoTokenError) Error() string {
+	program := e.Program
+	if program == "" {
+		program = "conductor"
+	}
+	return "DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications " +
+		"(see \"Making a Discord application\" in README.md), then run `DISCORD_TOKEN=... " + strings.TrimSpace(program+" "+e.Command) + "`. " +
+		"To try a game without Discord, run `" + program + " play`."
 }
 
 // ConfigFromEnv reads the configuration from environment variables; decks
@@ -97,7 +105,7 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		ClientIPHeader: strings.TrimSpace(getenv("CONDUCTOR_CLIENT_IP_HEADER")),
 	}
 	if cfg.Token == "" {
-		return cfg, NoTokenError("conductor")
+		return cfg, &NoTokenError{}
 	}
 	if cfg.DBPath == "" {
 		cfg.DBPath = "conductor.db"

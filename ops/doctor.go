@@ -22,7 +22,7 @@ import (
 func Doctor(getenv func(string) string, channel string, post bool, client *http.Client, log *slog.Logger) (bot.Report, error) {
 	token := strings.TrimSpace(getenv("DISCORD_TOKEN"))
 	if token == "" {
-		return nil, NoTokenError("conductor doctor")
+		return nil, &NoTokenError{Command: "doctor"}
 	}
 	b, err := bot.New(bot.Config{Token: token, GuildID: strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
 		APIBase: strings.TrimSpace(getenv("DISCORD_API_URL")), Commands: commands.Definitions(data.Embedded().IDs()),
