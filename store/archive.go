@@ -50,7 +50,9 @@ type ArchiveEntry struct {
 	Channel string `json:"channel"`
 	// Parent is the channel whose thread the game was played in ("" for
 	// a game played in its channel).
-	Parent   string    `json:"parent,omitempty"`
+	Parent string `json:"parent,omitempty"`
+	// Locale is the table's language ("" for the default).
+	Locale   string    `json:"locale,omitempty"`
 	Map      string    `json:"map"`
 	Variant  string    `json:"variant,omitempty"`
 	Status   string    `json:"status"`
@@ -108,7 +110,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		rec.Status, rec.Updated, rec.Due = status, finished, nil
 		key := archiveKey{Guild: rec.Guild, Finished: finished.Format(archiveTimeLayout), ID: rec.ID}
 		entry = &ArchiveEntry{
-			Key: key.String(), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel, Parent: rec.Options[optionParent],
+			Key: key.String(), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel, Parent: rec.Options[optionParent], Locale: rec.Options[optionLocale],
 			Map: rec.Map, Variant: rec.Variant, Status: status,
 			Started: rec.Created.UTC(), Finished: finished, Moves: len(rec.Log),
 			Early: result.Early && status == StatusFinished, Players: result.Players,

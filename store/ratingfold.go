@@ -246,6 +246,7 @@ func (fd *ratingFold) add(e *ArchiveEntry) ([]RatingChange, error) {
 		channel = e.Channel
 	}
 	bump(&fd.st.Channels, channel)
+	bump(&fd.st.Locales, e.Locale)
 	changes := make([]RatingChange, 0, members)
 	for i, s := range seats {
 		m := rows[i]
@@ -346,14 +347,9 @@ func (fd *ratingFold) endSeason(end time.Time) error {
 		return err
 	}
 	n := fd.st.Seasons + 1
-	channel, most := "", 0
-	for ch, k := range fd.st.Channels {
-		if k > most || (k == most && ch < channel) {
-			channel, most = ch, k
-		}
-	}
+	channel, locale := mostOf(fd.st.Channels), mostOf(fd.st.Locales)
 	for _, ed := range fd.st.Editions {
-		table := SeasonTable{Season: n, Edition: ed, Start: fd.st.SeasonStart, End: end, Games: fd.st.Rated[ed], Channel: channel}
+		table := SeasonTable{Season: n, Edition: ed, Start: fd.st.SeasonStart, End: end, Games: fd.st.Rated[ed], Channel: channel, Locale: locale}
 		for _, m := range fd.members {
 			if m.Edition == ed && m.SeasonGames > 0 {
 				table.Standings = append(table.Standings, Standing{MemberRating: MemberRating{
@@ -371,8 +367,19 @@ func (fd *ratingFold) endSeason(end time.Time) error {
 	}
 	fd.st.Seasons = n
 	fd.st.SeasonStart = end
-	fd.st.Ranked, fd.st.Rated, fd.st.Channels = nil, nil, nil
+	fd.st.Ranked, fd.st.Rated, fd.st.Channels, fd.st.Locales = nil, nil, nil, nil
 	return nil
+}
+
+// mostOf is the key counted most (the first in order among equals).
+func mostOf(counts map[string]int) string {
+	best, most := "", 0
+	for k, n := range counts {
+		if n > most || (n == most && k < best) {
+			best, most = k, n
+		}
+	}
+	return best
 }
 
 // sortStandings orders a table and numbers its places.

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -190,6 +192,7 @@ type ratingState struct {
 	Ranked   map[string]int `json:"ranked,omitempty"`
 	Rated    map[string]int `json:"rated,omitempty"`
 	Channels map[string]int `json:"channels,omitempty"`
+	Locales  map[string]int `json:"locales,omitempty"` // this season's rated games by the table's language
 }
 
 // ratingVersion is what the state row records: the store's rules and the
@@ -428,6 +431,22 @@ func (s *Store) Leaderboard(guild, edition string, limit int, asker string, f Ra
 		}
 		return lb, nil
 	}
+}
+
+// RatedEditions lists the editions with rated games on guild, the one
+// with the most members on this season's table first (then the most
+// rated games this season, then the first rated): the table
+// /ttr leaderboard shows unless asked for another.
+func (s *Store) RatedEditions(guild string, f RatingFormula) ([]string, error) {
+	var out []string
+	err := s.readRatings(guild, f, func(_ txn, st *ratingState, _ *GuildSettings) error {
+		out = slices.Clone(st.Editions)
+		slices.SortStableFunc(out, func(a, b string) int {
+			return cmp.Or(cmp.Compare(st.Ranked[b], st.Ranked[a]), cmp.Compare(st.Rated[b], st.Rated[a]))
+		})
+		return nil
+	})
+	return out, err
 }
 
 // standing reads a member's rating on edition and their place on the

@@ -381,6 +381,9 @@ func TestLeaderboard(t *testing.T) {
 				t.Errorf("the asker's standing %+v, on the table %+v", lb.Asker, sd)
 			}
 		}
+		if eds, err := s.RatedEditions("g1", formula); err != nil || !slices.Equal(eds, []string{"usa", "europe"}) {
+			t.Errorf("rated editions: %v %v", eds, err)
+		}
 		eu, _ := s.Leaderboard("g1", "europe", 10, "u3", formula)
 		if eu.Ranked != 2 || eu.Asker != nil {
 			t.Errorf("Europe's table: %+v", eu)
@@ -462,6 +465,7 @@ func TestSeasons(t *testing.T) {
 			rec := sampleGame(fmt.Sprintf("s%02d", n), "g1", 3)
 			rec.Map = "usa"
 			rec.Options["parent"] = fmt.Sprint("p", n%2)
+			rec.Options["locale"] = []string{"fr", "de"}[n%2]
 			mustPut(t, s, rec)
 			if _, err := s.Archive(rec.Channel, g.res); err != nil {
 				t.Fatal(err)
@@ -494,7 +498,7 @@ func TestSeasons(t *testing.T) {
 			t.Fatalf("tables to announce: %+v %v", tables, err)
 		}
 		oc := tables[0]
-		if oc.Season != 1 || oc.Games != 3 || len(oc.Standings) != 2 || oc.Standings[0].UserID != "u1" || oc.Channel != "p1" {
+		if oc.Season != 1 || oc.Games != 3 || len(oc.Standings) != 2 || oc.Standings[0].UserID != "u1" || oc.Channel != "p1" || oc.Locale != "de" {
 			t.Errorf("October's table: %+v", oc)
 		}
 		for i := range 2 {

@@ -105,8 +105,10 @@ type SeasonTable struct {
 	Games     int        `json:"games"` // rated games on the edition that season
 	Standings []Standing `json:"standings,omitempty"`
 	// Channel is where most of the server's rated games of the season
-	// were played (a thread's parent channel): where its end is told.
+	// were played (a thread's parent channel): where its end is told, in
+	// the language most of them were played in (Locale).
 	Channel string `json:"channel,omitempty"`
+	Locale  string `json:"locale,omitempty"`
 }
 
 // Settings returns a server's settings.
