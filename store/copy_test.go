@@ -52,7 +52,7 @@ func fillForCopy(t *testing.T, s *Store, games int) {
 	if _, err := s.ReplayKey(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetSeason("g1", SeasonMonth); err != nil {
+	if _, err := s.SetSeason("g1", SeasonMonth, s.now()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -452,7 +452,7 @@ func TestSeasons(t *testing.T) {
 	eachBackend(t, func(t *testing.T) {
 		s, _ := openTemp(t)
 		s.now = func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
-		info, err := s.SetSeason("g1", SeasonMonth)
+		info, err := s.SetSeason("g1", SeasonMonth, s.now())
 		if err != nil || info.End != time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) || info.Number != 1 {
 			t.Fatalf("SetSeason: %+v %v", info, err)
 		}
@@ -531,7 +531,7 @@ func TestSeasons(t *testing.T) {
 			}
 		}
 		// No seasons: the season under way never ends.
-		if info, _ := s.SetSeason("g1", SeasonNone); !info.End.IsZero() {
+		if info, _ := s.SetSeason("g1", SeasonNone, s.now()); !info.End.IsZero() {
 			t.Errorf("no seasons: %+v", info)
 		}
 	})
@@ -611,7 +611,7 @@ func TestForgetGuildForgetsRatings(t *testing.T) {
 		for i, g := range ratingGames() {
 			archiveRated(t, s, i, g)
 		}
-		if _, err := s.SetSeason("g1", SeasonQuarter); err != nil {
+		if _, err := s.SetSeason("g1", SeasonQuarter, s.now()); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.FoldRatings("g1", formula); err != nil {

@@ -121,10 +121,19 @@ func (s *Store) Settings(guild string) (*GuildSettings, error) {
 	return set, err
 }
 
+// Season returns the season under way on a server.
+func (s *Store) Season(guild string) (SeasonInfo, error) {
+	set, err := s.Settings(guild)
+	if err != nil {
+		return SeasonInfo{}, err
+	}
+	return seasonInfo(set, nil), nil
+}
+
 // SetSeason sets a server's season length (SeasonMonth, SeasonQuarter or
-// SeasonNone) from now on: the season under way ends at the next month's
-// or quarter's start, or never.
-func (s *Store) SetSeason(guild, length string) (SeasonInfo, error) {
+// SeasonNone) from now on: the season under way ends at the first
+// month's or quarter's start after now, or never.
+func (s *Store) SetSeason(guild, length string, now time.Time) (SeasonInfo, error) {
 	switch length {
 	case SeasonNone, SeasonMonth, SeasonQuarter:
 	default:
@@ -137,7 +146,7 @@ func (s *Store) SetSeason(guild, length string) (SeasonInfo, error) {
 			return err
 		}
 		if set.Season != length {
-			set.Season, set.Since = length, s.stamp()
+			set.Season, set.Since = length, now.UTC()
 		}
 		info = seasonInfo(set, nil)
 		return putGuildSettings(t, guild, set)
