@@ -16,6 +16,7 @@
 package rating
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -46,6 +47,14 @@ func Default() Model {
 	return Model{Mu0: 25, Sigma0: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, Kappa: 0.0001}
 }
 
+// Version names the formula: the model's constants, the anchors'
+// measurement, the display and the seasons' pull. Ratings kept under
+// another version are computed again from the archive.
+func (m Model) Version() string {
+	return fmt.Sprintf("weng-lin bradley-terry full pairs: mu0 %g sigma0 %g beta %g tau %g kappa %g; anchors %s; display %d + %d(mu - 3 sigma); season pull %g",
+		m.Mu0, m.Sigma0, m.Beta, m.Tau, m.Kappa, AnchorsMeasured, displayBase, displayScale, SeasonRegress)
+}
+
 // New is a player who never played.
 func (m Model) New() Rating { return Rating{Mu: m.Mu0, Sigma: m.Sigma0} }
 
@@ -56,12 +65,19 @@ func (r Rating) Ordinal() float64 { return r.Mu - 3*r.Sigma }
 
 // Display is the one number players see: the ordinal on a scale where a
 // newcomer stands at 1,000 and a point of Mu is worth 20.
-func (r Rating) Display() int { return int(math.Round(1000 + 20*r.Ordinal())) }
+func (r Rating) Display() int { return int(math.Round(displayBase + displayScale*r.Ordinal())) }
+
+const (
+	displayBase  = 1000
+	displayScale = 20
+)
 
 // ProvisionalGames is how many rated games a player needs before a rating
-// is shown as settled: by then Sigma has fallen from 8.3 to about 6 at
-// four seats, and the conservative estimate means something.
-const ProvisionalGames = 5
+// is shown as settled. The calibration (docs/ratings.md) puts members of
+// a stronger level above those of a weaker one, nine pairs in ten, from
+// their 3rd to 7th game on Europe and Märklin and their 15th to 18th on
+// USA (where the expert's members play fewer games): ten is between.
+const ProvisionalGames = 10
 
 // Seat is one player of a game as Rate takes it.
 type Seat struct {
@@ -142,6 +158,12 @@ func (m Model) WinChances(rs []Rating) []float64 {
 	}
 	return out
 }
+
+// SeasonRegress is how far a new season pulls every rating back toward a
+// newcomer's (Regress): a fifth, so that a month away costs little and
+// the first games of a season move the rating quickly again (Sigma widens
+// by as much).
+const SeasonRegress = 0.2
 
 // Regress starts a player's next season from the last one: Mu pulled
 // toward a newcomer's by the fraction f (0 keeps it, 1 forgets it) and
