@@ -13,7 +13,7 @@ import (
 func (s *Service) help(req *Request) Message {
 	loc := req.Locale
 	lines := []string{present.T(loc, "help.intro")}
-	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "notify", "end", "rules", "stats"} {
+	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "notify", "end", "rules", "stats", "rating", "leaderboard"} {
 		lines = append(lines, present.T(loc, "help."+k, "option", present.CommandWord(loc, "opt.hand.dm", "dm")))
 	}
 	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 
 	"conductor/data"
@@ -69,6 +70,8 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 func (t *table) finish() {
 	if _, err := t.cfg.Store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
 		t.log.Error("archive", "channel", t.rec.Channel, "err", err)
+	} else {
+		t.foldRatings(t.rec.Guild)
 	}
 	t.rec, t.game = nil, nil
 }
@@ -82,6 +85,8 @@ func (t *table) finishWith(fs *engine.FinalScore) {
 	}
 	if _, err := t.cfg.Store.Archive(ch, t.archiveResult(fs, true)); err != nil {
 		t.log.Error("archive", "channel", ch, "err", err)
+	} else {
+		t.foldRatings(t.rec.Guild) // an early end rates nothing, but leaves nothing pending either
 	}
 	t.rec, t.game = nil, nil
 	t.out.kick(ch)
@@ -113,8 +118,18 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
+	// The members' rating changes, as the archive will fold the game.
+	changes := t.ratingChanges(t.archiveResult(fs, early))
+	if line := present.FinalRatings(loc, present.EditionName(loc, b, ""), changes, func(seat int) string {
+		if id := rec.Seats[seat].UserID; id != "" && !strings.HasPrefix(id, "local:") {
+			return userMention(id) // a seat left to a bot too: the change is the member's
+		}
+		return mention(loc, rec.Seats[seat])
+	}); line != "" {
+		last.Content += "\n" + line
+	}
 	last.Content += t.replayLine(loc)
-	if png, err := t.finalPNG(fs, early); err == nil {
+	if png, err := t.finalPNG(fs, early, changes); err == nil {
 		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
 	} else {
 		t.log.Error("render final", "err", err)
@@ -171,11 +186,12 @@ func (s *house) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, sea
 	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
-// finalPNG draws the final score sheet.
-func (t *table) finalPNG(fs *engine.FinalScore, early bool) ([]byte, error) {
+// finalPNG draws the final score sheet, with the members' rating changes.
+func (t *table) finalPNG(fs *engine.FinalScore, early bool, changes []present.RatingChange) ([]byte, error) {
 	g := t.game
 	v := g.Public()
 	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
+	present.RateFinalScene(t.locale(), sc, changes)
 	var buf bytes.Buffer
 	if err := t.cfg.Renderer.Final(&buf, sc); err != nil {
 		return nil, err
@@ -197,6 +213,7 @@ func (t *table) archiveResult(fs *engine.FinalScore, early bool) store.ArchiveRe
 		place := present.Place(fs, i)
 		pr := store.PlayerResult{UserID: st.UserID, Name: present.BotBaseName(st.Name, st.Bot), Bot: st.Bot, TakenOver: st.TakenOver(), Score: ps.Total,
 			Rank: place, Won: place == 1, TicketsCompleted: ps.CompletedTickets, TicketsFailed: len(ps.Tickets) - ps.CompletedTickets}
+		pr.Hints, _ = strconv.Atoi(rec.Options[hintKey(i)])
 		if st.TakenOver() {
 			pr.Routes = claimedBy(rec, b, owners, i, st.LeftAt)
 		} else {

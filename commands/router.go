@@ -33,7 +33,16 @@ func (s *Service) command(ctx context.Context, req *Request) (response, error) {
 		case "stats":
 			return s.stats(ctx, req)
 		case "forget":
+			if who := req.Opt("player"); who != "" {
+				return s.forgetMember(ctx, req, who)
+			}
 			return s.forget(ctx, req)
+		case "rating":
+			return s.ratingCommand(ctx, req)
+		case "leaderboard":
+			return s.leaderboardCommand(ctx, req)
+		case "season":
+			return s.seasonCommand(ctx, req)
 		case "undo":
 			return s.undoAsk(ctx, req)
 		case "hint":
