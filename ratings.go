@@ -40,7 +40,7 @@ func ratingsCommand(fs *flag.FlagSet) runFunc {
 	members := fs.Int("members", 16, "members a level (--calibrate)")
 	botShare := fs.Float64("bot-share", 0.25, "share of seats an anchored bot takes (--calibrate)")
 	company := fs.Float64("company", 0, "how strongly members keep to tables where they are the weakest (half of them) or the strongest (the other half): 0 not at all, k: k times as readily (--calibrate)")
-	tolerance := fs.Float64("tolerance", 2.5, "how near in Mu a member's rating must come to its level's anchor (--calibrate)")
+	tolerance := fs.Float64("tolerance", 4, "how near in Mu a member's rating must come to its level's anchor (--calibrate)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the calibration's members")
 	return func(_ context.Context, in *invocation) error {
 		given := 0
@@ -131,7 +131,9 @@ func writeCalibration(w io.Writer, ed string, gs []rating.FitGame, rep rating.Ca
 	fmt.Fprintln(w, "| level | anchor Mu | members' Mu at the end |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, l := range levelsByMu(rep.Anchor) {
-		fmt.Fprintf(w, "| %s | %.2f | %.2f |\n", l, rep.Anchor[l], rep.MeanMu[l])
+		if mu, ok := rep.MeanMu[l]; ok {
+			fmt.Fprintf(w, "| %s | %.2f | %.2f |\n", l, rep.Anchor[l], mu)
+		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "| after n games (%d at most) |", len(rep.Within))
