@@ -157,7 +157,7 @@ func TestFileOnlyCommandsOnPostgres(t *testing.T) {
 	}
 	if _, err := ops.ConfigFromEnv(func(k string) string {
 		return map[string]string{"DISCORD_TOKEN": "t", "CONDUCTOR_DB": dsn, "CONDUCTOR_SHARD_COUNT": "2", "CONDUCTOR_SHARD_ID": "1"}[k]
-	}, nil); err == nil || !strings.Contains(err.Error(), "CONDUCTOR_SHARD_COUNT=2 with a PostgreSQL") {
+	}, nil); err == nil || !strings.Contains(err.Error(), "with a PostgreSQL CONDUCTOR_DB") || !strings.Contains(err.Error(), "CONDUCTOR_SHARDS=all") {
 		t.Fatalf("several shards on PostgreSQL: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"conductor/bot"
 	"conductor/ops"
 	"conductor/store"
 )
@@ -97,7 +98,7 @@ func TestServeSaysWhenGamesAreNotItsShards(t *testing.T) {
 	st.Close()
 	// The check runs before Discord is reached: an unreachable API is
 	// enough to see the log line, then serve fails to connect.
-	cfg := ops.Config{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, ShardID: 0, ShardCount: 2}
+	cfg := ops.Config{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, Shards: &bot.ShardRange{From: 0, To: 0}, ShardCount: 2}
 	var logs syncBuffer
 	serve(t.Context(), cfg, &logs, nil)
 	line := ""

@@ -48,6 +48,9 @@ const shutdownGrace = 30 * time.Second
 // address (tests).
 func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(healthAddr string)) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	for _, n := range cfg.Notices {
+		log.Info(n)
+	}
 	cat, err := ops.Catalog(cfg.Decks)
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 		}
 	}()
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
-		Commands: commands.Definitions(cat.IDs()), ShardID: cfg.ShardID, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
+		Commands: commands.Definitions(cat.IDs()), Shards: cfg.Shards, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
 		Activity: cfg.ClientSecret != ""})
 	if err != nil {
 		return err

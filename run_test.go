@@ -54,11 +54,12 @@ func (s *syncBuffer) String() string {
 }
 
 // TestRunServesThenStopsCleanly runs `conductor run` against the fake
-// Discord: the health check reports the gateway and the database, a
-// command works, and cancelling (as SIGTERM does) closes everything, so the
-// database opens again at once.
+// Discord, which recommends two shards: the process runs both on one
+// database, the health check reports the gateway (each shard) and the
+// database, a command works, and cancelling (as SIGTERM does) closes
+// everything, so the database opens again at once.
 func TestRunServesThenStopsCleanly(t *testing.T) {
-	srv := fakediscord.New(t)
+	srv := fakediscord.New(t, fakediscord.Options{RecommendedShards: 2, MaxConcurrency: 2})
 	guild := srv.CreateGuild("Rail Club")
 	ch := srv.CreateTextChannel(guild.ID, "table")
 	alice := srv.CreateUser("alice")
@@ -88,6 +89,9 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 	rep, _ := getHealth(t, addr)
 	if rep.Status != "ok" || !rep.Database.OK || rep.Database.Path != db || !rep.Gateway.CommandsRegistered {
 		t.Errorf("health = %+v", rep)
+	}
+	if g := rep.Gateway; g.ShardCount != 2 || len(g.Shards) != 2 || !g.Shards[0].Connected || !g.Shards[1].Connected || g.Shards[1].ID != 1 {
+		t.Errorf("the health of the shards: %d of %d: %+v", len(g.Shards), g.ShardCount, g.Shards)
 	}
 
 	h, err := srv.RunCommand(alice.ID, ch.ID, "ttr", fakediscord.Subcommand("new", fakediscord.StringOption("map", "europe")))
@@ -133,6 +137,10 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 		t.Fatalf("the database was left locked: %v", err)
 	}
 	defer st.Close()
+	// The file serves every server: the whole bot, whatever its count.
+	if id, ok, err := st.Shard(); err != nil || !ok || id != (store.ShardIdentity{ID: 0, Count: 1}) {
+		t.Errorf("the database serves %v (%v %v), want the whole bot", id, ok, err)
+	}
 	game := ch.ID
 	if th := srv.Threads(ch.ID); len(th) == 1 {
 		game = th[0].ID // the game's own thread

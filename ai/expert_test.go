@@ -15,21 +15,26 @@ import (
 // fastExpert is an expert with few worlds and the fast rollout policy, for
 // tests that play many moves. It searches from the first turn (the level
 // itself searches only near the end), so that the tests exercise its
-// search everywhere.
+// search everywhere. Its four worlds come in two rounds, so that the
+// verdict between rounds (which drops the clearly worse candidates)
+// plays its part as in the level's search; what these tests check (legal
+// moves, the same move from the same view, nothing read from the hidden
+// state) holds for any number of worlds.
 func fastExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.maxWorlds, e.round = 8, 8
+	e.maxWorlds, e.round = 4, 2
 	e.endTrains = 1 << 30
 	e.hardRoll = false
 	e.deadline = 0 // the time cap would make a loaded machine's choices differ
 	return e
 }
 
-// hardRollExpert is an expert with very few worlds that plays them out
-// with hard, from the first turn.
+// hardRollExpert is an expert with very few worlds (two, each played out
+// with hard for every candidate, the dearest playouts there are), from
+// the first turn.
 func hardRollExpert(seed uint64) *expert {
 	e := newExpert(seed)
-	e.maxWorlds, e.round = 4, 4
+	e.maxWorlds, e.round = 2, 2
 	e.endTrains = 1 << 30
 	e.deadline = 0 // the time cap would make a loaded machine's choices differ
 	return e

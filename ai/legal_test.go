@@ -16,11 +16,15 @@ var allLevels = append(append([]string(nil), Levels[:3]...), Baselines...)
 // TestBotsPlayOnlyLegalActions plays games on every edition and variant
 // with 2 to 5 players, every level taking seats in turn, and checks that
 // every action chosen is one of the legal ones and that each game ends.
+// Its subtests compute and never wait, so they run one after another:
+// in parallel they would gain nothing where go test keeps both cores busy
+// with other packages, and would run under the race detector
+// (internal/testall) for nothing new, bots playing side by side being
+// ai/arena's tests' (Workers: 2).
 func TestBotsPlayOnlyLegalActions(t *testing.T) {
 	for _, b := range testkit.Catalog().Boards() {
 		for _, v := range b.Variants {
 			t.Run(b.ID+"/"+v.ID, func(t *testing.T) {
-				t.Parallel()
 				for players := 2; players <= 5; players++ {
 					// Enough games that every level sits at this table.
 					games := (len(allLevels) + players - 1) / players

@@ -38,6 +38,8 @@ func tournament(t *testing.T, board, variant, a, b string, games int, seed uint6
 // games against the destination-hungry baseline. Selfplay measures the full
 // rate (over 90% on each edition); 60 games and a 60% bar keep the test
 // fast and far from flaky (the bar sits several standard errors below).
+// The editions play one after another, as TestBotsPlayOnlyLegalActions'
+// do, and for the same reasons.
 func TestHardBeatsDestHungry(t *testing.T) {
 	games := 60
 	if testing.Short() {
@@ -45,7 +47,6 @@ func TestHardBeatsDestHungry(t *testing.T) {
 	}
 	for _, board := range []string{"usa", "europe", "marklin"} {
 		t.Run(board, func(t *testing.T) {
-			t.Parallel()
 			if rate := tournament(t, board, "", "hard", "dest", games, 7000); rate < 0.6 {
 				t.Errorf("hard won %.0f%% of %d games against dest on %s, want at least 60%%", 100*rate, games, board)
 			} else {

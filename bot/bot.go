@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 
 	"conductor/commands"
 	"conductor/present"
@@ -42,26 +43,42 @@ type Config struct {
 	ReadyTimeout time.Duration
 	// HTTPTimeout bounds each REST request; default 30s.
 	HTTPTimeout time.Duration
-	// ShardID and ShardCount run this process as one gateway shard of
-	// several (CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT): Discord then sends
-	// it the events of the servers with (guild_id >> 22) % ShardCount ==
-	// ShardID, and DMs to shard 0. ShardCount 0 or 1 means no sharding.
-	ShardID, ShardCount int
-	// GlobalRate is how many REST requests a second this process may make under
-	// Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
-	// DefaultGlobalRate shared among ShardCount processes. Negative paces nothing.
+	// ShardCount is the number of gateway shards of the whole bot
+	// (CONDUCTOR_SHARD_COUNT): Discord sends shard i the events of the
+	// servers with (guild_id >> 22) % ShardCount == i, and DMs to shard 0.
+	// 0: the count Discord recommends in GET /gateway/bot.
+	ShardCount int
+	// Shards are the shards this process runs (CONDUCTOR_SHARDS); nil: all
+	// of them. Each has its own gateway connection; they share everything
+	// else (the handler, the REST client, the global gate).
+	Shards *ShardRange
+	// IdentifyInterval is how often Discord lets a bucket of shards log in:
+	// IdentifyInterval (5 s) by default. Tests shorten it, for the fake
+	// Discord too.
+	IdentifyInterval time.Duration
+	// IdentifyGate paces the gateway logins (identify.go); nil: the
+	// process's own, which knows its own logins only.
+	IdentifyGate IdentifyGate
+	// GlobalRate is how many REST requests a second this process may make
+	// under Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
+	// DefaultGlobalRate times the share of the shards this process runs.
+	// Negative paces nothing.
 	GlobalRate float64
-	Logger     *slog.Logger
+	// GlobalLimiter paces the requests under Discord's global limit
+	// (global_limit.go); nil: the process's own, at GlobalRate.
+	GlobalLimiter GlobalLimiter
+	Logger        *slog.Logger
 	// Activity: the live page (web/) is on; the Entry Point command is
 	// then answered by the bot (entrypoint.go).
 	Activity bool
 }
 
-// Bot is a Discord session serving a Handler. It implements
+// Bot is a Discord bot serving a Handler over one or more gateway shards,
+// with one REST client (discordgo's session). It implements
 // commands.Poster.
 type Bot struct {
 	cfg Config
-	s   *discordgo.Session
+	s   *discordgo.Session // REST only: the gateway is the bot's own (gateway.go)
 	log *slog.Logger
 
 	handler Handler
@@ -78,9 +95,25 @@ type Bot struct {
 	accepting bool
 	inflight  sync.WaitGroup
 
-	ready     chan error // the first READY's registration result
+	// The gateway (shards.go): its URL from GET /gateway/bot, the shards
+	// and the context that ends them, the logins' gate, the dialer.
+	gatewayURL string
+	shards     []*shardConn
+	shardCount int
+	gwCancel   context.CancelFunc
+	identify   IdentifyGate
+	dialer     *websocket.Dialer
+	// firstLogin is closed when the first shard may log in.
+	firstLogin     chan struct{}
+	firstLoginOnce sync.Once
+
+	ready     chan error // the first registration's result, or a shard's refusal
 	readyOnce sync.Once
-	appID     atomic.Value // string
+	// regMu serialises the registration (once per process, on the first
+	// READY of any shard); registered: it succeeded.
+	regMu      sync.Mutex
+	registered bool
+	appID      atomic.Value // string
 
 	dmChannels sync.Map // user id -> DM channel id
 
@@ -100,8 +133,6 @@ type Bot struct {
 	gate *globalGate
 	// answers follows interactions' answers, for their follow-ups (via.go).
 	answers answers
-	// closing follows Close (closing.go).
-	closing closing
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -130,51 +161,46 @@ func New(cfg Config) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.IdentifyInterval <= 0 {
+		cfg.IdentifyInterval = IdentifyInterval
+	}
+	if cfg.ShardCount < 0 {
+		return nil, fmt.Errorf("shard count %d: give a positive count, or 0 for Discord's recommendation", cfg.ShardCount)
+	}
+	if r := cfg.Shards; r != nil && (r.From < 0 || r.To < r.From || cfg.ShardCount > 0 && r.To >= cfg.ShardCount) {
+		return nil, fmt.Errorf("shards %v of %d: give shards from 0 to the count minus one, the first no greater than the last", *r, cfg.ShardCount)
+	}
 	routeDiscordgoLogs(cfg.Logger)
 	s, err := discordgo.New(token)
 	if err != nil {
 		return nil, err
 	}
-	// No intent: the bot reads READY and INTERACTION_CREATE, which come
-	// without one, and keeps no cache fed by guild events (StateEnabled
-	// below). "Any events not listed means it's not associated with an
-	// intent and will always be sent to your app" (Gateway → List of Intents).
-	s.Identify.Intents = discordgo.IntentsNone
-	if cfg.ShardCount > 1 {
-		if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
-			return nil, fmt.Errorf("shard %d of %d: the shard id must be between 0 and %d", cfg.ShardID, cfg.ShardCount, cfg.ShardCount-1)
-		}
-		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
-	}
-	if cfg.GlobalRate == 0 {
-		cfg.GlobalRate = DefaultGlobalRate / float64(max(1, cfg.ShardCount))
-	}
 	// The gate waits before a request is sent; the clock times the request
-	// itself, so a wait at the gate never widens its bounds.
+	// itself, so a wait at the gate never widens its bounds. Until Start
+	// knows the shards, the gate allows the process's share of a single
+	// shard's bot (the doctor's requests).
 	clock := &discordClock{}
-	gate := newGlobalGate(cfg.GlobalRate)
+	gate := newGlobalGate(cfg.GlobalLimiter, cfg.GlobalRate)
 	s.Client = &http.Client{Timeout: cfg.HTTPTimeout, Transport: gate.wrap(&clockedTransport{next: transport, clock: clock})}
-	s.SyncEvents = false
 	s.StateEnabled = false // Conductor reads nothing from the cache
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate}
+	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate,
+		dialer: &websocket.Dialer{Proxy: http.ProxyFromEnvironment, HandshakeTimeout: gatewayDialTimeout}, firstLogin: make(chan struct{})}
+	b.identify = cfg.IdentifyGate
+	if b.identify == nil {
+		b.identify = newLocalIdentifyGate(systemClock{}, cfg.IdentifyInterval, b.sessionLimit, cfg.Logger)
+	}
 	b.health.init()
-	b.closing.init()
-	s.Dialer = b.closing.dialer()
-	s.AddHandler(b.onReady)
-	s.AddHandler(b.onResumed)
-	s.AddHandler(b.onConnect)
-	s.AddHandler(b.onDisconnect)
-	s.AddHandler(b.onEvent)
 	return b, nil
 }
 
 // Session is the underlying discordgo session.
 func (b *Bot) Session() *discordgo.Session { return b.s }
 
-// Start checks the token with GET /gateway/bot, opens the gateway and
-// waits for READY and the registration of the commands. From then on every
-// interaction is given to h in its own goroutine.
+// Start checks the token with GET /gateway/bot, connects the shards
+// (shards.go) and waits for the first READY and the registration of the
+// commands. From then on every interaction is given to h in its own
+// goroutine. The other shards go on logging in as Discord allows.
 func (b *Bot) Start(ctx context.Context, h Handler) error {
 	b.mu.Lock()
 	b.handler = h
@@ -182,7 +208,7 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 	b.runCtx = ctx
 	b.accepting = true
 	b.mu.Unlock()
-	gw, err := b.s.GatewayBot()
+	gw, err := b.s.GatewayBot(discordgo.WithContext(ctx))
 	if err != nil {
 		if isUnauthorized(err) {
 			//lint:ignore ST1005 the message starts with a name, Discord, which is capitalised
@@ -190,32 +216,21 @@ func (b *Bot) Start(ctx context.Context, h Handler) error {
 		}
 		return fmt.Errorf("GET /gateway/bot: %w", err)
 	}
-	if gw.SessionStartLimit.Remaining == 0 && gw.SessionStartLimit.ResetAfter > 0 {
-		wait := time.Duration(gw.SessionStartLimit.ResetAfter) * time.Millisecond
-		b.log.Warn("no gateway sessions left today; waiting", "for", wait)
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := b.startShards(gw); err != nil {
+		return err
 	}
-	b.log.Debug("gateway", "url", gw.URL, "shards", gw.Shards)
-	if gw.Shards > max(1, b.cfg.ShardCount) {
-		// Discord requires sharding from 2,500 servers; one connection
-		// serves all of them until then.
-		b.log.Warn("Discord recommends more shards than this deployment runs: see docs/deploy.md", "recommended", gw.Shards, "running", max(1, b.cfg.ShardCount))
-	}
-	if err := b.s.Open(); err != nil {
-		return fmt.Errorf("opening the gateway: %w", err)
+	select {
+	case <-b.firstLogin:
+	case err := <-b.ready: // a shard refused before it could log in
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	timer := time.NewTimer(b.cfg.ReadyTimeout)
 	defer timer.Stop()
 	select {
 	case err := <-b.ready:
-		if err != nil {
-			return fmt.Errorf("registering the slash commands: %w", err)
-		}
-		return nil
+		return err
 	case <-timer.C:
 		return fmt.Errorf("no READY from the gateway within %v", b.cfg.ReadyTimeout)
 	case <-ctx.Done():
@@ -257,8 +272,10 @@ func (b *Bot) AppID() string {
 // handler was slow.
 func (b *Bot) Deferrals() int64 { return b.deferrals.Load() }
 
-func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
-	b.health.up()
+// onShardReady learns the application's id from a shard's READY and
+// registers the commands, once for the process (they belong to the
+// application, not to a shard).
+func (b *Bot) onShardReady(c *shardConn, r *readyEvent) {
 	appID := ""
 	if r.Application != nil {
 		appID = r.Application.ID
@@ -266,19 +283,32 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if appID == "" && r.User != nil {
 		appID = r.User.ID
 	}
-	b.appID.Store(appID)
+	if appID != "" {
+		b.appID.Store(appID)
+	}
+	go b.registerOnce(appID, r.User)
+}
+
+func (b *Bot) registerOnce(appID string, user *discordgo.User) {
+	b.regMu.Lock()
+	defer b.regMu.Unlock()
+	if b.registered {
+		return
+	}
 	b.mu.Lock()
 	ctx := b.runCtx
 	b.mu.Unlock()
 	if ctx == nil {
-		ctx = context.Background() // a session opened without Start (doctor)
+		ctx = context.Background()
 	}
 	err := b.register(ctx, appID)
 	b.health.registered(err)
 	if err != nil {
 		b.log.Error("registering slash commands", "err", err)
+		err = fmt.Errorf("registering the slash commands: %w", err)
 	} else {
-		b.log.Info("connected to Discord", "user", userName(r.User), "guilds", len(r.Guilds), "commands", len(b.cfg.Commands))
+		b.registered = true
+		b.log.Info("connected to Discord", "user", userName(user), "shards", len(b.shards), "of", b.shardCount, "commands", len(b.cfg.Commands))
 	}
 	b.readyOnce.Do(func() { b.ready <- err })
 }
@@ -298,9 +328,9 @@ func (b *Bot) register(ctx context.Context, appID string) error {
 	if appID == "" {
 		return errors.New("READY named no application")
 	}
-	if b.cfg.ShardCount > 1 && b.cfg.ShardID != 0 {
-		// Commands belong to the application, not to a shard: one shard
-		// registers them for all; the others read their ids.
+	if !b.runsShard(0) {
+		// Commands belong to the application, not to a shard: the process
+		// of shard 0 registers them for all; the others read their ids.
 		if got, err := b.s.ApplicationCommands(appID, b.cfg.GuildID, discordgo.WithContext(ctx)); err == nil {
 			b.tellCommandIDs(got)
 		} else {
@@ -381,29 +411,8 @@ func retryable(err error) bool {
 	return errors.As(err, &rl) || !errors.As(err, &re)
 }
 
-func (b *Bot) onResumed(*discordgo.Session, *discordgo.Resumed) { b.health.up() }
-
-func (b *Bot) onConnect(*discordgo.Session, *discordgo.Connect) { b.health.up() }
-
-func (b *Bot) onDisconnect(*discordgo.Session, *discordgo.Disconnect) {
-	if b.closing.started.Load() {
-		return // the end of Close
-	}
-	b.health.down()
-	b.log.Warn("gateway disconnected")
-}
-
-// onEvent passes interactions on with their raw payload, which holds what
-// discordgo does not decode (the channel's kind).
-func (b *Bot) onEvent(_ *discordgo.Session, e *discordgo.Event) {
-	if ic, ok := e.Struct.(*discordgo.InteractionCreate); ok && e.Type == "INTERACTION_CREATE" {
-		b.onInteraction(ic, e.RawData)
-	}
-}
-
-// onInteraction runs in its own goroutine (discordgo calls each handler in
-// one, SyncEvents being off); the Service serialises what happens in a
-// channel.
+// onInteraction runs in its own goroutine (gateway.go starts one for each);
+// the Service serialises what happens in a channel.
 func (b *Bot) onInteraction(ic *discordgo.InteractionCreate, raw []byte) {
 	i := ic.Interaction
 	req, focused, ok := toRequest(i)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,9 +36,20 @@ const (
 	InvalidRequestsAlarm  = InvalidRequestsBan / 10
 )
 
+// GlobalLimiter paces the requests under Discord's global limit. The process's own
+// (newLocalGlobalLimiter) serves a bot whose shards all run in this process, or a process
+// given its share; processes sharing a bot will need one coordinated between them, behind the
+// same interface.
+type GlobalLimiter interface {
+	// Wait blocks until one more request may be sent, or ctx ends.
+	Wait(ctx context.Context) error
+}
+
 // globalGate paces and counts the REST requests of a session.
 type globalGate struct {
-	lim *rate.Limiter // nil: no pacing
+	lim GlobalLimiter // nil: no pacing
+	// local is lim when it is the process's own, whose rate Start sets.
+	local *localGlobalLimiter
 	// pausedUntil (Unix nanoseconds) holds every counted request back after a global 429.
 	pausedUntil atomic.Int64
 	// counted are the requests sent that fall under the global limit; moves, the moves
@@ -46,17 +58,60 @@ type globalGate struct {
 	invalid        invalidWindow
 }
 
-// newGlobalGate paces requests so that no second holds more than 90% of perSecond (a steady
-// rate and a small burst together), leaving room for the jitter between this clock and
-// Discord's. perSecond <= 0 paces nothing (the requests are still counted).
-func newGlobalGate(perSecond float64) *globalGate {
-	g := &globalGate{}
-	if perSecond > 0 {
-		burst := max(1, int(perSecond/25))
-		steady := max(0.9*perSecond-float64(burst), 0.5*perSecond)
-		g.lim = rate.NewLimiter(rate.Limit(steady), burst)
+// newGlobalGate paces requests with lim, or when lim is nil with the process's own limiter
+// at perSecond (see newLocalGlobalLimiter; 0: DefaultGlobalRate until setRate). perSecond < 0
+// paces nothing (the requests are still counted).
+func newGlobalGate(lim GlobalLimiter, perSecond float64) *globalGate {
+	g := &globalGate{lim: lim}
+	if lim == nil && perSecond >= 0 {
+		if perSecond == 0 {
+			perSecond = DefaultGlobalRate
+		}
+		g.local = newLocalGlobalLimiter(perSecond)
+		g.lim = g.local
 	}
 	return g
+}
+
+// setRate gives the process's own limiter a new rate (Start, once it knows the shards).
+func (g *globalGate) setRate(perSecond float64) {
+	if g.local != nil {
+		g.local.setRate(perSecond)
+	}
+}
+
+// localGlobalLimiter is the process's own limiter: no second holds more than 90% of its
+// rate (a steady rate and a small burst together), leaving room for the jitter between this
+// clock and Discord's.
+type localGlobalLimiter struct {
+	lim *rate.Limiter
+}
+
+func newLocalGlobalLimiter(perSecond float64) *localGlobalLimiter {
+	steady, burst := pace(perSecond)
+	return &localGlobalLimiter{lim: rate.NewLimiter(steady, burst)}
+}
+
+// pace is the steady rate and the burst that keep every second under 90% of perSecond.
+func pace(perSecond float64) (rate.Limit, int) {
+	burst := max(1, int(perSecond/25))
+	steady := max(0.9*perSecond-float64(burst), 0.5*perSecond)
+	return rate.Limit(steady), burst
+}
+
+func (l *localGlobalLimiter) setRate(perSecond float64) {
+	steady, burst := pace(perSecond)
+	now := time.Now()
+	l.lim.SetLimitAt(now, steady)
+	l.lim.SetBurstAt(now, burst)
+}
+
+func (l *localGlobalLimiter) Wait(ctx context.Context) error { return l.lim.Wait(ctx) }
+
+// reserve is when a request asked for at now may go: what Wait waits for, on a clock of
+// the caller's (the simulation of global_sim_test.go).
+func (l *localGlobalLimiter) reserve(now time.Time) time.Time {
+	return now.Add(l.lim.ReserveN(now, 1).DelayFrom(now))
 }
 
 // exemptFromGlobal reports Discord's interaction endpoints, which the global limit does not

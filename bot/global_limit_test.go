@@ -44,7 +44,7 @@ func get(t *testing.T, rt http.RoundTripper, ctx context.Context, path string) (
 func TestGlobalGateKeepsUnderTheLimit(t *testing.T) {
 	const perSecond, n = 20, 45
 	stub := &stubDiscord{}
-	g := newGlobalGate(perSecond)
+	g := newGlobalGate(nil, perSecond)
 	rt := g.wrap(stub)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -67,7 +67,7 @@ func TestGlobalGateKeepsUnderTheLimit(t *testing.T) {
 			last = at
 		}
 	}
-	burst, steady := float64(g.lim.Burst()), float64(g.lim.Limit())
+	burst, steady := float64(g.local.lim.Burst()), float64(g.local.lim.Limit())
 	if burst+steady > 0.9*perSecond {
 		t.Errorf("the gate allows %v + %v a second; want at most 90%% of %d", burst, steady, perSecond)
 	}
@@ -86,7 +86,7 @@ func TestGlobalGateKeepsUnderTheLimit(t *testing.T) {
 // a global 429 holds everything else back.
 func TestGlobalGateSparesInteractions(t *testing.T) {
 	stub := &stubDiscord{}
-	g := newGlobalGate(1)
+	g := newGlobalGate(nil, 1)
 	g.pausedUntil.Store(time.Now().Add(time.Hour).UnixNano())
 	rt := g.wrap(stub)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -129,7 +129,7 @@ func TestGlobal429HoldsEveryRequest(t *testing.T) {
 		}
 		return &http.Response{StatusCode: http.StatusOK, Header: h, Body: io.NopCloser(strings.NewReader("{}"))}
 	}}
-	g := newGlobalGate(-1)
+	g := newGlobalGate(nil, -1)
 	rt := g.wrap(stub)
 	resp, err := get(t, rt, context.Background(), "channels/1/messages")
 	if err != nil || resp.StatusCode != http.StatusTooManyRequests {

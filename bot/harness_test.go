@@ -42,15 +42,18 @@ type env struct {
 	running bool
 
 	deferAfter time.Duration
-	bots       bool
-	botDelay   time.Duration
-	logs       io.Writer
-	now        func() time.Time
-	globalRate float64
+	// identifyInterval is the fake's pace of logins, the bot's too.
+	identifyInterval time.Duration
+	bots             bool
+	botDelay         time.Duration
+	logs             io.Writer
+	now              func() time.Time
+	globalRate       float64
 	// ahead moves the service's clock (a restart long after a crash).
 	ahead time.Duration
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
+	global   bool
 }
 
 type envOptions struct {
@@ -68,6 +71,8 @@ type envOptions struct {
 	globalRate float64
 	// activity, when set, turns the live page on (activity_test.go).
 	activity commands.Activity
+	// global registers the commands for every server, not the env's alone.
+	global bool
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -89,13 +94,18 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		// that long. Two seconds keeps heartbeats frequent enough to test.
 		o.fake.HeartbeatInterval = 2 * time.Second
 	}
+	if o.fake.IdentifyInterval == 0 {
+		// A restart logs in again at once: far sooner than Discord's 5 s
+		// after the first login. The bot is told the same pace.
+		o.fake.IdentifyInterval = 10 * time.Millisecond
+	}
 	srv := fakediscord.New(t, o.fake)
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
-		deferAfter: o.deferAfter, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity}
+		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
+		activity: o.activity, global: o.global}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -129,9 +139,14 @@ func (e *env) start() {
 	if e.logs != nil {
 		log = slog.New(slog.NewTextHandler(e.logs, nil))
 	}
-	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: e.guild.ID,
+	guildID := e.guild.ID
+	if e.global {
+		guildID = ""
+	}
+	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: guildID,
 		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate,
-		Activity: e.activity != nil})
+		IdentifyInterval: e.identifyInterval,
+		Activity:         e.activity != nil})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -8,13 +8,22 @@ import (
 
 // Health is the gateway's state, for /healthz.
 type Health struct {
-	// Connected: the gateway connection is up and heartbeats are answered.
+	// Connected: every shard of the process is connected and its heartbeats
+	// are answered.
 	Connected bool `json:"connected"`
-	// LastHeartbeatAck is when Discord last acknowledged a heartbeat.
+	// LastHeartbeatAck is the oldest of the shards' last acknowledged
+	// heartbeats.
 	LastHeartbeatAck time.Time `json:"last_heartbeat_ack,omitzero"`
-	// DownSince is when the connection was lost (zero while connected).
+	// DownSince is when the longest outage of a shard began (zero while every
+	// shard is connected, or is still waiting for its first login or for
+	// Discord's logins to renew: a restart would not help those).
 	DownSince time.Time `json:"down_since,omitzero"`
-	// CommandsRegistered: the last READY's command registration succeeded.
+	// ShardCount is the bot's number of shards; Shards, those this process
+	// runs.
+	ShardCount int           `json:"shard_count,omitempty"`
+	Shards     []ShardHealth `json:"shards,omitempty"`
+	// CommandsRegistered: the registration of the commands (on the first
+	// READY) succeeded.
 	CommandsRegistered bool   `json:"commands_registered"`
 	RegistrationError  string `json:"registration_error,omitempty"`
 	// Deferred counts interactions answered late through a deferral.
@@ -44,6 +53,30 @@ type Health struct {
 	InvalidRequests int `json:"invalid_requests_10m"`
 }
 
+// ShardHealth is one shard's connection.
+type ShardHealth struct {
+	ID int `json:"id"`
+	// State says what the shard is doing: connected, waiting for its turn
+	// to log in, waiting for Discord's gateway logins to renew, connecting,
+	// logging in, resuming, reconnecting, stopped.
+	State            string    `json:"state"`
+	Connected        bool      `json:"connected"`
+	LastHeartbeatAck time.Time `json:"last_heartbeat_ack,omitzero"`
+	DownSince        time.Time `json:"down_since,omitzero"`
+	// Logins counts its IDENTIFYs, Resumes its RESUMEs Discord accepted,
+	// Interactions the interactions it received.
+	Logins       int64  `json:"logins"`
+	Resumes      int64  `json:"resumes"`
+	Interactions int64  `json:"interactions"`
+	Error        string `json:"error,omitempty"`
+}
+
+// waiting: not connected, and no restart would help (its first login is
+// still to come, or Discord's logins are used up).
+func (s ShardHealth) waiting() bool {
+	return !s.Connected && (s.State == stateLimit || s.State == stateStarting && s.DownSince.IsZero())
+}
+
 // RefusedChannel is a channel where Discord refuses the bot's posts.
 type RefusedChannel struct {
 	Channel string    `json:"channel"`
@@ -66,10 +99,39 @@ const (
 // Problems says what is wrong with the connection at now, in words.
 func (h Health) Problems(now time.Time) []string {
 	var out []string
-	if !h.Connected {
-		out = append(out, "gateway disconnected")
-	} else if !h.LastHeartbeatAck.IsZero() && now.Sub(h.LastHeartbeatAck) > SilentAfter {
-		out = append(out, "gateway silent: no heartbeat acknowledged for "+now.Sub(h.LastHeartbeatAck).Round(time.Second).String())
+	if len(h.Shards) == 0 {
+		if !h.Connected {
+			out = append(out, "gateway disconnected")
+		} else if !h.LastHeartbeatAck.IsZero() && now.Sub(h.LastHeartbeatAck) > SilentAfter {
+			out = append(out, "gateway silent: no heartbeat acknowledged for "+now.Sub(h.LastHeartbeatAck).Round(time.Second).String())
+		}
+	}
+	starting, shown := 0, 0
+	const showShards = 10
+	for _, s := range h.Shards {
+		var p string
+		switch {
+		case s.waiting() && s.State == stateStarting:
+			starting++
+		case !s.Connected:
+			p = "gateway shard " + strconv.Itoa(s.ID) + " " + s.State
+			if s.Error != "" {
+				p += ": " + s.Error
+			}
+		case !s.LastHeartbeatAck.IsZero() && now.Sub(s.LastHeartbeatAck) > SilentAfter:
+			p = "gateway shard " + strconv.Itoa(s.ID) + " silent: no heartbeat acknowledged for " + now.Sub(s.LastHeartbeatAck).Round(time.Second).String()
+		}
+		if p != "" {
+			if shown++; shown <= showShards {
+				out = append(out, p)
+			}
+		}
+	}
+	if shown > showShards {
+		out = append(out, strconv.Itoa(shown-showShards)+" more gateway shards with problems")
+	}
+	if starting > 0 {
+		out = append(out, strconv.Itoa(starting)+" of "+strconv.Itoa(len(h.Shards))+" gateway shards still waiting for their turn to log in (Discord lets max_concurrency shards log in every 5 s)")
 	}
 	if !h.CommandsRegistered {
 		out = append(out, "slash commands not registered")
@@ -87,32 +149,27 @@ func (h Health) Problems(now time.Time) []string {
 	return out
 }
 
-// health follows connection events. discordgo delivers events in separate
-// goroutines, so their order is not reliable: Health trusts discordgo's own
-// flag for "connected" and uses the events only to date an outage.
+// health keeps what the shards do not: the registration's outcome, and
+// since when the gateway is down when no shard runs (before Start, after
+// Close).
 type health struct {
-	mu        sync.Mutex
-	downSince time.Time
-	regErr    string
-	regOK     bool
+	mu       sync.Mutex
+	since    time.Time
+	isClosed bool
+	regErr   string
+	regOK    bool
 }
 
 func (h *health) init() {
 	h.mu.Lock()
-	h.downSince = time.Now()
+	h.since = time.Now()
 	h.mu.Unlock()
 }
 
-func (h *health) up() {
+func (h *health) closed() {
 	h.mu.Lock()
-	h.downSince = time.Time{}
-	h.mu.Unlock()
-}
-
-func (h *health) down() {
-	h.mu.Lock()
-	if h.downSince.IsZero() {
-		h.downSince = time.Now()
+	if !h.isClosed {
+		h.isClosed, h.since = true, time.Now()
 	}
 	h.mu.Unlock()
 }
@@ -127,15 +184,31 @@ func (h *health) registered(err error) {
 	h.mu.Unlock()
 }
 
+// health is the shard's state.
+func (c *shardConn) health() ShardHealth {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := ShardHealth{ID: c.id, State: c.state, Connected: c.connected, DownSince: c.downSince,
+		Logins: c.logins.Load(), Resumes: c.resumes.Load(), Interactions: c.interactions.Load()}
+	if c.connected {
+		s.LastHeartbeatAck = c.lastAck
+	}
+	if c.err != nil {
+		s.Error = c.err.Error()
+	}
+	if s.State == stateStarting {
+		if g, ok := c.b.identify.(interface{ Exhausted() (bool, time.Time) }); ok {
+			if used, _ := g.Exhausted(); used {
+				s.State = stateLimit
+			}
+		}
+	}
+	return s
+}
+
 // Health reports the gateway's state.
 func (b *Bot) Health() Health {
-	// Both fields are written under the session's lock (LastHeartbeatSent
-	// is not, so it is not read here).
-	b.s.RLock()
-	connected := b.s.DataReady
-	ack := b.s.LastHeartbeatAck
-	b.s.RUnlock()
-	h := Health{Connected: connected, LastHeartbeatAck: ack, Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load(),
+	h := Health{Deferred: b.deferrals.Load(), RESTFailures: b.restFailures.Load(),
 		DroppedInteractions: b.dropped.Load(), DroppedInARow: b.droppedInARow.Load(), ClockOffsetMillis: b.clock.offset().Milliseconds(),
 		RefusedChannels: b.refusedChannels()}
 	h.GlobalRequests, h.Moves = b.GlobalRequests()
@@ -143,14 +216,29 @@ func (b *Bot) Health() Health {
 		h.PerMove = float64(h.GlobalRequests) / float64(h.Moves)
 	}
 	h.InvalidRequests = b.InvalidRequests()
+	b.mu.Lock()
+	shards, count := b.shards, b.shardCount
+	b.mu.Unlock()
 	b.health.mu.Lock()
-	defer b.health.mu.Unlock()
-	if connected {
-		b.health.downSince = time.Time{}
-	} else if b.health.downSince.IsZero() {
-		b.health.downSince = time.Now()
-	}
-	h.DownSince = b.health.downSince
 	h.CommandsRegistered, h.RegistrationError = b.health.regOK, b.health.regErr
+	closed, since := b.health.isClosed, b.health.since
+	b.health.mu.Unlock()
+	if closed || len(shards) == 0 {
+		h.DownSince = since
+		return h
+	}
+	h.ShardCount, h.Connected = count, true
+	for _, c := range shards {
+		s := c.health()
+		h.Shards = append(h.Shards, s)
+		if !s.Connected {
+			h.Connected = false
+		} else if h.LastHeartbeatAck.IsZero() || s.LastHeartbeatAck.Before(h.LastHeartbeatAck) {
+			h.LastHeartbeatAck = s.LastHeartbeatAck
+		}
+		if !s.waiting() && !s.DownSince.IsZero() && (h.DownSince.IsZero() || s.DownSince.Before(h.DownSince)) {
+			h.DownSince = s.DownSince
+		}
+	}
 	return h
 }

@@ -11,7 +11,9 @@ import (
 // post their tables' lobbies and welcomes: Discord deduplicates nonces per
 // application, and none of them swallows the other's.
 func TestTwoShardsPostingWithTheSameCounter(t *testing.T) {
-	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second})
+	// Two processes, one shard each, in two login buckets: their gates do not
+	// know of each other's logins.
+	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second, MaxConcurrency: 2})
 	var guilds [2]fakediscord.Guild
 	for have := 0; have != 3; {
 		g := srv.CreateGuild("server")

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
@@ -40,14 +38,14 @@ func TestServerScopedRegistration(t *testing.T) {
 		t.Errorf("%d global commands, want none when a server is given", len(got))
 	}
 	id := e.srv.Identifies()[0]
-	// REST speaks the version of Discord's OpenAPI description; the gateway
-	// the one discordgo asks for (its interaction events are the same).
+	// REST and the gateway speak the version of Discord's OpenAPI
+	// description.
 	for _, r := range e.srv.Requests() {
 		if r.APIVersion != bot.APIVersion {
 			t.Errorf("%s %s used API version %q", r.Method, r.Path, r.APIVersion)
 		}
 	}
-	if id.Query.Get("v") != discordgo.APIVersion {
+	if id.Query.Get("v") != bot.APIVersion || id.Query.Get("encoding") != "json" {
 		t.Errorf("gateway version %q", id.Query.Get("v"))
 	}
 	// The gateway address came from GET /gateway/bot.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // logSink is a log written by the bot's goroutines.
@@ -33,9 +32,10 @@ func hexBytes(s string) string {
 }
 
 // A player's ticket choice reaches the bot in a RESUME's replay (the
-// connection dropped as they chose): discordgo dumps the replayed event
-// ("Expected READY/RESUMED, instead got …"), and nothing of it, neither
-// the tickets' names nor their bytes, reaches the log at the default level.
+// connection dropped as they chose): the bot logs the resume and counts
+// the replayed events, and nothing of them, neither the tickets' names nor
+// their bytes, reaches the log at the default level (discordgo's gateway
+// dumped the replayed event: "Expected READY/RESUMED, instead got …").
 func TestResumeReplayOfATicketChoiceLogsNoTicket(t *testing.T) {
 	logs := &logSink{}
 	e := newEnv(t, envOptions{logs: logs})
@@ -54,13 +54,21 @@ func TestResumeReplayOfATicketChoiceLogsNoTicket(t *testing.T) {
 		}
 		secrets = append(secrets, o.Label)
 	}
+	// The connection drops, and the bot cannot reconnect before the choice is
+	// made: it comes in the RESUME's replay.
+	release := e.srv.HoldGateway()
+	defer release()
 	if err := e.srv.DropConnection(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.WaitFor("the drop", func() bool { return !e.srv.Connected(0) }); err != nil {
 		t.Fatal(err)
 	}
 	h, err := e.srv.SelectValues(alice.ID, menu.msg.ID, sel.CustomID, values...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	release()
 	if err := e.tracker.wait(h.ID, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +82,14 @@ func TestResumeReplayOfATicketChoiceLogsNoTicket(t *testing.T) {
 	if _, err := h.WaitCallback(); err != nil {
 		t.Fatalf("the replayed choice was not answered: %v", err)
 	}
-	time.Sleep(100 * time.Millisecond) // the replay's log lines
+	// The bot logs the resume with the number of events replayed; the
+	// fake's heartbeats wake the wait until it does.
+	if err := e.srv.WaitFor("the resume in the log", func() bool { return strings.Contains(logs.String(), "gateway shard resumed") }); err != nil {
+		t.Fatal(err)
+	}
 	text := logs.String()
-	if !strings.Contains(text, "READY/RESUMED") {
-		t.Fatalf("discordgo did not report the replayed event; the log:\n%s", text)
+	if !strings.Contains(text, "replayed=1") {
+		t.Fatalf("the log does not count the replayed event:\n%s", text)
 	}
 	for _, s := range secrets {
 		if strings.Contains(text, s) || strings.Contains(text, hexBytes(s)) {

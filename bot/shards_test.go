@@ -30,7 +30,7 @@ func startShard(t *testing.T, srv *fakediscord.Server, id, count int) *shard {
 	}
 	cat := data.Embedded()
 	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: commands.Definitions(cat.IDs()),
-		ShardID: id, ShardCount: count, Logger: logger(), ReadyTimeout: 20 * time.Second})
+		Shards: &bot.ShardRange{From: id, To: id}, ShardCount: count, Logger: logger(), ReadyTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,9 @@ func startShard(t *testing.T, srv *fakediscord.Server, id, count int) *shard {
 // each serves only the servers Discord routes to it, keeping their games in
 // its own database.
 func TestTwoShardsServeOnlyTheirGuilds(t *testing.T) {
-	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second})
+	// Two processes, one shard each, in two login buckets: their gates do not
+	// know of each other's logins.
+	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second, MaxConcurrency: 2})
 	// Guild ids are snowflakes; make one for each shard.
 	var guilds [2]fakediscord.Guild
 	for have := 0; have != 3; {

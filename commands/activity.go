@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"errors"
 
 	"conductor/engine"
@@ -65,33 +64,26 @@ var ErrUnknownInstance = errors.New("unknown activity instance")
 // Discord creates it when Activities are turned on.
 const EntryPointName = "launch"
 
-// activityButtons are the "Open the board" button under a live board,
-// when the live page is on.
-func (s *house) activityButtons(gameID, loc string) []Component {
-	if s.cfg.Activity == nil {
-		return nil
-	}
-	return []Component{{Kind: Button, ID: cid("activity", gameID, 0, ""), Label: present.T(loc, "web.open_board"), Emoji: "🗺️", Style: Secondary}}
-}
-
 // activityButton opens the page of the channel's game. It reads the
-// table's snapshot, never waiting for its lock: LAUNCH_ACTIVITY must be
-// the first answer, and a wait past the deferral delay would leave only a
-// deferral.
-func (s *Service) activityButton(_ context.Context, req *Request, id customID) (response, error) {
+// table's snapshot, never waiting for its lock (the route takes none):
+// LAUNCH_ACTIVITY must be the first answer, and a wait past the deferral
+// delay would leave only a deferral.
+func (s *Service) activityButton(c *call) (response, error) {
+	req := c.req
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}
 	snap := s.snapshot(req.Channel)
-	if snap == nil || snap.rec.ID != id.game || (snap.rec.Status != store.StatusPlaying && snap.rec.Status != store.StatusLobby) {
+	if snap == nil || snap.rec.ID != c.id.game || (snap.rec.Status != store.StatusPlaying && snap.rec.Status != store.StatusLobby) {
 		return reply(note(present.T(req.Locale, "stale.game")))
 	}
-	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: id.game, User: req.User})
+	return s.launch(req, Launch{Guild: req.Guild, Channel: req.Channel, Game: c.id.game, User: req.User})
 }
 
 // entryPoint answers the Entry Point command: the page of the channel's
 // game, of the channel's games to choose from, or of a table to set up.
-func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error) {
+func (s *Service) entryPoint(c *call) (response, error) {
+	req := c.req
 	if s.cfg.Activity == nil {
 		return reply(note(present.T(req.Locale, "web.off")))
 	}
@@ -103,7 +95,7 @@ func (s *Service) entryPoint(ctx context.Context, req *Request) (response, error
 	}
 	games, err := s.LiveGames(req.Guild, req.Channel)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	// Without a game, the page opens on a table to set up (OpenTable),
 	// in a server's channel; a DM holds none.
@@ -139,10 +131,10 @@ func (s *Service) launch(req *Request, l Launch) (response, error) {
 // game that played to its end (one ended early has no replay), "" when
 // there is none.
 func (t *table) replayLine(loc string) string {
-	if t.cfg.Activity == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
+	if t.page == nil || t.game == nil || t.game.Phase() != engine.PhaseOver {
 		return ""
 	}
-	u := t.cfg.Activity.ReplayURL(t.rec.Guild, t.rec.ID)
+	u := t.page.ReplayURL(t.rec.Guild, t.rec.ID)
 	if u == "" {
 		return ""
 	}

@@ -53,13 +53,11 @@ func (a *fakeActivity) changes() int {
 	return n
 }
 
+// newActivityWorld is a world with the live page on.
 func newActivityWorld(t *testing.T) (*world, *fakeActivity) {
 	w := newWorld(t)
-	w.svc.Close()
 	fa := &fakeActivity{}
-	w.svc = New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: w.poster,
-		Now: w.svc.cfg.Now, BotDelay: 0, Activity: fa})
-	t.Cleanup(w.svc.Close)
+	w.configure(func(c *Config) { c.Activity, c.BotDelay = fa, 0 })
 	return w, fa
 }
 
@@ -67,6 +65,7 @@ func newActivityWorld(t *testing.T) (*world, *fakeActivity) {
 // an undo, the end each tell the page; reading (the hand, the score) does
 // not, and a view's version moves with the changes only.
 func TestTheLivePageIsToldOfEveryChange(t *testing.T) {
+	t.Parallel()
 	w, fa := newActivityWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	if fa.changes() == 0 {
@@ -149,6 +148,7 @@ func TestTheLivePageIsToldOfEveryChange(t *testing.T) {
 // draws go to the seat's own user; another seat and a spectator get the
 // public board only.
 func TestViewShowsAHandOnlyToItsSeat(t *testing.T) {
+	t.Parallel()
 	w, _ := newActivityWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe"})
 	w.cmd("u2", "ttr", "join", nil)
@@ -237,44 +237,11 @@ func TestViewNamesTheClaimableTracksToTheSeatToPlay(t *testing.T) {
 	}
 }
 
-// TestBoardOffersTheLivePageWhenItIsOn: the board's buttons include
-// "Open the board" only with the live page on, and the final sheet of a
-// game played to its end links its replay page.
-func TestBoardOffersTheLivePageWhenItIsOn(t *testing.T) {
-	off := newWorld(t)
-	playWholeGame(t, off, "usa", "", 2, 5)
-	for _, m := range off.poster.all("c1") {
-		if findButton(m, "activity:") != "" || strings.Contains(m.Content, "/r/") {
-			t.Fatalf("with the live page off, a post offers it: %+v", m)
-		}
-	}
-	w, _ := newActivityWorld(t)
-	playWholeGame(t, w, "usa", "", 2, 5)
-	posts := w.poster.all("c1")
-	boards := 0
-	for _, m := range posts {
-		if len(m.Files) > 0 && findButton(m, "draw:") != "" {
-			boards++
-			if findButton(m, "activity:") == "" {
-				t.Errorf("a board without the live page's button: %+v", m.Components)
-			}
-		}
-	}
-	if boards == 0 {
-		t.Fatal("no boards posted")
-	}
-	entries, _ := w.store.Archived("g1")
-	last := posts[len(posts)-1]
-	want := "(<https://conductor.test/r/g1-" + entries[0].GameID + ">)"
-	if !strings.Contains(last.Content, want) || !strings.Contains(last.Content, present.T("", "web.replay_link")) {
-		t.Errorf("the final sheet does not link the replay: %q", last.Content)
-	}
-}
-
 // TestLaunchAnswersWithTheActivity: the board's button, from a responder
 // that can open Activities, opens one and reports the instance with the
 // game; from one that cannot (the terminal) it says so.
 func TestLaunchAnswersWithTheActivity(t *testing.T) {
+	t.Parallel()
 	w, fa := newActivityWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	w.cmd("u2", "ttr", "join", nil)
@@ -315,6 +282,7 @@ func (l *launcher) LaunchActivity() (string, error) {
 // TestTimerMovesTellThePage: a move the turn timer plays for an absent
 // player tells the page, like any other.
 func TestTimerMovesTellThePage(t *testing.T) {
+	t.Parallel()
 	w, fa := newActivityWorld(t)
 	startedGame(t, w, map[string]string{"turn_timer": "9"})
 	v1, _ := w.svc.View("c1", "", "en")

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strings"
 
 	"conductor/present"
@@ -10,22 +9,22 @@ import (
 
 // help lists the commands, each written as Discord's command mention:
 // every client shows it in its own language, and a click on it starts it.
-func (s *Service) help(req *Request) Message {
-	loc := req.Locale
+func (s *Service) help(c *call) (response, error) {
+	loc := c.req.Locale
 	lines := []string{present.T(loc, "help.intro")}
 	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "notify", "end", "rules", "stats", "rating", "leaderboard"} {
 		lines = append(lines, present.T(loc, "help."+k, "option", present.CommandWord(loc, "opt.hand.dm", "dm")))
 	}
-	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}}
+	return reply(Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}})
 }
 
 // RuleTopics are the topics of /ttr rules.
 var RuleTopics = []string{"overview", "cards", "claim", "tickets", "end", "stations", "tunnels", "ferries", "passengers", "scoring"}
 
 // rules explains a topic of the rules in a few lines.
-func (s *Service) rules(req *Request) Message {
-	loc := req.Locale
-	topic := strings.ToLower(strings.TrimSpace(req.Opt("topic")))
+func (s *Service) rules(c *call) (response, error) {
+	loc := c.req.Locale
+	topic := strings.ToLower(strings.TrimSpace(c.req.Opt("topic")))
 	if topic == "" {
 		topic = "overview"
 	}
@@ -42,10 +41,10 @@ func (s *Service) rules(req *Request) Message {
 		}
 	}
 	if !known {
-		return note(present.T(loc, "rules.unknown", "topics", ruleTopics(loc)))
+		return reply(note(present.T(loc, "rules.unknown", "topics", ruleTopics(loc))))
 	}
-	return Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "rules.title."+topic), Description: present.T(loc, "rules."+topic), Color: 0x2f855a,
-		Footer: present.T(loc, "rules.footer", "topics", ruleTopics(loc))}}}
+	return reply(Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "rules.title."+topic), Description: present.T(loc, "rules."+topic), Color: 0x2f855a,
+		Footer: present.T(loc, "rules.footer", "topics", ruleTopics(loc))}}})
 }
 
 // ruleTopics names the topics of the rules in the language of loc.
@@ -58,12 +57,13 @@ func ruleTopics(loc string) string {
 }
 
 // stats shows the server's record, or one member's.
-func (s *Service) stats(ctx context.Context, req *Request) (response, error) {
+func (s *Service) stats(c *call) (response, error) {
+	req := c.req
 	loc := req.Locale
 	who := req.Opt("player")
 	st, err := s.cfg.Store.Stats(req.Guild, who)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if st.Games == 0 && st.Early == 0 && st.Abandoned == 0 {
 		return reply(note(present.T(loc, "stats.none")))
@@ -156,8 +156,13 @@ func resultName(loc string, p *store.PlayerResult) string {
 	return present.PlayerLabel(loc, pl)
 }
 
-// forget deletes every game and statistic of the server (admins only).
-func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
+// forget deletes every game and statistic of the server (admins only),
+// or with player: one member from them.
+func (s *Service) forget(c *call) (response, error) {
+	req := c.req
+	if who := req.Opt("player"); who != "" {
+		return s.forgetMember(c, who) // one member (ratings.go)
+	}
 	if !req.CanManageServer {
 		return reply(note(present.T(req.Locale, "forget.not_allowed")))
 	}
@@ -166,14 +171,14 @@ func (s *Service) forget(ctx context.Context, req *Request) (response, error) {
 	}
 	live, archived, err := s.cfg.Store.ForgetGuild(req.Guild)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	// The server's tables in memory go too (never waiting for a table's
 	// lock under the service's).
 	for _, t := range s.tables.all() {
 		t.mu.Lock()
 		if !t.gone && t.rec != nil && t.rec.Guild == req.Guild {
-			t.bots.disarmBot(t)
+			t.bots.disarm(t)
 			t.rec, t.game = nil, nil
 			s.tables.drop(t)
 		}

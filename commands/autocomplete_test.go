@@ -9,6 +9,7 @@ import (
 // Autocomplete answers from the table's snapshot while the table is locked
 // (a move being decided), and long input is cut to what a choice can be.
 func TestAutocompleteNeverWaitsForTheTable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	tb, _ := w.svc.tables.loaded("c1")
@@ -62,8 +63,9 @@ func BenchmarkAutocompleteLongInput(b *testing.B) {
 // /ttr new's variants follow the map typed so far, named in the player's
 // language; bot levels say what they are.
 func TestNewTableVariantsFollowTheMap(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
+	w.configure(func(c *Config) { c.BotLevels = []string{"easy", "normal", "hard", "expert"} })
 	ask := func(loc string, opts map[string]string, focused string) []Choice {
 		opts[focused] = ""
 		return w.do(&Request{Type: AutocompleteRequest, User: "u1", Name: "ttr", Sub: "new", Locale: loc, Focused: focused, Options: opts}).choices

@@ -37,7 +37,7 @@ func (s *sender) postRefused(channel string, err error) error {
 	b := s.blocked[channel]
 	switch {
 	case b == nil:
-		b = &blockage{since: s.now(), told: map[string]bool{}}
+		b = &blockage{since: s.clock.now(), told: map[string]bool{}}
 		s.blocked[channel] = b
 	case b.retrying:
 		b.unexplained, b.told = true, map[string]bool{}

@@ -9,9 +9,9 @@ import (
 
 // Bots added to a table get names per level, shown with the level.
 func TestBotsGetNamesPerLevel(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.Bots = func(level string, seed uint64) (Bot, error) { return viewBot{&[]engine.PlayerView{}}, nil }
-	w.svc.cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
+	w.bots(func(level string, seed uint64) (Bot, error) { return viewBot{&[]engine.PlayerView{}}, nil }, "easy", "normal", "hard", "expert")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -9,15 +11,39 @@ import (
 
 // botRunner plays the bots' turns: it arms a short pause after a move that
 // leaves a bot to play, then plays the bot's turn, the bot thinking with
-// the table's lock released.
+// the table's lock released (bots.go: what a bot decides on).
 type botRunner struct {
-	*house
 	tables *tableCache
+	// ctx is done once the service closes: a search in progress stops.
+	ctx context.Context
+	log *slog.Logger
+	// delay is the pause before a bot moves; makeBot makes the bot of a
+	// level (nil: no bots).
+	delay   time.Duration
+	makeBot BotMaker
 
 	// wg counts the timers armed and the turns being played: Close waits
 	// for them.
 	wg sync.WaitGroup
 }
+
+// botTurns is the state of a table's bots, guarded by the table's lock.
+type botTurns struct {
+	// timer is armed while a bot is about to move; armed counts the
+	// timers armed, so that one that fired knows whether it is the
+	// latest. thinking counts the bot turns being played: their bots
+	// decide with the lock released, and the table stays in memory until
+	// they have moved.
+	timer    *time.Timer
+	armed    int
+	thinking int
+	// setupThinking is set while bots choose their initial tickets with
+	// the lock released (botsetup.go).
+	setupThinking bool
+}
+
+// busy: a bot is about to move or thinking; the table stays in memory.
+func (b *botTurns) busy() bool { return b.timer != nil || b.thinking > 0 }
 
 func (s *botRunner) isClosed() bool { return s.ctx.Err() != nil }
 
@@ -26,15 +52,15 @@ func (s *botRunner) isClosed() bool { return s.ctx.Err() != nil }
 func (s *botRunner) close() {
 	for _, t := range s.tables.all() {
 		t.mu.Lock()
-		s.disarmBot(t)
+		s.disarm(t)
 		t.mu.Unlock()
 	}
 	s.wg.Wait()
 }
 
-// scheduleBots arms a short pause before a bot's turn, so that people can
+// schedule arms a short pause before a bot's turn, so that people can
 // follow the game. A human who can do nothing at all passes at once.
-func (s *botRunner) scheduleBots(t *table) {
+func (s *botRunner) schedule(t *table) {
 	if t.game == nil || t.rec == nil || s.isClosed() {
 		return
 	}
@@ -50,25 +76,25 @@ func (s *botRunner) scheduleBots(t *table) {
 	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver || !isBot(t.rec, g.Current()) {
 		return
 	}
-	s.disarmBot(t)
+	s.disarm(t)
 	channel, gameID, turn := t.rec.Channel, t.rec.ID, g.Turn()
-	t.botArmed++
-	armed := t.botArmed
+	t.bot.armed++
+	armed := t.bot.armed
 	s.wg.Add(1)
-	t.botTimer = time.AfterFunc(s.cfg.BotDelay, func() {
+	t.bot.timer = time.AfterFunc(s.delay, func() {
 		defer s.wg.Done()
 		s.botTurn(channel, gameID, turn, armed)
 	})
 }
 
-// disarmBot cancels a scheduled bot move. A timer stopped before it fired
+// disarm cancels a scheduled bot move. A timer stopped before it fired
 // never runs its function, so the wait group count it took is given back
 // here; otherwise Close would wait for it forever.
-func (s *botRunner) disarmBot(t *table) {
-	if t.botTimer != nil && t.botTimer.Stop() {
+func (s *botRunner) disarm(t *table) {
+	if t.bot.timer != nil && t.bot.timer.Stop() {
 		s.wg.Done()
 	}
-	t.botTimer = nil
+	t.bot.timer = nil
 }
 
 // botTurn plays a bot's whole turn, then posts the board. armed tells the
@@ -85,11 +111,11 @@ func (s *botRunner) botTurn(channel, gameID string, turn, armed int) {
 		return
 	}
 	// The table stays in memory until the turn is played.
-	first.thinking++
+	first.bot.thinking++
 	first.unlock()
 	defer func() {
 		first.mu.Lock()
-		first.thinking--
+		first.bot.thinking--
 		first.mu.Unlock()
 	}()
 	var last outcome
@@ -103,7 +129,7 @@ func (s *botRunner) botTurn(channel, gameID string, turn, armed int) {
 		if moves == maxBotActions {
 			break
 		}
-		d, ok := t.botDecision(seat)
+		d, ok := s.decision(t, seat)
 		if !ok {
 			t.after(last)
 			t.unlock()
@@ -118,7 +144,7 @@ func (s *botRunner) botTurn(channel, gameID string, turn, armed int) {
 			t.unlock()
 			continue // the game moved while the bot thought: again
 		}
-		o, played := t.playBot(seat, a, d.legal)
+		o, played := s.play(t, seat, a, d.legal)
 		moves++
 		if !played || o.turnDone {
 			if played {
@@ -154,10 +180,10 @@ func (s *botRunner) botTable(channel, gameID string, turn, armed int) (*table, b
 		s.log.Error("bot turn", "channel", channel, "err", err)
 		return nil, false
 	}
-	if t.botArmed == armed {
-		t.botTimer = nil
+	if t.bot.armed == armed {
+		t.bot.timer = nil
 	}
-	if s.isClosed() || t.botArmed != armed || t.rec == nil || t.game == nil || t.rec.ID != gameID ||
+	if s.isClosed() || t.bot.armed != armed || t.rec == nil || t.game == nil || t.rec.ID != gameID ||
 		t.game.Turn() != turn || t.game.Phase() == engine.PhaseOver || !isBot(t.rec, t.game.Current()) {
 		t.unlock()
 		return nil, false

@@ -11,18 +11,18 @@ import (
 // botFor makes the bot that plays a seat's next move. Its random stream is
 // seeded from the game and the move, so that what a bot plays depends on
 // the game alone, not on how long its table stayed in memory.
-func (t *table) botFor(seat int) Bot {
+func (s *botRunner) botFor(t *table, seat int) Bot {
 	level := t.rec.Seats[seat].Bot
 	if level == "" {
 		level = "normal" // a human's turn taken over by the timer
 	}
-	if t.cfg.Bots == nil {
+	if s.makeBot == nil {
 		return nil
 	}
 	seed := t.rec.Seed + uint64(seat)*7919 + uint64(len(t.rec.Log))*0x9e3779b97f4a7c15
-	b, err := t.cfg.Bots(level, seed)
+	b, err := s.makeBot(level, seed)
 	if err != nil {
-		t.log.Error("make bot", "level", level, "err", err)
+		s.log.Error("make bot", "level", level, "err", err)
 		return nil
 	}
 	return b
@@ -32,16 +32,16 @@ func isBot(rec *store.GameRecord, seat int) bool {
 	return seat >= 0 && seat < len(rec.Seats) && rec.Seats[seat].Bot != ""
 }
 
-// botAct plays one action for a seat with its bot, or a safe fallback,
+// act plays one action for a seat with its bot, or a safe fallback,
 // deciding under the table's lock: for the quick decisions (first tickets,
 // a turn the timer takes over). It returns false when nothing could be
 // played.
-func (t *table) botAct(seat int) (outcome, bool) {
-	d, ok := t.botDecision(seat)
+func (s *botRunner) act(t *table, seat int) (outcome, bool) {
+	d, ok := s.decision(t, seat)
 	if !ok {
 		return outcome{}, false
 	}
-	return t.playBot(seat, d.choose(t.ctx), d.legal)
+	return s.play(t, seat, d.choose(s.ctx), d.legal)
 }
 
 // botDecision is what a bot decides on, copied from the table: its seat's
@@ -72,16 +72,16 @@ func positionOf(t *table) position {
 	return p
 }
 
-// botDecision copies what seat's bot decides on; false when the seat has
+// decision copies what seat's bot decides on; false when the seat has
 // nothing to play. The table is locked.
-func (t *table) botDecision(seat int) (botDecision, bool) {
+func (s *botRunner) decision(t *table, seat int) (botDecision, bool) {
 	g := t.game
 	legal := g.LegalActions(seat, nil)
 	if len(legal) == 0 {
 		return botDecision{}, false
 	}
 	d := botDecision{legal: legal, safe: safeAction(g, seat, legal), at: positionOf(t)}
-	if d.bot = t.botFor(seat); d.bot != nil {
+	if d.bot = s.botFor(t, seat); d.bot != nil {
 		d.view = g.View(seat)
 	}
 	return d, true
@@ -96,16 +96,16 @@ func (d *botDecision) choose(ctx context.Context) engine.Action {
 	return d.bot.Choose(ctx, d.view, d.legal)
 }
 
-// playBot applies a bot's move; a move the engine refuses is replaced by
+// play applies a bot's move; a move the engine refuses is replaced by
 // the safe one, so that a bot's mistake never stalls the table. It returns
 // false when nothing could be played.
-func (t *table) playBot(seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
+func (s *botRunner) play(t *table, seat int, a engine.Action, legal []engine.Action) (outcome, bool) {
 	g := t.game
 	o, err := t.apply(seat, a, nil)
 	if err != nil {
-		t.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
+		s.log.Warn("bot chose an illegal action", "seat", seat, "action", engine.FormatAction(g.Board(), a), "err", err)
 		if o, err = t.apply(seat, safeAction(t.game, seat, legal), nil); err != nil {
-			t.log.Error("safe action refused", "err", err)
+			s.log.Error("safe action refused", "err", err)
 			return outcome{}, false
 		}
 	}
@@ -160,27 +160,6 @@ func safeAction(g *engine.Game, seat int, legal []engine.Action) engine.Action {
 
 // maxBotActions bounds the actions of one bot turn.
 const maxBotActions = 12
-
-// playTurnFor plays the current seat's turn to its end with its bot (or the
-// safe fallback), deciding under the lock, then posts. The turn timer
-// uses it for a player who is away (a quick level decides).
-func (t *table) playTurnFor(seat int) {
-	var last outcome
-	for range maxBotActions {
-		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
-			break
-		}
-		o, ok := t.botAct(seat)
-		if !ok {
-			break
-		}
-		last = o
-		if o.turnDone {
-			break
-		}
-	}
-	t.after(last)
-}
 
 // Resume delivers what was queued before a restart and lets the bots
 // whose move was due carry on. Its cost is that pending work, not the

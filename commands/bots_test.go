@@ -15,6 +15,7 @@ import (
 // file with two short tickets) it takes the fewest long ones that are legal
 // rather than a mix the engine refuses, which would stall the table.
 func TestSafeActionMixesAsFewLongTicketsAsTheDecksAllow(t *testing.T) {
+	t.Parallel()
 	var deck strings.Builder
 	deck.WriteString("map: marklin\nBerlin, Leipzig, 5\nBremen, Köln, 6\n")
 	for range 25 {
@@ -59,9 +60,9 @@ func TestSafeActionMixesAsFewLongTicketsAsTheDecksAllow(t *testing.T) {
 // board, posted when the person is to play; the person's own turns keep
 // their board each.
 func TestConsecutiveBotTurnsShareOneBoard(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy"}
+	w.bots(testBots, "easy")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})

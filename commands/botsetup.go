@@ -19,17 +19,17 @@ func (d *botDecision) searches() bool {
 	return ok && s.Searches(d.view, d.legal)
 }
 
-// botsSetup lets the bots choose their initial tickets. A bot that decides
-// in milliseconds chooses at once, under the table's lock (the game's
-// first board then shows its choice); one that searches chooses with the
-// lock released (setupInBackground), so that the table answers everyone
+// setup lets the bots choose their initial tickets. A bot that decides in
+// milliseconds chooses at once, under the table's lock (the game's first
+// board then shows its choice); one that searches chooses with the lock
+// released (setupInBackground), so that the table answers everyone
 // meanwhile, as it does while a bot plays its turn.
-func (t *table) botsSetup() {
+func (s *botRunner) setup(t *table) {
 	g := t.game
 	later := false
 	for seat := range t.rec.Seats {
 		for isBot(t.rec, seat) && g.Phase() == engine.PhaseSetup && !g.SetupDone(seat) {
-			d, ok := t.botDecision(seat)
+			d, ok := s.decision(t, seat)
 			if !ok {
 				break
 			}
@@ -37,13 +37,13 @@ func (t *table) botsSetup() {
 				later = true
 				break
 			}
-			if _, ok := t.playBot(seat, d.choose(t.ctx), d.legal); !ok {
+			if _, ok := s.play(t, seat, d.choose(s.ctx), d.legal); !ok {
 				break
 			}
 		}
 	}
 	if later {
-		t.bots.setupInBackground(t)
+		s.setupInBackground(t)
 	}
 }
 
@@ -54,11 +54,11 @@ func (t *table) botsSetup() {
 // are those it decided on); the other seats may choose in between. The
 // table is locked.
 func (s *botRunner) setupInBackground(t *table) {
-	if t.setupThinking || s.isClosed() || t.rec == nil {
+	if t.bot.setupThinking || s.isClosed() || t.rec == nil {
 		return
 	}
-	t.setupThinking = true
-	t.thinking++
+	t.bot.setupThinking = true
+	t.bot.thinking++
 	channel, gameID := t.rec.Channel, t.rec.ID
 	s.wg.Add(1)
 	go func() {
@@ -66,8 +66,8 @@ func (s *botRunner) setupInBackground(t *table) {
 		done := s.setupBots(channel, gameID)
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		t.thinking--
-		t.setupThinking = false
+		t.bot.thinking--
+		t.bot.setupThinking = false
 		// A bot seated (a player's seat taken over) after the last look
 		// for one still owes its tickets: look again.
 		if done && t.rec != nil && t.game != nil && t.rec.ID == gameID && t.game.Phase() == engine.PhaseSetup && botOwes(t) {
@@ -90,7 +90,7 @@ func (s *botRunner) setupBots(channel, gameID string) bool {
 			t.unlock()
 			return true
 		}
-		d, ok := t.botDecision(seat)
+		d, ok := s.decision(t, seat)
 		t.unlock()
 		if !ok {
 			return false
@@ -100,7 +100,7 @@ func (s *botRunner) setupBots(channel, gameID string) bool {
 			return false
 		}
 		if isBot(t.rec, seat) && !t.game.SetupDone(seat) && sameChoice(t, seat, &d) {
-			if o, played := t.playBot(seat, a, d.legal); played {
+			if o, played := s.play(t, seat, a, d.legal); played {
 				t.after(o)
 			}
 		}

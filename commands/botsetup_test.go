@@ -38,8 +38,7 @@ func (b setupSearcher) Choose(ctx context.Context, v engine.PlayerView, legal []
 // if /ttr start waits for the bots' search.
 func searchingSetup(t *testing.T, bot setupSearcher) *world {
 	w := newWorld(t)
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return bot, nil }
-	w.svc.cfg.BotLevels = []string{"expert"}
+	w.bots(func(string, uint64) (Bot, error) { return bot, nil }, "expert")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})
@@ -62,6 +61,7 @@ func searchingSetup(t *testing.T, bot setupSearcher) *world {
 // keeps their own tickets and asks for the score. Once they have chosen,
 // the game starts.
 func TestBotsSearchTheirTicketsOutsideTheLock(t *testing.T) {
+	t.Parallel()
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	w := searchingSetup(t, setupSearcher{started: started, release: release})
 	<-started
@@ -89,6 +89,7 @@ func TestBotsSearchTheirTicketsOutsideTheLock(t *testing.T) {
 // bots search their tickets. Close does not wait for the search, nothing
 // is played, and after a restart the bots choose and the game starts.
 func TestCloseStopsBotsSearchingTheirTickets(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	w := searchingSetup(t, setupSearcher{started: started, release: make(chan struct{})})
 	<-started
@@ -111,9 +112,9 @@ func TestCloseStopsBotsSearchingTheirTickets(t *testing.T) {
 	w.restart()
 	done := make(chan struct{})
 	close(done)
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) {
+	w.bots(func(string, uint64) (Bot, error) {
 		return setupSearcher{started: make(chan struct{}, 1), release: done}, nil
-	}
+	})
 	if err := w.svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

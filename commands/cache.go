@@ -35,6 +35,9 @@ type tableCache struct {
 	// park stores what only a locked table knows before it is dropped;
 	// false when it could not (the table stays).
 	park func(t *table) bool
+	// notes are what the sender learned for the tables: a table takes
+	// its own each time it is locked.
+	notes *notes
 
 	// mu guards byChannel and lru, and each table's elem and used. A
 	// table's lock may be held when mu is taken, never the other way
@@ -44,8 +47,8 @@ type tableCache struct {
 	lru       *list.List // most recently used first
 }
 
-func newTableCache(max int, idleAfter time.Duration, now func() time.Time, open func(string) *table, park func(*table) bool) *tableCache {
-	return &tableCache{max: max, idleAfter: idleAfter, now: now, open: open, park: park,
+func newTableCache(max int, idleAfter time.Duration, now func() time.Time, open func(string) *table, park func(*table) bool, notes *notes) *tableCache {
+	return &tableCache{max: max, idleAfter: idleAfter, now: now, open: open, park: park, notes: notes,
 		byChannel: map[string]*table{}, lru: list.New()}
 }
 
@@ -149,7 +152,7 @@ func (c *tableCache) idle(before time.Time) *table {
 		if !t.mu.TryLock() {
 			continue // in use
 		}
-		if t.botTimer != nil || t.thinking > 0 {
+		if t.bot.busy() {
 			t.mu.Unlock()
 			continue // a bot is about to move
 		}
@@ -164,7 +167,7 @@ func (c *tableCache) evict(channel string) bool {
 	if !ok || !t.mu.TryLock() {
 		return false
 	}
-	if t.gone || t.botTimer != nil || t.thinking > 0 {
+	if t.gone || t.bot.busy() {
 		t.mu.Unlock()
 		return false
 	}
@@ -188,7 +191,8 @@ func (c *tableCache) evictLocked(t *table) {
 }
 
 // get returns a channel's table, locked, loading it from the store on
-// first use. The caller unlocks it.
+// first use, with the notes the sender left for it taken in. The caller
+// unlocks it.
 func (c *tableCache) get(channel string) (*table, error) {
 	for {
 		t, fresh := c.lookup(channel)
@@ -205,6 +209,7 @@ func (c *tableCache) get(channel string) (*table, error) {
 				return nil, err
 			}
 		}
+		t.learn(c.notes.take(channel))
 		if fresh {
 			c.trim()
 		}
@@ -215,9 +220,13 @@ func (c *tableCache) get(channel string) (*table, error) {
 // EvictIdle drops the tables unused for IdleAfter. Run calls it.
 func (s *Service) EvictIdle() { s.tables.evictIdle() }
 
-// openTable is the empty table of a channel, before it is loaded.
+// openTable is the empty table of a channel, before it is loaded, with
+// what every table works with.
 func (s *Service) openTable(channel string) *table {
-	return &table{house: s.house, channel: channel, pending: map[string]pendingAction{}, changed: s.changedHook(channel)}
+	return &table{channel: channel, store: s.cfg.Store, catalog: s.cfg.Catalog, now: s.cfg.Now, log: s.log,
+		out: s.out, alarm: s.timers.alarm, bots: s.runner,
+		botDelay: s.cfg.BotDelay, lobbyExpiry: s.cfg.LobbyExpiry, page: s.cfg.Activity, changed: s.changedHook(channel),
+		pending: map[string]pendingAction{}}
 }
 
 // parkTable stores what only a locked table knows; false when it could not.

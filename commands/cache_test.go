@@ -106,6 +106,7 @@ func mustRecord(t *testing.T, w *world) *store.GameRecord {
 // confirm, a colour to choose, an undo vote, a /board repost — behaves
 // exactly as one kept in memory.
 func TestDroppedTableBehavesAsKept(t *testing.T) {
+	t.Parallel()
 	tw := newTwin(t, func() *store.GameRecord {
 		return &store.GameRecord{Channel: "c1", Guild: "g1", ID: "g-twin", Map: "europe", Variant: "classic", Seed: 31, Host: "u1",
 			Status: store.StatusLobby, Options: map[string]string{"locale": "en", "confirm": "on", "turn_timer": "0"},
@@ -225,7 +226,7 @@ func greyChoice(w *world, g *engine.Game, seat int) *engine.Action {
 			continue
 		}
 		tb.mu.Lock()
-		opts := tb.payOptions(seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
+		opts := payOptions(tb.game, seat, engine.Action{Kind: engine.ActClaim, Track: a.Track})
 		tb.mu.Unlock()
 		if len(opts) > 1 {
 			return &a
@@ -256,6 +257,7 @@ func lastPayButton(m Message) string {
 // reminder once, then the turn played once, the table dropped before each
 // check and the bot restarted in between.
 func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, map[string]string{"turn_timer": "9"})
 	g, _ := w.game("c1")
@@ -308,6 +310,7 @@ func TestTimerDueWhileDroppedFiresOnce(t *testing.T) {
 // idle tables go after IdleAfter, and a table about to let a bot move
 // stays.
 func TestCacheBoundsTheTablesInMemory(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.tables.max = 3
 	for i := range 6 {
@@ -331,23 +334,23 @@ func TestCacheBoundsTheTablesInMemory(t *testing.T) {
 	}
 	// A table whose bot is about to move stays until it has moved.
 	tb, _ := w.svc.tables.get("c5")
-	tb.botTimer = time.NewTimer(time.Hour)
+	tb.bot.timer = time.NewTimer(time.Hour)
 	tb.unlock()
 	w.now = w.now.Add(DefaultIdleAfter * 2)
 	w.svc.EvictIdle()
 	if w.svc.tables.evict("c5") || w.svc.tables.len() != 1 {
 		t.Fatal("a table with a bot about to move was dropped")
 	}
-	tb.botTimer.Stop()
-	tb.botTimer = nil
+	tb.bot.timer.Stop()
+	tb.bot.timer = nil
 }
 
 // After a restart, Resume lets the bots that were about to move carry on,
 // found by their deadlines, and loads no other game.
 func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy"}
+	w.bots(testBots, "easy")
 	// A second game, a person to move: Resume leaves it on disk.
 	w.do(&Request{Type: CommandRequest, User: "u3", Channel: "c2", Name: "ttr", Sub: "new", Options: map[string]string{"map": "usa"}})
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
@@ -357,9 +360,7 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 	w.keepFirstTickets("u1", 0)
 	// u1's turn; the bot's move is scheduled, and the process stops
 	// before it is played (its timer is lost with the process).
-	tb, _ := w.svc.tables.get("c1")
-	tb.mu.Unlock()
-	w.svc.cfg.BotDelay = time.Hour
+	w.configure(func(c *Config) { c.BotDelay = time.Hour })
 	w.click("u1", "draw:"+gid+":0:deck")
 	w.click("u1", "draw:"+gid+":0:deck")
 	rec := mustRecord(t, w)
@@ -367,8 +368,7 @@ func TestResumeFindsTheBotsDueByTheirDeadlines(t *testing.T) {
 		t.Fatalf("the bot's move is not a deadline: %+v", rec.Due)
 	}
 	n := len(rec.Log)
-	w.restart()
-	w.svc.cfg.Bots = testBots
+	w.configure(func(c *Config) { c.BotDelay = time.Millisecond })
 	// Its deadline was set with the delay of the process that stopped:
 	// the next start finds it all the same, once due.
 	w.now = rec.Due.At.Add(-w.svc.cfg.BotDelay - botGrace)
@@ -398,6 +398,7 @@ func inMemory(w *world, ch string) bool {
 // Hundreds of deadlines due at once (an upgraded file's checks) all fire
 // in one pass.
 func TestManyDeadlinesDueAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := range 600 {
 		rec := &store.GameRecord{Channel: fmt.Sprint("l", i), Guild: "g1", Map: "usa", Status: store.StatusLobby,

@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"context"
-	"strconv"
 	"strings"
 
 	"conductor/data"
@@ -11,33 +9,19 @@ import (
 )
 
 // claimCommand: /claim route [color] [locomotives] [passenger].
-func (s *Service) claimCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
-		b := t.game.Board()
-		tr, ok := findTrack(b, req.Opt("route"))
-		if !ok {
-			return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(t.game, seat)))))
-		}
-		tr = pickParallel(t.game, tr, req.Opt("color"), req.Locale)
-		a, msg := s.payment(req, t, seat, tr, int(b.Tracks[tr].Length))
-		if msg != "" {
-			return reply(note(msg))
-		}
-		a.Kind, a.Track = engine.ActClaim, tr
-		if p := req.Opt("passenger"); p != "" {
-			c, ok := b.FindCity(p)
-			if !ok {
-				return reply(note(present.T(req.Locale, "error.bad_city", "city", p)))
-			}
-			a.Passenger, a.City = true, c
-		}
-		if b.Tracks[tr].Color == data.Gray && req.Opt("color") == "" && req.Opt("locomotives") == "" {
-			if opts := t.payOptions(seat, a); len(opts) > 1 {
-				return s.askPayment(req, t, a, opts)
-			}
-		}
-		return s.maybeConfirm(req, t, seat, a)
-	})
+func (s *Service) claimCommand(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	b := tn.t.game.Board()
+	tr, ok := findTrack(b, req.Opt("route"))
+	if !ok {
+		return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
+	}
+	return tn.claim(tr, typedPayment(req), req.Opt("passenger"))
+}
+
+// typedPayment is the payment a command's options say.
+func typedPayment(req *Request) payChoice {
+	return payChoice{color: req.Opt("color"), locos: req.Opt("locomotives")}
 }
 
 // exampleTrack is a route of the game's board to show how one is written:
@@ -57,115 +41,13 @@ func exampleTrack(g *engine.Game, seat int) data.TrackID {
 }
 
 // stationCommand: /station city [color] [locomotives].
-func (s *Service) stationCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
-		b := t.game.Board()
-		c, ok := b.FindCity(req.Opt("city"))
-		if !ok {
-			return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
-		}
-		cost := t.game.StationCost(seat)
-		if cost == 0 {
-			cost = 1 // the engine explains that no station is left
-		}
-		a, msg := s.payment(req, t, seat, -1, cost)
-		if msg != "" {
-			return reply(note(msg))
-		}
-		a.Kind, a.City = engine.ActStation, c
-		if req.Opt("color") == "" && req.Opt("locomotives") == "" {
-			if opts := t.payOptions(seat, a); len(opts) > 1 {
-				return s.askPayment(req, t, a, opts)
-			}
-		}
-		return s.maybeConfirm(req, t, seat, a)
-	})
-}
-
-// payment chooses the cards for a claim (track >= 0) or a station: the
-// colour asked for or the one the player holds most of, then locomotives
-// for what is missing: ordinary ones first, Locomotive +4 cards (which pay
-// only long routes, Märklin) for the rest where they are allowed.
-func (s *Service) payment(req *Request, t *table, seat int, track data.TrackID, length int) (engine.Action, string) {
-	return t.payWith(seat, track, length, req.Opt("color"), req.Opt("locomotives"), req.Locale)
-}
-
-// payWith is payment with the colour and locomotive count given as typed.
-func (t *table) payWith(seat int, track data.TrackID, length int, color, locos, loc string) (engine.Action, string) {
-	b := t.game.Board()
-	hand := t.game.Player(seat).Hand
-	need, ferry := data.Gray, 0
-	loco4 := false
-	if track >= 0 {
-		tr := &b.Tracks[track]
-		need, ferry = tr.Color, tr.Locomotives
-		loco4 = b.Rules.Cards.Locomotives4 > 0 && tr.Length >= b.Rules.Locomotive4MinLength
+func (s *Service) stationCommand(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	city, ok := tn.t.game.Board().FindCity(req.Opt("city"))
+	if !ok {
+		return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
 	}
-	var a engine.Action
-	c := need
-	if v := strings.TrimSpace(color); v != "" {
-		pc, ok := parseColorName(v, loc)
-		if !ok {
-			return a, present.T(loc, "error.bad_color", "color", v)
-		}
-		c = pc
-	} else if c == data.Gray {
-		c = data.CardColors[0]
-		for _, x := range data.CardColors {
-			if hand[x] > hand[c] {
-				c = x
-			}
-		}
-	}
-	colored := min(hand[engine.ColorCard(c)], length-ferry)
-	if v := strings.TrimSpace(locos); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > length {
-			return a, present.T(loc, "error.bad_locos", "max", length)
-		}
-		a.Locos = n
-		colored = length - n
-		if loco4 && colored > hand[engine.ColorCard(c)] {
-			a.Locos4 = min(hand[engine.Locomotive4], colored-hand[engine.ColorCard(c)])
-			colored -= a.Locos4
-		}
-	} else {
-		a.Locos, a.Locos4 = wildCards(hand, length-colored, loco4)
-	}
-	a.Color = c
-	if colored == 0 {
-		a.Color = data.Gray
-	}
-	return a, ""
-}
-
-// wildCards chooses the locomotives that pay what colour cards do not:
-// ordinary locomotives first, then, where they are allowed (loco4),
-// Locomotive +4 cards, which pay only long routes and so are kept for
-// them. What no card covers is asked of ordinary locomotives: the
-// engine's refusal then says what is short.
-func wildCards(hand engine.Hand, missing int, loco4 bool) (locos, locos4 int) {
-	locos = min(hand[engine.Locomotive], missing)
-	missing -= locos
-	if loco4 && missing > 0 {
-		locos4 = min(hand[engine.Locomotive4], missing)
-		missing -= locos4
-	}
-	return locos + missing, locos4
-}
-
-// parseColorName reads a colour in English or in the user's language.
-func parseColorName(v, loc string) (data.Color, bool) {
-	v = strings.ToLower(v)
-	if c, err := data.ParseColor(v); err == nil && c != data.Gray {
-		return c, true
-	}
-	for _, c := range data.CardColors {
-		if data.Fold(present.T(loc, "card."+c.String())) == data.Fold(v) {
-			return c, true
-		}
-	}
-	return data.Gray, false
+	return tn.station(city, typedPayment(req))
 }
 
 // findTrack resolves what a player typed or picked: the notation value the
@@ -268,33 +150,19 @@ func pickParallel(g *engine.Game, tr data.TrackID, color, loc string) data.Track
 	return best
 }
 
-// maybeConfirm applies a claim or station, or asks first when the table
-// plays with confirmations.
-func (s *Service) maybeConfirm(req *Request, t *table, seat int, a engine.Action) (response, error) {
-	if !tableOptions(t.rec).Confirm {
-		return s.act(req, t, seat, a, false)
+// confirmButton: the answer to a confirmation (yes or no).
+func (s *Service) confirmButton(c *call) (response, error) {
+	req, tn, id := c.req, c.turn, *c.id
+	t := tn.t
+	p, ok := t.pending[req.User]
+	delete(t.pending, req.User)
+	if !ok || p.turn != t.game.Turn() {
+		return reply(note(present.T(req.Locale, "stale.turn")))
 	}
-	// Check now so that the question is only asked for a legal move.
-	probe := t.game.Clone()
-	if err := probe.Play(seat, a); err != nil {
-		return reply(s.refusal(req, t, err))
+	if id.arg != "yes" {
+		return update(note(present.T(req.Locale, "confirm.cancelled")))
 	}
-	t.pending[req.User] = pendingAction{action: a, turn: t.game.Turn()}
-	return reply(t.confirmPrompt(req.Locale, a))
-}
-
-func (s *Service) confirmButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
-		p, ok := t.pending[req.User]
-		delete(t.pending, req.User)
-		if !ok || p.turn != t.game.Turn() {
-			return reply(note(present.T(req.Locale, "stale.turn")))
-		}
-		if id.arg != "yes" {
-			return update(note(present.T(req.Locale, "confirm.cancelled")))
-		}
-		return s.act(req, t, seat, p.action, true)
-	})
+	return tn.act(p.action, true)
 }
 
 // describeAction is a short localised description of a claim or station.

@@ -33,12 +33,13 @@ func (p *downPoster) Post(ctx context.Context, ch string, m Message) (string, er
 // down; after the restart the table gets one board, the newest picture and buttons, with the
 // narration of all three turns.
 func TestQueuedBoardsGoOutAsOneKeepingTheNarration(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	poster := &downPoster{fakePoster: w.poster}
 	poster.down.Store(true)
 	service := func() *Service {
-		return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: poster,
+		return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: w.renderer, Poster: poster,
 			Now: func() time.Time { return w.now }, BotDelay: time.Millisecond})
 	}
 	w.svc.Close()
@@ -119,6 +120,7 @@ func boardFixture(seq uint64, narration, trailer string) store.OutboxEntry {
 }
 
 func TestBoardRunStopsWhereTheChannelMustReadInOrder(t *testing.T) {
+	t.Parallel()
 	dm := store.OutboxEntry{Seq: 9, Kind: "dm", Payload: []byte(`{"DM":"u2"}`)}
 	plain := store.OutboxEntry{Seq: 10, Kind: "", Payload: []byte(`{"Content":"Bob undid the move"}`)}
 	long := strings.Repeat("x", boardLimit-100) + "\n"

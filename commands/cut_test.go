@@ -10,6 +10,7 @@ import (
 // a seat whose player's name puts "→" across byte 100 stays valid UTF-8 and
 // keeps its 100 characters.
 func TestAutocompleteCutsNamesOnCharacters(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	long := strings.Repeat("→", 120) // 360 bytes
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})

@@ -28,6 +28,7 @@ func deckButtonCount(m Message) int {
 // the board picture and /score still show one and the same deck count
 // (the draw pile; the discards are counted apart).
 func TestOneDeckCountEverywhere(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	g, _ := w.game("c1")

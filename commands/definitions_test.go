@@ -7,6 +7,7 @@ import (
 )
 
 func TestI18nDefinitionsAreLocalised(t *testing.T) {
+	t.Parallel()
 	var walk func(path string, names, descs map[string]string, opts []OptionDef)
 	walk = func(path string, names, descs map[string]string, opts []OptionDef) {
 		for _, lang := range present.Languages {

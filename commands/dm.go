@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"time"
@@ -66,7 +65,7 @@ func (s *sender) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Me
 	err := s.poster.DM(s.ctx, p.DM, m)
 	if errors.Is(err, ErrDMClosed) || errors.Is(err, ErrUndeliverable) {
 		s.log.Info("turn DM refused: the player's turn DMs are turned off", "channel", p.Game, "err", err)
-		s.host.refuseDMs(p.Game, p.DM)
+		s.refuseDMs(p.Game, p.DM)
 		err = nil
 	}
 	if err != nil {
@@ -76,79 +75,47 @@ func (s *sender) sendDM(queue string, e store.OutboxEntry, p outboxPayload, m Me
 }
 
 // refuseDMs turns a player's turn DMs off at a table after Discord refused
-// one, and owes them the word.
-func (s *Service) refuseDMs(channel, user string) {
+// one: in the stored record, and in a note for the table's copy (which
+// then owes the player the word).
+func (s *sender) refuseDMs(channel, user string) {
 	if channel == "" {
 		return
 	}
-	t, err := s.tables.get(channel)
+	key := notifyKey(user)
+	err := s.store.Update(channel, func(r *store.GameRecord) error {
+		if r.Options != nil && r.Options[key] == "on" {
+			r.Options[key] = notifyRefused
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return // the game is over
+	}
 	if err != nil {
+		s.log.Warn("turn a refused player's DMs off", "channel", channel, "err", err)
 		return
 	}
-	key := notifyKey(user)
-	changed := t.rec != nil && t.rec.Options[key] == "on"
-	if changed {
-		set := func(r *store.GameRecord) error {
-			if r.Options != nil && r.Options[key] == "on" {
-				r.Options[key] = notifyRefused
-			}
-			return nil
-		}
-		if err := s.cfg.Store.Update(channel, set); err != nil {
-			s.log.Warn("turn a refused player's DMs off", "channel", channel, "err", err)
-			changed = false
-		} else {
-			set(t.rec)
-		}
-	}
-	if changed {
-		s.oweDMWord(channel, user)
-	}
-	t.unlock()
+	s.notes.leave(channel, tableNote{dmRefused: user})
 }
 
-// oweDMWord remembers that a player is to be told their DMs were refused.
-func (s *house) oweDMWord(channel, user string) {
-	s.dmMu.Lock()
-	s.dmRefused[channel+"/"+user] = true
-	s.dmMu.Unlock()
-}
-
-// owedDMWords finds the players of a loaded record still to be told
-// (after a restart). Called with the table locked.
-func (s *house) owedDMWords(rec *store.GameRecord) {
-	for _, st := range rec.Seats {
-		if st.UserID != "" && rec.Options[notifyKey(st.UserID)] == notifyRefused {
-			s.oweDMWord(rec.Channel, st.UserID)
-		}
-	}
-}
-
-// tellDMRefused tells a player acting at a table that their turn DMs were
-// refused and turned off, once: what to follow their answer with.
-func (s *Service) tellDMRefused(ctx context.Context, req *Request) []Message {
-	key := req.Channel + "/" + req.User
-	s.dmMu.Lock()
-	owed := s.dmRefused[key]
-	delete(s.dmRefused, key)
-	s.dmMu.Unlock()
-	if !owed {
+// tellDMsRefused is the word owed to a player acting at the table whose
+// turn DMs Discord refused (their notify option says so): said once, and
+// the option cleared. The table is locked.
+func (t *table) tellDMsRefused(req *Request) []Message {
+	opt := notifyKey(req.User)
+	if t.rec == nil || t.rec.Options[opt] != notifyRefused {
 		return nil
 	}
-	s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		opt := notifyKey(req.User)
-		if t.rec != nil && t.rec.Options[opt] == notifyRefused {
-			clear := func(r *store.GameRecord) error {
-				if r.Options[opt] == notifyRefused {
-					delete(r.Options, opt)
-				}
-				return nil
-			}
-			if err := s.cfg.Store.Update(req.Channel, clear); err == nil {
-				clear(t.rec)
-			}
+	clear := func(r *store.GameRecord) error {
+		if r.Options[opt] == notifyRefused {
+			delete(r.Options, opt)
 		}
-		return response{}, nil
-	})
+		return nil
+	}
+	if err := t.store.Update(t.channel, clear); err != nil {
+		t.log.Warn("clear a refused player's DMs", "channel", t.channel, "err", err)
+	} else {
+		clear(t.rec)
+	}
 	return []Message{note(present.T(req.Locale, "notify.refused"))}
 }

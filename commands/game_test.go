@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/present"
 )
 
 // game returns the channel's engine game (tests peek to choose moves, the
@@ -94,9 +96,9 @@ func seatOfUser(w *world, user string) int {
 	return n - 1
 }
 
-// playWholeGame runs a game of humans through the commands layer, choosing
-// random legal moves, and returns how many requests it took.
-func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, seed uint64) int {
+// openGame opens a table of players humans in c1 and starts it; it
+// returns their users.
+func openGame(t *testing.T, w *world, mapID, variant string, players int) []string {
 	t.Helper()
 	users := make([]string, players)
 	for i := range users {
@@ -119,7 +121,15 @@ func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, s
 	if b := w.poster.last("c1"); len(b.Files) != 1 {
 		t.Fatalf("start: no board posted: %+v", b)
 	}
-	pick := uint64(seed)
+	return users
+}
+
+// playToEnd plays the game of c1 to its end through the commands layer,
+// choosing random legal moves (seed chooses them), and returns how many
+// requests it took.
+func playToEnd(t *testing.T, w *world, users []string, seed uint64) int {
+	t.Helper()
+	pick := seed
 	requests := 0
 	for {
 		g, gid := w.game("c1")
@@ -146,27 +156,179 @@ func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, s
 	return requests
 }
 
-func TestWholeGamesThroughCommands(t *testing.T) {
-	cases := []struct {
-		mapID, variant string
-		players        int
-	}{
-		{"usa", "", 2}, {"europe", "classic", 3}, {"marklin", "", 3},
+// playWholeGame opens a table of players humans and plays it to its end.
+func playWholeGame(t *testing.T, w *world, mapID, variant string, players int, seed uint64) int {
+	t.Helper()
+	return playToEnd(t, w, openGame(t, w, mapID, variant, players), seed)
+}
+
+// endsWithItsSheet checks how a whole game ended: the final score sheet
+// with its picture last, the game archived, and every board with its
+// picture, the live page's button when the page is on (and the sheet's
+// link to the replay page), none when it is off.
+func endsWithItsSheet(t *testing.T, w *world, page bool) {
+	t.Helper()
+	posts := w.poster.all("c1")
+	last := posts[len(posts)-1]
+	if len(last.Files) != 1 || last.Files[0].Name != "final.png" || !strings.Contains(last.Content, "🎉") {
+		t.Fatalf("the game ends with the final score sheet, got %q", last.Content)
 	}
-	for i, c := range cases {
-		t.Run(fmt.Sprintf("%s-%s-%d", c.mapID, c.variant, c.players), func(t *testing.T) {
-			w := newWorld(t)
-			playWholeGame(t, w, c.mapID, c.variant, c.players, uint64(i+1))
-			posts := w.poster.all("c1")
-			last := posts[len(posts)-1]
-			if len(last.Files) != 1 || last.Files[0].Name != "final.png" || !strings.Contains(last.Content, "🎉") {
-				t.Fatalf("the game ends with the final score sheet, got %q", last.Content)
+	decodePNG(t, last.Files[0])
+	st, err := w.store.Stats("g1", "")
+	if err != nil || st.Games != 1 {
+		t.Fatalf("the finished game is archived: %+v %v", st, err)
+	}
+	boards := 0
+	for _, m := range posts {
+		if findButton(m, "draw:") == "" {
+			continue
+		}
+		boards++
+		if len(m.Files) != 1 || m.Files[0].Name != "board.png" {
+			t.Fatalf("a board without its picture: %q", m.Content)
+		}
+		if (findButton(m, "activity:") != "") != page {
+			t.Fatalf("with the live page on: %v, a board's buttons %+v", page, m.Components)
+		}
+	}
+	for _, m := range posts {
+		if !page && strings.Contains(m.Content, "/r/") {
+			t.Fatalf("with the live page off, a post links a replay page: %q", m.Content)
+		}
+	}
+	if boards == 0 {
+		t.Fatal("no boards posted")
+	}
+	entries, _ := w.store.Archived("g1")
+	link := "(<https://conductor.test/r/g1-" + entries[0].GameID + ">)"
+	if hasLink := strings.Contains(last.Content, link) && strings.Contains(last.Content, present.T("", "web.replay_link")); hasLink != page {
+		t.Fatalf("with the live page on: %v, the final sheet %q", page, last.Content)
+	}
+}
+
+// Whole games of each edition, each played once through the commands
+// layer (random legal moves of people), each checked for all a whole game
+// shows: how it ends (the final sheet, the archive, every board's picture
+// and buttons), and, on USA, the hints counted to the end and the replay;
+// on Europe, no secret in public.
+func TestWholeGames(t *testing.T) {
+	t.Parallel()
+	t.Run("usa-2, live page on, hints", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newActivityWorld(t)
+		hintsFrom(w)
+		users := openGame(t, w, "usa", "", 2)
+		// The hints asked are counted in the record (they survive a
+		// restart) and the final narration says how many each used.
+		w.cmd("u1", "ttr", "hint", nil)
+		w.cmd("u1", "ttr", "hint", nil)
+		w.restart()
+		w.cmd("u1", "score", "", nil) // loads the table back
+		playToEnd(t, w, users, 1)
+		endsWithItsSheet(t, w, true)
+		posts := w.poster.all("c1")
+		want := present.T("", "hint.summary", "players", "name-u1 "+present.T("", "hint.count", "count", 2))
+		if last := posts[len(posts)-1]; !strings.Contains(last.Content, want) {
+			t.Errorf("final narration %q lacks %q", last.Content, want)
+		}
+		replayRefusesAGameThatNoLongerAddsUp(t, w)
+		replayOfAFinishedGame(t, w) // forgets the server's games
+	})
+	t.Run("europe-classic-3, no secrets", func(t *testing.T) {
+		t.Parallel()
+		w := newWorld(t)
+		playWholeGame(t, w, "europe", "classic", 3, 2)
+		endsWithItsSheet(t, w, false)
+		publicMessagesCarryNoSecrets(t, w)
+	})
+	t.Run("marklin-3", func(t *testing.T) {
+		t.Parallel()
+		w := newWorld(t)
+		playWholeGame(t, w, "marklin", "", 3, 3)
+		endsWithItsSheet(t, w, false)
+	})
+}
+
+// publicMessagesCarryNoSecrets checks a whole game of c1 for secrets in
+// public: no public post, and no board's picture, carries a ticket of any
+// player or a card drawn blind.
+func publicMessagesCarryNoSecrets(t *testing.T, w *world) {
+	t.Helper()
+	arch, err := w.store.Archived("g1")
+	if err != nil || len(arch) != 1 {
+		t.Fatal(err)
+	}
+	rec, err := w.store.ArchivedGame(arch[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rebuild the game to learn every ticket anyone held or was offered.
+	cfg, err := gameConfig(w.svc.cfg.Catalog, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := map[string]bool{}
+	for _, e := range rec.Log {
+		a, _ := engine.ParseAction(g.Board(), e.Action)
+		ev, err := g.Apply(e.Seat, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ev {
+			if x.Private {
+				for _, id := range x.Tickets {
+					secrets[present.TicketLabel(g.Board(), id)] = true
+				}
 			}
-			decodePNG(t, last.Files[0])
-			st, err := w.store.Stats("g1", "")
-			if err != nil || st.Games != 1 {
-				t.Fatalf("the finished game is archived: %+v %v", st, err)
+		}
+	}
+	if len(secrets) < 9 {
+		t.Fatalf("expected the tickets offered, got %d", len(secrets))
+	}
+	posts := w.poster.all("c1")
+	final := len(posts) - 1 - len(rec.Seats) - 1 // the staged reveal may show tickets
+	for i, m := range posts[:final] {
+		text := m.Content
+		for _, e := range m.Embeds {
+			text += e.Title + e.Description
+			for _, f := range e.Fields {
+				text += f.Name + f.Value
 			}
-		})
+		}
+		for s := range secrets {
+			if strings.Contains(text, s) {
+				t.Fatalf("public post %d shows the ticket %q", i, s)
+			}
+		}
+		for _, f := range m.Files {
+			if f.Name == "hand.png" {
+				t.Fatalf("public post %d carries a hand picture", i)
+			}
+		}
+		if strings.Contains(text, "You drew") {
+			t.Fatalf("public post %d tells a blind draw", i)
+		}
+	}
+	// The boards' pictures were drawn from their scenes: none names a
+	// ticket (the final sheet reveals them, by design).
+	boards := w.pictures().drawnBoards()
+	if len(boards) < len(rec.Log)/8 {
+		t.Fatalf("%d boards drawn for %d moves", len(boards), len(rec.Log))
+	}
+	for i, sc := range boards {
+		sc.Board = nil
+		raw, err := json.Marshal(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range secrets {
+			if strings.Contains(string(raw), s) {
+				t.Fatalf("board picture %d shows the ticket %q", i, s)
+			}
+		}
 	}
 }

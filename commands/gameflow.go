@@ -1,22 +1,19 @@
 package commands
 
 import (
-	"bytes"
-	"context"
 	"sort"
 	"strconv"
 	"strings"
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/imaging"
 	"conductor/present"
 	"conductor/store"
 )
 
 // start begins the game from the lobby: everyone then chooses tickets.
-func (s *Service) start(ctx context.Context, req *Request, game string) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.startAt(req, t, game) })
-}
+func (s *Service) start(c *call) (response, error) { return s.startAt(c.req, c.t, "") }
 
 // startAt starts the lobby of a locked table.
 func (s *Service) startAt(req *Request, t *table, game string) (response, error) {
@@ -36,39 +33,39 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 		return reply(note(present.T(req.Locale, "lobby.host_only")))
 	}
 	rec.Rules = engine.LatestRevision
-	g, err := s.newGame(rec)
+	g, err := t.newGame(rec)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	rec.Status = store.StatusPlaying
 	rec.Log = nil
 	if err := s.cfg.Store.Put(rec); err != nil {
 		rec.Status = store.StatusLobby
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
-	t.game, t.turnLog, t.history = g, nil, nil
-	t.botsSetup()
-	m := t.boardMessage()
+	t.game, t.told = g, narration{}
+	t.bots.setup(t)
+	m := t.boardText()
 	m.Content = present.T(t.locale(), "game.started", "board", present.EditionName(t.locale(), g.Board(), t.rec.Variant)) + "\n" + m.Content
 	// The lobby closes (its buttons go) and the game is posted as the
 	// table's first board, through the outbox like every board: the board
 	// after it takes its buttons off.
-	lobby := s.lobbyMessage(rec, t.locale())
+	lobby := lobbyMessage(s.cfg.Catalog, rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{outboxEntry(postBoard, m)}, t.turnPings()...)
+	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale())))}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
 	s.out.kick(t.rec.Channel)
 	s.out.kickQueues(entries)
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	return replyOrUpdate(lobby, game != "")
 }
 
 // finish archives a game that ended with a move; its final reveal was
 // queued with that move.
 func (t *table) finish() {
-	if _, err := t.cfg.Store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
+	if _, err := t.store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
 		t.log.Error("archive", "channel", t.rec.Channel, "err", err)
 	} else {
 		t.foldRatings(t.rec.Guild)
@@ -80,10 +77,10 @@ func (t *table) finish() {
 // when the host ended it: ended early) and archives the game.
 func (t *table) finishWith(fs *engine.FinalScore) {
 	ch := t.rec.Channel
-	if err := t.cfg.Store.Enqueue(ch, t.finalEntries(fs, true)...); err != nil {
+	if err := t.store.Enqueue(ch, t.finalEntries(fs, true)...); err != nil {
 		t.log.Error("queue the final reveal", "channel", ch, "err", err)
 	}
-	if _, err := t.cfg.Store.Archive(ch, t.archiveResult(fs, true)); err != nil {
+	if _, err := t.store.Archive(ch, t.archiveResult(fs, true)); err != nil {
 		t.log.Error("archive", "channel", ch, "err", err)
 	} else {
 		t.foldRatings(t.rec.Guild) // an early end rates nothing, but leaves nothing pending either
@@ -94,22 +91,22 @@ func (t *table) finishWith(fs *engine.FinalScore) {
 
 // finalMessages reveal a final score in stages: the last narration, each
 // player's sheet, then the winner (or the winners of a shared victory)
-// with the picture and a Replay button. early: the game was ended before
+// with a Replay button (and the sheet's picture: finalEntries). early: the game was ended before
 // its end and scored as it stood, which the reveal says.
-func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
+func (t *table) finalMessages(fs *engine.FinalScore, early bool, changes []present.RatingChange) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
 	var msgs []Message
-	intro := strings.Join(t.turnLog, "\n")
-	t.turnLog = t.turnLog[:0]
+	intro := strings.Join(t.told.turn, "\n")
+	t.told.turn = t.told.turn[:0]
 	title := "🏁 " + present.T(loc, "final.title")
 	if early {
 		title += "\n" + present.T(loc, "final.ended_early")
 	}
 	msgs = append(msgs, Message{Content: strings.TrimSpace(intro + "\n" + title)})
 	for i, ps := range fs.Players {
-		msgs = append(msgs, Message{Embeds: []Embed{t.finalEmbed(loc, b, rec, i, &ps)}})
+		msgs = append(msgs, Message{Embeds: []Embed{finalEmbed(loc, b, rec, i, &ps)}})
 	}
 	// The winner and the score sheet.
 	ranking := present.Ranking(loc, fs, seatNames(rec))
@@ -118,8 +115,7 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
-	// The members' rating changes, as the archive will fold the game.
-	changes := t.ratingChanges(t.archiveResult(fs, early))
+	// The members' rating changes (finalEntries).
 	if line := present.FinalRatings(loc, present.EditionName(loc, b, ""), changes, func(seat int) string {
 		if id := rec.Seats[seat].UserID; id != "" && !strings.HasPrefix(id, "local:") {
 			return userMention(id) // a seat left to a bot too: the change is the member's
@@ -129,11 +125,6 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 		last.Content += "\n" + line
 	}
 	last.Content += t.replayLine(loc)
-	if png, err := t.finalPNG(fs, early, changes); err == nil {
-		last.Files = []File{{Name: "final.png", ContentType: "image/png", Data: png}}
-	} else {
-		t.log.Error("render final", "err", err)
-	}
 	last.Components = []Row{{
 		{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"},
 		rematchButton(loc, rec),
@@ -150,7 +141,21 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 // for a game played in a thread the result told in the parent channel and
 // the thread archived.
 func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEntry {
-	entries := finalEntries(t.finalMessages(fs, early))
+	// The members' rating changes, as the archive will fold the game: said
+	// in the last message and drawn as a column of its picture.
+	changes := t.ratingChanges(t.archiveResult(fs, early))
+	msgs := t.finalMessages(fs, early, changes)
+	entries := make([]store.OutboxEntry, len(msgs))
+	for i, m := range msgs {
+		switch {
+		case i == 0:
+			entries[i] = outboxEntry(postFinal, m) // takes the buttons off the last board
+		case i == len(msgs)-1:
+			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early, changes)))
+		default:
+			entries[i] = outboxEntry(postMessage, m)
+		}
+	}
 	return append(entries, closingEntries(t.rec, t.parentResult(fs, early))...)
 }
 
@@ -181,22 +186,19 @@ func (t *table) parentResult(fs *engine.FinalScore, early bool) Message {
 }
 
 // finalEmbed is one player's score breakdown.
-func (s *house) finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
+func finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *engine.PlayerScore) Embed {
 	title, lines := present.PlayerSheet(loc, b, seat, seatName(rec, seat), ps)
 	return Embed{Title: title, Description: truncate(strings.Join(lines, "\n"), 4000)}
 }
 
-// finalPNG draws the final score sheet, with the members' rating changes.
-func (t *table) finalPNG(fs *engine.FinalScore, early bool, changes []present.RatingChange) ([]byte, error) {
-	g := t.game
-	v := g.Public()
+// finalScene is the final score sheet's picture: the public board and
+// the score, every ticket revealed as the sheet reveals them, and the
+// members' rating changes.
+func (t *table) finalScene(fs *engine.FinalScore, early bool, changes []present.RatingChange) *imaging.FinalScene {
+	v := t.game.Public()
 	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
 	present.RateFinalScene(t.locale(), sc, changes)
-	var buf bytes.Buffer
-	if err := t.cfg.Renderer.Final(&buf, sc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return sc
 }
 
 // archiveResult is the game's final score sheet as the archive keeps it,
@@ -205,7 +207,7 @@ func (t *table) finalPNG(fs *engine.FinalScore, early bool, changes []present.Ra
 // routes their member claimed), and whether it was ended early.
 func (t *table) archiveResult(fs *engine.FinalScore, early bool) store.ArchiveResult {
 	g, rec := t.game, t.rec
-	res := store.ArchiveResult{Finished: t.cfg.Now(), Early: early}
+	res := store.ArchiveResult{Finished: t.now(), Early: early}
 	b := g.Board()
 	owners := g.Public().Owners
 	for i, ps := range fs.Players {
@@ -259,59 +261,57 @@ func claimedBy(rec *store.GameRecord, b *data.Board, owners []int8, seat, moves 
 // end: /ttr end (host or a member with Manage Channel). A lobby closes at
 // once; a running game asks first: score it as it stands and archive it,
 // stop it without a score, or go on.
-func (s *Service) end(ctx context.Context, req *Request) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if t.rec == nil {
-			return reply(s.noGameHere(req, "game.none"))
-		}
-		if req.User != t.rec.Host && !req.CanManage {
-			return reply(note(present.T(req.Locale, "end.not_allowed")))
-		}
-		if t.rec.Status == store.StatusLobby || t.game == nil {
-			return s.stop(req, t, false)
-		}
-		turn := len(t.rec.Log)
-		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
-			{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
-		}}})
-	})
+func (s *Service) end(c *call) (response, error) {
+	req, t := c.req, c.t
+	if t.rec == nil {
+		return reply(s.noGameHere(req, "game.none"))
+	}
+	if req.User != t.rec.Host && !req.CanManage {
+		return reply(note(present.T(req.Locale, "end.not_allowed")))
+	}
+	if t.rec.Status == store.StatusLobby || t.game == nil {
+		return s.stop(req, t, false)
+	}
+	turn := len(t.rec.Log)
+	return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "end.ask"), Components: []Row{{
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "score"), Label: present.T(req.Locale, "button.end_score"), Style: Primary, Emoji: "🏁"},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "stop"), Label: present.T(req.Locale, "button.end_stop"), Style: Danger},
+		{Kind: Button, ID: cid("end", t.rec.ID, turn, "cancel"), Label: present.T(req.Locale, "button.cancel"), Style: Secondary},
+	}}})
 }
 
 // endButton answers /ttr end's question.
-func (s *Service) endButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		switch {
-		case t.rec == nil || t.game == nil || t.rec.ID != id.game:
-			return update(note(present.T(req.Locale, "stale.game")))
-		case req.User != t.rec.Host && !req.CanManage:
-			return reply(note(present.T(req.Locale, "end.not_allowed")))
-		case id.arg == "cancel":
-			return update(note(present.T(req.Locale, "end.cancelled")))
-		case id.turn != len(t.rec.Log):
-			// Moves were played since the question: ask again.
-			return update(note(present.T(req.Locale, "stale.turn")))
-		case id.arg == "stop":
-			return s.stop(req, t, true)
-		case id.arg == "score":
-			t.bots.disarmBot(t)
-			fs := t.game.ScoreNow()
-			t.turnLog = append(t.turnLog, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
-			t.finishWith(&fs)
-			return update(note(present.T(req.Locale, "end.scoring")))
-		}
-		return reply(note(present.T(req.Locale, "stale.unknown")))
-	})
+func (s *Service) endButton(c *call) (response, error) {
+	req, t, id := c.req, c.t, *c.id
+	switch {
+	case t.rec == nil || t.game == nil || t.rec.ID != id.game:
+		return update(note(present.T(req.Locale, "stale.game")))
+	case req.User != t.rec.Host && !req.CanManage:
+		return reply(note(present.T(req.Locale, "end.not_allowed")))
+	case id.arg == "cancel":
+		return update(note(present.T(req.Locale, "end.cancelled")))
+	case id.turn != len(t.rec.Log):
+		// Moves were played since the question: ask again.
+		return update(note(present.T(req.Locale, "stale.turn")))
+	case id.arg == "stop":
+		return s.stop(req, t, true)
+	case id.arg == "score":
+		t.bots.disarm(t)
+		fs := t.game.ScoreNow()
+		t.told.turn = append(t.told.turn, present.T(t.locale(), "end.scored", "player", present.EscapeMarkdown(req.UserName)))
+		t.finishWith(&fs)
+		return update(note(present.T(req.Locale, "end.scoring")))
+	}
+	return reply(note(present.T(req.Locale, "stale.unknown")))
 }
 
 // stop throws a lobby away, or archives a running game without a score.
 func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
-	t.bots.disarmBot(t)
+	t.bots.disarm(t)
 	loc := t.locale()
 	if t.rec.Status == store.StatusLobby || t.game == nil {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 	} else {
 		res := store.ArchiveResult{Status: store.StatusAbandoned, Finished: s.cfg.Now()}
@@ -319,7 +319,7 @@ func (s *Service) stop(req *Request, t *table, click bool) (response, error) {
 			res.Players = append(res.Players, store.PlayerResult{UserID: st.UserID, Name: st.Name, Bot: st.Bot, Score: t.game.Public().Players[i].Score})
 		}
 		if _, err := s.cfg.Store.Archive(req.Channel, res); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 	}
 	inThread := t.rec.Options[optParent] != ""

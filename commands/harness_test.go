@@ -116,16 +116,91 @@ func (w *world) keepFirstTickets(user string, seat int) answer {
 
 // world is a Service wired to fakes, with a clock tests can move.
 type world struct {
-	t      testing.TB
-	svc    *Service
-	poster *fakePoster
-	store  *store.Store
-	now    time.Time
-	nextID int
-	path   string
+	t        testing.TB
+	svc      *Service
+	poster   *fakePoster
+	renderer Renderer
+	store    *store.Store
+	now      time.Time
+	nextID   int
+	path     string
+	// tweaks change the configuration of every service the world starts.
+	tweaks []func(*Config)
 }
 
+// botsPlayed waits until the bots due to move have played (a bot's turn
+// that leaves another bot to play arms it before it ends).
+func (w *world) botsPlayed() { w.svc.runner.wg.Wait() }
+
+// testClock is a clock the test moves while bots and senders, in their own
+// goroutines, read it and wait on it: a wait (After) ends when the test
+// moves the clock past it, never on its own.
+type testClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []clockWait
+	// waiting, when not nil, hears how long each wait is, as it begins.
+	waiting chan time.Duration
+}
+
+type clockWait struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.mu.Lock()
+	if d <= 0 {
+		ch <- c.now
+	} else {
+		c.waits = append(c.waits, clockWait{c.now.Add(d), ch})
+	}
+	waiting := c.waiting
+	c.mu.Unlock()
+	if waiting != nil {
+		waiting <- d
+	}
+	return ch
+}
+
+// advance moves the clock on, ending the waits it passes.
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waits[:0]
+	for _, w := range c.waits {
+		if w.at.After(c.now) {
+			kept = append(kept, w)
+		} else {
+			w.ch <- c.now
+		}
+	}
+	c.waits = kept
+}
+
+// sharedRenderer draws real pictures, for the tests that look at their
+// pixels; the others use a sketch (sketch_test.go). It keeps the boards'
+// static layers between tests.
 var sharedRenderer = imaging.NewRenderer()
+
+// pictures are the scenes the world's services drew (its renderer is a
+// sketch unless a test asked for real pictures).
+func (w *world) pictures() *sketch {
+	w.t.Helper()
+	sk, ok := w.renderer.(*sketch)
+	if !ok {
+		w.t.Fatal("the world draws real pictures")
+	}
+	return sk
+}
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
@@ -134,15 +209,38 @@ func newWorld(t testing.TB) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, poster: newFakePoster(), store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
+	w := &world{t: t, poster: newFakePoster(), renderer: &sketch{}, store: st, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), path: path}
 	w.svc = w.service()
 	t.Cleanup(func() { w.svc.Close(); st.Close() })
 	return w
 }
 
 func (w *world) service() *Service {
-	return New(Config{Catalog: data.Embedded(), Store: w.store, Renderer: sharedRenderer, Poster: w.poster,
-		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond})
+	c := Config{Catalog: data.Embedded(), Store: w.store, Renderer: w.renderer, Poster: w.poster,
+		Now: func() time.Time { return w.now }, BotDelay: time.Millisecond}
+	for _, tweak := range w.tweaks {
+		tweak(&c)
+	}
+	return New(c)
+}
+
+// configure changes the configuration of the world's services: the
+// service starts again with it, on the same store.
+func (w *world) configure(tweak func(*Config)) {
+	w.tweaks = append(w.tweaks, tweak)
+	w.svc.Close()
+	w.svc = w.service()
+}
+
+// bots gives the world's services a bot maker, and the levels offered
+// when some are named.
+func (w *world) bots(maker BotMaker, levels ...string) {
+	w.configure(func(c *Config) {
+		c.Bots = maker
+		if levels != nil {
+			c.BotLevels = levels
+		}
+	})
 }
 
 // restart simulates the bot restarting: a new Service on a reopened store.
@@ -163,9 +261,18 @@ func (w *world) restart() {
 func (w *world) setPoster(p Poster) {
 	w.svc.cfg.Poster = p
 	w.svc.out.poster = p
+	w.svc.opener.poster = p
 }
 
 func (w *world) do(req *Request) answer {
+	a := w.handle(req)
+	w.svc.Quiet() // posts are sent by the channel's sender
+	return a
+}
+
+// handle is do without waiting for the posts to be delivered (Discord
+// may be down).
+func (w *world) handle(req *Request) answer {
 	w.nextID++
 	if req.ID == "" {
 		req.ID = fmt.Sprint("i", w.nextID)
@@ -181,7 +288,6 @@ func (w *world) do(req *Request) answer {
 	}
 	r := &Recorder{}
 	w.svc.Handle(context.Background(), req, r)
-	w.svc.Quiet() // posts are sent by the channel's sender
 	return answerOf(w.t, r)
 }
 

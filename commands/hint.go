@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,76 +27,62 @@ func hintKey(seat int) string { return "hints_used." + strconv.Itoa(seat) }
 // to ask for), the tickets drawn, a tunnel's extra cards, and how to pay
 // a claim or a station it chose (the colours offered). The view and legal
 // moves are copied with the table locked; the search runs after.
-func (s *Service) hintCommand(ctx context.Context, req *Request) (response, error) {
-	var (
-		v      engine.PlayerView
-		legal  []engine.Action
-		paying []engine.Action
-		seed   uint64
-	)
-	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		seat, m := s.seated(req, t, nil)
-		if m != nil {
-			return reply(*m)
-		}
-		g, rec := t.game, t.rec
-		refuse := func(key string) (response, error) { return reply(note(present.T(req.Locale, key))) }
-		switch {
-		case hintsOff(rec):
-			return refuse("hint.off")
-		case s.cfg.Bots == nil:
-			return refuse("lobby.no_bots")
-		case g.Phase() == engine.PhaseOver:
-			return refuse("game.over")
-		case g.Phase() == engine.PhaseSetup && g.SetupDone(seat):
-			return refuse("hint.not_your_turn")
-		case g.Phase() != engine.PhaseSetup && g.Current() != seat:
-			return refuse("hint.not_your_turn")
-		}
-		v = g.View(seat)
-		legal = g.LegalActions(seat, nil)
-		// Paying for a claim or a station chosen: the choice is the colour.
-		if p, ok := t.pending[req.User]; ok && p.pay && p.turn == g.Turn() && g.Current() == seat {
-			if opts := t.payOptions(seat, p.action); len(opts) > 1 {
-				paying, legal = opts, opts
-			}
-		}
-		n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
-		count := func(r *store.GameRecord) {
-			if r.Options == nil {
-				r.Options = map[string]string{}
-			}
-			r.Options[hintKey(seat)] = strconv.Itoa(n + 1)
-		}
-		// Update, not Put: the stored record holds what the table's copy
-		// may not (the live board's id), and keeps its snapshot.
-		if err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil }); err != nil {
-			return reply(s.oops(req, err.Error()))
-		}
-		count(rec)
-		seed = rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
-		return response{}, nil
-	})
-	if err != nil {
-		return reply(s.oops(req, err.Error()))
+func (s *Service) hintCommand(c *call) (response, error) {
+	req, t, seat := c.req, c.turn.t, c.turn.seat
+	g, rec := t.game, t.rec
+	refuse := func(key string) (response, error) { return reply(note(present.T(req.Locale, key))) }
+	switch {
+	case hintsOff(rec):
+		return refuse("hint.off")
+	case s.cfg.Bots == nil:
+		return refuse("lobby.no_bots")
+	case g.Phase() == engine.PhaseOver:
+		return refuse("game.over")
+	case g.Phase() == engine.PhaseSetup && g.SetupDone(seat):
+		return refuse("hint.not_your_turn")
+	case g.Phase() != engine.PhaseSetup && g.Current() != seat:
+		return refuse("hint.not_your_turn")
 	}
-	if r.kind != noAnswer {
-		return r, nil
+	v := g.View(seat)
+	legal := g.LegalActions(seat, nil)
+	var paying []engine.Action
+	// Paying for a claim or a station chosen: the choice is the colour.
+	if p, ok := t.pending[req.User]; ok && p.pay && p.turn == g.Turn() && g.Current() == seat {
+		if opts := payOptions(g, seat, p.action); len(opts) > 1 {
+			paying, legal = opts, opts
+		}
 	}
+	n, _ := strconv.Atoi(rec.Options[hintKey(seat)])
+	count := func(r *store.GameRecord) {
+		if r.Options == nil {
+			r.Options = map[string]string{}
+		}
+		r.Options[hintKey(seat)] = strconv.Itoa(n + 1)
+	}
+	// Update, not Put: the stored record holds what the table's copy
+	// may not (the live board's id), and keeps its snapshot.
+	if err := s.cfg.Store.Update(rec.Channel, func(r *store.GameRecord) error { count(r); return nil }); err != nil {
+		return reply(oops(req, err.Error()))
+	}
+	count(rec)
+	seed := rec.Seed ^ uint64(len(rec.Log))*0x9e3779b97f4a7c15
 	if len(legal) == 0 {
 		return reply(note(present.T(req.Locale, "hint.not_your_turn")))
 	}
-	bot, err := s.cfg.Bots(hintLevel, seed)
-	if err != nil {
-		return reply(s.oops(req, err.Error()))
-	}
-	// Closing the service cuts the search short: the hint is then the
-	// best move found so far.
-	ctx, cancel := s.withClose(ctx)
-	defer cancel()
-	a := bot.Choose(ctx, v, legal)
-	return reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a, paying != nil),
-		"reason", hintReason(req.Locale, &v, a, paying))))
+	// The search runs once the table's lock is released, on the copies.
+	return response{unlocked: func() (response, error) {
+		bot, err := s.cfg.Bots(hintLevel, seed)
+		if err != nil {
+			return reply(oops(req, err.Error()))
+		}
+		// Closing the service cuts the search short: the hint is then the
+		// best move found so far.
+		ctx, cancel := s.withClose(c.ctx)
+		defer cancel()
+		a := bot.Choose(ctx, v, legal)
+		return reply(note(present.T(req.Locale, "hint.move", "move", hintMove(req.Locale, &v, a, paying != nil),
+			"reason", hintReason(req.Locale, &v, a, paying))))
+	}}, nil
 }
 
 // hintMove says a move in words; paying, a way to pay a move already

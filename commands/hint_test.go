@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"conductor/data"
@@ -24,18 +25,29 @@ func (b viewBot) Choose(_ context.Context, v engine.PlayerView, legal []engine.A
 
 func hintWorld(t *testing.T) (*world, *[]engine.PlayerView, *[]string) {
 	w := newWorld(t)
+	views, levels := hintsFrom(w)
+	return w, views, levels
+}
+
+// hintsFrom gives the world's services a viewBot for every level; it
+// returns the views the bots were handed and the levels asked for.
+func hintsFrom(w *world) (*[]engine.PlayerView, *[]string) {
+	var mu sync.Mutex
 	views := &[]engine.PlayerView{}
 	levels := &[]string{}
-	w.svc.cfg.Bots = func(level string, seed uint64) (Bot, error) {
+	w.bots(func(level string, seed uint64) (Bot, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		*levels = append(*levels, level)
 		return viewBot{views}, nil
-	}
-	return w, views, levels
+	})
+	return views, levels
 }
 
 // A hint answers only the asker, privately, with a legal move of the
 // expert computed from the asker's own view, and says why.
 func TestHintIsPrivateLegalAndFromTheAskersView(t *testing.T) {
+	t.Parallel()
 	w, views, levels := hintWorld(t)
 	startedGame(t, w, nil)
 	g, _ := w.game("c1")
@@ -74,6 +86,7 @@ func TestHintIsPrivateLegalAndFromTheAskersView(t *testing.T) {
 
 // A table opened with hints:False refuses them.
 func TestHintsOffAreRefused(t *testing.T) {
+	t.Parallel()
 	w, views, _ := hintWorld(t)
 	startedGame(t, w, map[string]string{"hints": "false"})
 	g, _ := w.game("c1")
@@ -83,42 +96,6 @@ func TestHintsOffAreRefused(t *testing.T) {
 	}
 	if len(*views) != 0 {
 		t.Fatal("the expert was asked with hints off")
-	}
-}
-
-// The hints asked are counted in the record (they survive a restart) and
-// the final narration says how many each player used.
-func TestHintsAreCountedInTheFinalNarration(t *testing.T) {
-	w, _, _ := hintWorld(t)
-	startedGame(t, w, nil)
-	g, _ := w.game("c1")
-	asker := []string{"u1", "u2"}[g.Current()]
-	w.cmd(asker, "ttr", "hint", nil)
-	w.cmd(asker, "ttr", "hint", nil)
-	bots := w.svc.cfg.Bots
-	w.restart()
-	w.svc.cfg.Bots = bots
-	w.cmd("u1", "score", "", nil) // loads the table back
-	users := []string{"u1", "u2"}
-	pick := uint64(5)
-	for steps := 0; ; steps++ {
-		g, gid := w.game("c1")
-		if g == nil {
-			break
-		}
-		if steps > 3000 {
-			t.Fatal("the game does not end")
-		}
-		seat := g.Current()
-		legal := g.LegalActions(seat, nil)
-		pick = pick*6364136223846793005 + 1442695040888963407
-		w.playRequest(g, gid, users[seat], legal[int((pick>>33)%uint64(len(legal)))])
-	}
-	posts := w.poster.all("c1")
-	last := posts[len(posts)-1]
-	want := present.T("", "hint.summary", "players", "name-"+asker+" "+present.T("", "hint.count", "count", 2))
-	if !strings.Contains(last.Content, want) {
-		t.Fatalf("final narration %q lacks %q", last.Content, want)
 	}
 }
 
@@ -186,6 +163,7 @@ func hintCheck(t *testing.T, w *world, views *[]engine.PlayerView, g *engine.Gam
 // long-ticket mix (Märklin), each with its move and a reason, from the
 // asker's own view only.
 func TestHintsAtEveryChoice(t *testing.T) {
+	t.Parallel()
 	for players := 2; players <= 5; players++ {
 		t.Run(fmt.Sprint(players), func(t *testing.T) {
 			seen := hintsThroughAGame(t, "europe", "classic", players, uint64(players))

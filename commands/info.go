@@ -2,7 +2,6 @@ package commands
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,50 +14,41 @@ import (
 
 // handCommand: /hand [dm], or the "My hand" button. Private: ephemeral, or
 // a DM on request (falling back to ephemeral when DMs are closed). The
-// hand is read under the table's lock; the DM is sent after it.
-func (s *Service) handCommand(ctx context.Context, req *Request, dm bool) (response, error) {
-	var (
-		msg, prompt Message
-		picture     *imaging.HandScene
-		key         handKey
-		pending     bool
-	)
-	r, err := s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
-		msg, picture = t.handMessage(seat, req.Locale)
-		key = handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
-		prompt, pending = t.pendingPrompt(seat, req.User, req.Locale)
-		return response{}, nil
-	})
-	if err != nil || r.kind != noAnswer {
-		return r, err // atTable answered why not
-	}
-	// The picture is drawn once the table is free again, unless the same
-	// hand was drawn a moment ago.
-	s.drawHand(&msg, picture, key)
-	if dm {
-		msg.Ephemeral = false
-		err := s.cfg.Poster.DM(ctx, req.User, msg)
-		if err == nil {
-			if pending {
-				// The choice's controls work only where the game is.
-				prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
-				return reply(prompt)
+// hand is read under the table's lock; its picture is drawn and the DM sent
+// after it.
+func (s *Service) handCommand(c *call) (response, error) {
+	req, t, seat := c.req, c.turn.t, c.turn.seat
+	msg, picture := t.handMessage(seat, req.Locale)
+	key := handKey{channel: t.rec.Channel, at: positionOf(t), seat: seat, locale: req.Locale, name: seatName(t.rec, seat)}
+	prompt, pending := t.controls().pendingPrompt(seat, req.User, req.Locale)
+	return response{unlocked: func() (response, error) {
+		// The picture is drawn unless the same hand was drawn a moment ago.
+		s.drawHand(&msg, picture, key)
+		if req.Opt("dm") == "true" {
+			msg.Ephemeral = false
+			err := s.cfg.Poster.DM(c.ctx, req.User, msg)
+			if err == nil {
+				if pending {
+					// The choice's controls work only where the game is.
+					prompt.Content = present.T(req.Locale, "hand.sent_dm") + "\n" + prompt.Content
+					return reply(prompt)
+				}
+				return reply(note(present.T(req.Locale, "hand.sent_dm")))
 			}
-			return reply(note(present.T(req.Locale, "hand.sent_dm")))
+			msg.Ephemeral = true
+			if errors.Is(err, ErrDMClosed) {
+				msg.Content = present.T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
+			} else {
+				s.log.Warn("dm failed", "err", err)
+				msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+			}
 		}
-		msg.Ephemeral = true
-		if errors.Is(err, ErrDMClosed) {
-			msg.Content = present.T(req.Locale, "hand.dm_closed") + "\n" + msg.Content
-		} else {
-			s.log.Warn("dm failed", "err", err)
-			msg.Content = present.T(req.Locale, "hand.dm_failed") + "\n" + msg.Content
+		if pending {
+			msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
+			msg.Components = prompt.Components
 		}
-	}
-	if pending {
-		msg.Content = strings.TrimSpace(msg.Content + "\n" + prompt.Content)
-		msg.Components = prompt.Components
-	}
-	return reply(msg)
+		return reply(msg)
+	}}, nil
 }
 
 // handMessage is a seat's private summary: cards, tickets with progress,
@@ -134,94 +124,68 @@ const boardCooldown = 30 * time.Second
 // boardCommand: /board reposts the board publicly for a player; a
 // spectator sees it privately, without controls. The picture is drawn
 // once the table's lock is released.
-func (s *Service) boardCommand(ctx context.Context, req *Request) (response, error) {
-	var (
-		m       Message
-		scene   *imaging.Scene
-		channel string
-	)
-	r, err := s.withGame(ctx, req, func(t *table) (response, error) {
-		if seatOf(t.rec, req.User) >= 0 {
-			// One public repost per table and cooldown: a board is 170 KB
-			// of pictures and eight buttons in everyone's channel.
-			if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
-				return reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
-			}
-			t.boardShown = s.cfg.Now()
+func (s *Service) boardCommand(c *call) (response, error) {
+	req, t := c.req, c.t
+	if seatOf(t.rec, req.User) >= 0 {
+		// One public repost per table and cooldown: a board is 170 KB
+		// of pictures and eight buttons in everyone's channel.
+		if wait := boardCooldown - s.cfg.Now().Sub(t.boardShown); wait > 0 {
+			return reply(note(present.T(req.Locale, "board.cooldown", "seconds", int(wait.Seconds())+1)))
 		}
-		saved := t.turnLog
-		t.turnLog = nil
-		m = t.boardText()
-		t.turnLog = saved
-		scene, channel = t.scene(t.locale()), t.rec.Channel
-		m.Mentions = nil // a repost does not ping
-		if seatOf(t.rec, req.User) < 0 {
-			m.Ephemeral, m.Components = true, nil
+		t.boardShown = s.cfg.Now()
+	}
+	saved := t.told.turn
+	t.told.turn = nil
+	m := t.boardText()
+	t.told.turn = saved
+	scene, channel := t.scene(t.locale()), t.rec.Channel
+	m.Mentions = nil // a repost does not ping
+	if seatOf(t.rec, req.User) < 0 {
+		m.Ephemeral, m.Components = true, nil
+	}
+	return response{unlocked: func() (response, error) {
+		if f, err := drawBoard(s.cfg.Renderer, scene); err == nil {
+			m.Files = []File{f}
+		} else {
+			s.log.Error("render board", "channel", channel, "err", err)
 		}
-		return response{}, nil
-	})
-	if err != nil || r.kind != noAnswer {
-		return r, err // answered under the lock
-	}
-	var buf bytes.Buffer
-	if err := s.cfg.Renderer.Board(&buf, scene); err != nil {
-		s.log.Error("render board", "channel", channel, "err", err)
-	} else {
-		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}}
-	}
-	return reply(m)
+		return reply(m)
+	}}, nil
 }
 
 // scoreCommand: /score shows public counts only.
-func (s *Service) scoreCommand(ctx context.Context, req *Request) (response, error) {
-	return s.withGame(ctx, req, func(t *table) (response, error) {
-		loc := t.locale()
-		v := t.game.Public()
-		var lines []string
-		for i, p := range v.Players {
-			line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", present.EscapeMarkdown(seatName(t.rec, i)), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
-			if v.Board.Rules.HasStations() {
-				line += " · " + present.T(loc, "score.stations", "n", p.Stations)
-			}
-			if v.Board.Rules.HasPassengers() {
-				line += " · " + present.T(loc, "score.passengers", "n", p.PassengersLeft)
-			}
-			if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
-				line = "▶ " + line
-			}
-			lines = append(lines, line)
+func (s *Service) scoreCommand(c *call) (response, error) {
+	t := c.t
+	loc := t.locale()
+	v := t.game.Public()
+	var lines []string
+	for i, p := range v.Players {
+		line := present.T(loc, "score.line", "color", present.ColorDot(i), "player", present.EscapeMarkdown(seatName(t.rec, i)), "score", p.Score, "trains", p.Trains, "cards", p.Cards, "tickets", p.Tickets)
+		if v.Board.Rules.HasStations() {
+			line += " · " + present.T(loc, "score.stations", "n", p.Stations)
 		}
-		e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
-			Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
-		return reply(Message{Embeds: []Embed{e}})
-	})
+		if v.Board.Rules.HasPassengers() {
+			line += " · " + present.T(loc, "score.passengers", "n", p.PassengersLeft)
+		}
+		if i == v.Current && v.Phase != engine.PhaseSetup && v.Phase != engine.PhaseOver {
+			line = "▶ " + line
+		}
+		lines = append(lines, line)
+	}
+	e := Embed{Title: present.T(loc, "score.title"), Description: strings.Join(lines, "\n"),
+		Footer: present.T(loc, "score.footer", "deck", present.DeckCount(&v), "discards", v.Discards, "tickets", v.TicketDecks[0]+v.TicketDecks[1])}
+	return reply(Message{Embeds: []Embed{e}})
 }
 
 // logCommand: /log shows the last public moves.
-func (s *Service) logCommand(ctx context.Context, req *Request) (response, error) {
-	return s.withGame(ctx, req, func(t *table) (response, error) {
-		h := t.history
-		if len(h) > 15 {
-			h = h[len(h)-15:]
-		}
-		if len(h) == 0 {
-			return reply(note(present.T(req.Locale, "log.empty")))
-		}
-		return reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
-	})
-}
-
-// withGame runs fn with the table locked when the channel has a running
-// game (for anyone: watchers may look at the board and the scores).
-func (s *Service) withGame(ctx context.Context, req *Request, fn func(t *table) (response, error)) (response, error) {
-	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		if t.rec == nil || t.game == nil {
-			return reply(s.noGameHere(req, "game.none"))
-		}
-		return fn(t)
-	})
-	if err != nil {
-		return reply(s.oops(req, err.Error()))
+func (s *Service) logCommand(c *call) (response, error) {
+	req, t := c.req, c.t
+	h := t.told.history
+	if len(h) > 15 {
+		h = h[len(h)-15:]
 	}
-	return r, nil
+	if len(h) == 0 {
+		return reply(note(present.T(req.Locale, "log.empty")))
+	}
+	return reply(Message{Ephemeral: true, Content: truncate(strings.Join(h, "\n"), 1900)})
 }

@@ -14,6 +14,7 @@ import (
 // recorded game, stored one move before its end, loads narrated, and its
 // last move ends it with the record's scores and ranking.
 func TestStoredGamesLoadAsRecorded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, g := range recorded.All(t) {
 		ch := fmt.Sprint("rec", i)
@@ -41,7 +42,7 @@ func TestStoredGamesLoadAsRecorded(t *testing.T) {
 			if tbl.game == nil || len(tbl.game.Log()) != len(rec.Log) {
 				t.Fatalf("%s: loaded %v", g.Name, tbl.game)
 			}
-			if len(tbl.history) == 0 {
+			if len(tbl.told.history) == 0 {
 				t.Errorf("%s: loading narrated nothing", g.Name)
 			}
 			a, err := engine.ParseAction(tbl.game.Board(), last.Action)

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"conductor/data"
 	"conductor/present"
 	"conductor/store"
 )
@@ -36,14 +36,15 @@ const (
 	MaxTurnTimer     = 7 * 24 * 60
 )
 
-func (s *Service) ttrNew(ctx context.Context, req *Request) (response, error) {
+func (s *Service) ttrNew(c *call) (response, error) {
+	req := c.req
 	rec, refusal := s.newTableRecord(req)
 	if refusal != "" {
 		return reply(note(refusal))
 	}
 	// The lobby is a post of its own (opening.go); the asker is answered
 	// privately.
-	_, answer := s.opener.open(ctx, req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
+	_, answer := s.opener.open(c.ctx, req, tableOpening{rec: rec, home: req.Channel, kind: req.ChannelKind,
 		wantThread: s.opener.threadsHere(req), put: s.cfg.Store.PutWithPosts})
 	return reply(answer)
 }
@@ -109,8 +110,8 @@ func (s *Service) newTableRecord(req *Request) (*store.GameRecord, string) {
 }
 
 // lobbyMessage shows the table being formed, with Join, Leave and Start.
-func (s *house) lobbyMessage(rec *store.GameRecord, loc string) Message {
-	b, _ := s.cfg.Catalog.Board(rec.Map)
+func lobbyMessage(cat *data.Catalog, rec *store.GameRecord, loc string) Message {
+	b, _ := cat.Board(rec.Map)
 	var seats []string
 	for i, st := range rec.Seats {
 		who := mention(loc, st)
@@ -200,9 +201,27 @@ func seatOf(rec *store.GameRecord, user string) int {
 	return -1
 }
 
-// lobbyChange runs join/leave/addbot/kick on a lobby and refreshes its message.
-func (s *Service) lobbyJoin(ctx context.Context, req *Request, game string) (response, error) {
-	return s.inLobby(ctx, req, game, func(t *table) string {
+// lobbyJoin: /ttr join.
+func (s *Service) lobbyJoin(c *call) (response, error) {
+	return s.inLobby(c.req, c.t, "", joinLobby(c.req))
+}
+
+// lobbyButton: Join, Leave or Start, clicked on a lobby.
+func (s *Service) lobbyButton(c *call) (response, error) {
+	switch c.id.arg {
+	case "join":
+		return s.inLobby(c.req, c.t, c.id.game, joinLobby(c.req))
+	case "leave":
+		return s.inLobby(c.req, c.t, c.id.game, leaveLobby(c.req))
+	case "start":
+		return s.startAt(c.req, c.t, c.id.game)
+	}
+	return reply(note(present.T(c.req.Locale, "stale.unknown")))
+}
+
+// joinLobby seats the asker in a lobby.
+func joinLobby(req *Request) func(t *table) string {
+	return func(t *table) string {
 		rec := t.rec
 		if seatOf(rec, req.User) >= 0 {
 			return present.T(req.Locale, "lobby.already_in")
@@ -212,11 +231,7 @@ func (s *Service) lobbyJoin(ctx context.Context, req *Request, game string) (res
 		}
 		rec.Seats = append(rec.Seats, store.Seat{UserID: req.User, Name: req.UserName})
 		return ""
-	})
-}
-
-func (s *Service) lobbyLeave(ctx context.Context, req *Request, game string) (response, error) {
-	return s.inLobby(ctx, req, game, leaveLobby(req))
+	}
 }
 
 // leaveLobby takes the asker's seat out of a lobby.
@@ -231,7 +246,9 @@ func leaveLobby(req *Request) func(t *table) string {
 	}
 }
 
-func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, error) {
+// lobbyAddBot: /ttr addbot [level].
+func (s *Service) lobbyAddBot(c *call) (response, error) {
+	req := c.req
 	if s.cfg.Bots == nil {
 		return reply(note(present.T(req.Locale, "lobby.no_bots")))
 	}
@@ -244,7 +261,7 @@ func (s *Service) lobbyAddBot(ctx context.Context, req *Request) (response, erro
 	if _, err := s.cfg.Bots(level, 0); err != nil {
 		return reply(note(present.T(req.Locale, "lobby.bad_level", "level", level, "levels", strings.Join(s.cfg.BotLevels, ", "))))
 	}
-	return s.inLobby(ctx, req, "", func(t *table) string {
+	return s.inLobby(req, c.t, "", func(t *table) string {
 		if len(t.rec.Seats) >= maxPlayers {
 			return present.T(req.Locale, "lobby.full")
 		}
@@ -271,14 +288,10 @@ func kickFromLobby(req *Request) func(t *table) string {
 	}
 }
 
-// inLobby applies a change to the lobby, saves it and shows the table.
-// game is the lobby id a button carries ("" for a slash command).
-func (s *Service) inLobby(ctx context.Context, req *Request, game string, change func(*table) string) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) { return s.inLobbyAt(req, t, game, change) })
-}
-
-// inLobbyAt is inLobby on a locked table.
-func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*table) string) (response, error) {
+// inLobby applies a change to the lobby of a locked table, saves it and
+// shows the table. game is the lobby id a button carries ("" for a slash
+// command).
+func (s *Service) inLobby(req *Request, t *table, game string, change func(*table) string) (response, error) {
 	fromButton := game != ""
 	if t.rec == nil {
 		return reply(s.noGameHere(req, "lobby.none"))
@@ -299,7 +312,7 @@ func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*ta
 	}
 	if len(t.rec.Seats) == 0 {
 		if err := s.cfg.Store.Delete(req.Channel); err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		if t.rec.Options[optParent] != "" {
 			// Nobody is left at the table: its thread closes.
@@ -316,9 +329,9 @@ func (s *Service) inLobbyAt(req *Request, t *table, game string, change func(*ta
 	}
 	if err := s.cfg.Store.Put(t.rec); err != nil {
 		t.rec.Seats = prev
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
-	m := s.lobbyMessage(t.rec, t.locale())
+	m := lobbyMessage(s.cfg.Catalog, t.rec, t.locale())
 	if fromButton {
 		return update(m)
 	}

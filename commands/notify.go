@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 
 	"conductor/engine"
@@ -19,36 +18,35 @@ import (
 func notifyKey(user string) string { return "notify." + user }
 
 // notifyCommand turns a player's turn DMs on (the default) or off.
-func (s *Service) notifyCommand(ctx context.Context, req *Request) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if t.rec == nil {
-			return reply(s.noGameHere(req, "lobby.none"))
+func (s *Service) notifyCommand(c *call) (response, error) {
+	req, t := c.req, c.t
+	if t.rec == nil {
+		return reply(s.noGameHere(req, "lobby.none"))
+	}
+	if seatOf(t.rec, req.User) < 0 {
+		return reply(note(present.T(req.Locale, "notify.not_player")))
+	}
+	on := req.Opt("on") != "false"
+	set := func(r *store.GameRecord) {
+		if r.Options == nil {
+			r.Options = map[string]string{}
 		}
-		if seatOf(t.rec, req.User) < 0 {
-			return reply(note(present.T(req.Locale, "notify.not_player")))
-		}
-		on := req.Opt("on") != "false"
-		set := func(r *store.GameRecord) {
-			if r.Options == nil {
-				r.Options = map[string]string{}
-			}
-			if on {
-				r.Options[notifyKey(req.User)] = "on"
-			} else {
-				delete(r.Options, notifyKey(req.User))
-			}
-		}
-		// Update, not Put: the stored record also holds what the sender wrote
-		// (the live board's id), which the table's copy may not.
-		if err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error { set(r); return nil }); err != nil {
-			return reply(s.oops(req, err.Error()))
-		}
-		set(t.rec)
 		if on {
-			return reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
+			r.Options[notifyKey(req.User)] = "on"
+		} else {
+			delete(r.Options, notifyKey(req.User))
 		}
-		return reply(note(present.T(req.Locale, "notify.off")))
-	})
+	}
+	// Update, not Put: the stored record also holds what the sender wrote
+	// (the live board's id), which the table's copy may not.
+	if err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error { set(r); return nil }); err != nil {
+		return reply(oops(req, err.Error()))
+	}
+	set(t.rec)
+	if on {
+		return reply(note(present.T(req.Locale, "notify.on", "option", present.CommandWord(req.Locale, "opt.ttr.notify.on", "on"))))
+	}
+	return reply(note(present.T(req.Locale, "notify.off")))
 }
 
 // dmEntry wraps a direct message about the game in channel for the

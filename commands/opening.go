@@ -3,10 +3,11 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
+	"conductor/data"
 	"conductor/present"
 	"conductor/store"
 )
@@ -29,8 +30,19 @@ const (
 // the channel), the caps on lobbies, one opening at a time per server, one
 // rematch at a time per game.
 type opener struct {
-	*house
-	tables *tableCache
+	tables  *tableCache
+	store   *store.Store
+	catalog *data.Catalog
+	// poster opens a table's thread when it can (ThreadOpener).
+	poster Poster
+	now    func() time.Time
+	log    *slog.Logger
+	out    deliveries
+	// perMember and perChannel cap the lobbies one member hosts and one
+	// channel shows (0: none); lobbyExpiry is how long a lobby nobody
+	// changes stays open (negative: for ever).
+	perMember, perChannel int
+	lobbyExpiry           time.Duration
 
 	// mu guards openings and rematching. A table's lock may be held when
 	// mu is taken, never the other way round.
@@ -83,12 +95,12 @@ func lobbyHome(rec *store.GameRecord) string {
 }
 
 // limit reads a limit of the configuration: 0 is the default, a negative
-// value none.
+// value none (0 here).
 func limit(n, def int) int {
 	if n == 0 {
 		return def
 	}
-	return n
+	return max(n, 0)
 }
 
 // lobbyLimit says why req may not open another lobby shown in home, or "".
@@ -96,7 +108,7 @@ func (s *opener) lobbyLimit(req *Request, home string) string {
 	if req.Guild == "" {
 		return ""
 	}
-	lobbies, err := s.cfg.Store.Lobbies(req.Guild)
+	lobbies, err := s.store.Lobbies(req.Guild)
 	if err != nil {
 		s.log.Warn("count the lobbies", "guild", req.Guild, "err", err)
 		return ""
@@ -110,10 +122,10 @@ func (s *opener) lobbyLimit(req *Request, home string) string {
 			here++
 		}
 	}
-	if n := limit(s.cfg.MaxLobbiesPerMember, DefaultLobbiesPerMember); n > 0 && mine >= n {
+	if n := s.perMember; n > 0 && mine >= n {
 		return present.T(req.Locale, "lobby.limit_member", "n", n)
 	}
-	if n := limit(s.cfg.MaxLobbiesPerChannel, DefaultLobbiesPerChannel); n > 0 && here >= n {
+	if n := s.perChannel; n > 0 && here >= n {
 		return present.T(req.Locale, "lobby.limit_channel", "n", n)
 	}
 	return ""
@@ -167,19 +179,19 @@ func (s *opener) open(ctx context.Context, req *Request, o tableOpening) (opened
 	if warning == "" {
 		warning = pl.warning
 	}
-	lobby := s.lobbyMessage(o.rec, loc)
+	lobby := lobbyMessage(s.catalog, o.rec, loc)
 	lobby.Content = warning
 	if o.lobby != nil {
 		o.lobby(&lobby)
 	}
 	// The lobby's expiry is stored with it: a crash right after never
 	// leaves a lobby that stays open for ever.
-	o.rec.Due = s.lobbyDue(s.cfg.Now())
+	o.rec.Due = lobbyDue(s.now(), s.lobbyExpiry)
 	t, m := s.openLobby(req, o.rec, o.home, lobby, o.put)
 	if t == nil {
 		if o.rec.Channel != o.home {
 			// The thread opened for nothing closes.
-			if err := s.cfg.Store.Enqueue(o.rec.Channel, archiveEntry()); err == nil {
+			if err := s.store.Enqueue(o.rec.Channel, archiveEntry()); err == nil {
 				s.out.kick(o.rec.Channel)
 			}
 		}
@@ -203,44 +215,10 @@ func lobbyEntry(game, home string, m Message) store.OutboxEntry {
 	return e
 }
 
-// rememberLobby keeps the id of a game's lobby message, which its expiry
-// edits, in the stored record and the table's copy (which the lobby's
-// changes store whole).
-func (s *Service) rememberLobby(game, id string) {
-	t, err := s.tables.get(game)
-	if err != nil {
-		return
-	}
-	defer t.unlock()
-	set := func(r *store.GameRecord) error {
-		if r.Messages == nil {
-			r.Messages = map[string]string{}
-		}
-		r.Messages["lobby"] = id
-		return nil
-	}
-	err = s.cfg.Store.Update(game, set)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.log.Warn("remember the lobby message", "channel", game, "err", err)
-	}
-	if err == nil && t.rec != nil {
-		set(t.rec)
-	}
-}
-
 // editEntry replaces the message id of the outbox's channel with m.
 func editEntry(id string, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m, Edit: id})
 	return entryOf(postEdit, payload)
-}
-
-// lobbyExpiry is how long a lobby nobody changes stays open; negative:
-// for ever.
-func (s *house) lobbyExpiry() time.Duration {
-	if s.cfg.LobbyExpiry == 0 {
-		return DefaultLobbyExpiry
-	}
-	return s.cfg.LobbyExpiry
 }
 
 // expireLobby closes a lobby nobody changed for the configured time: its
@@ -248,24 +226,20 @@ func (s *house) lobbyExpiry() time.Duration {
 // by the timers with the table locked.
 func (t *table) expireLobby() {
 	rec := t.rec
-	expiry := t.lobbyExpiry()
-	if rec.Status != store.StatusLobby || expiry < 0 || t.cfg.Now().Sub(rec.Updated) < expiry {
+	expiry := t.lobbyExpiry
+	if rec.Status != store.StatusLobby || expiry < 0 || t.now().Sub(rec.Updated) < expiry {
 		return
 	}
-	stored, err := t.cfg.Store.Get(rec.Channel)
-	if err != nil {
-		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
-		return
-	}
-	if err := t.cfg.Store.Delete(rec.Channel); err != nil {
+	if err := t.store.Delete(rec.Channel); err != nil {
 		t.log.Warn("expire a lobby", "channel", rec.Channel, "err", err)
 		return
 	}
 	loc := t.locale()
 	home := lobbyHome(rec)
 	var entries []store.OutboxEntry
-	if id := stored.Messages["lobby"]; id != "" {
-		m := t.lobbyMessage(rec, loc)
+	// The lobby's message is known from the sender's note (notes.go).
+	if id := rec.Messages["lobby"]; id != "" {
+		m := lobbyMessage(t.catalog, rec, loc)
 		m.Components = nil
 		m.Content = present.T(loc, "lobby.expired", "hours", int(expiry.Round(time.Hour).Hours()))
 		entries = append(entries, editEntry(id, m))
@@ -275,7 +249,7 @@ func (t *table) expireLobby() {
 		archive.Queue = rec.Channel
 		entries = append(entries, archive)
 	}
-	if err := t.cfg.Store.Enqueue(home, entries...); err != nil {
+	if err := t.store.Enqueue(home, entries...); err != nil {
 		t.log.Warn("queue a lobby's expiry", "channel", rec.Channel, "err", err)
 	}
 	t.log.Info("lobby expired", "channel", rec.Channel, "guild", rec.Guild)

@@ -61,6 +61,7 @@ func (w *world) threaded(cfg func(*Config)) *threadedPoster {
 // One member opens at most two lobbies and one channel shows at most ten:
 // the others are refused privately, before any thread is opened.
 func TestLobbyLimits(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	p := w.threaded(nil)
 	for i := range 30 {
@@ -90,6 +91,7 @@ func TestLobbyLimits(t *testing.T) {
 // A lobby nobody starts expires after a day: its message says so and
 // loses its buttons, its thread is archived, and its host may open another.
 func TestLobbyExpires(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	p := w.threaded(func(c *Config) { c.MaxLobbiesPerMember = 1 })
 	w.cmd("u1", "ttr", "new", nil)
@@ -125,33 +127,51 @@ func TestLobbyExpires(t *testing.T) {
 	}
 }
 
-// A DM Discord asks to delay (40003) waits as asked and is then delivered;
-// the table's boards never wait for it.
+// A DM Discord asks to delay (40003) waits as asked, on the service's
+// clock, and is then delivered; the table's boards never wait for it.
 func TestTurnDMWaitsAsDiscordSays(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
+	clock := &testClock{now: w.now}
+	w.configure(func(c *Config) { c.Now, c.After = clock.Now, clock.After })
 	gid := startedGame(t, w, nil)
 	w.cmd("u2", "ttr", "notify", nil)
 	w.poster.mu.Lock()
 	w.poster.dmErrs["u2"] = []error{&Backoff{Wait: 50 * time.Millisecond, Err: errors.New("40003")}}
 	w.poster.mu.Unlock()
+	clock.mu.Lock()
+	clock.waiting = make(chan time.Duration, 1)
+	clock.mu.Unlock()
 	boards := len(w.poster.all("c1"))
-	w.click("u1", "draw:"+gid+":0:deck")
-	w.click("u1", "draw:"+gid+":0:deck")
+	// The requests end once the channel's posts are sent: the board, not
+	// the DM waiting in its own queue.
+	click := func() { w.handle(&Request{Type: ComponentRequest, User: "u1", CustomID: "draw:" + gid + ":0:deck"}) }
+	click()
+	click()
 	if len(w.poster.all("c1")) != boards+1 {
 		t.Fatal("the board after the turn did not come")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		w.poster.mu.Lock()
-		n := len(w.poster.dms["u2"])
-		w.poster.mu.Unlock()
-		if n == 1 {
-			break
+	select {
+	case d := <-clock.waiting:
+		if d != 50*time.Millisecond {
+			t.Fatalf("the delayed DM waits %v, want the 50ms Discord asked", d)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the delayed DM never came")
-		}
-		time.Sleep(10 * time.Millisecond)
+	case <-time.After(10 * time.Second): // a failed test ends all the same
+		t.Fatal("the delayed DM does not wait")
+	}
+	w.poster.mu.Lock()
+	early := len(w.poster.dms["u2"])
+	w.poster.mu.Unlock()
+	if early != 0 {
+		t.Fatalf("%d DMs delivered before the wait ended", early)
+	}
+	clock.advance(50 * time.Millisecond)
+	w.svc.Quiet()
+	w.poster.mu.Lock()
+	n := len(w.poster.dms["u2"])
+	w.poster.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d DMs after the wait, want the delayed one", n)
 	}
 	if got := retryDelay(&Backoff{Err: errors.New("40003")}, firstRetry); got != minBackoff {
 		t.Errorf("without Discord's word a delayed DM waits %v, want %v", got, minBackoff)
@@ -161,6 +181,7 @@ func TestTurnDMWaitsAsDiscordSays(t *testing.T) {
 // A new table's seed comes from Config.NewSeed, so that tests deal the
 // same games on every run; without one, each table draws its own.
 func TestNewTablesDealFromTheSeedSource(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	open := func(ch, user string) uint64 {
 		t.Helper()

@@ -49,8 +49,9 @@ func (s *Service) OpenTable(ctx context.Context, req *Request, bots []string) (c
 	}
 	for _, level := range bots {
 		r := *req
+		r.Type, r.Name, r.Sub = CommandRequest, "ttr", "addbot"
 		r.Channel, r.Options = rec.Channel, map[string]string{"level": level}
-		resp, err := s.lobbyAddBot(ctx, &r)
+		resp, err := s.routes.route(&call{ctx: ctx, req: &r})
 		if err != nil || len(resp.msg.Embeds) == 0 {
 			// Refused (the table is full, the level unknown): the table
 			// stays open with the seats it has, and the answer says why.

@@ -12,6 +12,7 @@ import (
 // per-player marks beside the settings) read as the settings they hold,
 // and writing the settings back changes nothing else.
 func TestTableOptionsReadOldRecords(t *testing.T) {
+	t.Parallel()
 	old := map[string]string{"locale": "fr", "parent": "p1", "turn_timer": "1440", "confirm": "on",
 		"bonus_tickets": "on", "hints": "off", "rematch_of": "g0", "notify.u1": "on", "hints_used.0": "2"}
 	got := tableOptions(&store.GameRecord{Options: old})

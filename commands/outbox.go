@@ -12,10 +12,14 @@ import (
 // committed with the move: the entries below. The sender (sender.go)
 // delivers them.
 
-// outboxPayload is what an outbox entry holds: the message, and for a
-// board the position to draw when it is sent (a picture is not stored).
+// outboxPayload is what an outbox entry holds: the message, and the scene
+// of its picture, drawn when it is sent (picture.go).
 type outboxPayload struct {
 	Message
+	Picture *picture `json:",omitempty"`
+	// Board is a board's narration, kept apart for merging queued boards
+	// (coalesce.go); in an entry queued before pictures were kept as
+	// scenes, it also names the position to draw.
 	Board *boardAt `json:",omitempty"`
 	// To sends the message to another channel than the outbox's: a game
 	// played in a thread tells its result to the parent channel, in order
@@ -35,18 +39,27 @@ type outboxPayload struct {
 	Epoch    string    `json:",omitempty"`
 }
 
-// boardAt names the board picture after a game's first Moves moves, in a
-// language. Narration, when known, is the part of the message's text that
-// tells the moves, for merging queued boards (coalesce.go).
+// boardAt is what a board entry says of its board. Narration, when known,
+// is the part of the message's text that tells the moves, for merging
+// queued boards (coalesce.go). Moves and Locale named the picture to draw
+// (the board after the game's first Moves moves, in a language) in entries
+// queued before pictures were kept as scenes: see legacyBoard.
 type boardAt struct {
-	Moves     int
-	Locale    string
+	Moves     int     `json:",omitempty"`
+	Locale    string  `json:",omitempty"`
 	Narration *string `json:",omitempty"`
 }
 
 // outboxEntry wraps a message for the store.
 func outboxEntry(kind postKind, m Message) store.OutboxEntry {
 	payload, _ := json.Marshal(outboxPayload{Message: m}) // a Message always marshals
+	return entryOf(kind, payload)
+}
+
+// pictureEntry wraps a message and the picture to draw with it when it is
+// sent.
+func pictureEntry(kind postKind, m Message, pic *picture) store.OutboxEntry {
+	payload, _ := json.Marshal(outboxPayload{Message: m, Picture: pic})
 	return entryOf(kind, payload)
 }
 
@@ -71,24 +84,13 @@ func (s *Service) enqueue(channel string, msgs ...Message) error {
 	return s.cfg.Store.Enqueue(channel, entries...)
 }
 
-// finalEntries wraps a final reveal: its first post takes the buttons off
-// the last board.
-func finalEntries(msgs []Message) []store.OutboxEntry {
-	entries := make([]store.OutboxEntry, len(msgs))
-	for i, m := range msgs {
-		kind := postMessage
-		if i == 0 {
-			kind = postFinal
-		}
-		entries[i] = outboxEntry(kind, m)
-	}
-	return entries
-}
-
-// drawBoard draws a channel's board as it stood after the first moves
-// moves, from the stored game, outside any lock.
-func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
-	l, err := s.cfg.Store.Load(channel)
+// legacyBoard draws a board queued by a release that kept only its
+// position in the outbox (the moves it follows, its language), not its
+// scene: the stored game is replayed to that position, as that release
+// drew it. Only the boards waiting when the service was upgraded take this
+// way; they are the only ones with a Board and no Picture.
+func (s *sender) legacyBoard(channel string, at *boardAt) (File, error) {
+	l, err := s.store.Load(channel)
 	if err != nil {
 		return File{}, err
 	}
@@ -96,14 +98,9 @@ func (s *Service) drawBoard(channel string, at *boardAt) (File, error) {
 	if at.Moves > len(rec.Log) {
 		return File{}, fmt.Errorf("the board after move %d of a log of %d", at.Moves, len(rec.Log))
 	}
-	b, err := s.rebuild(rec, l.Snapshot, at.Moves)
+	b, err := rebuild(s.catalog, s.log, rec, l.Snapshot, at.Moves)
 	if err != nil {
 		return File{}, err
 	}
-	tmp := &table{house: s.house, rec: rec, game: b.game, history: b.history}
-	png, err := tmp.boardPNG(at.Locale)
-	if err != nil {
-		return File{}, err
-	}
-	return File{Name: "board.png", ContentType: "image/png", Data: png}, nil
+	return drawBoard(s.renderer, boardScene(at.Locale, rec, b.game, &b.told))
 }

@@ -75,7 +75,7 @@ func (t *table) unpark(data []byte) {
 		}
 	}
 	t.boardShown = p.BoardShown
-	if err := t.cfg.Store.Park(t.channel, nil); err != nil {
+	if err := t.store.Park(t.channel, nil); err != nil {
 		t.log.Warn("clear a parked table", "channel", t.channel, "err", err)
 	}
 }

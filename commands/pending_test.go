@@ -13,6 +13,7 @@ import (
 // dismissed (never answered) and the bot restarted; any turn command, the
 // Tickets button and /hand bring the menu back, and it works.
 func TestDismissedTicketChoiceComesBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	first := w.click("u1", "tickets:"+gid+":0:")
@@ -49,6 +50,7 @@ func TestDismissedTicketChoiceComesBackAfterARestart(t *testing.T) {
 // the prompt was lost in a restart; a turn command shows the tunnel's
 // buttons again and giving up from them ends the turn.
 func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, map[string]string{"map": "europe"})
 	g, _ := w.game("c1")
@@ -109,6 +111,7 @@ func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
 // TestFirstTicketsComeBackFromAnyCommand: during setup a player who lost the
 // first ticket menu gets it from a turn command or /hand.
 func TestFirstTicketsComeBackFromAnyCommand(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	w.cmd("u2", "ttr", "join", nil)
@@ -124,6 +127,7 @@ func TestFirstTicketsComeBackFromAnyCommand(t *testing.T) {
 // TestConfirmationComesBackInHand: a confirmation left unanswered is shown
 // again by /hand.
 func TestConfirmationComesBackInHand(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, map[string]string{"confirm": "true"})
 	g, _ := w.game("c1")
@@ -142,6 +146,7 @@ func TestConfirmationComesBackInHand(t *testing.T) {
 // after its slot was refilled with another card answers with the row as it
 // is now, and gives nothing.
 func TestFaceUpButtonGivesTheCardItShows(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	g, _ := w.game("c1")
@@ -188,6 +193,7 @@ func TestFaceUpButtonGivesTheCardItShows(t *testing.T) {
 // TestParallelRouteChosenByColourOrBeingFree: a double route named by its
 // cities goes to the free track, and to the one of the colour asked for.
 func TestParallelRouteChosenByColourOrBeingFree(t *testing.T) {
+	t.Parallel()
 	b, err := data.Embedded().Board("usa")
 	if err != nil {
 		t.Fatal(err)
@@ -234,6 +240,7 @@ func TestParallelRouteChosenByColourOrBeingFree(t *testing.T) {
 // TestHandSaysStationsOnlyWhereTheEditionHasThem, and a zero bot delay is
 // no pause (the terminal's --bot-delay 0), not "unset".
 func TestHandSaysStationsOnlyWhereTheEditionHasThem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		board    string
 		stations bool
@@ -256,6 +263,7 @@ func TestHandSaysStationsOnlyWhereTheEditionHasThem(t *testing.T) {
 // TestPlayerChoosesHowToPayAGreyRoute: when several colours pay a grey route
 // at the same cost, the player chooses; the reply names the cards spent.
 func TestPlayerChoosesHowToPayAGreyRoute(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, map[string]string{"turn_timer": "0"})
 	g, _ := w.game("c1")
@@ -267,7 +275,7 @@ func TestPlayerChoosesHowToPayAGreyRoute(t *testing.T) {
 			}
 			tmpl := engine.Action{Kind: engine.ActClaim, Track: a.Track}
 			tb.mu.Lock()
-			opts := tb.payOptions(0, tmpl)
+			opts := payOptions(tb.game, 0, tmpl)
 			tb.mu.Unlock()
 			if len(opts) < 2 {
 				continue

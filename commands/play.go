@@ -1,9 +1,7 @@
 package commands
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -31,7 +29,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	if err != nil {
 		return outcome{}, err
 	}
-	t.narrate(t.rec, g, ev)
+	t.told.tell(t.rec, g, ev)
 	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
 	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 	var posts []store.OutboxEntry
@@ -46,7 +44,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	}
 	// Times are kept to the millisecond: a log entry's time then takes a
 	// few bytes (store/logcodec.go).
-	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: t.cfg.Now().UTC().Truncate(time.Millisecond)}
+	entry := store.LogEntry{Seat: seat, Action: engine.FormatAction(g.Board(), a), At: t.now().UTC().Truncate(time.Millisecond)}
 	if req != nil {
 		entry.Interaction = req.ID
 	}
@@ -60,7 +58,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 		snap = t.tableSnapshot(n)
 	}
 	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
-	if _, err := t.cfg.Store.Commit(t.rec.Channel, commit); err != nil {
+	if _, err := t.store.Commit(t.rec.Channel, commit); err != nil {
 		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.
 		if lerr := t.load(); lerr != nil {
@@ -76,10 +74,26 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 		t.alarm.due(due.At)
 	}
 	t.out.kickQueues(posts)
-	if req != nil && o.turnDone {
-		t.countMove()
-	}
 	return o, nil
+}
+
+// moveBoard is the outbox entry of the board after a move: its picture's scene, drawn at
+// delivery; its narration, kept apart for merging; a person's move names its request's via
+// (via.go). Moves and Locale name the position too, for a release that draws from it.
+func (t *table) moveBoard(moves int, req *Request) store.OutboxEntry {
+	var narration strings.Builder
+	for _, l := range t.told.turn {
+		narration.WriteString(l)
+		narration.WriteByte('\n')
+	}
+	told := narration.String()
+	p := outboxPayload{Message: t.boardText(), Picture: boardPicture(t.scene(t.locale())), Board: &boardAt{Moves: moves, Locale: t.locale()}}
+	if strings.HasPrefix(p.Content, told) { // not cut short by boardText
+		p.Board.Narration = &told
+	}
+	t.viaFields(&p, req)
+	payload, _ := json.Marshal(p) // a payload always marshals
+	return entryOf(postBoard, payload)
 }
 
 // boardDue says whether a finished turn gets its board. Consecutive bot
@@ -111,20 +125,7 @@ func (t *table) after(o outcome) {
 		return
 	}
 	t.out.kick(ch)
-	t.bots.scheduleBots(t)
-}
-
-// refusal turns an error from apply on table t into an ephemeral reply.
-func (s *Service) refusal(req *Request, t *table, err error) Message {
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return note("⛔ " + present.Refusal(req.Locale, ee, t.game.Board(), seatNamer(t.rec)))
-	}
-	if errors.Is(err, store.ErrDuplicate) {
-		return note(present.T(req.Locale, "error.duplicate"))
-	}
-	s.log.Error("action failed", "channel", req.Channel, "err", err)
-	return s.oops(req, err.Error())
+	t.bots.schedule(t)
 }
 
 // seatName is a seat's name as the table's texts show it: a person's name
@@ -149,14 +150,16 @@ func seatPlayer(rec *store.GameRecord, seat int) present.Player {
 	return p
 }
 
-// scene builds the public board picture of a game.
+// scene builds the public board picture of a game: from its public view
+// alone, so that no picture shows a hand, a ticket held or the deck.
 func (t *table) scene(loc string) *imaging.Scene {
-	v := t.game.Public()
-	last := ""
-	if len(t.history) > 0 {
-		last = t.history[len(t.history)-1]
-	}
-	return present.BoardScene(loc, &v, seatPlayers(t.rec), last)
+	return boardScene(loc, t.rec, t.game, &t.told)
+}
+
+// boardScene is the public board picture of a game whose narration is told.
+func boardScene(loc string, rec *store.GameRecord, g *engine.Game, told *narration) *imaging.Scene {
+	v := g.Public()
+	return present.BoardScene(loc, &v, seatPlayers(rec), told.last())
 }
 
 // seatPlayers are a game's seats as the presentation shows them.
@@ -177,26 +180,17 @@ func seatNames(rec *store.GameRecord) []string {
 	return out
 }
 
-// boardPNG renders the public board.
-func (t *table) boardPNG(loc string) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := t.cfg.Renderer.Board(&buf, t.scene(loc)); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // boardText is the public message after a turn without its picture:
 // narration, a mention of the next player and one-click buttons.
 func (t *table) boardText() Message {
 	loc := t.locale()
 	g, rec := t.game, t.rec
 	var sb strings.Builder
-	for _, l := range t.turnLog {
+	for _, l := range t.told.turn {
 		sb.WriteString(l)
 		sb.WriteByte('\n')
 	}
-	t.turnLog = t.turnLog[:0]
+	t.told.turn = t.told.turn[:0]
 	m := Message{}
 	switch g.Phase() {
 	case engine.PhaseSetup:
@@ -223,20 +217,9 @@ func (t *table) boardText() Message {
 		if st.Bot == "" && st.UserID != "" {
 			m.Mentions = []string{st.UserID}
 		}
-		m.Components = t.boardButtons(loc)
+		m.Components = t.controls().boardButtons(loc)
 	}
 	m.Content = truncate(sb.String(), 1900)
-	return m
-}
-
-// boardMessage is boardText with the board's picture.
-func (t *table) boardMessage() Message {
-	m := t.boardText()
-	if png, err := t.boardPNG(t.locale()); err == nil {
-		m.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
-	} else {
-		t.log.Error("render board", "channel", t.rec.Channel, "err", err)
-	}
 	return m
 }
 
@@ -244,42 +227,11 @@ func (t *table) boardMessage() Message {
 // the mention matter most.
 func truncate(s string, n int) string { return present.Tail(s, n) }
 
-// boardButtons are the one-click actions under a board: the face-up cards,
-// the deck, tickets and the player's hand.
-func (t *table) boardButtons(loc string) []Row {
-	g, rec := t.game, t.rec
-	turn := g.Turn()
-	v := g.Public()
-	var cards Row
-	for i, c := range g.FaceUp() {
-		if c == engine.NoCard {
-			cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, fmt.Sprint(i+1)), Label: "—", Style: Secondary, Disabled: true})
-			continue
-		}
-		cards = append(cards, Component{Kind: Button, ID: cid("draw", rec.ID, turn, faceUpArg(i, c)), Label: present.CardName(loc, c), Emoji: present.CardEmoji(c), Style: Secondary})
-	}
-	actions := Row{
-		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},
-		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
-		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
-	}
-	actions = append(actions, t.activityButtons(rec.ID, loc)...)
-	return []Row{cards, actions}
-}
-
 // post queues a public message for the table's channel and has it sent.
-func (t *table) post(kind postKind, m Message) {
-	if err := t.cfg.Store.Enqueue(t.rec.Channel, outboxEntry(kind, m)); err != nil {
+func (t *table) post(e store.OutboxEntry) {
+	if err := t.store.Enqueue(t.rec.Channel, e); err != nil {
 		t.log.Error("queue a post", "channel", t.rec.Channel, "err", err)
 		return
 	}
 	t.out.kick(t.rec.Channel)
-}
-
-// locale is the language of a table's public messages.
-func (t *table) locale() string {
-	if t.rec != nil && t.rec.Options != nil {
-		return t.rec.Options[optLocale]
-	}
-	return ""
 }

@@ -66,7 +66,7 @@ func (t *table) ratingChanges(res store.ArchiveResult) []present.RatingChange {
 	if t.rec.Guild == "" {
 		return nil
 	}
-	changes, err := t.cfg.Store.PreviewRatings(t.rec.Guild, &store.ArchiveEntry{Map: t.rec.Map, Finished: res.Finished,
+	changes, err := t.store.PreviewRatings(t.rec.Guild, &store.ArchiveEntry{Map: t.rec.Map, Finished: res.Finished,
 		Early: res.Early, Players: res.Players, Parent: t.rec.Options[optParent], Channel: t.rec.Channel}, formula)
 	if err != nil {
 		t.log.Error("preview the ratings", "channel", t.rec.Channel, "err", err)
@@ -90,14 +90,14 @@ func (t *table) foldRatings(guild string) {
 	if guild == "" {
 		return
 	}
-	if err := t.cfg.Store.FoldRatings(guild, formula); err != nil {
+	if err := t.store.FoldRatings(guild, formula); err != nil {
 		// The game stays pending: the next fold takes it.
 		t.log.Error("fold the ratings", "guild", guild, "err", err)
 	}
 }
 
 // editionName names an edition (a board id) in the language of loc.
-func (s *house) editionName(loc, id string) string {
+func (s *Service) editionName(loc, id string) string {
 	if b, err := s.cfg.Catalog.Board(id); err == nil {
 		return present.EditionName(loc, b, "")
 	}
@@ -122,7 +122,8 @@ func ratedOf(m *store.MemberRating, place int) present.Rated {
 
 // ratingCommand answers /ttr rating [player]: a member's ratings on this
 // server, edition by edition.
-func (s *Service) ratingCommand(_ context.Context, req *Request) (response, error) {
+func (s *Service) ratingCommand(c *call) (response, error) {
+	req := c.req
 	loc := req.Locale
 	who := req.Opt("player")
 	if who == "" {
@@ -133,7 +134,7 @@ func (s *Service) ratingCommand(_ context.Context, req *Request) (response, erro
 	case errors.Is(err, store.ErrNoRatings):
 		return reply(note(present.T(loc, "rating.none_member", "player", userMention(who))))
 	case err != nil:
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	eds := make([]present.EditionRating, len(card.Editions))
 	for i, ec := range card.Editions {
@@ -175,13 +176,14 @@ const leaderboardSize = 10
 
 // leaderboardCommand answers /ttr leaderboard [edition]: the server's
 // table, as text and as a picture, in the asker's language.
-func (s *Service) leaderboardCommand(_ context.Context, req *Request) (response, error) {
+func (s *Service) leaderboardCommand(c *call) (response, error) {
+	req := c.req
 	loc := req.Locale
 	edition := req.Opt("edition")
 	if edition == "" {
 		eds, err := s.cfg.Store.RatedEditions(req.Guild, formula)
 		if err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		if len(eds) == 0 {
 			return reply(note(present.T(loc, "rating.none")))
@@ -190,7 +192,7 @@ func (s *Service) leaderboardCommand(_ context.Context, req *Request) (response,
 	}
 	lb, err := s.cfg.Store.Leaderboard(req.Guild, edition, leaderboardSize, req.User, formula)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if len(lb.Top) == 0 {
 		return reply(note(present.T(loc, "rating.none_edition", "edition", s.editionName(loc, edition))))
@@ -225,13 +227,14 @@ func (s *Service) leaderboardCommand(_ context.Context, req *Request) (response,
 
 // seasonCommand answers /ttr season [length]: the season under way, or,
 // for a member with Manage Server, a new season length.
-func (s *Service) seasonCommand(_ context.Context, req *Request) (response, error) {
+func (s *Service) seasonCommand(c *call) (response, error) {
+	req := c.req
 	loc := req.Locale
 	length := req.Opt("length")
 	if length == "" {
 		info, err := s.cfg.Store.Season(req.Guild)
 		if err != nil {
-			return reply(s.oops(req, err.Error()))
+			return reply(oops(req, err.Error()))
 		}
 		return reply(note(present.T(loc, "season.show", "line", present.SeasonLine(loc, seasonOf(info)))))
 	}
@@ -253,7 +256,8 @@ func (s *Service) seasonCommand(_ context.Context, req *Request) (response, erro
 // out of every finished game of the server, and the ratings computed
 // again without them. Anyone may forget themselves; forgetting another
 // needs Manage Server.
-func (s *Service) forgetMember(_ context.Context, req *Request, who string) (response, error) {
+func (s *Service) forgetMember(c *call, who string) (response, error) {
+	req := c.req
 	loc := req.Locale
 	if who != req.User && !req.CanManageServer {
 		return reply(note(present.T(loc, "forget.member_not_allowed")))
@@ -264,7 +268,7 @@ func (s *Service) forgetMember(_ context.Context, req *Request, who string) (res
 	}
 	n, err := s.cfg.Store.ForgetMember(req.Guild, who, formula)
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	return reply(note(present.T(loc, "forget.member_done", "player", userMention(who), "games", n)))
 }

@@ -1,9 +1,6 @@
 package commands
 
 import (
-	"bytes"
-	"image/color"
-	"image/png"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,9 +64,7 @@ func TestRatingsThroughTheService(t *testing.T) {
 	if want := present.RatingMove("en", newcomer, newcomer+atoi(t, c1)); c1 == "±0" || !strings.Contains(all, want) {
 		t.Errorf("the change %s from a newcomer's %d: the sheet says\n%s", c1, newcomer, all)
 	}
-	if !ratingColumn(t, posts) {
-		t.Error("the final picture has no rating column")
-	}
+	ratingColumn(t, w, c1, r1)
 
 	// The index holds what the sheet showed, for both.
 	for _, u := range []string{"u1", "u2"} {
@@ -85,6 +80,9 @@ func TestRatingsThroughTheService(t *testing.T) {
 	a = w.cmd("u2", "ttr", "leaderboard", nil)
 	if len(a.msg.Embeds) == 0 || len(a.msg.Files) != 1 || a.msg.Files[0].Name != "leaderboard.png" || decodePNG(t, a.msg.Files[0]) == 0 {
 		t.Fatalf("/ttr leaderboard: %+v", a.msg)
+	}
+	if lbs := w.pictures().drawnLeaderboards(); len(lbs) != 1 || len(lbs[0].Rows) < 2 {
+		t.Errorf("the leaderboard's picture: %+v", lbs)
 	}
 	board := a.msg.Embeds[0].Description
 	for _, want := range []string{"1. <@u1> — **≈" + r1 + "**", "👉 1. <@u2> — **≈" + r1 + "**", "Season 1 · until November 30, 2026"} {
@@ -152,32 +150,22 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-// ratingColumn reports whether a channel's final score sheet picture has
-// green or red writing at the right of its breakdown, where the ratings
-// column stands (and nothing else is drawn).
-func ratingColumn(t *testing.T, posts []Message) bool {
+// ratingColumn checks the final score sheet's picture as drawn: a
+// Rating column with the change the text said for each member's seat.
+func ratingColumn(t *testing.T, w *world, change, after string) {
 	t.Helper()
-	for _, m := range posts {
-		for _, f := range m.Files {
-			if f.Name != "final.png" {
-				continue
-			}
-			im, err := png.Decode(bytes.NewReader(f.Data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := im.Bounds()
-			for y := b.Max.Y - 200; y < b.Max.Y; y++ {
-				for x := b.Max.X - 200; x < b.Max.X; x++ {
-					c := color.RGBAModel.Convert(im.At(x, y)).(color.RGBA)
-					if c == (color.RGBA{30, 140, 70, 255}) || c == (color.RGBA{190, 40, 40, 255}) {
-						return true
-					}
-				}
-			}
-			return false
+	finals := w.pictures().drawnFinals()
+	if len(finals) == 0 {
+		t.Fatal("no final sheet picture drawn")
+	}
+	sc := finals[len(finals)-1]
+	if sc.Text.Rating == "" {
+		t.Error("the final picture has no rating column")
+	}
+	want := change + " → " + after
+	for i, p := range sc.Players[:2] {
+		if p.Rating != want {
+			t.Errorf("seat %d's rating on the picture: %q, the text said %q", i, p.Rating, want)
 		}
 	}
-	t.Fatal("no final sheet picture")
-	return false
 }

@@ -10,6 +10,7 @@ import (
 // that is not a follow-up; Answered closes at the first answer; answers
 // may come from several goroutines at once.
 func TestRecorder(t *testing.T) {
+	t.Parallel()
 	r := &Recorder{}
 	answered := r.Answered()
 	select {

@@ -13,6 +13,7 @@ import (
 // claiming a route taken by the other player reads it in German, with the
 // other player's name.
 func TestRefusalReachesThePlayer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	g, _ := w.game("c1")

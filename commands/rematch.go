@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"maps"
 	"strings"
 
@@ -22,7 +21,8 @@ func rematchButton(loc string, rec *store.GameRecord) Component {
 // rematch opens the table a finished game's player asked for: once per
 // game, ever (the archived game keeps its rematch's id), whatever becomes
 // of that table; its lobby pings the other players once.
-func (s *Service) rematch(ctx context.Context, req *Request, id customID) (response, error) {
+func (s *Service) rematch(c *call) (response, error) {
+	req, id := c.req, c.id
 	key, old, err := s.finishedGame(req.Guild, id.game)
 	if err != nil {
 		return reply(note(present.T(req.Locale, "rematch.gone")))
@@ -85,7 +85,7 @@ func (s *Service) rematch(ctx context.Context, req *Request, id customID) (respo
 	put := func(rec *store.GameRecord, posts ...store.OutboxEntry) error {
 		return s.cfg.Store.PutRematch(key, rec, posts...)
 	}
-	opened, answer := s.opener.open(ctx, req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
+	opened, answer := s.opener.open(c.ctx, req, tableOpening{rec: rec, home: home, kind: kind, wantThread: old.Options[optParent] != "", lobby: dress, put: put})
 	if !opened {
 		return reply(answer)
 	}

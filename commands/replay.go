@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,7 +28,7 @@ var errReplayDiverged = errors.New("the archived game replays differently")
 type replays struct {
 	store    *store.Store
 	catalog  *data.Catalog
-	renderer *imaging.Renderer
+	renderer Renderer
 	log      *slog.Logger
 
 	mu    sync.Mutex
@@ -41,7 +40,8 @@ const replayCacheSize = 4
 
 // replayButton answers the Replay button, privately: each player watches
 // at their pace, and the channel is not flooded with copies.
-func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (response, error) {
+func (s *Service) replayButton(c *call) (response, error) {
+	req, id := c.req, c.id
 	r, err := s.replays.gif(req.Guild, id.game)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -52,7 +52,7 @@ func (s *Service) replayButton(ctx context.Context, req *Request, id customID) (
 		return reply(note(present.T(req.Locale, "replay.too_big")))
 	case err != nil:
 		s.log.Error("replay", "guild", req.Guild, "game", id.game, "err", err)
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	text := present.T(req.Locale, "replay.ready", "n", r.Frames)
 	if r.Every > 1 {

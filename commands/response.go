@@ -1,9 +1,7 @@
 package commands
 
-import "context"
-
 // response is what a request gets back, as a value. A handler decides it
-// (usually with a table locked, inside withTable) and returns it; Handle
+// (usually with the table locked by its checks) and returns it; Handle
 // sends it once the handler has returned and no lock is held. Code that
 // runs under a table's lock has no Responder to call: it cannot reach the
 // network.
@@ -15,6 +13,10 @@ type response struct {
 	// launch, when set, is the answer instead: it needs the responder
 	// itself (Discord's LAUNCH_ACTIVITY, activity.go).
 	launch func(Responder) error
+	// unlocked, when set, finishes the answer once the table's lock is
+	// released (router.go): a picture drawn, a bot's search, a DM. Code
+	// under the lock never reaches the network nor keeps others waiting.
+	unlocked func() (response, error)
 }
 
 type responseKind int
@@ -66,29 +68,4 @@ func (r response) sendTo(resp Responder) error {
 		}
 	}
 	return err
-}
-
-// withTable is the way into a channel's table for a request: fn runs
-// with the table locked (loaded from the store when it is not in memory)
-// and returns what the request gets back, which its caller sends after
-// withTable returned. ctx is the request's; a request that waited for the
-// table is still handled when it ended (at shutdown, serve lets the moves
-// in flight finish).
-func (s *Service) withTable(_ context.Context, channel string, fn func(*table) (response, error)) (response, error) {
-	t, err := s.tables.get(channel)
-	if err != nil {
-		return response{}, err
-	}
-	defer t.unlock()
-	return fn(t)
-}
-
-// atChannel is withTable for a request: a table that cannot be loaded is
-// answered with an apology.
-func (s *Service) atChannel(ctx context.Context, req *Request, fn func(*table) (response, error)) (response, error) {
-	r, err := s.withTable(ctx, req.Channel, fn)
-	if err != nil {
-		return reply(s.oops(req, err.Error()))
-	}
-	return r, nil
 }

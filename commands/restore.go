@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
 
+	"conductor/data"
 	"conductor/engine"
 	"conductor/store"
 )
@@ -39,31 +41,30 @@ const tableSnapshotVersion = 1
 
 // rebuilt is a game as it stood after some of its moves.
 type rebuilt struct {
-	game             *engine.Game
-	history, turnLog []string
-	snapMoves        int // the moves of the snapshot used (0: none)
+	game      *engine.Game
+	told      narration
+	snapMoves int // the moves of the snapshot used (0: none)
 }
 
 // rebuild sets up the game of rec after its first upto moves, from snap
 // when it is of no later position.
-func (s *house) rebuild(rec *store.GameRecord, snap *store.Snapshot, upto int) (*rebuilt, error) {
-	cfg, err := gameConfig(s.cfg.Catalog, rec)
+func rebuild(boards *data.Catalog, log *slog.Logger, rec *store.GameRecord, snap *store.Snapshot, upto int) (*rebuilt, error) {
+	cfg, err := gameConfig(boards, rec)
 	if err != nil {
 		return nil, err
 	}
-	t := &table{house: s}
-	start := 0
+	b := &rebuilt{}
 	var g *engine.Game
 	if snap != nil && snap.Moves <= upto {
 		if state, lines, err := decodeTableSnapshot(snap.Data); err == nil {
 			g, err = engine.Restore(cfg, state, engineMoves(cfg, rec.Log[:snap.Moves]))
 			if err == nil {
-				t.history, start = lines, snap.Moves
+				b.told.history, b.snapMoves = lines, snap.Moves
 			} else {
-				s.log.Warn("snapshot not restored; replaying the game", "channel", rec.Channel, "err", err)
+				log.Warn("snapshot not restored; replaying the game", "channel", rec.Channel, "err", err)
 			}
 		} else {
-			s.log.Warn("snapshot unreadable; replaying the game", "channel", rec.Channel, "err", err)
+			log.Warn("snapshot unreadable; replaying the game", "channel", rec.Channel, "err", err)
 		}
 	}
 	if g == nil {
@@ -74,23 +75,24 @@ func (s *house) rebuild(rec *store.GameRecord, snap *store.Snapshot, upto int) (
 	// The narration waiting for the next board is what was said since the
 	// last board was due, as apply decides it.
 	turn, phase := g.Turn(), g.Phase()
-	for i, e := range rec.Log[start:upto] {
+	for i, e := range rec.Log[b.snapMoves:upto] {
 		a, err := engine.ParseAction(cfg.Board, e.Action)
 		var ev []engine.Event
 		if err == nil {
 			ev, err = g.Apply(e.Seat, a)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", start+i+1, e.Action, err)
+			return nil, fmt.Errorf("move %d %q: %w", b.snapMoves+i+1, e.Action, err)
 		}
-		t.narrate(rec, g, ev)
+		b.told.tell(rec, g, ev)
 		done := g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
 		if done && boardDue(rec, g, e.Seat) {
-			t.turnLog = t.turnLog[:0]
+			b.told.turn = b.told.turn[:0]
 		}
 		turn, phase = g.Turn(), g.Phase()
 	}
-	return &rebuilt{game: g, history: t.history, turnLog: t.turnLog, snapMoves: start}, nil
+	b.game = g
+	return b, nil
 }
 
 // engineMoves parses a log's moves for the engine's own log.
@@ -107,7 +109,7 @@ func engineMoves(cfg engine.Config, log []store.LogEntry) []engine.Move {
 // leave a snapshot: enough moves since the last one, and no narration
 // waiting for a board.
 func (t *table) snapshotDue(n int) bool {
-	return n-t.snapMoves >= snapshotEvery && len(t.turnLog) == 0 && t.game.Phase() != engine.PhaseOver
+	return n-t.snapMoves >= snapshotEvery && len(t.told.turn) == 0 && t.game.Phase() != engine.PhaseOver
 }
 
 // tableSnapshot encodes the game's state and the last lines of narration.
@@ -116,7 +118,7 @@ func (t *table) tableSnapshot(n int) *store.Snapshot {
 	if state == nil {
 		return nil
 	}
-	lines := t.history
+	lines := t.told.history
 	if len(lines) > snapshotLines {
 		lines = lines[len(lines)-snapshotLines:]
 	}

@@ -30,6 +30,7 @@ func recordOf(g *recorded.Game, ch string) *store.GameRecord {
 // played (the game field for field, the narration /log shows, the
 // narration waiting for the next board).
 func TestSnapshotsKeepLoadingShort(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, rg := range recorded.All(t) {
 		ch := fmt.Sprint("rec", i)
@@ -66,15 +67,15 @@ func TestSnapshotsKeepLoadingShort(t *testing.T) {
 			if l.Snapshot != nil && l.Snapshot.Moves != tb.snapMoves {
 				t.Fatalf("%s: the stored snapshot is after %d moves, the table says %d", rg.Name, l.Snapshot.Moves, tb.snapMoves)
 			}
-			b, err := w.svc.rebuild(l.Record, l.Snapshot, len(l.Record.Log))
+			b, err := rebuild(w.svc.cfg.Catalog, w.svc.log, l.Record, l.Snapshot, len(l.Record.Log))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(b.game, tb.game) {
 				t.Fatalf("%s move %d: the game loaded from the snapshot after %d moves differs", rg.Name, k+1, b.snapMoves)
 			}
-			if !slices.Equal(b.turnLog, tb.turnLog) || !slices.Equal(lastLines(b.history), lastLines(tb.history)) {
-				t.Fatalf("%s move %d: the narration differs:\n%q\n%q\n%q\n%q", rg.Name, k+1, b.turnLog, tb.turnLog, lastLines(b.history), lastLines(tb.history))
+			if !slices.Equal(b.told.turn, tb.told.turn) || !slices.Equal(lastLines(b.told.history), lastLines(tb.told.history)) {
+				t.Fatalf("%s move %d: the narration differs:\n%q\n%q\n%q\n%q", rg.Name, k+1, b.told.turn, tb.told.turn, lastLines(b.told.history), lastLines(tb.told.history))
 			}
 		}
 		tb.mu.Unlock()
@@ -96,6 +97,7 @@ func lastLines(h []string) []string {
 
 // A snapshot that cannot be read is ignored: the game is replayed.
 func TestUnreadableSnapshotIsReplayed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rg := recorded.All(t)[0]
 	rec := recordOf(rg, "c1")
@@ -113,7 +115,7 @@ func TestUnreadableSnapshotIsReplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.mu.Unlock()
-	full, err := w.svc.rebuild(rec, nil, len(rec.Log))
+	full, err := rebuild(w.svc.cfg.Catalog, w.svc.log, rec, nil, len(rec.Log))
 	if err != nil {
 		t.Fatal(err)
 	}

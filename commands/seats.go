@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -21,47 +20,45 @@ const takeoverLevel = "normal"
 
 // leave: /ttr leave — out of the lobby, or out of a running game (a bot
 // takes the seat).
-func (s *Service) leave(ctx context.Context, req *Request) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if !running(t) {
-			return s.inLobbyAt(req, t, "", leaveLobby(req))
-		}
-		seat, m := s.seated(req, t, nil)
-		if m != nil {
-			return reply(*m)
-		}
-		name := present.EscapeMarkdown(seatName(t.rec, seat))
-		if err := t.handToBot(seat); err != nil {
-			return reply(s.oops(req, err.Error()))
-		}
-		loc := t.locale()
-		return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
-	})
+func (s *Service) leave(c *call) (response, error) {
+	req, t := c.req, c.t
+	if !running(t) {
+		return s.inLobby(req, t, "", leaveLobby(req))
+	}
+	seat := seatOf(t.rec, req.User)
+	if seat < 0 {
+		return reply(note(present.T(req.Locale, "game.not_player")))
+	}
+	name := present.EscapeMarkdown(seatName(t.rec, seat))
+	if err := t.handToBot(seat); err != nil {
+		return reply(oops(req, err.Error()))
+	}
+	loc := t.locale()
+	return reply(Message{Content: present.T(loc, "seat.left", "player", name, "level", present.LevelName(loc, takeoverLevel))})
 }
 
 // kickSeat: /ttr kick seat:|player: — the host removes a seat, bots included
 // in the lobby; in a running game a person's seat goes to a bot.
-func (s *Service) kickSeat(ctx context.Context, req *Request) (response, error) {
-	return s.atChannel(ctx, req, func(t *table) (response, error) {
-		if !running(t) {
-			return s.inLobbyAt(req, t, "", kickFromLobby(req))
-		}
-		if req.User != t.rec.Host && !req.CanManage {
-			return reply(note(present.T(req.Locale, "lobby.host_only")))
-		}
-		seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
-		if seat < 0 {
-			return reply(note(present.T(req.Locale, "lobby.no_such_player")))
-		}
-		name := present.EscapeMarkdown(seatName(t.rec, seat))
-		if isBot(t.rec, seat) {
-			return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
-		}
-		if err := t.handToBot(seat); err != nil {
-			return reply(s.oops(req, err.Error()))
-		}
-		return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
-	})
+func (s *Service) kickSeat(c *call) (response, error) {
+	req, t := c.req, c.t
+	if !running(t) {
+		return s.inLobby(req, t, "", kickFromLobby(req))
+	}
+	if req.User != t.rec.Host && !req.CanManage {
+		return reply(note(present.T(req.Locale, "lobby.host_only")))
+	}
+	seat := findSeat(t.rec, req.Opt("seat"), req.Opt("player"))
+	if seat < 0 {
+		return reply(note(present.T(req.Locale, "lobby.no_such_player")))
+	}
+	name := present.EscapeMarkdown(seatName(t.rec, seat))
+	if isBot(t.rec, seat) {
+		return reply(note(present.T(req.Locale, "seat.bot_stays", "player", name)))
+	}
+	if err := t.handToBot(seat); err != nil {
+		return reply(oops(req, err.Error()))
+	}
+	return reply(Message{Content: present.T(t.locale(), "seat.removed", "host", present.EscapeMarkdown(req.UserName), "player", name, "level", present.LevelName(t.locale(), takeoverLevel))})
 }
 
 // running reports whether a locked table's game has started.
@@ -94,7 +91,7 @@ func findSeat(rec *store.GameRecord, seat, user string) int {
 func (t *table) handToBot(seat int) error {
 	user := t.rec.Seats[seat].UserID
 	moves := len(t.rec.Log)
-	err := t.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
+	err := t.store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Seats[seat].Bot, r.Seats[seat].LeftAt = takeoverLevel, moves
 		return nil
 	})
@@ -104,11 +101,11 @@ func (t *table) handToBot(seat int) error {
 	t.rec.Seats[seat].Bot, t.rec.Seats[seat].LeftAt = takeoverLevel, moves
 	delete(t.pending, user)
 	if t.game.Phase() == engine.PhaseSetup {
-		t.botsSetup()
+		t.bots.setup(t)
 		t.after(outcome{}) // the board, if set-up ended, was queued with the move
 		return nil
 	}
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 // A new table has a day's turn timer unless it asks for none; tables stored
 // before keep what they had.
 func TestNewTablesHaveADayTurnTimer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	rec, err := w.store.Get("c1")
@@ -34,6 +35,7 @@ func TestNewTablesHaveADayTurnTimer(t *testing.T) {
 // A player who leaves a running game hands the seat to a bot, told
 // publicly; the bot plays the turn and the game goes on.
 func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, map[string]string{"turn_timer": "0"})
 	played, err := w.store.Get("c1")
@@ -67,9 +69,9 @@ func TestLeavingARunningGameHandsTheSeatToABot(t *testing.T) {
 // The host removes any seat: in the lobby bots too (by seat number), in a
 // running game a person's seat goes to a bot; others may not.
 func TestHostRemovesSeats(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	w.bots(testBots, "easy", "normal")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u2", "ttr", "join", nil)
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
@@ -102,6 +104,7 @@ func TestHostRemovesSeats(t *testing.T) {
 // /ttr end on a running game asks; "score" scores it as it stands, posts
 // the final sheet and archives it with a winner.
 func TestEndScoresTheGameAsItStands(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	w.click("u1", "draw:"+gid+":0:deck")
@@ -192,6 +195,7 @@ func testBots(level string, _ uint64) (Bot, error) {
 // A table chosen French speaks French in public (lobby, board, narration),
 // while each player's private replies follow their own language.
 func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "language": "fr"})
 	lobby, ok := w.lobby("c1")
@@ -217,6 +221,7 @@ func TestTableLanguageIsPublicAndPlayersKeepTheirs(t *testing.T) {
 
 // Forgetting a server's games needs Manage Server, not just Manage Channel.
 func TestForgetNeedsManageServer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", nil)
 	a := w.do(&Request{Type: CommandRequest, User: "u1", Name: "ttr", Sub: "forget", CanManage: true, Options: map[string]string{"confirm": "true"}})
@@ -231,6 +236,7 @@ func TestForgetNeedsManageServer(t *testing.T) {
 
 // /board reposts the board at most once per cooldown per table.
 func TestBoardRepostHasACooldown(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	if a := w.cmd("u2", "board", "", nil); len(a.msg.Files) == 0 || a.msg.Ephemeral {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"conductor/data"
 	"conductor/store"
 )
 
@@ -36,23 +37,18 @@ const (
 	lastRetry  = time.Minute
 )
 
-// senderHost is what the sender asks of the tables it delivers for.
-type senderHost interface {
-	// drawBoard draws a channel's board after its first at.Moves moves.
-	drawBoard(channel string, at *boardAt) (File, error)
-	// rememberLobby keeps the id of a lobby's message, to edit it later.
-	rememberLobby(game, id string)
-	// refuseDMs turns a player's turn DMs off after Discord refused one.
-	refuseDMs(game, user string)
-}
-
-// sender delivers the outbox of every queue (a channel, or a user's DMs).
+// sender delivers the outbox of every queue (a channel, or a user's DMs):
+// it draws the pictures the entries describe, posts them, and records what
+// it learns (a board's or a lobby's message, a refused DM) in the store
+// and in notes the tables read (notes.go). It never locks a table.
 type sender struct {
-	store  *store.Store
-	poster Poster
-	host   senderHost
-	now    func() time.Time
-	log    *slog.Logger
+	store    *store.Store
+	poster   Poster
+	renderer Renderer
+	catalog  *data.Catalog
+	notes    *notes
+	clock    clock
+	log      *slog.Logger
 	// ctx ends every request in flight and every wait when the service
 	// closes.
 	ctx context.Context
@@ -87,8 +83,14 @@ type queueSender struct {
 	done chan struct{}
 }
 
-func newSender(ctx context.Context, st *store.Store, poster Poster, host senderHost, now func() time.Time, log *slog.Logger) *sender {
-	return &sender{store: st, poster: poster, host: host, now: now, log: log, ctx: ctx,
+// clock is the time a sender reads and waits on.
+type clock struct {
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
+}
+
+func newSender(ctx context.Context, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, clock clock, log *slog.Logger) *sender {
+	return &sender{store: st, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
 		slots:   make(chan struct{}, sendConcurrency),
 		running: map[string]*queueSender{}, boards: map[string]string{}, blocked: map[string]*blockage{}}
 }
@@ -256,15 +258,7 @@ func (s *sender) send(queue string, e store.OutboxEntry) error {
 		return s.sendEdit(queue, e, p)
 	}
 	m := p.Message
-	if p.Board != nil {
-		if f, err := s.host.drawBoard(queue, p.Board); err == nil {
-			m.Files = append(m.Files, f)
-		} else {
-			// The game changed since (ended, taken back): the words go
-			// without the picture rather than not at all.
-			s.log.Warn("board picture not drawn", "channel", queue, "err", err)
-		}
-	}
+	s.drawInto(&m, queue, &p)
 	m.Nonce = e.Nonce
 	if p.DM != "" {
 		return s.sendDM(queue, e, p, m)
@@ -291,9 +285,51 @@ func (s *sender) send(queue string, e store.OutboxEntry) error {
 	case postBoard, postFinal:
 		s.replaceBoard(queue, id, kindOf(e) == postFinal)
 	case postLobby:
-		s.host.rememberLobby(p.Game, id)
+		s.rememberLobby(p.Game, id)
 	}
 	return s.store.Delivered(queue, e.Seq)
+}
+
+// drawInto adds the picture an entry describes to its message. A picture
+// that cannot be drawn is logged: the words go without it rather than not
+// at all.
+func (s *sender) drawInto(m *Message, queue string, p *outboxPayload) {
+	var (
+		f   File
+		err error
+	)
+	switch {
+	case p.Picture != nil:
+		f, err = p.Picture.draw(s.renderer, s.catalog)
+	case p.Board != nil:
+		f, err = s.legacyBoard(queue, p.Board)
+	default:
+		return
+	}
+	if err != nil {
+		s.log.Warn("picture not drawn", "channel", queue, "err", err)
+		return
+	}
+	m.Files = append(m.Files, f)
+}
+
+// rememberLobby keeps the id of a game's lobby message, which its expiry
+// edits: in the stored record, and in a note for the table's copy.
+func (s *sender) rememberLobby(game, id string) {
+	err := s.store.Update(game, func(r *store.GameRecord) error {
+		if r.Messages == nil {
+			r.Messages = map[string]string{}
+		}
+		r.Messages["lobby"] = id
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return // the lobby closed meanwhile
+	}
+	if err != nil {
+		s.log.Warn("remember the lobby message", "channel", game, "err", err)
+	}
+	s.notes.leave(game, tableNote{lobby: id})
 }
 
 // MessageEditor is a Poster that can replace an earlier post.
@@ -372,10 +408,8 @@ func (s *sender) replaceBoard(channel, id string, final bool) {
 
 // sleep waits d, or less when the service closes; false then.
 func (s *sender) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-s.clock.after(d):
 		return true
 	case <-s.ctx.Done():
 		return false

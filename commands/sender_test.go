@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"conductor/data"
 	"conductor/store"
 )
 
@@ -16,11 +17,16 @@ import (
 // those it is told to fail.
 type gatedPoster struct {
 	gate chan error // what the next post answers
-	mu   sync.Mutex
-	sent []string
+	// arrived, when not nil, hears each post as it reaches the gate.
+	arrived chan struct{}
+	mu      sync.Mutex
+	sent    []string
 }
 
 func (p *gatedPoster) Post(ctx context.Context, ch string, m Message) (string, error) {
+	if p.arrived != nil {
+		p.arrived <- struct{}{}
+	}
 	select {
 	case err := <-p.gate:
 		if err != nil {
@@ -43,13 +49,6 @@ func (p *gatedPoster) posted() []string {
 	return append([]string(nil), p.sent...)
 }
 
-// noHost is a sender's host with no tables behind it.
-type noHost struct{}
-
-func (noHost) drawBoard(string, *boardAt) (File, error) { return File{}, errors.New("no board") }
-func (noHost) rememberLobby(string, string)             {}
-func (noHost) refuseDMs(string, string)                 {}
-
 func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.CancelFunc) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), &store.Options{NoSync: true})
@@ -57,7 +56,7 @@ func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.Cance
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := newSender(ctx, st, p, noHost{}, time.Now, slog.New(slog.DiscardHandler))
+	s := newSender(ctx, st, p, sharedRenderer, data.Embedded(), &notes{}, clock{time.Now, time.After}, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { cancel(); s.close(); st.Close() })
 	return s, st, cancel
 }
@@ -80,6 +79,7 @@ func returned(d time.Duration, f func()) bool {
 // failing); Quiet waits for the retry to succeed; the posts go out in the
 // order queued, each once.
 func TestSenderWaitersAndOrder(t *testing.T) {
+	t.Parallel()
 	p := &gatedPoster{gate: make(chan error)}
 	s, st, _ := newTestSender(t, p)
 	if err := st.Enqueue("c1", outboxEntry(postMessage, Message{Content: "1"}), outboxEntry(postMessage, Message{Content: "2"})); err != nil {
@@ -122,13 +122,14 @@ func TestSenderWaitersAndOrder(t *testing.T) {
 // confirmed stays in the outbox for the next start, and no sender starts
 // after the close.
 func TestSenderCloseLeavesTheRest(t *testing.T) {
-	p := &gatedPoster{gate: make(chan error)}
+	t.Parallel()
+	p := &gatedPoster{gate: make(chan error), arrived: make(chan struct{}, 1)}
 	s, st, cancel := newTestSender(t, p)
 	if err := st.Enqueue("c1", outboxEntry(postMessage, Message{Content: "1"})); err != nil {
 		t.Fatal(err)
 	}
 	s.kick("c1")
-	time.Sleep(50 * time.Millisecond) // the post is in flight, held by the gate
+	<-p.arrived // the post is in flight, held by the gate
 	cancel()
 	if !returned(5*time.Second, s.close) {
 		t.Fatal("close waits for a post Discord holds")
@@ -177,6 +178,7 @@ func (p *hangingThreads) EditMessage(ctx context.Context, _, _ string, _ Message
 // archive, an edit, not only a post) takes the service's context, so a
 // close never waits for Discord to answer one.
 func TestSenderCloseEndsEveryRequest(t *testing.T) {
+	t.Parallel()
 	for name, e := range map[string]store.OutboxEntry{
 		"archive": archiveEntry(),
 		"edit":    editEntry("m1", Message{Content: "closed"}),

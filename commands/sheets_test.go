@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
+	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"conductor/data"
 	"conductor/engine"
+	"conductor/imaging"
 	"conductor/present"
 	"conductor/store"
 )
@@ -50,7 +51,7 @@ func greedyBots(string, uint64) (Bot, error) { return greedy{}, nil }
 func tiedSeed(t *testing.T) uint64 {
 	t.Helper()
 	b, _ := data.Embedded().Board("usa")
-	for seed := uint64(1); seed < 20000; seed++ {
+	ties := func(seed uint64) bool {
 		g, err := engine.New(engine.Config{Board: b, Variant: b.Variants[0].ID, Players: 2, Seed: seed, Revision: engine.LatestRevision})
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +62,16 @@ func tiedSeed(t *testing.T) uint64 {
 		for n := 0; g.Phase() != engine.PhaseOver && n < 2000; n++ {
 			act(g.ToAct())
 		}
-		if fs := g.Final(); fs != nil && fs.Places[0] == 1 && fs.Places[1] == 1 {
+		fs := g.Final()
+		return fs != nil && fs.Places[0] == 1 && fs.Places[1] == 1
+	}
+	// The first such seed with today's rules, tried first: the search
+	// from 1 costs some 250 games.
+	if ties(knownTiedSeed) {
+		return knownTiedSeed
+	}
+	for seed := uint64(1); seed < 20000; seed++ {
+		if ties(seed) {
 			return seed
 		}
 	}
@@ -69,30 +79,22 @@ func tiedSeed(t *testing.T) uint64 {
 	return 0
 }
 
-// testClock is a clock the test moves while bots, on their own timers,
-// read it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+const knownTiedSeed = 244
 
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
+// realFinals sketches boards and hands, and draws final score sheets for
+// real.
+type realFinals struct{ *sketch }
 
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
+func (realFinals) Final(w io.Writer, fs *imaging.FinalScene) error {
+	return sharedRenderer.Final(w, fs)
 }
 
 // serve gives the world's service greedy bots and the clock.
 func (w *world) serve(clock *testClock) {
-	w.svc.cfg.Bots, w.svc.cfg.BotLevels = greedyBots, []string{"easy", "normal"}
-	w.svc.cfg.Now = clock.Now
-	w.svc.out.now = clock.Now
+	w.configure(func(c *Config) {
+		c.Bots, c.BotLevels = greedyBots, []string{"easy", "normal"}
+		c.Now = clock.Now
+	})
 }
 
 // tableOf opens a two-player table in channel ch (seed 0: a random one).
@@ -105,7 +107,6 @@ func (w *world) tableOf(ch string, seed uint64, clock *testClock) string {
 			w.t.Fatal(err)
 		}
 		w.restart()
-		w.serve(clock)
 	}
 	w.do(&Request{Type: CommandRequest, Channel: ch, User: "u1", Name: "ttr", Sub: "start"})
 	rec, err := w.store.Get(ch)
@@ -133,8 +134,8 @@ func (w *world) timerPlays(ch string, limit int, clock *testClock) bool {
 		}
 		clock.advance(2 * time.Minute)
 		w.svc.CheckTimers()
+		w.botsPlayed() // a bot seat's move runs on its own timer
 		w.svc.Quiet()
-		time.Sleep(time.Millisecond) // a bot seat's move runs on its own timer
 	}
 	w.t.Fatalf("%s: the game does not end", ch)
 	return false
@@ -193,7 +194,13 @@ func texts(posts []Message) string {
 // bot took over) and checks /ttr stats, the result posts and the final
 // pictures against the archived score sheets.
 func TestStatsAndResultsFromTheSheets(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
+	// The final pictures are looked at: they are drawn for real, the
+	// boards sketched.
+	w.renderer = realFinals{&sketch{}}
+	w.svc.Close()
+	w.svc = w.service()
 	clock := &testClock{now: w.now}
 	w.serve(clock)
 

@@ -43,9 +43,9 @@ func (r stuckResponder) FollowUp(Message) error { <-r.release; return nil }
 // turn timer, a bot's turn and the end of the game. Nothing waits for the
 // network while it holds the table.
 func TestStuckDiscordBlocksNobodyElse(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	w.svc.cfg.Bots = testBots
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
+	w.bots(testBots, "easy", "normal")
 	gid := startedGame(t, w, map[string]string{"turn_timer": "9"})
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // before the service closes
@@ -147,6 +147,7 @@ func (p hangingPoster) Post(ctx context.Context, ch string, m Message) (string, 
 // board's post. Close ends the request instead of waiting for Discord;
 // the board stays queued and goes out after the restart.
 func TestCloseEndsAPostInFlight(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
 	started := make(chan struct{}, 1)

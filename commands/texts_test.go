@@ -13,6 +13,7 @@ import (
 // Märklin's automatic payment spends ordinary locomotives before
 // Locomotive +4 cards, which pay only long routes.
 func TestWildCardsSpendOrdinaryLocomotivesFirst(t *testing.T) {
+	t.Parallel()
 	var h engine.Hand
 	h[engine.Locomotive], h[engine.Locomotive4] = 2, 3
 	for _, c := range []struct {
@@ -31,6 +32,7 @@ func TestWildCardsSpendOrdinaryLocomotivesFirst(t *testing.T) {
 // /claim suggests the routes the player can pay for first, then the other
 // free routes, nearest to affordable first, each saying what is missing.
 func TestClaimSuggestsWhatCanBePaidFirst(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	g, _ := w.game("c1")
@@ -103,6 +105,7 @@ func TestClaimSuggestsWhatCanBePaidFirst(t *testing.T) {
 // A watcher's /board is private and has no controls; a player's repost
 // is public and pings nobody.
 func TestSpectatorSeesTheBoardPrivately(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	startedGame(t, w, nil)
 	a := w.cmd("u3", "board", "", nil)
@@ -123,6 +126,7 @@ func TestSpectatorSeesTheBoardPrivately(t *testing.T) {
 // days or hours; the copy a command answers with has no buttons: they
 // stay on the lobby itself, and none dies with the game's start.
 func TestLobbyTexts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa"})
 	lobby, ok := w.lobby("c1")
@@ -143,13 +147,14 @@ func TestLobbyTexts(t *testing.T) {
 	w.cmd("u1", "ttr", "end", nil)
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "europe", "variant": "1912", "turn_timer": "90"})
 	rec, _ := w.store.Get("c1")
-	if d := w.svc.lobbyMessage(rec, "fr").Embeds[0].Description; !strings.Contains(d, "Europe 1912") || !strings.Contains(d, "1 heure 30 minutes par tour") {
+	if d := lobbyMessage(w.svc.cfg.Catalog, rec, "fr").Embeds[0].Description; !strings.Contains(d, "Europe 1912") || !strings.Contains(d, "1 heure 30 minutes par tour") {
 		t.Errorf("a variant's lobby in French: %q", d)
 	}
 }
 
 // The map option shows each edition's name in the reader's language.
 func TestMapChoicesAreNamed(t *testing.T) {
+	t.Parallel()
 	for _, d := range Definitions(data.Embedded().IDs()) {
 		if d.Name != "ttr" {
 			continue
@@ -174,6 +179,7 @@ func TestMapChoicesAreNamed(t *testing.T) {
 // A bot is never told it is its turn: the board says it is playing, and
 // pings nobody.
 func TestBotsAreNotSpokenTo(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// The bot moves once u1's board is out: otherwise the two boards may
 	// be queued together and go out as one (coalesce.go), saying whose
@@ -186,9 +192,8 @@ func TestBotsAreNotSpokenTo(t *testing.T) {
 		}
 		return false
 	}
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return waitingBot{ready: shown}, nil }
-	w.svc.cfg.BotLevels = []string{"easy", "normal"}
-	w.svc.cfg.BotDelay = 0
+	w.bots(func(string, uint64) (Bot, error) { return waitingBot{ready: shown}, nil }, "easy", "normal")
+	w.configure(func(c *Config) { c.BotDelay = 0 })
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "easy"})
 	w.cmd("u1", "ttr", "start", nil)

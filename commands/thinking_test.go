@@ -54,12 +54,11 @@ func spin(ctx context.Context, d time.Duration) {
 
 // thinkingTable is a started two-seat game, u1 against a thinking bot, at
 // u1's turn.
-func thinkingTable(b testing.TB, started chan<- struct{}) (*world, string) {
+func thinkingTable(b testing.TB, budget time.Duration, started chan<- struct{}) (*world, string) {
 	w := newWorld(b)
-	w.svc.cfg.Bots = func(level string, _ uint64) (Bot, error) {
-		return thinker{budget: expertBudget, started: started}, nil
-	}
-	w.svc.cfg.BotLevels = []string{"expert"}
+	w.bots(func(level string, _ uint64) (Bot, error) {
+		return thinker{budget: budget, started: started}, nil
+	}, "expert")
 	w.cmd("u1", "ttr", "new", map[string]string{"map": "usa", "turn_timer": "0"})
 	w.cmd("u1", "ttr", "addbot", map[string]string{"level": "expert"})
 	w.cmd("u1", "ttr", "start", nil)
@@ -82,7 +81,7 @@ const askEvery = 25 * time.Millisecond
 // note: the clock of the test stands still.)
 func BenchmarkAnswersWhileBotThinks(b *testing.B) {
 	started := make(chan struct{}, 1)
-	w, gid := thinkingTable(b, started)
+	w, gid := thinkingTable(b, expertBudget, started)
 	ctx := context.Background()
 	var (
 		mu      sync.Mutex
@@ -162,9 +161,9 @@ func until(tb testing.TB, ok func() bool) {
 // move is not played, and the game is intact: after a restart the bot
 // plays its turn and the game goes on.
 func TestCloseStopsAThinkingBot(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
-	w, gid := thinkingTable(t, started)
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) { return thinker{budget: time.Hour, started: started}, nil }
+	w, gid := thinkingTable(t, time.Hour, started)
 	waitFor(t, func() bool { return w.under("c1", func(g *engine.Game) bool { return g.Current() == 0 }) }, "u1's turn")
 	turn := 0
 	w.under("c1", func(g *engine.Game) bool { turn = g.Turn(); return true })
@@ -194,10 +193,9 @@ func TestCloseStopsAThinkingBot(t *testing.T) {
 		t.Fatalf("the game changed when the service closed: %d moves (was %d), deadline %+v", len(after.Log), len(before.Log), after.Due)
 	}
 
-	w.restart()
-	w.svc.cfg.Bots = func(string, uint64) (Bot, error) {
+	w.bots(func(string, uint64) (Bot, error) {
 		return thinker{budget: time.Millisecond, started: make(chan struct{}, 1)}, nil
-	}
+	})
 	if err := w.svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ const maxThreadName = 100
 // did not ask to play in the channel. Inside a thread, opening one fails
 // with ErrNotThreadable and the game stays there.
 func (s *opener) threadsHere(req *Request) bool {
-	_, ok := s.cfg.Poster.(ThreadOpener)
+	_, ok := s.poster.(ThreadOpener)
 	return ok && req.Opt("thread") != "false" && req.Guild != "" && !req.DM
 }
 
@@ -55,11 +55,11 @@ func (s *opener) threadsHere(req *Request) bool {
 func (s *opener) placeTable(ctx context.Context, rec *store.GameRecord, parent string, thread bool) (warning string) {
 	rec.Channel = parent
 	delete(rec.Options, "parent")
-	opener, ok := s.cfg.Poster.(ThreadOpener)
+	opener, ok := s.poster.(ThreadOpener)
 	if !thread || !ok {
 		return ""
 	}
-	b, _ := s.cfg.Catalog.Board(rec.Map)
+	b, _ := s.catalog.Board(rec.Map)
 	th, err := opener.OpenThread(ctx, parent, threadName(rec, b))
 	switch {
 	case err == nil:
@@ -83,7 +83,7 @@ func (s *opener) openLobby(req *Request, rec *store.GameRecord, home string, lob
 	put func(*store.GameRecord, ...store.OutboxEntry) error) (*table, *Message) {
 	t, err := s.tables.get(rec.Channel)
 	if err != nil {
-		m := s.oops(req, err.Error())
+		m := oops(req, err.Error())
 		return nil, &m
 	}
 	refuse := func(m Message) (*table, *Message) {
@@ -96,13 +96,13 @@ func (s *opener) openLobby(req *Request, rec *store.GameRecord, home string, lob
 	posts := []store.OutboxEntry{lobbyEntry(rec.Channel, home, lobby)}
 	if rec.Options[optParent] != "" {
 		// The thread's first message points back to the lobby.
-		posts = append(posts, outboxEntry(postMessage, s.threadWelcome(rec)))
+		posts = append(posts, outboxEntry(postMessage, threadWelcome(s.catalog, rec)))
 	}
 	if err := put(rec, posts...); err != nil {
 		if errors.Is(err, store.ErrRematched) {
 			return refuse(note(present.T(req.Locale, "rematch.already")))
 		}
-		return refuse(s.oops(req, err.Error()))
+		return refuse(oops(req, err.Error()))
 	}
 	t.rec = rec
 	s.out.kick(rec.Channel)
@@ -121,30 +121,10 @@ func threadName(rec *store.GameRecord, b *data.Board) string {
 }
 
 // threadWelcome is a game thread's first message: where the lobby is.
-func (s *house) threadWelcome(rec *store.GameRecord) Message {
+func threadWelcome(cat *data.Catalog, rec *store.GameRecord) Message {
 	loc := rec.Options[optLocale]
-	b, _ := s.cfg.Catalog.Board(rec.Map)
+	b, _ := cat.Board(rec.Map)
 	return Message{Content: present.T(loc, "thread.welcome", "board", present.EditionName(loc, b, rec.Variant), "channel", "<#"+rec.Options[optParent]+">")}
-}
-
-// routeToThread points a click on a lobby in the parent channel at the
-// game's thread: such buttons carry "@thread" after their argument. It
-// reports false when the thread holds no game of that parent any more.
-func (s *Service) routeToThread(req *Request, id *customID) bool {
-	arg, thread, ok := strings.Cut(id.arg, "@")
-	if !ok {
-		return true
-	}
-	id.arg = arg
-	if thread == req.Channel {
-		return true // clicked inside the thread itself
-	}
-	rec, err := s.cfg.Store.Header(thread)
-	if err != nil || rec.Options[optParent] != req.Channel || rec.ID != id.game {
-		return false
-	}
-	req.Channel = thread
-	return true
 }
 
 // closingEntries are what a game played in a thread adds after its final
@@ -204,7 +184,7 @@ func (s *Service) noGameHere(req *Request, key string) Message {
 const tablesListLimit = 1500
 
 // tableLine is one live table of a channel: its thread, board and seats.
-func (s *house) tableLine(loc string, r *store.GameRecord) string {
+func (s *Service) tableLine(loc string, r *store.GameRecord) string {
 	board := r.Map
 	if b, err := s.cfg.Catalog.Board(r.Map); err == nil {
 		board = present.EditionName(loc, b, r.Variant)

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"conductor/engine"
@@ -44,8 +45,15 @@ const retryDue = time.Minute
 
 // deadlines fires the games' deadlines as they fall due.
 type deadlines struct {
-	*house
 	tables *tableCache
+	store  *store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	// alarm is rung by a table that sets a deadline earlier than the next
+	// wake.
+	alarm *alarm
+	// ctx is done once the service closes.
+	ctx context.Context
 }
 
 // Run fires the deadlines as they fall due, and drops the tables left idle,
@@ -74,9 +82,9 @@ func (s *deadlines) run(ctx context.Context, every time.Duration) {
 		}
 		s.check()
 		s.tables.evictIdle()
-		now := s.cfg.Now()
+		now := s.now()
 		wait := every
-		if d, ok, err := s.cfg.Store.NextDue(); err != nil {
+		if d, ok, err := s.store.NextDue(); err != nil {
 			s.log.Error("read the next deadline", "err", err)
 		} else if ok && d.At.After(now) {
 			wait = min(wait, d.At.Sub(now))
@@ -96,10 +104,10 @@ func (s *deadlines) run(ctx context.Context, every time.Duration) {
 
 // check fires every deadline due now. Its cost is what is due.
 func (s *deadlines) check() {
-	now := s.cfg.Now()
+	now := s.now()
 	fired := map[string]bool{}
 	for limit := 256; ; {
-		due, err := s.cfg.Store.Due(now, limit)
+		due, err := s.store.Due(now, limit)
 		if err != nil {
 			s.log.Error("read the deadlines", "err", err)
 			return
@@ -152,7 +160,7 @@ func (s *deadlines) fire(channel string, now time.Time) {
 	if t.rec != nil && sameDue(t.rec.Due, &d) && sameDue(t.dueFor(), &d) {
 		later := d
 		later.At = now.Add(retryDue)
-		if err := s.cfg.Store.SetDue(t.rec.Channel, &later); err != nil {
+		if err := s.store.SetDue(t.rec.Channel, &later); err != nil {
 			s.log.Error("move a deadline on", "channel", t.rec.Channel, "err", err)
 			return
 		}
@@ -163,14 +171,14 @@ func (s *deadlines) fire(channel string, now time.Time) {
 // resumeBots lets the bots that owe a move play, unless their timer is
 // already armed or one is playing.
 func (t *table) resumeBots() {
-	if t.game == nil || t.botTimer != nil || t.thinking > 0 {
+	if t.game == nil || t.bot.busy() {
 		return
 	}
-	t.botsSetup()
+	t.bots.setup(t)
 	if t.rec != nil {
 		t.out.kick(t.rec.Channel)
 	}
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 }
 
 // turnLimit is a table's turn timer; 0 when off.
@@ -214,7 +222,7 @@ func (t *table) dueFor() *store.Deadline {
 		return nil
 	}
 	if rec.Status == store.StatusLobby {
-		return t.lobbyDue(rec.Updated)
+		return lobbyDue(rec.Updated, t.lobbyExpiry)
 	}
 	if rec.Status != store.StatusPlaying || g == nil || g.Phase() == engine.PhaseOver {
 		return nil
@@ -226,7 +234,7 @@ func (t *table) dueFor() *store.Deadline {
 		if keep(dueBot) {
 			return cur
 		}
-		return &store.Deadline{At: since.Add(t.cfg.BotDelay + botGrace), Kind: dueBot, Moves: moves}
+		return &store.Deadline{At: since.Add(t.botDelay + botGrace), Kind: dueBot, Moves: moves}
 	}
 	limit := turnLimit(rec)
 	if limit <= 0 {
@@ -243,9 +251,8 @@ func (t *table) dueFor() *store.Deadline {
 }
 
 // lobbyDue is the deadline of a lobby last changed at changed: its
-// expiry; none when lobbies never expire.
-func (s *house) lobbyDue(changed time.Time) *store.Deadline {
-	expiry := s.lobbyExpiry()
+// expiry; none when lobbies never expire (expiry < 0).
+func lobbyDue(changed time.Time, expiry time.Duration) *store.Deadline {
 	if expiry < 0 {
 		return nil
 	}
@@ -270,7 +277,7 @@ func (t *table) syncDue() {
 	if sameDue(want, t.rec.Due) {
 		return
 	}
-	if err := t.cfg.Store.SetDue(t.rec.Channel, want); err != nil {
+	if err := t.store.SetDue(t.rec.Channel, want); err != nil {
 		t.log.Error("set a deadline", "channel", t.rec.Channel, "err", err)
 		return
 	}
@@ -300,11 +307,11 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 		}
 		for seat := range t.rec.Seats {
 			for !g.SetupDone(seat) && g.Phase() == engine.PhaseSetup {
-				o, ok := t.botAct(seat)
+				o, ok := t.bots.act(t, seat)
 				if !ok {
 					break
 				}
-				t.turnLog = append(t.turnLog, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
+				t.told.turn = append(t.told.turn, present.T(loc, "timer.auto_setup", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 				if o.turnDone {
 					t.after(o)
 				}
@@ -317,7 +324,7 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 		return
 	}
 	if waited >= limit {
-		t.turnLog = append(t.turnLog, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
+		t.told.turn = append(t.told.turn, "⏰ "+present.T(loc, "timer.auto", "player", present.EscapeMarkdown(seatName(t.rec, seat))))
 		t.playTurnFor(seat)
 		return
 	}
@@ -339,10 +346,31 @@ func (t *table) turnTimer(d *store.Deadline, now time.Time) {
 	if st.UserID != "" {
 		m.Mentions = []string{st.UserID}
 	}
-	if err := t.cfg.Store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
+	if err := t.store.SetDue(t.rec.Channel, next, outboxEntry(postMessage, m)); err != nil {
 		t.log.Error("queue a reminder", "channel", t.rec.Channel, "err", err)
 		return
 	}
 	t.rec.Due = next
 	t.out.kick(t.rec.Channel)
+}
+
+// playTurnFor plays the current seat's turn to its end with its bot (or the
+// safe fallback), deciding under the lock, then posts. The turn timer
+// uses it for a player who is away (a quick level decides).
+func (t *table) playTurnFor(seat int) {
+	var last outcome
+	for range maxBotActions {
+		if t.game == nil || t.game.Phase() == engine.PhaseOver || t.game.Current() != seat {
+			break
+		}
+		o, ok := t.bots.act(t, seat)
+		if !ok {
+			break
+		}
+		last = o
+		if o.turnDone {
+			break
+		}
+	}
+	t.after(last)
 }

@@ -96,6 +96,7 @@ func tunnelCases(t *testing.T, b *data.Board) map[string]tunnelCase {
 // nothing can pay, only giving up is offered, and said; giving up says the
 // cards came back.
 func TestTunnelPromptSaysWhatIsPossible(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	b, _ := data.Embedded().Board("europe")
 	cases := tunnelCases(t, b)

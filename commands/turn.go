@@ -1,7 +1,7 @@
 package commands
 
 import (
-	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -11,93 +11,85 @@ import (
 	"conductor/store"
 )
 
-// seated finds the user's seat in the running game of a locked table.
-// When it returns a message, that is the (friendly) answer instead.
-func (s *Service) seated(req *Request, t *table, id *customID) (int, *Message) {
-	fail := func(key string, kv ...any) (int, *Message) {
-		m := note(present.T(req.Locale, key, kv...))
-		return 0, &m
-	}
-	switch {
-	case t.rec == nil:
-		if id != nil {
-			return fail("stale.game")
-		}
-		m := s.noGameHere(req, "game.none")
-		return 0, &m
-	case id != nil && id.game != t.rec.ID:
-		return fail("stale.game")
-	case t.rec.Status == store.StatusLobby || t.game == nil:
-		return fail("game.not_started")
-	}
-	seat := seatOf(t.rec, req.User)
-	if seat < 0 {
-		return fail("game.not_player")
-	}
-	return seat, nil
+// turn is a seated player acting at their table: the request (its
+// language, its asker, its interaction), the table, locked, and the seat.
+// What a turn does needs nothing of the service: whose turn it is, a move
+// played and answered, how it is paid, confirmed, refused.
+type turn struct {
+	req  *Request
+	t    *table
+	seat int
+	// moves counts the turns people complete (nil: nobody counts).
+	moves MoveCounter
 }
+
+// payChoice is how a player said to pay a claim or a station, as typed:
+// a colour and a number of locomotives, each "" when not said.
+type payChoice struct{ color, locos string }
 
 // myTurn checks that it is the seat's turn in the main game (not setup),
 // and that a button is from the current turn.
-func (s *Service) myTurn(req *Request, t *table, seat int, id *customID) *Message {
-	g := t.game
+func (tn turn) myTurn(id *customID) *Message {
+	g, loc := tn.t.game, tn.req.Locale
+	var m Message
 	switch {
 	case g.Phase() == engine.PhaseOver:
-		m := note(present.T(req.Locale, "game.over"))
-		return &m
+		m = note(present.T(loc, "game.over"))
 	case g.Phase() == engine.PhaseSetup:
-		m := note(present.T(req.Locale, "game.setup_first"))
-		return &m
+		m = note(present.T(loc, "game.setup_first"))
 	case id != nil && id.turn != g.Turn():
-		m := note(present.T(req.Locale, "stale.turn"))
-		return &m
-	case g.Current() != seat:
-		m := note(present.T(req.Locale, "game.not_your_turn", "player", present.EscapeMarkdown(seatName(t.rec, g.Current()))))
-		return &m
+		m = note(present.T(loc, "stale.turn"))
+	case g.Current() != tn.seat:
+		m = note(present.T(loc, "game.not_your_turn", "player", present.EscapeMarkdown(seatName(tn.t.rec, g.Current()))))
+	default:
+		return nil
 	}
-	return nil
+	return &m
 }
 
-// act applies an action for the requesting seat and answers: ephemeral
-// private details (and the next step of the turn) for the player, then the
-// public board when the turn is over.
-func (s *Service) act(req *Request, t *table, seat int, a engine.Action, update bool) (response, error) {
-	o, err := t.apply(seat, a, req)
+// act applies an action for the seat and answers: ephemeral private
+// details (and the next step of the turn) for the player; the public board
+// when the turn is over goes to the outbox with the move.
+func (tn turn) act(a engine.Action, update bool) (response, error) {
+	o, err := tn.t.apply(tn.seat, a, tn.req)
 	if err != nil {
-		return reply(s.refusal(req, t, err))
+		return reply(tn.refusal(err))
 	}
-	m := s.privateAfter(req, t, seat, o)
-	t.after(o)
+	if o.turnDone && tn.moves != nil {
+		tn.moves.CountMove()
+	}
+	m := tn.privateAfter(o)
+	tn.t.after(o)
 	return replyOrUpdate(m, update)
 }
 
 // privateAfter is the ephemeral answer to the player who acted: what they
 // drew, and what the turn needs next (a second card, tickets to keep, a
 // tunnel to pay).
-func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Message {
-	loc := req.Locale
-	g := t.game
+func (tn turn) privateAfter(o outcome) Message {
+	loc, seat := tn.req.Locale, tn.seat
+	g, c := tn.t.game, tn.t.controls()
 	lines := present.NarrateOwn(loc, g.Board(), seat, o.events)
 	m := Message{Ephemeral: true}
 	if g.Phase() != engine.PhaseOver && (g.Current() == seat || g.Phase() == engine.PhaseSetup) {
 		switch g.Phase() {
 		case engine.PhaseSecondDraw:
 			lines = append(lines, present.T(loc, "you.second"))
-			m.Components = t.drawRows(loc, true)
+			m.Components = c.drawRows(loc, true)
 		case engine.PhaseKeepTickets:
 			lines = append(lines, present.T(loc, "you.keep"))
-			m.Components = t.keepRows(seat, loc)
+			m.Components = c.keepRows(seat, loc)
 		case engine.PhaseTunnel:
-			ask, rows := t.tunnelAsk(seat, loc)
+			ask, rows := c.tunnelAsk(seat, loc)
 			lines = append(lines, ask)
 			m.Components = rows
 		case engine.PhaseSetup:
 			if !g.SetupDone(seat) {
 				if mix, _ := g.NeedsMix(seat); mix {
-					m.Components = t.mixRows(seat, loc)
+					m.Components = c.mixRows(seat, loc)
 				} else {
 					lines = append(lines, present.T(loc, "you.keep"))
-					m.Components = t.keepRows(seat, loc)
+					m.Components = c.keepRows(seat, loc)
 				}
 			} else {
 				lines = append(lines, present.T(loc, "you.wait_setup"))
@@ -111,330 +103,195 @@ func (s *Service) privateAfter(req *Request, t *table, seat int, o outcome) Mess
 	return m
 }
 
-// drawRows are the draw buttons: face-up slots and the deck.
-func (t *table) drawRows(loc string, second bool) []Row {
-	g, rec := t.game, t.rec
-	var row Row
-	for i, c := range g.FaceUp() {
-		dis := c == engine.NoCard || (second && c == engine.Locomotive)
-		label := "—"
-		if c != engine.NoCard {
-			label = present.CardName(loc, c)
-		}
-		row = append(row, Component{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), faceUpArg(i, c)), Label: label, Emoji: present.CardEmoji(c), Style: Secondary, Disabled: dis})
+// refusal turns an error from apply into an ephemeral reply: the rule the
+// move breaks, said in the player's language.
+func (tn turn) refusal(err error) Message {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return note("⛔ " + present.Refusal(tn.req.Locale, ee, tn.t.game.Board(), seatNamer(tn.t.rec)))
 	}
-	v := g.Public()
-	deck := Row{{Kind: Button, ID: cid("draw", rec.ID, g.Turn(), "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Disabled: v.Deck+v.Discards == 0}}
-	return []Row{row, deck}
+	if errors.Is(err, store.ErrDuplicate) {
+		return note(present.T(tn.req.Locale, "error.duplicate"))
+	}
+	tn.t.log.Error("action failed", "channel", tn.req.Channel, "err", err)
+	return oops(tn.req, err.Error())
 }
 
-// keepRows is the select menu of pending tickets.
-func (t *table) keepRows(seat int, loc string) []Row {
-	v := t.game.View(seat)
-	b := t.game.Board()
-	var opts []SelectOption
-	for i, id := range v.Pending {
-		tk := &b.Tickets[id]
-		desc := ""
-		if tk.Long {
-			desc = present.T(loc, "ticket.long")
-		}
-		opts = append(opts, SelectOption{Label: present.TicketLabel(b, id), Value: strconv.Itoa(i), Description: desc})
+// claim claims a track, paid as the player said, with a passenger put in
+// one of its cities (Märklin) when passenger names one. A grey route
+// that could be paid in several colours, none said, asks which first.
+func (tn turn) claim(tr data.TrackID, pay payChoice, passenger string) (response, error) {
+	g, loc := tn.t.game, tn.req.Locale
+	b := g.Board()
+	tr = pickParallel(g, tr, pay.color, loc)
+	a, msg := payWith(g, tn.seat, tr, int(b.Tracks[tr].Length), pay.color, pay.locos, loc)
+	if msg != "" {
+		return reply(note(msg))
 	}
-	if len(opts) == 0 {
-		return nil
-	}
-	ph := present.T(loc, "keep.placeholder", "min", v.KeepMin, "max", v.KeepMax)
-	min := v.KeepMin
-	turn := t.game.Turn()
-	if t.game.Phase() == engine.PhaseSetup {
-		turn = setupKey(t.game, seat) // setup steps: stale once answered
-	}
-	rows := []Row{{{Kind: Select, ID: cid("keep", t.rec.ID, turn, ""), Placeholder: ph, Options: opts, Min: min, Max: v.KeepMax}}}
-	if min == 0 {
-		// A select menu cannot submit nothing: offer a button for keeping none.
-		rows = append(rows, Row{{Kind: Button, ID: cid("keep", t.rec.ID, turn, "none"), Label: present.T(loc, "button.keep_none"), Style: Secondary}})
-	}
-	return rows
-}
-
-// mixRows asks a Märklin player how many long tickets to take.
-func (t *table) mixRows(seat int, loc string) []Row {
-	_, n := t.game.NeedsMix(seat)
-	turn := t.game.Turn()
-	if t.game.Phase() == engine.PhaseSetup {
-		turn = -1
-	}
-	var row Row
-	for l := 0; l <= n && len(row) < 5; l++ {
-		row = append(row, Component{Kind: Button, ID: cid("mix", t.rec.ID, turn, strconv.Itoa(l)),
-			Label: present.T(loc, "button.mix", "long", l, "short", n-l), Style: Secondary})
-	}
-	return []Row{row}
-}
-
-// tunnelAsk is what a revealed tunnel asks of its player: the ways to pay
-// its extra cards that the rules allow with the cards left in hand, each
-// button naming the cards it spends, and giving up; or, when no way is
-// left, only giving up, said so.
-func (t *table) tunnelAsk(seat int, loc string) (string, []Row) {
-	g := t.game
-	var row Row
-	_, _, extra, _ := g.TunnelReveal()
-	colour := tunnelColour(g, seat)
-	for _, l := range g.CanPayTunnel(seat) {
-		if len(row) == 4 {
-			break
-		}
-		var cards []engine.Card
-		for range extra - l {
-			cards = append(cards, engine.ColorCard(colour))
-		}
-		for range l {
-			cards = append(cards, engine.Locomotive)
-		}
-		row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "pay"+strconv.Itoa(l)),
-			Label: present.T(loc, "button.tunnel_pay", "cards", present.CardsText(loc, cards)), Emoji: present.CardEmoji(cards[0]), Style: Success})
-	}
-	ask := present.T(loc, "you.tunnel_pay")
-	if len(row) == 0 {
-		ask = present.T(loc, "you.tunnel_cannot")
-	}
-	row = append(row, Component{Kind: Button, ID: cid("tunnel", t.rec.ID, g.Turn(), "cancel"), Label: present.T(loc, "button.tunnel_cancel"), Style: Danger})
-	return ask, []Row{row}
-}
-
-// tunnelColour is the colour of cards the seat played on the tunnel it
-// claims (Gray: locomotives only, so its extra cards are locomotives).
-func tunnelColour(g *engine.Game, seat int) data.Color {
-	log := g.Log()
-	for i := len(log) - 1; i >= 0; i-- {
-		if m := log[i]; m.Seat == seat && m.Action.Kind == engine.ActClaim {
-			return m.Action.Color
-		}
-	}
-	return data.Gray
-}
-
-// drawCommand: /draw [card].
-func (s *Service) drawCommand(ctx context.Context, req *Request) (response, error) {
-	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
-		card := strings.ToLower(strings.TrimSpace(req.Opt("card")))
-		if card == "" {
-			second := t.game.Phase() == engine.PhaseSecondDraw
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.choose"), Components: t.drawRows(req.Locale, second)})
-		}
-		slot, ok := parseSlot(card, t.game.FaceUp(), req.Locale)
+	a.Kind, a.Track = engine.ActClaim, tr
+	if passenger != "" {
+		c, ok := b.FindCity(passenger)
 		if !ok {
-			return reply(note(present.T(req.Locale, "draw.bad_card", "card", card)))
+			return reply(note(present.T(loc, "error.bad_city", "city", passenger)))
 		}
-		return s.act(req, t, seat, engine.Draw(slot), false)
-	})
-}
-
-// parseSlot reads "deck", "1".."5" or a face-up card's colour name.
-func parseSlot(s string, faceUp []engine.Card, loc string) (int, bool) {
-	if s == "deck" || s == "d" || s == "0" || strings.EqualFold(s, present.T(loc, "word.deck")) {
-		return engine.DeckSlot, true
+		a.Passenger, a.City = true, c
 	}
-	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(faceUp) {
-		return n - 1, true
-	}
-	c, err := engine.ParseCard(s)
-	for i, f := range faceUp {
-		if (err == nil && f == c) || (f != engine.NoCard && strings.EqualFold(present.CardName(loc, f), s)) {
-			return i, true
+	if b.Tracks[tr].Color == data.Gray && pay == (payChoice{}) {
+		if opts := payOptions(g, tn.seat, a); len(opts) > 1 {
+			return tn.askPayment(a, opts)
 		}
 	}
-	return 0, false
+	return tn.confirm(a)
 }
 
-// drawButton: a face-up card or the deck, clicked on a board or a prompt.
-func (s *Service) drawButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
-		slot := engine.DeckSlot
-		if id.arg != "deck" {
-			n, shown, ok := parseFaceUpArg(id.arg)
-			if !ok {
-				return reply(note(present.T(req.Locale, "stale.unknown")))
-			}
-			slot = n
-			if up := t.game.FaceUp(); shown != engine.NoCard && (slot >= len(up) || up[slot] != shown) {
-				// The button showed another card than the slot holds now
-				// (the row was refilled since): never give a card that was
-				// not shown; answer with the row as it is.
-				second := t.game.Phase() == engine.PhaseSecondDraw
-				return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "draw.changed", "card", present.CardName(req.Locale, shown)),
-					Components: t.drawRows(req.Locale, second)})
-			}
+// station builds a station in a city, paid as the player said; when
+// several colours could pay, none said, it asks which first.
+func (tn turn) station(c data.CityID, pay payChoice) (response, error) {
+	g := tn.t.game
+	cost := g.StationCost(tn.seat)
+	if cost == 0 {
+		cost = 1 // the engine explains that no station is left
+	}
+	a, msg := payWith(g, tn.seat, -1, cost, pay.color, pay.locos, tn.req.Locale)
+	if msg != "" {
+		return reply(note(msg))
+	}
+	a.Kind, a.City = engine.ActStation, c
+	if pay == (payChoice{}) {
+		if opts := payOptions(g, tn.seat, a); len(opts) > 1 {
+			return tn.askPayment(a, opts)
 		}
-		return s.act(req, t, seat, engine.Draw(slot), false)
-	})
-}
-
-// faceUpArg names a face-up button by its slot and the card it shows
-// ("3.red"), so that a click is checked against what the player saw.
-func faceUpArg(slot int, c engine.Card) string {
-	if c == engine.NoCard {
-		return strconv.Itoa(slot + 1)
 	}
-	return strconv.Itoa(slot+1) + "." + c.String()
+	return tn.confirm(a)
 }
 
-// parseFaceUpArg reads faceUpArg's "3.red" (or an older "3": no card known).
-func parseFaceUpArg(arg string) (slot int, shown engine.Card, ok bool) {
-	num, card, hasCard := strings.Cut(arg, ".")
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 1 {
-		return 0, engine.NoCard, false
+// askPayment offers the ways to pay, one button each, and remembers the
+// move until one is clicked.
+func (tn turn) askPayment(a engine.Action, opts []engine.Action) (response, error) {
+	t := tn.t
+	t.pending[tn.req.User] = pendingAction{action: a, turn: t.game.Turn(), pay: true}
+	return reply(t.controls().paymentPrompt(tn.req.Locale, a, opts))
+}
+
+// confirm applies a claim or station, or asks first when the table plays
+// with confirmations.
+func (tn turn) confirm(a engine.Action) (response, error) {
+	t := tn.t
+	if !tableOptions(t.rec).Confirm {
+		return tn.act(a, false)
 	}
-	if !hasCard {
-		return n - 1, engine.NoCard, true
+	// Check now so that the question is only asked for a legal move.
+	probe := t.game.Clone()
+	if err := probe.Play(tn.seat, a); err != nil {
+		return reply(tn.refusal(err))
 	}
-	c, err := engine.ParseCard(card)
-	if err != nil {
-		return 0, engine.NoCard, false
-	}
-	return n - 1, c, true
+	t.pending[tn.req.User] = pendingAction{action: a, turn: t.game.Turn()}
+	return reply(t.controls().confirmPrompt(tn.req.Locale, a))
 }
 
-// ticketsCommand: /tickets [long] — draws destination tickets.
-func (s *Service) ticketsCommand(ctx context.Context, req *Request, _ string) (response, error) {
-	return s.onTurn(ctx, req, nil, func(t *table, seat int) (response, error) {
-		return s.drawTickets(req, t, seat, req.Opt("long"))
-	})
-}
-
-func (s *Service) ticketsButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
-		return s.drawTickets(req, t, seat, "")
-	})
-}
-
-func (s *Service) drawTickets(req *Request, t *table, seat int, long string) (response, error) {
-	if mix, _ := t.game.NeedsMix(seat); mix {
+// drawTickets draws destination tickets; on Märklin, long says how many
+// long ones (asked for when not said).
+func (tn turn) drawTickets(long string) (response, error) {
+	if mix, _ := tn.t.game.NeedsMix(tn.seat); mix {
 		if long == "" {
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "tickets.mix"), Components: t.mixRows(seat, req.Locale)})
+			return reply(Message{Ephemeral: true, Content: present.T(tn.req.Locale, "tickets.mix"), Components: tn.t.controls().mixRows(tn.seat, tn.req.Locale)})
 		}
 		n, err := strconv.Atoi(long)
 		if err != nil {
-			return reply(note(present.T(req.Locale, "tickets.bad_mix")))
+			return reply(note(present.T(tn.req.Locale, "tickets.bad_mix")))
 		}
-		return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
+		return tn.act(engine.Action{Kind: engine.ActDrawTickets, Long: n}, false)
 	}
-	return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets}, false)
+	return tn.act(engine.Action{Kind: engine.ActDrawTickets}, false)
 }
 
-// mixButton: how many long tickets (Märklin), at setup or during the game.
-func (s *Service) mixButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
-		n, err := strconv.Atoi(id.arg)
-		if err != nil {
-			return reply(note(present.T(req.Locale, "stale.unknown")))
-		}
-		if t.game.Phase() == engine.PhaseSetup {
-			if id.turn != -1 {
-				return reply(note(present.T(req.Locale, "stale.turn")))
-			}
-		} else if m := s.myTurn(req, t, seat, &id); m != nil {
-			return reply(*m)
-		}
-		return s.act(req, t, seat, engine.Action{Kind: engine.ActDrawTickets, Long: n}, true)
-	})
-}
-
-// keepMenu: the tickets chosen in a select menu (or "none").
-func (s *Service) keepMenu(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
-		g := t.game
-		if g.Phase() == engine.PhaseSetup {
-			if g.SetupDone(seat) || id.turn != setupKey(g, seat) {
-				return reply(note(present.T(req.Locale, "stale.turn")))
-			}
-		} else if m := s.myTurn(req, t, seat, &id); m != nil {
-			return reply(*m)
-		}
-		var idx []int
-		if id.arg != "none" {
-			for _, v := range req.Values {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return reply(note(present.T(req.Locale, "stale.unknown")))
-				}
-				idx = append(idx, n)
-			}
-		}
-		return s.act(req, t, seat, engine.KeepTickets(idx...), true)
-	})
-}
-
-// setupTickets: the "Choose tickets" button after the game starts.
-func (s *Service) setupTickets(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
-		g := t.game
-		if g.Phase() != engine.PhaseSetup || g.SetupDone(seat) {
-			return reply(note(present.T(req.Locale, "setup.done")))
-		}
-		if mix, n := g.NeedsMix(seat); mix {
-			return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.mix", "n", n), Components: t.mixRows(seat, req.Locale)})
-		}
-		v := g.View(seat)
-		return reply(Message{Ephemeral: true, Content: present.T(req.Locale, "setup.keep", "min", v.KeepMin, "max", v.KeepMax), Components: t.keepRows(seat, req.Locale)})
-	})
-}
-
-// tunnelButton: pay the tunnel's extra cards, or give up.
-func (s *Service) tunnelButton(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.onTurn(ctx, req, &id, func(t *table, seat int) (response, error) {
-		if id.arg == "cancel" {
-			return s.act(req, t, seat, engine.Action{Kind: engine.ActTunnelCancel}, true)
-		}
-		n, err := strconv.Atoi(strings.TrimPrefix(id.arg, "pay"))
-		if err != nil {
-			return reply(note(present.T(req.Locale, "stale.unknown")))
-		}
-		return s.act(req, t, seat, engine.Action{Kind: engine.ActTunnelPay, Locos: n}, true)
-	})
-}
-
-// setupKey tells one setup step's menu from another's, so that an old menu
-// is stale once answered.
-func setupKey(g *engine.Game, seat int) int {
-	p := g.Player(seat)
-	return -2 - (len(p.Tickets)*16 + len(p.Pending))
-}
-
-// onTurn runs fn with the table locked when the request comes from a
-// seated player on their own turn (and, for a button, the current turn);
-// otherwise it answers with the reason.
-func (s *Service) onTurn(ctx context.Context, req *Request, id *customID, fn func(t *table, seat int) (response, error)) (response, error) {
-	return s.atTable(ctx, req, id, func(t *table, seat int) (response, error) {
-		if !answersPending(id) {
-			// A choice left open (a dismissed prompt, a restart) comes back
-			// instead of a refusal: the turn can always go on.
-			if m, ok := t.blockingPrompt(seat, req.Locale); ok {
-				return reply(m)
-			}
-		}
-		if m := s.myTurn(req, t, seat, id); m != nil {
-			return reply(*m)
-		}
-		return fn(t, seat)
-	})
-}
-
-// atTable runs fn with the table locked when the request comes from a
-// seated player of the channel's running game.
-func (s *Service) atTable(ctx context.Context, req *Request, id *customID, fn func(t *table, seat int) (response, error)) (response, error) {
-	r, err := s.withTable(ctx, req.Channel, func(t *table) (response, error) {
-		seat, m := s.seated(req, t, id)
-		if m != nil {
-			return reply(*m)
-		}
-		return fn(t, seat)
-	})
-	if err != nil {
-		return reply(s.oops(req, err.Error()))
+// passengerFrom moves the seat's passenger from the city named, if the
+// edition has passengers and the seat has one there.
+func (tn turn) passengerFrom(city, path string) (response, error) {
+	g, loc := tn.t.game, tn.req.Locale
+	b := g.Board()
+	if !b.Rules.HasPassengers() {
+		return reply(note(present.T(loc, "passenger.none_here")))
 	}
-	return r, nil
+	from, ok := b.FindCity(city)
+	if !ok || g.PassengerAt(from) != tn.seat {
+		return reply(note(present.T(loc, "passenger.not_yours", "cities", passengerCities(g, tn.seat))))
+	}
+	return tn.movePassenger(from, path)
+}
+
+// movePassenger moves the seat's passenger from a city: along path when
+// the player wrote one ("Berlin > Leipzig > Dresden"), else it offers the
+// best trips found.
+func (tn turn) movePassenger(from data.CityID, path string) (response, error) {
+	t, loc := tn.t, tn.req.Locale
+	g := t.game
+	b := g.Board()
+	if p := strings.TrimSpace(path); p != "" {
+		tracks, msg := tn.parsePath(from, p)
+		if msg != "" {
+			return reply(note(msg))
+		}
+		return tn.act(engine.Action{Kind: engine.ActMovePassenger, City: from, Path: tracks}, false)
+	}
+	trips := g.BestTrips(tn.seat, from)
+	if len(trips) == 0 {
+		return reply(note(present.T(loc, "passenger.no_trip")))
+	}
+	if len(trips) > 5 {
+		trips = trips[len(trips)-5:]
+	}
+	t.pending[tn.req.User] = pendingAction{trips: trips, from: from, turn: g.Turn()}
+	var lines []string
+	var row Row
+	for i, tr := range trips {
+		lines = append(lines, present.T(loc, "passenger.trip", "n", i+1, "path", pathLabel(b, from, tr.Path), "points", tr.Points, "cards", tr.Cost))
+		row = append(row, Component{Kind: Button, ID: cid("trip", t.rec.ID, g.Turn(), strconv.Itoa(i)), Label: present.T(loc, "button.trip", "n", i+1, "points", tr.Points), Style: Primary})
+	}
+	return reply(Message{Ephemeral: true, Content: present.T(loc, "passenger.choose") + "\n" + strings.Join(lines, "\n"), Components: []Row{row}})
+}
+
+// parsePath reads "Berlin > Leipzig > Dresden" (or with "-", ","): the
+// claimed tracks from city to city, the seat's own first where two are
+// parallel.
+func (tn turn) parsePath(from data.CityID, p string) ([]data.TrackID, string) {
+	g, loc := tn.t.game, tn.req.Locale
+	b := g.Board()
+	sep := ">"
+	for _, x := range []string{">", "→", ",", ";", " - "} {
+		if strings.Contains(p, x) {
+			sep = x
+			break
+		}
+	}
+	names := strings.Split(p, sep)
+	at := from
+	var path []data.TrackID
+	for i, n := range names {
+		c, ok := b.FindCity(strings.TrimSpace(n))
+		if !ok {
+			return nil, present.T(loc, "error.bad_city", "city", strings.TrimSpace(n))
+		}
+		if i == 0 && c == from {
+			continue
+		}
+		best := data.TrackID(-1)
+		for _, tr := range b.Adj[at] {
+			if b.Tracks[tr].Other(at) != c || g.Owner(tr) < 0 || contains(path, tr) {
+				continue
+			}
+			if best < 0 || (g.Owner(tr) == tn.seat && g.Owner(best) != tn.seat) {
+				best = tr
+			}
+		}
+		if best < 0 {
+			return nil, present.T(loc, "passenger.no_route", "from", b.Cities[at].Name, "to", b.Cities[c].Name)
+		}
+		path = append(path, best)
+		at = c
+	}
+	if len(path) == 0 {
+		return nil, present.T(loc, "passenger.no_trip")
+	}
+	return path, ""
 }

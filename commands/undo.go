@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"context"
-
 	"conductor/engine"
 	"conductor/present"
 	"conductor/store"
@@ -16,47 +14,47 @@ import (
 // agree, and so do players whose moves stay.
 
 // undoAsk opens a vote to take back the asker's last turn.
-func (s *Service) undoAsk(ctx context.Context, req *Request) (response, error) {
-	return s.atTable(ctx, req, nil, func(t *table, seat int) (response, error) {
-		g := t.game
-		log := t.rec.Log
-		if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver {
-			return reply(note(present.T(req.Locale, "undo.nothing")))
+func (s *Service) undoAsk(c *call) (response, error) {
+	req, tn := c.req, c.turn
+	t, seat := tn.t, tn.seat
+	g := t.game
+	log := t.rec.Log
+	if g.Phase() == engine.PhaseSetup || g.Phase() == engine.PhaseOver {
+		return reply(note(present.T(req.Locale, "undo.nothing")))
+	}
+	// The asker's last turn: their last run of moves.
+	end := len(log) - 1
+	for end >= 0 && log[end].Seat != seat {
+		end--
+	}
+	if end < 0 {
+		return reply(note(present.T(req.Locale, "undo.nothing")))
+	}
+	k := end
+	for k > 0 && log[k-1].Seat == seat {
+		k--
+	}
+	b := g.Board()
+	affected := map[string]bool{}
+	for _, e := range log[k:] {
+		a, err := engine.ParseAction(b, e.Action)
+		if err != nil || engine.RevealsHidden(b, a) {
+			return reply(note(present.T(req.Locale, "undo.revealed")))
 		}
-		// The asker's last turn: their last run of moves.
-		end := len(log) - 1
-		for end >= 0 && log[end].Seat != seat {
-			end--
+		if st := t.rec.Seats[e.Seat]; st.Bot == "" && st.UserID != req.User {
+			affected[st.UserID] = true
 		}
-		if end < 0 {
-			return reply(note(present.T(req.Locale, "undo.nothing")))
-		}
-		k := end
-		for k > 0 && log[k-1].Seat == seat {
-			k--
-		}
-		b := g.Board()
-		affected := map[string]bool{}
-		for _, e := range log[k:] {
-			a, err := engine.ParseAction(b, e.Action)
-			if err != nil || engine.RevealsHidden(b, a) {
-				return reply(note(present.T(req.Locale, "undo.revealed")))
-			}
-			if st := t.rec.Seats[e.Seat]; st.Bot == "" && st.UserID != req.User {
-				affected[st.UserID] = true
-			}
-		}
-		t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}, voters: affected}
-		if t.undoReady() {
-			return s.undoApply(req, t, false)
-		}
-		loc := t.locale()
-		n := len(log)
-		return reply(Message{Content: present.T(loc, "undo.ask", "player", mention(loc, t.rec.Seats[seat])), Components: []Row{{
-			{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
-			{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
-		}}})
-	})
+	}
+	t.undo = &undoVote{logLen: k, by: req.User, agreed: map[string]bool{}, voters: affected}
+	if t.undoReady() {
+		return s.undoApply(req, t, false)
+	}
+	loc := t.locale()
+	n := len(log)
+	return reply(Message{Content: present.T(loc, "undo.ask", "player", mention(loc, t.rec.Seats[seat])), Components: []Row{{
+		{Kind: Button, ID: cid("undo", t.rec.ID, n, "yes"), Label: present.T(loc, "button.agree"), Style: Success},
+		{Kind: Button, ID: cid("undo", t.rec.ID, n, "no"), Label: present.T(loc, "button.refuse"), Style: Danger},
+	}}})
 }
 
 // undoReady: every human player other than the asker agreed.
@@ -69,52 +67,61 @@ func (t *table) undoReady() bool {
 	return true
 }
 
-func (s *Service) undoVote(ctx context.Context, req *Request, id customID) (response, error) {
-	return s.atTable(ctx, req, &id, func(t *table, seat int) (response, error) {
-		if t.undo == nil || id.turn != len(t.rec.Log) {
-			return reply(note(present.T(req.Locale, "stale.turn")))
-		}
-		if req.User == t.undo.by {
-			return reply(note(present.T(req.Locale, "undo.own_vote")))
-		}
-		if !t.undo.voters[req.User] {
-			return reply(note(present.T(req.Locale, "undo.not_affected")))
-		}
-		if id.arg != "yes" {
-			t.undo = nil
-			return update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
-		}
-		t.undo.agreed[req.User] = true
-		if !t.undoReady() {
-			return reply(note(present.T(req.Locale, "undo.counted")))
-		}
-		return s.undoApply(req, t, true)
-	})
+func (s *Service) undoVote(c *call) (response, error) {
+	req, tn, id := c.req, c.turn, *c.id
+	t, seat := tn.t, tn.seat
+	if t.undo == nil || id.turn != len(t.rec.Log) {
+		return reply(note(present.T(req.Locale, "stale.turn")))
+	}
+	if req.User == t.undo.by {
+		return reply(note(present.T(req.Locale, "undo.own_vote")))
+	}
+	if !t.undo.voters[req.User] {
+		return reply(note(present.T(req.Locale, "undo.not_affected")))
+	}
+	if id.arg != "yes" {
+		t.undo = nil
+		return update(Message{Content: present.T(t.locale(), "undo.refused", "player", present.EscapeMarkdown(seatName(t.rec, seat)))})
+	}
+	t.undo.agreed[req.User] = true
+	if !t.undoReady() {
+		return reply(note(present.T(req.Locale, "undo.counted")))
+	}
+	return s.undoApply(req, t, true)
 }
 
 // undoApply cuts the log and rebuilds the game from it.
 func (s *Service) undoApply(req *Request, t *table, click bool) (response, error) {
 	k := t.undo.logLen
 	t.undo = nil
-	t.bots.disarmBot(t)
+	t.bots.disarm(t)
 	err := s.cfg.Store.Update(t.rec.Channel, func(r *store.GameRecord) error {
 		r.Log = r.Log[:k]
 		return nil
 	})
 	if err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
 	if err := t.load(); err != nil {
-		return reply(s.oops(req, err.Error()))
+		return reply(oops(req, err.Error()))
 	}
-	t.turnLog = append(t.turnLog[:0], present.T(t.locale(), "undo.done"))
-	m := t.boardMessage()
+	t.told.turn = append(t.told.turn[:0], present.T(t.locale(), "undo.done"))
+	m, scene := t.boardText(), t.scene(t.locale())
 	if click {
-		t.post(postBoard, m)
+		t.post(pictureEntry(postBoard, m, boardPicture(scene)))
 	}
-	t.bots.scheduleBots(t)
+	t.bots.schedule(t)
 	if click {
 		return update(Message{Content: present.T(t.locale(), "undo.done")})
 	}
-	return reply(m)
+	// The board is the answer, its picture drawn once the lock is released.
+	channel := t.rec.Channel
+	return response{unlocked: func() (response, error) {
+		if f, err := drawBoard(s.cfg.Renderer, scene); err == nil {
+			m.Files = []File{f}
+		} else {
+			s.log.Error("render board", "channel", channel, "err", err)
+		}
+		return reply(m)
+	}}, nil
 }

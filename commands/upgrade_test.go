@@ -34,6 +34,7 @@ type schema1Golden struct {
 // indexes are built, every live game is looked at once and gets the
 // deadline it needs, and the recorded games still replay to their scores.
 func TestSchema1DatabaseIsUpgradedOnce(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/schema1.json")
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +237,7 @@ func recordedFor(games []*recorded.Game, rec *store.GameRecord) *recorded.Game {
 // newWorldOn is a world on an open store, its clock just after the
 // fixture's games were played.
 func newWorldOn(t *testing.T, st *store.Store, path string) *world {
-	w := &world{t: t, poster: newFakePoster(), store: st, now: time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC), path: path}
+	w := &world{t: t, poster: newFakePoster(), renderer: &sketch{}, store: st, now: time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC), path: path}
 	w.svc = w.service()
 	t.Cleanup(w.svc.Close)
 	return w

@@ -52,13 +52,6 @@ const viaMargin = time.Minute
 // under Discord's global rate limit.
 type MoveCounter interface{ CountMove() }
 
-// countMove counts a turn a person completed.
-func (s *house) countMove() {
-	if mc, ok := s.cfg.Poster.(MoveCounter); ok {
-		mc.CountMove()
-	}
-}
-
 // viaBook is the sender's memory of what it posted through vias.
 type viaBook struct {
 	once  sync.Once
@@ -145,7 +138,7 @@ func (b *viaBook) liveOf(channel string) (liveBoard, bool) {
 // usable: a via to post through now.
 func (s *sender) usable(via string, until time.Time) (ViaPoster, bool) {
 	vp, ok := s.poster.(ViaPoster)
-	return vp, ok && via != "" && s.now().Before(until.Add(-viaMargin))
+	return vp, ok && via != "" && s.clock.now().Before(until.Add(-viaMargin))
 }
 
 // sendBoards posts a run of queued boards (coalesce.go) as one message: through the newest
@@ -159,15 +152,7 @@ func (s *sender) sendBoards(channel string, run []queuedBoard) (complete bool, e
 	}
 	newest := run[len(run)-1]
 	m := mergedBoard(run)
-	if newest.p.Board != nil { // else the picture is in the message (a game's first board)
-		if f, err := s.host.drawBoard(channel, newest.p.Board); err == nil {
-			m.Files = append(m.Files, f)
-		} else {
-			// The game changed since (ended, taken back): the words go without the
-			// picture rather than not at all.
-			s.log.Warn("board picture not drawn", "channel", channel, "err", err)
-		}
-	}
+	s.drawInto(&m, channel, &newest.p)
 	if vp, ok := s.usable(newest.p.Via, newest.p.ViaUntil); ok {
 		id, err := vp.PostVia(s.ctx, newest.p.Via, channel, m)
 		switch {
@@ -271,8 +256,11 @@ func seqs(run []queuedBoard) []uint64 {
 }
 
 // viaFields are what an outbox entry keeps of its request's via.
-func (s *house) viaFields(p *outboxPayload, req *Request) {
+func (t *table) viaFields(p *outboxPayload, req *Request) {
 	if req != nil && req.Via != "" {
-		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, s.out.vias.epochID()
+		p.Via, p.ViaUntil, p.Epoch = req.Via, req.ViaUntil, t.out.epoch()
 	}
 }
+
+// epoch names this process in the entries it queues.
+func (s *sender) epoch() string { return s.vias.epochID() }

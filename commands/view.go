@@ -114,19 +114,31 @@ type viewSnapshot struct {
 // viewLines is how many narration lines a view carries.
 const viewLines = 8
 
-// publish stores snap as the table's snapshot, filling what View needs,
-// and reports whether the table changed since the last one. The caller
-// holds the table's lock.
-func (t *table) publish(snap *tableSnapshot) bool {
-	if t.rec != nil {
-		snap.rec.Options = maps.Clone(t.rec.Options)
-		snap.rec.Messages = nil
-		snap.view.pending = maps.Clone(t.pending)
-		snap.view.lines = slices.Clone(t.history[max(0, len(t.history)-viewLines):])
-		snap.view.undo = t.undo != nil
-	}
-	snap.view.print = t.fingerprint(snap)
+// publish stores the table's snapshot, with what View needs, and reports
+// whether the table changed since the last one. The game is cloned only
+// when it moved since: a table read, not changed, costs no copy of its
+// game. The caller holds the table's lock.
+func (t *table) publish() bool {
 	prev := t.snap.Load()
+	snap := &tableSnapshot{}
+	if t.rec != nil {
+		snap.rec = *t.rec
+		snap.rec.Seats = slices.Clone(t.rec.Seats)
+		snap.rec.Options = maps.Clone(t.rec.Options)
+		snap.rec.Log, snap.rec.Messages = nil, nil
+		snap.view.pending = maps.Clone(t.pending)
+		snap.view.lines = slices.Clone(t.told.history[max(0, len(t.told.history)-viewLines):])
+		snap.view.undo = t.undo != nil
+		if t.game != nil {
+			snap.at = positionOf(t)
+			if prev != nil && prev.game != nil && prev.at == snap.at {
+				snap.game = prev.game // the same position: the same game
+			} else {
+				snap.game = t.game.Clone()
+			}
+		}
+	}
+	snap.view.print = t.fingerprint()
 	changed := prev == nil || prev.view.print != snap.view.print
 	if prev != nil {
 		snap.view.version = prev.view.version
@@ -142,7 +154,7 @@ func (t *table) publish(snap *tableSnapshot) bool {
 
 // fingerprint sums up what a reader's page shows of the table: the game,
 // its seats, its moves, the open choices.
-func (t *table) fingerprint(snap *tableSnapshot) uint64 {
+func (t *table) fingerprint() uint64 {
 	h := fnv.New64a()
 	w := func(s string) {
 		h.Write([]byte(s))
@@ -207,7 +219,7 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	}
 	if snap.game == nil {
 		v.Lobby = true
-		v.LobbyControls = s.lobbyMessage(rec, locale).Components
+		v.LobbyControls = lobbyMessage(s.cfg.Catalog, rec, locale).Components
 		return v, nil
 	}
 	g := snap.game
@@ -216,12 +228,11 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 	if v.Seat < 0 {
 		return v, nil
 	}
-	// The functions that build the bot's buttons and prompts read a table:
-	// they get one standing for the snapshot, read only.
-	t := &table{house: s.house, rec: rec, game: g, pending: snap.view.pending}
+	// The buttons and prompts are the bot's, built from the snapshot.
+	c := controls{rec: rec, game: g, pending: snap.view.pending, page: s.cfg.Activity != nil}
 	pv := g.View(v.Seat)
 	v.Private = &pv
-	if m, ok := t.pendingPrompt(v.Seat, user, locale); ok {
+	if m, ok := c.pendingPrompt(v.Seat, user, locale); ok {
 		v.Prompt = &m
 	}
 	if g.Current() == v.Seat {
@@ -229,9 +240,9 @@ func (s *Service) View(channel, user, locale string) (*View, error) {
 		case engine.PhaseTurn:
 			v.CanClaim = true
 			v.Claimable = g.AppendClaimable(v.Seat, nil)
-			v.Draws = drawsOf(t.boardButtons(locale))
+			v.Draws = drawsOf(c.boardButtons(locale))
 		case engine.PhaseSecondDraw:
-			v.Draws = drawsOf(t.drawRows(locale, true))
+			v.Draws = drawsOf(c.drawRows(locale, true))
 		}
 	}
 	return v, nil

@@ -73,7 +73,13 @@ func ParseCard(s string) (Card, error) {
 
 func (c Card) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
+// UnmarshalText reads what MarshalText writes: a card's name, or "none" for
+// an empty face-up slot (a picture's scene keeps its slots so).
 func (c *Card) UnmarshalText(b []byte) error {
+	if string(b) == "none" {
+		*c = NoCard
+		return nil
+	}
 	v, err := ParseCard(string(b))
 	if err != nil {
 		return err

@@ -17,6 +17,11 @@ import (
 // for palette images) is split over bands of rows compressed in parallel:
 // each band is a deflate stream of its own, ended with a sync flush so the
 // bands concatenate into one valid stream, and their checksums combine.
+// The bands' goroutines end before it returns and only read im: a package
+// drawing pictures runs no goroutine of imaging's while its own code runs,
+// so it needs no race detector for them (imaging's own tests have it).
+//
+//testall:joined
 func encodePNG(w io.Writer, im *image.Paletted) error {
 	h := im.Rect.Dy()
 	parts := max(1, min(runtime.GOMAXPROCS(0), 4, h/64))

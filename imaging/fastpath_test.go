@@ -75,12 +75,16 @@ func diff1(a, b []byte) int {
 
 // TestConcurrentRendering draws boards, hands and score sheets from several
 // goroutines at once on one renderer (run with -race); every picture must be
-// byte-identical to the same picture drawn alone.
+// byte-identical to the same picture drawn alone. The renderer starts
+// cold, so that its layers are built while the goroutines ask for them
+// (the pictures drawn alone come from the tests' shared renderer, whose
+// layers the other tests build or use too), and each picture is drawn
+// once, by one of the goroutines, which take the jobs in turn: two of
+// them start on the same board.
 func TestConcurrentRendering(t *testing.T) {
-	r := NewRenderer()
 	type job struct {
 		name string
-		draw func(*bytes.Buffer) error
+		draw func(*Renderer, *bytes.Buffer) error
 	}
 	var jobs []job
 	for _, id := range []string{"usa", "europe", "marklin"} {
@@ -88,30 +92,31 @@ func TestConcurrentRendering(t *testing.T) {
 		for seed := uint64(1); seed <= 2; seed++ {
 			s := playedScene(b, 4, int(10*seed), seed)
 			jobs = append(jobs,
-				job{id + " board", func(w *bytes.Buffer) error { return r.Board(w, s) }},
-				job{id + " hand", func(w *bytes.Buffer) error { return r.Hand(w, handOf(s, int(seed)%4)) }})
+				job{id + " board", func(r *Renderer, w *bytes.Buffer) error { return r.Board(w, s) }},
+				job{id + " hand", func(r *Renderer, w *bytes.Buffer) error { return r.Hand(w, handOf(s, int(seed)%4)) }})
 		}
 		s := playedScene(b, 3, 30, 8)
-		jobs = append(jobs, job{id + " final", func(w *bytes.Buffer) error { return r.Final(w, finalOf(s)) }})
+		jobs = append(jobs, job{id + " final", func(r *Renderer, w *bytes.Buffer) error { return r.Final(w, finalOf(s)) }})
 	}
+	alone := shared()
 	want := make([][]byte, len(jobs))
 	for i, j := range jobs {
 		var buf bytes.Buffer
-		if err := j.draw(&buf); err != nil {
+		if err := j.draw(alone, &buf); err != nil {
 			t.Fatal(err)
 		}
 		want[i] = buf.Bytes()
 	}
+	r := NewRenderer()
 	const workers = 3
-	errs := make(chan string, workers*len(jobs))
+	errs := make(chan string, len(jobs))
 	done := make(chan struct{})
 	for w := range workers {
 		go func() {
 			defer func() { done <- struct{}{} }()
-			for k := range jobs {
-				i := (k + w*5) % len(jobs)
+			for i := w; i < len(jobs); i += workers {
 				var buf bytes.Buffer
-				if err := jobs[i].draw(&buf); err != nil {
+				if err := jobs[i].draw(r, &buf); err != nil {
 					errs <- err.Error()
 					continue
 				}

@@ -13,30 +13,22 @@ import (
 // wide, a quarter of it.
 const previewScale = 4
 
-// boxDown shrinks im by k in each direction, averaging each k×k block, as
-// a picture shown small is seen.
-func boxDown(im image.Image, k int) [][][3]float64 {
-	b := im.Bounds()
-	out := make([][][3]float64, b.Dy()/k)
-	for y := range out {
-		out[y] = make([][3]float64, b.Dx()/k)
-		for x := range out[y] {
-			var sum [3]float64
-			for dy := range k {
-				for dx := range k {
-					c := rgbaAt(im, x*k+dx, y*k+dy)
-					sum[0] += float64(c.R)
-					sum[1] += float64(c.G)
-					sum[2] += float64(c.B)
-				}
-			}
-			for i := range sum {
-				sum[i] /= float64(k * k)
-			}
-			out[y][x] = sum
+// boxAt is pixel (x, y) of im shrunk by k in each direction: the average
+// of a k×k block, as a picture shown small is seen.
+func boxAt(im image.Image, k, x, y int) [3]float64 {
+	var sum [3]float64
+	for dy := range k {
+		for dx := range k {
+			c := rgbaAt(im, x*k+dx, y*k+dy)
+			sum[0] += float64(c.R)
+			sum[1] += float64(c.G)
+			sum[2] += float64(c.B)
 		}
 	}
-	return out
+	for i := range sum {
+		sum[i] /= float64(k * k)
+	}
+	return sum
 }
 
 // TestClaimedRoutesStandOutInThePreview: at Discord's preview width, a
@@ -48,6 +40,7 @@ func TestClaimedRoutesStandOutInThePreview(t *testing.T) {
 	r := shared()
 	b := testkit.Board(t, "usa")
 	a := r.art(b)
+	_, fim := renderBoard(t, r, emptyScene(b, 5)) // every route free
 	for _, c := range []struct {
 		colour data.Color
 		seat   int
@@ -58,12 +51,9 @@ func TestClaimedRoutesStandOutInThePreview(t *testing.T) {
 				tid = i
 			}
 		}
-		free := emptyScene(b, 5)
 		owned := emptyScene(b, 5)
 		owned.Owners[tid] = int8(c.seat)
-		_, fim := renderBoard(t, r, free)
 		_, oim := renderBoard(t, r, owned)
-		fp, op := boxDown(fim, previewScale), boxDown(oim, previewScale)
 		// The preview pixels under the track's spaces.
 		var diff float64
 		n := 0
@@ -72,7 +62,7 @@ func TestClaimedRoutesStandOutInThePreview(t *testing.T) {
 			x, y := int(ctr.X)/previewScale, int(ctr.Y)/previewScale
 			for dy := -1; dy <= 1; dy++ {
 				for dx := -1; dx <= 1; dx++ {
-					f, o := fp[y+dy][x+dx], op[y+dy][x+dx]
+					f, o := boxAt(fim, previewScale, x+dx, y+dy), boxAt(oim, previewScale, x+dx, y+dy)
 					diff += math.Abs(f[0]-o[0]) + math.Abs(f[1]-o[1]) + math.Abs(f[2]-o[2])
 					n++
 				}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"conductor/bot"
 	"conductor/store"
 	"conductor/web"
 )
@@ -24,10 +25,15 @@ type Config struct {
 	// BackupToken (CONDUCTOR_BACKUP_TOKEN) is the secret conductor backup
 	// presents to get a hot copy over HTTP; "" turns /backup off.
 	BackupToken string
-	// ShardID, ShardCount: CONDUCTOR_SHARD_ID, CONDUCTOR_SHARD_COUNT.
-	ShardID, ShardCount int
-	LogLevel            slog.Level
-	Decks               []string // --tickets files
+	// Shards (CONDUCTOR_SHARDS, or CONDUCTOR_SHARD_ID) are the shards this
+	// process runs, nil: all; ShardCount (CONDUCTOR_SHARD_COUNT) the bot's, 0:
+	// the count Discord recommends (shards.go).
+	Shards     *bot.ShardRange
+	ShardCount int
+	// Notices are said once at start (a setting read under its new name).
+	Notices  []string
+	LogLevel slog.Level
+	Decks    []string // --tickets files
 	// LobbiesPerMember, LobbiesPerChannel (CONDUCTOR_LOBBIES_PER_MEMBER,
 	// CONDUCTOR_LOBBIES_PER_CHANNEL) cap the tables still forming; 0 means
 	// the default, -1 none. LobbyExpiry (CONDUCTOR_LOBBY_EXPIRY) closes a
@@ -97,14 +103,8 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		cfg.DBPath = "conductor.db"
 	}
 	var err error
-	if cfg.ShardCount, err = envInt(getenv, "CONDUCTOR_SHARD_COUNT", 1); err != nil {
+	if cfg.Shards, cfg.ShardCount, cfg.Notices, err = shardSettings(getenv); err != nil {
 		return cfg, err
-	}
-	if cfg.ShardID, err = envInt(getenv, "CONDUCTOR_SHARD_ID", 0); err != nil {
-		return cfg, err
-	}
-	if cfg.ShardCount < 1 || cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
-		return cfg, badSetting("CONDUCTOR_SHARD_ID=%d with CONDUCTOR_SHARD_COUNT=%d: the id must be between 0 and the count minus one", cfg.ShardID, cfg.ShardCount)
 	}
 	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
 		return cfg, err
@@ -125,13 +125,13 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 	}
 	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
 		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
-			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, divided among its shards)", v)
+			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards)", v)
 		}
 	}
-	if store.IsPostgres(cfg.DBPath) && cfg.ShardCount > 1 {
-		return cfg, badSetting("CONDUCTOR_SHARD_COUNT=%d with a PostgreSQL CONDUCTOR_DB: for now one process serves a PostgreSQL database, "+
-			"with one shard (several processes on one database need shard leases: docs/scale.md); "+
-			"set CONDUCTOR_SHARD_COUNT=1, or give each shard a bbolt file of its own", cfg.ShardCount)
+	if store.IsPostgres(cfg.DBPath) && !cfg.allShards() {
+		return cfg, badSetting("CONDUCTOR_SHARDS=%v with a PostgreSQL CONDUCTOR_DB: for now one process serves a PostgreSQL database, "+
+			"with every shard (several processes on one database need shard leases: docs/scale.md); "+
+			"set CONDUCTOR_SHARDS=all, or give each shard a bbolt file of its own", *cfg.Shards)
 	}
 	if err := CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, ConfigError{err}
@@ -180,10 +180,10 @@ func (cfg *Config) checkWeb() error {
 	if cfg.ClientSecret == "" {
 		return nil
 	}
-	if cfg.ShardCount > 1 {
-		return badSetting("DISCORD_CLIENT_SECRET with CONDUCTOR_SHARD_COUNT=%d: the live board works with one shard only "+
-			"(Discord maps the Activity to one address, and each shard holds its own servers' games); "+
-			"unset DISCORD_CLIENT_SECRET on every shard, or run one shard", cfg.ShardCount)
+	if !cfg.allShards() {
+		return badSetting("DISCORD_CLIENT_SECRET with CONDUCTOR_SHARDS=%v: the live board needs every shard in this process "+
+			"(Discord maps the Activity to one address, and the page's sessions and each shard's games live in one process); "+
+			"run all the shards in one process (CONDUCTOR_SHARDS=all), or unset DISCORD_CLIENT_SECRET on every process", *cfg.Shards)
 	}
 	if cfg.WebAddr == "" {
 		cfg.WebAddr = DefaultWebAddr

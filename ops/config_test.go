@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"conductor/bot"
+	"conductor/store"
 )
 
 func getenv(kv map[string]string) func(string) string {
@@ -60,22 +63,78 @@ func TestGlobalRateFromTheEnvironment(t *testing.T) {
 }
 
 func TestShardSettingsFromTheEnvironment(t *testing.T) {
-	cfg, err := ConfigFromEnv(getenv(map[string]string{"DISCORD_TOKEN": "x", "CONDUCTOR_SHARD_ID": "1", "CONDUCTOR_SHARD_COUNT": "2"}), nil)
-	if err != nil || cfg.ShardID != 1 || cfg.ShardCount != 2 {
-		t.Fatalf("shard 1 of 2: %+v %v", cfg, err)
+	type want struct {
+		shards string // "all" or the range
+		count  int
+		notice string
 	}
-	cfg, err = ConfigFromEnv(getenv(map[string]string{"DISCORD_TOKEN": "x"}), nil)
-	if err != nil || cfg.ShardID != 0 || cfg.ShardCount != 1 {
-		t.Fatalf("default: %+v %v", cfg, err)
-	}
-	for _, bad := range []map[string]string{
-		{"DISCORD_TOKEN": "x", "CONDUCTOR_SHARD_ID": "2", "CONDUCTOR_SHARD_COUNT": "2"},
-		{"DISCORD_TOKEN": "x", "CONDUCTOR_SHARD_COUNT": "zero"},
-		{"DISCORD_TOKEN": "x", "CONDUCTOR_SHARD_ID": "-1", "CONDUCTOR_SHARD_COUNT": "3"},
+	for env, w := range map[string]want{
+		"":                           {"all", 0, ""},
+		"CONDUCTOR_SHARDS=all":       {"all", 0, ""},
+		"CONDUCTOR_SHARD_COUNT=auto": {"all", 0, ""},
+		"CONDUCTOR_SHARDS=all CONDUCTOR_SHARD_COUNT=8": {"all", 8, ""},
+		"CONDUCTOR_SHARD_COUNT=1":                      {"all", 1, ""},
+		"CONDUCTOR_SHARDS=0-3 CONDUCTOR_SHARD_COUNT=4": {"all", 4, ""},
+		"CONDUCTOR_SHARDS=3 CONDUCTOR_SHARD_COUNT=4":   {"3", 4, ""},
+		// The settings of a process that ran one shard go on working.
+		"CONDUCTOR_SHARD_ID=1 CONDUCTOR_SHARD_COUNT=2":                    {"1", 2, "CONDUCTOR_SHARD_ID=1 is read as CONDUCTOR_SHARDS=1"},
+		"CONDUCTOR_SHARD_ID=0 CONDUCTOR_SHARD_COUNT=1":                    {"all", 1, "read as CONDUCTOR_SHARDS=0"},
+		"CONDUCTOR_SHARD_ID=2 CONDUCTOR_SHARDS=2 CONDUCTOR_SHARD_COUNT=3": {"2", 3, ""},
 	} {
-		if _, err := ConfigFromEnv(getenv(bad), nil); err == nil || !strings.Contains(err.Error(), "CONDUCTOR_SHARD") {
-			t.Errorf("%v: got %v, want an error naming the setting", bad, err)
+		kv := map[string]string{"DISCORD_TOKEN": "x"}
+		for _, f := range strings.Fields(env) {
+			k, v, _ := strings.Cut(f, "=")
+			kv[k] = v
 		}
+		cfg, err := ConfigFromEnv(getenv(kv), nil)
+		if err != nil {
+			t.Errorf("%s: %v", env, err)
+			continue
+		}
+		got := "all"
+		if cfg.Shards != nil {
+			got = cfg.Shards.String()
+		}
+		if got != w.shards || cfg.ShardCount != w.count || w.notice == "" && len(cfg.Notices) > 0 ||
+			w.notice != "" && (len(cfg.Notices) != 1 || !strings.Contains(cfg.Notices[0], w.notice)) {
+			t.Errorf("%s: shards %s of %d, notices %q; want %+v", env, got, cfg.ShardCount, cfg.Notices, w)
+		}
+	}
+	for env, says := range map[string]string{
+		"CONDUCTOR_SHARD_ID=2 CONDUCTOR_SHARD_COUNT=2":                    "numbered 0 to 1",
+		"CONDUCTOR_SHARD_COUNT=zero":                                      "CONDUCTOR_SHARD_COUNT=\"zero\"",
+		"CONDUCTOR_SHARD_COUNT=0":                                         "1 or more",
+		"CONDUCTOR_SHARD_ID=-1 CONDUCTOR_SHARD_COUNT=3":                   "CONDUCTOR_SHARD_ID",
+		"CONDUCTOR_SHARDS=5-2 CONDUCTOR_SHARD_COUNT=8":                    "no greater than the last",
+		"CONDUCTOR_SHARDS=two":                                            "CONDUCTOR_SHARDS",
+		"CONDUCTOR_SHARDS=3":                                              "CONDUCTOR_SHARD_COUNT=auto",
+		"CONDUCTOR_SHARD_ID=1 CONDUCTOR_SHARDS=2 CONDUCTOR_SHARD_COUNT=3": "disagree",
+		// A count alone used to run shard 0: it is not silently all of them now.
+		"CONDUCTOR_SHARD_COUNT=2": "CONDUCTOR_SHARDS=all to run all 2",
+		// A bbolt file per range of shards is not a layout anything tends.
+		"CONDUCTOR_SHARDS=0-1 CONDUCTOR_SHARD_COUNT=4": "every shard or one",
+	} {
+		kv := map[string]string{"DISCORD_TOKEN": "x"}
+		for _, f := range strings.Fields(env) {
+			k, v, _ := strings.Cut(f, "=")
+			kv[k] = v
+		}
+		_, err := ConfigFromEnv(getenv(kv), nil)
+		var ce ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), says) {
+			t.Errorf("%s: got %v, want a ConfigError saying %q", env, err, says)
+		}
+	}
+}
+
+// The database of a process that runs every shard serves the whole bot (shard 0 of 1,
+// whatever the count); one that runs one shard serves that shard.
+func TestTheDatabaseServesTheProcessShards(t *testing.T) {
+	if id := (Config{ShardCount: 8}).storeShard(); id != (store.ShardIdentity{ID: 0, Count: 1}) {
+		t.Errorf("all shards: %v", id)
+	}
+	if id := (Config{Shards: &bot.ShardRange{From: 3, To: 3}, ShardCount: 8}).storeShard(); id != (store.ShardIdentity{ID: 3, Count: 8}) {
+		t.Errorf("shard 3: %v", id)
 	}
 }
 
@@ -92,7 +151,8 @@ func TestBackupTokenFromTheEnvironment(t *testing.T) {
 }
 
 // TestWebSettings: without the client secret the page is off; with it, it
-// listens (by default on :8081), and refuses to run with several shards.
+// listens (by default on :8081), at any shard count when this process runs
+// them all, and refuses to run beside processes that run the others.
 func TestWebSettings(t *testing.T) {
 	env := map[string]string{"DISCORD_TOKEN": "abc"}
 	get := getenv(env)
@@ -106,14 +166,24 @@ func TestWebSettings(t *testing.T) {
 	if err != nil || cfg.ClientSecret != "s3cret" || cfg.WebAddr != DefaultWebAddr || cfg.PublicURL != "https://conductor.example.org" {
 		t.Fatalf("on: %+v %v", cfg, err)
 	}
-	env["CONDUCTOR_SHARD_COUNT"] = "2"
+	// Every shard in this process: the page's sessions and every game are here.
+	env["CONDUCTOR_SHARD_COUNT"], env["CONDUCTOR_SHARDS"] = "16", "all"
+	if cfg, err = ConfigFromEnv(get, nil); err != nil || cfg.ClientSecret == "" {
+		t.Fatalf("16 shards in one process: %+v %v", cfg, err)
+	}
+	delete(env, "CONDUCTOR_PUBLIC_URL") // the doctor fetches nothing then
+	if rep := DoctorWeb(get, nil); !rep[0].OK || !strings.Contains(rep[0].Detail, "on") {
+		t.Errorf("doctor with 16 shards in one process: %+v", rep)
+	}
+	// One shard of two: the other's servers are in another process.
+	env["CONDUCTOR_SHARD_COUNT"], env["CONDUCTOR_SHARDS"] = "2", "1"
 	_, err = ConfigFromEnv(get, nil)
 	var ce ConfigError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "one shard") {
-		t.Errorf("two shards: %v", err)
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "every shard in this process") {
+		t.Errorf("one shard of two: %v", err)
 	}
 	if rep := DoctorWeb(get, nil); rep.OK() {
-		t.Errorf("doctor with two shards: %+v", rep)
+		t.Errorf("doctor with one shard of two: %+v", rep)
 	}
 	delete(env, "DISCORD_CLIENT_SECRET")
 	if rep := DoctorWeb(get, nil); !rep.OK() || !strings.Contains(rep[0].Detail, "off") {

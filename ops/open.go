@@ -7,8 +7,9 @@ import (
 	"conductor/store"
 )
 
-// OpenDatabase opens the bot's database (CONDUCTOR_DB) for the shard of
-// cfg: a bbolt file, or PostgreSQL (postgres://…). It warns first when the file cannot be written (a volume mounted
+// OpenDatabase opens the bot's database (CONDUCTOR_DB) for the shards of
+// cfg: a bbolt file (all of them: the whole bot, as shard 0 of 1; or one
+// shard), or PostgreSQL (postgres://…). It warns first when the file cannot be written (a volume mounted
 // for another user is the usual cause: said before bbolt's bare
 // "permission denied"), and loudly when the file holds games of servers
 // this shard does not serve, which would wait forever; it refuses a file
@@ -26,7 +27,7 @@ func OpenDatabase(cfg Config, log *slog.Logger) (*store.Store, error) {
 	if err != nil {
 		return nil, err // the store says what to do about a locked file
 	}
-	shard, err := CheckShard(st, store.ShardIdentity{ID: cfg.ShardID, Count: cfg.ShardCount})
+	shard, err := CheckShard(st, cfg.storeShard())
 	if err != nil {
 		st.Close()
 		return nil, err

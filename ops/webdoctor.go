@@ -28,7 +28,7 @@ func DoctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 		return bot.Report{{OK: true, Check: check, Detail: "off (DISCORD_CLIENT_SECRET is not set); see docs/activity.md to turn it on"}}
 	}
 	var err error
-	if cfg.ShardCount, err = envInt(getenv, "CONDUCTOR_SHARD_COUNT", 1); err == nil {
+	if cfg.Shards, cfg.ShardCount, _, err = shardSettings(getenv); err == nil {
 		err = cfg.checkWeb()
 	}
 	if err != nil {

@@ -25,10 +25,15 @@ type ReplayGIF struct {
 	Frames, Every int
 }
 
+// GIFMaker makes an animated GIF of scenes (imaging.Renderer).
+type GIFMaker interface {
+	Replay(frames []imaging.Scene) ([]byte, error)
+}
+
 // Replay is the animated GIF of a game, one frame a scene, at most
 // maxBytes long. When the whole game is longer, it keeps one frame every
 // Every (the first and the last always), Every as small as fits.
-func Replay(r *imaging.Renderer, frames []imaging.Scene, maxBytes int) (ReplayGIF, error) {
+func Replay(r GIFMaker, frames []imaging.Scene, maxBytes int) (ReplayGIF, error) {
 	every, first := 1, 0
 	for {
 		kept := sample(frames, every)

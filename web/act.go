@@ -7,18 +7,17 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"conductor/commands"
 	"conductor/present"
 )
 
-// A page's move is a request like a slash command's or a button's, handled
-// by commands.Service.Handle: a click on a track is /claim with the
-// engine's track reference, a click on a city /station or /passenger, and
-// every button and menu (draws, tickets, payments, tunnels) sends the
-// custom id the server put in the page's frame. Its id, "web:<session>:
+// A page's move is a commands.PageMove, played by commands.Service.Move: a
+// click on a track claims it by the engine's track reference, a click on a
+// city builds a station there or moves the reader's passenger from it, and
+// every button and menu (draws, tickets, payments, tunnels) is pressed by
+// the custom id the server put in the page's frame. Its id, "web:<session>:
 // <nonce>", is the interaction id the log records: a repeated request is
 // applied once, and its answer is given again.
 
@@ -66,20 +65,17 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, "no_game", sess.lang)
 		return
 	}
-	req := &commands.Request{ID: "web:" + sess.id + ":" + in.Nonce, Guild: sess.guild, Channel: channel,
+	move := commands.PageMove{ID: "web:" + sess.id + ":" + in.Nonce, Guild: sess.guild, Channel: channel,
 		User: sess.user, UserName: sess.name, Locale: sess.lang}
 	switch {
 	case in.Route != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "claim", map[string]string{"route": in.Route}
-		if in.Passenger != "" {
-			req.Options["passenger"] = in.Passenger
-		}
+		move.Track, move.Passenger = in.Route, in.Passenger
 	case in.Station != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "station", map[string]string{"city": in.Station}
+		move.Station = in.Station
 	case in.From != "":
-		req.Type, req.Name, req.Options = commands.CommandRequest, "passenger", map[string]string{"from": in.From}
+		move.From = in.From
 	case in.CustomID != "":
-		req.Type, req.CustomID, req.Values = commands.ComponentRequest, in.CustomID, in.Values
+		move.Press, move.Values = in.CustomID, in.Values
 	default:
 		s.refuse(w, http.StatusBadRequest, "bad_request", sess.lang)
 		return
@@ -108,33 +104,12 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 			State: overFrame{Type: "over", Text: s.textOver(sess.lang), Replay: s.replayPath(sess.guild, game)}})
 		return
 	}
-	resp := &commands.Recorder{}
-	done := make(chan struct{})
-	var panicked atomic.Bool
-	ctx := context.WithoutCancel(r.Context())
-	s.goSafe("applying a page's move", func() {
-		s.handle(ctx, req, resp)
-		close(done)
-	}, func() {
-		panicked.Store(true)
-		close(done)
-	})
-	// Handle returns once the channel's posts are sent; the page needs only
-	// the answer, which comes first.
-	select {
-	case <-done:
-	case <-resp.Answered():
-		select {
-		case <-done:
-		case <-time.After(answerGrace):
-		}
-	}
-	if panicked.Load() {
-		s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
-		return
-	}
+	// The move is answered once decided: the channel's posts go out
+	// meanwhile, and the page is redrawn from the view the move changed.
+	// A panic in it is the guard's (guard.go): this is the request's
+	// goroutine.
 	ans := actAnswer{Replies: []messageJSON{}}
-	for _, m := range resp.Messages() {
+	for _, m := range s.move(context.WithoutCancel(r.Context()), move) {
 		ans.Replies = append(ans.Replies, messageOf(m, names))
 	}
 	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil && f.Game == game {
@@ -177,10 +152,6 @@ func (s *Server) seatNames(channel string) (map[string]string, string) {
 	}
 	return names, v.Game
 }
-
-// answerGrace is how long a move's answer may take to follow its first
-// part, while the channel's posts are sent.
-const answerGrace = 150 * time.Millisecond
 
 // pollFor bounds a long poll of /api/state.
 const pollFor = 25 * time.Second

@@ -54,10 +54,9 @@ func TestAPanicInAHandlerIsA500(t *testing.T) {
 	}
 }
 
-// TestAPanicInAMoveKeepsTheServerUp: a move is applied in a goroutine of
-// its own; a panic there (outside any handler, where nothing else would
-// recover it) answers that move 500 and leaves the process and every other
-// game running.
+// TestAPanicInAMoveKeepsTheServerUp: a panic while a move is applied
+// answers that move 500 and leaves the process and every other game
+// running.
 func TestAPanicInAMoveKeepsTheServerUp(t *testing.T) {
 	logs := &logBuffer{}
 	s := newStack(t, stackOptions{logs: logs})
@@ -71,7 +70,7 @@ func TestAPanicInAMoveKeepsTheServerUp(t *testing.T) {
 		b, _ := s.session(bob, inst)
 		sess = b.Session
 	}
-	web.SetMoveHandler(s.web, func(context.Context, *commands.Request, commands.Responder) { panic("boom in a move") })
+	web.SetMoveHandler(s.web, func(context.Context, commands.PageMove) []commands.Message { panic("boom in a move") })
 	f := s.state(sess)
 	code, raw := s.call(sess, "POST", "/api/act", map[string]any{"nonce": "panic0001", "custom_id": f.Deck.ID})
 	var refusal struct{ Error, Message string }
@@ -83,7 +82,7 @@ func TestAPanicInAMoveKeepsTheServerUp(t *testing.T) {
 		t.Errorf("no error line for the panic:\n%s", l)
 	}
 	// The server still plays: the same move, handled for real this time.
-	web.SetMoveHandler(s.web, s.svc.Handle)
+	web.SetMoveHandler(s.web, s.svc.Move)
 	before := s.version(thread)
 	s.act(sess, map[string]any{"custom_id": f.Deck.ID})
 	s.svc.Quiet()

@@ -78,8 +78,8 @@ type Server struct {
 	log  *slog.Logger
 	api  *url.URL
 	svc  *commands.Service
-	// handle applies a page's move: svc.Handle (a test puts another).
-	handle func(context.Context, *commands.Request, commands.Responder)
+	// move applies a page's move: svc.Move (a test puts another).
+	move func(context.Context, commands.PageMove) []commands.Message
 
 	sessions  sessions
 	launches  launches
@@ -150,7 +150,7 @@ func New(opts Options) (*Server, error) {
 // Attach gives the server the service the pages play through.
 func (s *Server) Attach(svc *commands.Service) {
 	s.svc = svc
-	s.handle = svc.Handle
+	s.move = svc.Move
 }
 
 // Close ends every live connection.

@@ -1,6 +1,7 @@
 // Package fakediscord is an in-process fake of Discord for end-to-end tests of the bot: a
-// REST API and a gateway on 127.0.0.1 that the real discordgo client talks to, and Go
-// methods with which a test plays the users.
+// REST API and a gateway on 127.0.0.1 that the bot's real clients talk to (discordgo for
+// REST, the bot's own for the gateway; a bare discordgo session works too), and Go methods
+// with which a test plays the users.
 //
 // # Pointing the bot at it
 //
@@ -100,10 +101,21 @@
 //
 // RateLimit answers a route with 429 (body retry_after, Retry-After and X-RateLimit-*
 // headers) N times; InjectFault returns any Discord error; FailDMsTo makes DMs to a user
-// fail with 403/50007, RefuseDMsTo with any of Discord's refusals (50033, 20009, 40003...). DropConnection, SendReconnect and InvalidateSession
-// exercise reconnects: the gateway keeps each session's events and replays the missed ones
-// on RESUME. IDENTIFY with shard [id, count] gets the guilds of that shard
-// ((guild_id >> 22) % count), and each guild's interactions go to its shard.
+// fail with 403/50007, RefuseDMsTo with any of Discord's refusals (50033, 20009, 40003...). DropConnection, SendReconnect and InvalidSession
+// (op 9, resumable or not) exercise reconnects: the gateway keeps each session's events and
+// replays the missed ones on RESUME. IDENTIFY with shard [id, count] gets the guilds of that
+// shard ((guild_id >> 22) % count), and each guild's interactions go to its shard; DMs go to
+// shard 0.
+//
+// Logins are rationed as Discord rations them (logins.go): GET /gateway/bot gives the
+// recommended shards (Options.RecommendedShards) and session_start_limit (total, remaining,
+// reset_after, max_concurrency); an IDENTIFY sooner than Options.IdentifyInterval (5 s) after
+// the previous one of its bucket (shard_id % max_concurrency) gets op 9; one with no session
+// start left ends every session (4004) and resets the token; a shard holding more than
+// Options.MaxGuildsPerShard guilds is closed with 4011, an invalid shard with 4010. READY's
+// resume_gateway_url (ResumeGatewayURL) differs from GatewayURL. GatewayFaults lists what
+// Discord punishes (a too-early IDENTIFY, one past the limit, a RESUME not on
+// resume_gateway_url), and CheckClean fails a test on any.
 //
 // # Rate limits
 //

@@ -41,6 +41,7 @@ type IdentifyRecord struct {
 	SessionID      string
 	Shard          [2]int // [shard id, shard count]; [0, 1] when the client sent none
 	ShardSent      bool
+	Bucket         int // the identify rate-limit key: shard id % max_concurrency
 	Intents        int
 	Compress       bool
 	LargeThreshold int
@@ -58,7 +59,9 @@ type ResumeRecord struct {
 	Shard     int
 	Accepted  bool // false: the fake answered INVALID_SESSION
 	Replayed  int  // events re-sent because the client missed them
-	Time      time.Time
+	// OnResumeURL: the connection was dialled at READY's resume_gateway_url, as it should be.
+	OnResumeURL bool
+	Time        time.Time
 }
 
 // GatewayFrame is one gateway payload, either way.
@@ -95,8 +98,10 @@ type gatewaySession struct {
 }
 
 type gatewayConn struct {
-	id        int
-	ws        *websocket.Conn
+	id int
+	ws *websocket.Conn
+	// resumeURL: dialled at READY's resume_gateway_url rather than GET /gateway's URL.
+	resumeURL bool
 	writeMu   sync.Mutex
 	compress  bool // zlib-compress payloads (after IDENTIFY with compress: true)
 	closeOnce sync.Once
@@ -140,11 +145,22 @@ func (c *gatewayConn) closeWith(code int, reason string) {
 }
 
 func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	// While the gateway is held (HoldGateway), new connections wait.
+	s.mu.Lock()
+	held := s.gatewayHeld
+	s.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
-	conn := &gatewayConn{ws: ws}
+	conn := &gatewayConn{ws: ws, resumeURL: strings.HasPrefix(r.URL.Path, "/resume")}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -239,7 +255,7 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 		conn.closeWith(4002, "Decode error")
 		return false
 	}
-	if strings.TrimPrefix(d.Token, "Bot ") != s.opts.Token {
+	if strings.TrimPrefix(d.Token, "Bot ") != s.opts.Token || s.tokenReset.Load() {
 		conn.closeWith(4004, "Authentication failed.")
 		return false
 	}
@@ -254,6 +270,9 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 			conn.closeWith(4010, "Invalid shard.")
 			return false
 		}
+	}
+	if ok, keep := s.admitIdentify(conn, shard); !ok {
+		return keep
 	}
 	sess := &gatewaySession{id: randomToken(16), shard: shard, intents: *d.Intents, compress: d.Compress, token: d.Token}
 	// Hold the session's lock while it is published, so no dispatch can overtake READY.
@@ -286,7 +305,7 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 	}
 	ready := map[string]any{
 		"v": 10, "user": userJSON(&s.bot), "guilds": guildStubs, "session_id": sess.id,
-		"resume_gateway_url": s.GatewayURL(), "shard": shard, "session_type": "normal",
+		"resume_gateway_url": s.ResumeGatewayURL(), "shard": shard, "session_type": "normal",
 		"application": map[string]any{"id": s.bot.ID, "flags": 0}, "private_channels": []any{},
 		"relationships": []any{}, "presences": []any{}, "guild_join_requests": []any{},
 		"user_settings": map[string]any{}, "geo_ordered_rtc_regions": []any{}, "_trace": []any{"fakediscord"},
@@ -294,7 +313,7 @@ func (s *Server) identify(conn *gatewayConn, query url.Values, raw json.RawMessa
 	// Recorded before READY goes out, so that a client that has seen READY
 	// always finds its IDENTIFY in the record.
 	s.identifies = append(s.identifies, IdentifyRecord{
-		SessionID: sess.id, Shard: shard, ShardSent: d.Shard != nil, Intents: *d.Intents,
+		SessionID: sess.id, Shard: shard, ShardSent: d.Shard != nil, Bucket: s.bucketOf(shard[0]), Intents: *d.Intents,
 		Compress: d.Compress, LargeThreshold: d.LargeThreshold, Properties: d.Properties,
 		Token: d.Token, Query: query, Guilds: guildIDs, Time: time.Now(),
 	})
@@ -324,9 +343,12 @@ func (s *Server) resume(conn *gatewayConn, raw json.RawMessage) bool {
 	}
 	s.mu.Lock()
 	sess := s.sessions[d.SessionID]
-	ok := sess != nil && !sess.invalid && strings.TrimPrefix(d.Token, "Bot ") == s.opts.Token
+	ok := sess != nil && !sess.invalid && strings.TrimPrefix(d.Token, "Bot ") == s.opts.Token && !s.tokenReset.Load()
+	if sess != nil && !conn.resumeURL {
+		s.gatewayFaultLocked(conn, sess.shard[0], "RESUME on the gateway's first URL, not READY's resume_gateway_url (Discord then disconnects the session more often)")
+	}
 	s.mu.Unlock()
-	rec := ResumeRecord{SessionID: d.SessionID, Seq: d.Seq, Shard: -1, Accepted: ok, Time: time.Now()}
+	rec := ResumeRecord{SessionID: d.SessionID, Seq: d.Seq, Shard: -1, Accepted: ok, OnResumeURL: conn.resumeURL, Time: time.Now()}
 	if !ok {
 		invalid, _ := json.Marshal(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
 		s.logFrame(conn, -1, false, invalid)
@@ -519,6 +541,25 @@ func (s *Server) DropConnection(shard int) error {
 	return nil
 }
 
+// HoldGateway makes new gateway connections wait until the returned release is called (the
+// connections already open go on): a bot that lost its connection stays away meanwhile, and
+// what is dispatched to it is kept for its RESUME.
+func (s *Server) HoldGateway() (release func()) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.gatewayHeld = ch
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.gatewayHeld = nil
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
 // SendReconnect sends op 7 RECONNECT: the bot should reconnect and RESUME.
 func (s *Server) SendReconnect(shard int) error {
 	_, conn, err := s.shardConn(shard)
@@ -532,17 +573,24 @@ func (s *Server) SendReconnect(shard int) error {
 
 // InvalidateSession sends op 9 INVALID_SESSION (not resumable) and forgets the session: the
 // bot must IDENTIFY again.
-func (s *Server) InvalidateSession(shard int) error {
+func (s *Server) InvalidateSession(shard int) error { return s.InvalidSession(shard, false) }
+
+// InvalidSession sends op 9 INVALID_SESSION with d = resumable on a shard's connection. Not
+// resumable, the session is forgotten and the bot must IDENTIFY again; resumable, the session
+// stays and the bot may reconnect and RESUME it.
+func (s *Server) InvalidSession(shard int, resumable bool) error {
 	sess, conn, err := s.shardConn(shard)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	sess.invalid = true
-	delete(s.shardOwner, shard)
-	conn.session = nil
-	s.mu.Unlock()
-	msg, _ := json.Marshal(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
+	if !resumable {
+		s.mu.Lock()
+		sess.invalid = true
+		delete(s.shardOwner, shard)
+		conn.session = nil
+		s.mu.Unlock()
+	}
+	msg, _ := json.Marshal(map[string]any{"op": opInvalidSession, "d": resumable, "s": nil, "t": nil})
 	s.logFrame(conn, shard, false, msg)
 	return conn.write(msg)
 }

@@ -109,7 +109,8 @@ func TestGatewayHelloIdentifyHeartbeat(t *testing.T) {
 	if ready.Type == nil || *ready.Type != "READY" || *ready.Seq != 1 || !compressed {
 		t.Fatalf("ready %+v compressed %v", ready, compressed)
 	}
-	if r.SessionID == "" || r.ResumeGatewayURL != srv.GatewayURL() || r.Shard != [2]int{0, 1} || r.Application.ID != srv.AppID() {
+	if r.SessionID == "" || r.ResumeGatewayURL != srv.ResumeGatewayURL() || r.ResumeGatewayURL == srv.GatewayURL() ||
+		r.Shard != [2]int{0, 1} || r.Application.ID != srv.AppID() {
 		t.Errorf("ready data %+v", r)
 	}
 	create, _ := g.mustRead()

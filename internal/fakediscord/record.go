@@ -122,7 +122,8 @@ func (s *Server) ValidationFailures() []ValidationFailure {
 	return append([]ValidationFailure(nil), s.validation...)
 }
 
-// CheckClean fails the test for every validation failure and every unhandled request.
+// CheckClean fails the test for every validation failure, every unhandled request and every
+// GatewayFault.
 func (s *Server) CheckClean(tb testing.TB) {
 	tb.Helper()
 	for _, f := range s.ValidationFailures() {
@@ -130,6 +131,9 @@ func (s *Server) CheckClean(tb testing.TB) {
 	}
 	for _, r := range s.UnhandledRequests() {
 		tb.Errorf("fakediscord: request #%d %s %s is not implemented by the fake", r.Seq, r.Method, r.Path)
+	}
+	for _, f := range s.GatewayFaults() {
+		tb.Errorf("fakediscord: gateway: %s", f)
 	}
 }
 

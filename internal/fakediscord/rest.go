@@ -57,6 +57,8 @@ func (s *Server) newMux() http.Handler {
 	muxes := []*http.ServeMux{http.NewServeMux()}
 	muxes[0].HandleFunc("GET /ws", s.serveGateway)
 	muxes[0].HandleFunc("GET /ws/{$}", s.serveGateway)
+	muxes[0].HandleFunc("GET /resume", s.serveGateway)
+	muxes[0].HandleFunc("GET /resume/{$}", s.serveGateway)
 	muxes[0].HandleFunc("GET /attachments/{channel_id}/{attachment_id}/{filename}", s.serveAttachment)
 	muxes[0].HandleFunc("POST /api/v10/oauth2/token", s.serveOAuthToken)
 	for _, op := range s.spec.Operations() {
@@ -185,7 +187,7 @@ func (s *Server) authorized(op *Operation, header string) bool {
 		// A user's OAuth2 token, where the operation allows one (oauth.go).
 		return op.oauth && s.bearerUser(token) != nil
 	}
-	return header == "Bot "+s.opts.Token
+	return header == "Bot "+s.opts.Token && !s.tokenReset.Load()
 }
 
 func (c *call) json(status int, v any) {
@@ -260,9 +262,14 @@ func handleGateway(s *Server, c *call) {
 }
 
 func handleGatewayBot(s *Server, c *call) {
+	s.mu.Lock()
+	left, resetAfter := s.sessionStartsLocked(s.Now())
+	shards := s.opts.RecommendedShards
+	s.mu.Unlock()
 	c.json(http.StatusOK, map[string]any{
-		"url": s.GatewayURL(), "shards": s.opts.RecommendedShards,
-		"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
+		"url": s.GatewayURL(), "shards": shards,
+		"session_start_limit": map[string]any{"total": s.opts.SessionStarts, "remaining": left,
+			"reset_after": (resetAfter + time.Millisecond - 1).Milliseconds(), "max_concurrency": s.opts.MaxConcurrency},
 	})
 }
 

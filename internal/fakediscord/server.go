@@ -22,6 +22,19 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// RecommendedShards is the "shards" answer of GET /gateway/bot. Default 1.
 	RecommendedShards int
+	// MaxConcurrency is GET /gateway/bot's session_start_limit.max_concurrency: shards
+	// identify in that many buckets (shard_id % MaxConcurrency). Default 1.
+	MaxConcurrency int
+	// IdentifyInterval is how often each bucket takes an IDENTIFY: Discord's 5 s by default;
+	// a sooner one is answered op 9 and recorded as a GatewayFault (logins.go). Tests that
+	// start many shards shorten it, for the bot as well. Negative: not enforced.
+	IdentifyInterval time.Duration
+	// SessionStarts is session_start_limit.total, the IDENTIFYs allowed a day: 1,000 by
+	// default. Past it the fake ends every session and resets the token, as Discord does.
+	SessionStarts int
+	// MaxGuildsPerShard: an IDENTIFY whose shard would hold more guilds is closed with 4011
+	// Sharding required. Default 2,500, Discord's.
+	MaxGuildsPerShard int
 	// CallbackDeadline, when positive, refuses interaction callbacks that come later than this
 	// after the interaction was dispatched, as Discord does after 3 seconds (10062 Unknown
 	// interaction). Zero accepts late callbacks; Callback.Latency records the delay anyway.
@@ -58,6 +71,18 @@ func (o *Options) setDefaults() {
 	}
 	if o.RecommendedShards <= 0 {
 		o.RecommendedShards = 1
+	}
+	if o.MaxConcurrency <= 0 {
+		o.MaxConcurrency = 1
+	}
+	if o.IdentifyInterval == 0 {
+		o.IdentifyInterval = 5 * time.Second
+	}
+	if o.SessionStarts <= 0 {
+		o.SessionStarts = sessionStartsPerDay
+	}
+	if o.MaxGuildsPerShard <= 0 {
+		o.MaxGuildsPerShard = 2500
 	}
 	if o.WaitTimeout <= 0 {
 		o.WaitTimeout = 10 * time.Second
@@ -108,17 +133,26 @@ type Server struct {
 	// threadMembers: thread id -> the ids of its members.
 	threadMembers map[string]map[string]bool
 
-	requests    []*RecordedRequest
-	validation  []ValidationFailure
-	faults      []*faultRule
-	limits      limitState
-	dmFailures  map[string]*apiError // recipient -> Discord's refusal of a DM to them
-	gatewayLog  []GatewayFrame
-	identifies  []IdentifyRecord
-	resumes     []ResumeRecord
-	sessions    map[string]*gatewaySession
-	shardOwner  map[int]*gatewaySession // shard id -> latest identified session
-	conns       map[*gatewayConn]bool
+	requests   []*RecordedRequest
+	validation []ValidationFailure
+	faults     []*faultRule
+	limits     limitState
+	dmFailures map[string]*apiError // recipient -> Discord's refusal of a DM to them
+	gatewayLog []GatewayFrame
+	identifies []IdentifyRecord
+	resumes    []ResumeRecord
+	// Logins (logins.go): the last IDENTIFY of each bucket, the session starts left until
+	// startsReset, what clients did that Discord punishes, and whether the token was reset.
+	identifyAt    map[int]time.Time
+	startsLeft    int
+	startsReset   time.Time
+	gatewayFaults []GatewayFault
+	tokenReset    atomic.Bool
+	sessions      map[string]*gatewaySession
+	shardOwner    map[int]*gatewaySession // shard id -> latest identified session
+	conns         map[*gatewayConn]bool
+	// gatewayHeld, when not nil, holds new gateway connections until closed (HoldGateway).
+	gatewayHeld chan struct{}
 	connCounter int
 
 	// Activities (activity.go): codes, the users of access tokens, instances.
@@ -166,8 +200,10 @@ func Start(opts Options) (*Server, error) {
 		sessions:     map[string]*gatewaySession{},
 		shardOwner:   map[int]*gatewaySession{},
 		conns:        map[*gatewayConn]bool{},
+		identifyAt:   map[int]time.Time{},
 	}
 	s.clockOffset.Store(int64(opts.ClockOffset))
+	s.startsLeft, s.startsReset = opts.SessionStarts, s.Now().Add(24*time.Hour)
 	s.ids.now = s.Now
 	s.ids.init()
 	s.nonces, s.threadMembers = map[string]string{}, map[string]map[string]bool{}
@@ -225,6 +261,10 @@ func (s *Server) APIURL() string { return s.base + "/api/v10/" }
 
 // GatewayURL is the websocket address that GET /gateway returns.
 func (s *Server) GatewayURL() string { return "ws" + s.base[len("http"):] + "/ws" }
+
+// ResumeGatewayURL is READY's resume_gateway_url: the same gateway under another address, on
+// which a session should be resumed (a RESUME on GatewayURL is a GatewayFault).
+func (s *Server) ResumeGatewayURL() string { return "ws" + s.base[len("http"):] + "/resume" }
 
 // HTTPClient is a client for discordgo (Session.Client) that sends its requests for
 // Discord's API (https://discord.com/api/v9/...) to the fake's /api/v10/, as the bot's

@@ -547,11 +547,24 @@ func TestDroppedConnectionResumesAndReplaysMissedEvents(t *testing.T) {
 	if n := len(srv.Identifies()); n != 1 {
 		t.Errorf("%d IDENTIFYs after op 7", n)
 	}
-	srv.CheckClean(t)
+	// discordgo resumes on the URL it first dialled, never on READY's resume_gateway_url:
+	// the fake records both resumes as faults (the bot has its own gateway client).
+	if faults := srv.GatewayFaults(); len(faults) != 2 || !strings.Contains(faults[0].What, "resume_gateway_url") {
+		t.Errorf("gateway faults %v, want discordgo's two resumes on the wrong URL", faults)
+	}
+	for _, r := range srv.Resumes() {
+		if r.OnResumeURL {
+			t.Errorf("resume %+v on the resume URL: discordgo has learnt to use it; the bot's gateway client may be reconsidered", r)
+		}
+	}
 }
 
+// After op 9 discordgo identifies again at once, on the same connection: within the 5 s
+// Discord allows a bucket, so the fake refuses it with op 9 again, and discordgo goes on until
+// the interval has passed (shortened here). This is why the bot has its own gateway client.
 func TestInvalidatedSessionIdentifiesAgain(t *testing.T) {
-	srv := New(t)
+	const interval = 300 * time.Millisecond
+	srv := New(t, Options{IdentifyInterval: interval})
 	dg := newSession(t, srv, 0, 1)
 	open(t, srv, dg)
 	if err := srv.InvalidateSession(0); err != nil {
@@ -564,10 +577,17 @@ func TestInvalidatedSessionIdentifiesAgain(t *testing.T) {
 	if ids[0].SessionID == ids[1].SessionID {
 		t.Error("the new session reused the invalidated id")
 	}
+	if gap := ids[1].Time.Sub(ids[0].Time); gap < interval {
+		t.Errorf("the second session started %v after the first; the bucket allows one per %v", gap, interval)
+	}
+	if faults := srv.GatewayFaults(); len(faults) == 0 || !strings.Contains(faults[0].What, "op 9") {
+		t.Errorf("gateway faults %v, want discordgo's immediate IDENTIFYs refused", faults)
+	}
 }
 
 func TestTwoShardsIdentifySeparately(t *testing.T) {
-	srv := New(t)
+	// Two buckets: discordgo opens both sessions at once (it paces nothing).
+	srv := New(t, Options{MaxConcurrency: 2})
 	hal := srv.CreateUser("hal")
 	g1, g2 := srv.CreateGuild("one"), srv.CreateGuild("two")
 	if ShardFor(g1.ID, 2) == ShardFor(g2.ID, 2) {
