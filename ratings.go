@@ -20,12 +20,12 @@ const ratingsUsage = "usage: conductor ratings --fit FILES | --calibrate FILES |
 	"Measures the bots' anchors and checks the ratings on bot-only games\n" +
 	"(docs/ratings.md). FILES are comma-separated: `conductor selfplay --log`\n" +
 	"files, gzipped or not, or placings (one game a line: EDITION LEVEL:RANK ...).\n\n" +
-	"  --fit        each level's rating by edition, the normal bot at the\n" +
-	"               newcomer's Mu, with bootstrap standard errors\n" +
-	"  --calibrate  the games replayed as a server whose members are secretly\n" +
-	"               bots: how often the ratings name the winner, against the\n" +
-	"               win counts and a coin, and how fast members settle\n" +
-	"  --placings   print the games as placings\n\nflags:"
+	"  · --fit        each level's rating by edition, the normal bot at the\n" +
+	"                 newcomer's Mu, with bootstrap standard errors\n" +
+	"  · --calibrate  the games replayed as a server whose members are secretly\n" +
+	"                 bots: how often the ratings name the winner, against the\n" +
+	"                 win counts and a coin, and how fast members settle\n" +
+	"  · --placings   print the games as placings\n\nflags:"
 
 // The level a newcomer is believed to match: the fit puts the normal bot
 // at the newcomer's Mu.
