@@ -70,7 +70,11 @@ func ratedBenchGame(rng *rand.Rand, k int) (*ArchiveEntry, *GameRecord) {
 		}
 		e.Players = append(e.Players, p)
 	}
-	rec := &GameRecord{Channel: e.Channel, Guild: "g", ID: e.GameID, Map: e.Map, Seed: uint64(k), Status: StatusFinished, Created: e.Started, Updated: e.Finished}
+	// Played in a thread of one of the server's channels: its parent, as
+	// the archive keeps it (the season's channel of most games is counted
+	// by parent, a handful a server).
+	rec := &GameRecord{Channel: e.Channel, Guild: "g", ID: e.GameID, Map: e.Map, Seed: uint64(k), Status: StatusFinished, Created: e.Started, Updated: e.Finished,
+		Options: map[string]string{optionParent: e.Parent}}
 	for _, p := range e.Players {
 		rec.Seats = append(rec.Seats, Seat{UserID: p.UserID, Name: p.Name, Bot: p.Bot})
 	}
