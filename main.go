@@ -1,6 +1,6 @@
 // Command conductor runs Ticket to Ride games in Discord channels, and offers
-// a few offline tools: maps, score, render, play, selfplay, backup, migrate,
-// reshard, hold.
+// a few offline tools: maps, score, render, play, selfplay, ratings, backup,
+// migrate, reshard, hold.
 package main
 
 import (
@@ -55,6 +55,7 @@ func subcommands() []command {
 		{Name: "maps", Summary: "print the boards as JSON", Tickets: true, Flags: mapsCommand},
 		{Name: "score", Summary: "score an end-of-game position given as JSON", Usage: scoreUsage, Tickets: true, Flags: scoreCommand},
 		{Name: "selfplay", Summary: "play bot-only games and print each bot's results as JSON", Usage: arena.Usage, Tickets: true, Flags: selfplayCommand},
+		{Name: "ratings", Summary: "measure the bots' rating anchors, or check the ratings, on bot-only games", Usage: ratingsUsage, Flags: ratingsCommand},
 		{Name: "render", Summary: "draw a position as the board PNG (or --final: the score sheet)", Usage: renderUsage, Tickets: true, Flags: renderCommand},
 		{Name: "play", Summary: "play a game in the terminal: hot-seat players and bots, saved and resumable", Tickets: true, Flags: playCommand},
 		{Name: "backup", Summary: "take a hot copy of the database (also while the bot runs)", Usage: backupUsage, Flags: backupCommand},

@@ -12,7 +12,7 @@ import (
 func (s *Service) help(c *call) (response, error) {
 	loc := c.req.Locale
 	lines := []string{present.T(loc, "help.intro")}
-	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "notify", "end", "rules", "stats"} {
+	for _, k := range []string{"new", "join", "start", "draw", "claim", "tickets", "station", "passenger", "hand", "board", "score", "log", "undo", "hint", "notify", "end", "rules", "stats", "rating", "leaderboard"} {
 		lines = append(lines, present.T(loc, "help."+k, "option", present.CommandWord(loc, "opt.hand.dm", "dm")))
 	}
 	return reply(Message{Ephemeral: true, Embeds: []Embed{{Title: present.T(loc, "help.title"), Description: strings.Join(lines, "\n"), Color: 0x2b6cb0}}})
@@ -156,9 +156,13 @@ func resultName(loc string, p *store.PlayerResult) string {
 	return present.PlayerLabel(loc, pl)
 }
 
-// forget deletes every game and statistic of the server (admins only).
+// forget deletes every game and statistic of the server (admins only),
+// or with player: one member from them.
 func (s *Service) forget(c *call) (response, error) {
 	req := c.req
+	if who := req.Opt("player"); who != "" {
+		return s.forgetMember(c, who) // one member (ratings.go)
+	}
 	if !req.CanManageServer {
 		return reply(note(present.T(req.Locale, "forget.not_allowed")))
 	}

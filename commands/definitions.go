@@ -67,7 +67,10 @@ func Definitions(mapIDs []string) []CommandDef {
 			sub("end"), sub("help"),
 			sub("rules", auto(opt(StringOption, "ttr.rules.topic", "topic", false))),
 			sub("stats", opt(UserOption, "ttr.stats.player", "player", false)),
-			sub("forget", opt(BooleanOption, "ttr.forget.confirm", "confirm", false)),
+			sub("forget", opt(BooleanOption, "ttr.forget.confirm", "confirm", false), opt(UserOption, "ttr.forget.player", "player", false)),
+			sub("rating", opt(UserOption, "ttr.rating.player", "player", false)),
+			sub("leaderboard", withChoices(opt(StringOption, "ttr.leaderboard.edition", "edition", false), maps)),
+			sub("season", withChoices(opt(StringOption, "ttr.season.length", "length", false), seasonChoices())),
 			sub("notify", opt(BooleanOption, "ttr.notify.on", "on", false)),
 			sub("undo"), sub("hint"),
 		}},
@@ -146,6 +149,22 @@ func mapChoice(id string) Choice {
 		}
 	}
 	return c
+}
+
+// seasonChoices are the season lengths /ttr season offers.
+func seasonChoices() []Choice {
+	var out []Choice
+	for _, v := range []string{"month", "quarter", "none"} {
+		key := "choice.season." + v
+		c := Choice{Name: present.T("en", key), Value: v, Names: map[string]string{}}
+		for _, l := range present.Languages {
+			if n, ok := present.Lookup(l, key); ok && l != "en" && n != c.Name {
+				c.Names[l] = n
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // languageChoices are the languages a table can speak, each named in

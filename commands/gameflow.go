@@ -2,6 +2,7 @@ package commands
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"conductor/data"
@@ -66,6 +67,8 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 func (t *table) finish() {
 	if _, err := t.store.Archive(t.rec.Channel, t.archiveResult(t.game.Final(), false)); err != nil {
 		t.log.Error("archive", "channel", t.rec.Channel, "err", err)
+	} else {
+		t.foldRatings(t.rec.Guild)
 	}
 	t.rec, t.game = nil, nil
 }
@@ -79,6 +82,8 @@ func (t *table) finishWith(fs *engine.FinalScore) {
 	}
 	if _, err := t.store.Archive(ch, t.archiveResult(fs, true)); err != nil {
 		t.log.Error("archive", "channel", ch, "err", err)
+	} else {
+		t.foldRatings(t.rec.Guild) // an early end rates nothing, but leaves nothing pending either
 	}
 	t.rec, t.game = nil, nil
 	t.out.kick(ch)
@@ -88,7 +93,7 @@ func (t *table) finishWith(fs *engine.FinalScore) {
 // player's sheet, then the winner (or the winners of a shared victory)
 // with a Replay button (and the sheet's picture: finalEntries). early: the game was ended before
 // its end and scored as it stood, which the reveal says.
-func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
+func (t *table) finalMessages(fs *engine.FinalScore, early bool, changes []present.RatingChange) []Message {
 	g, rec := t.game, t.rec
 	loc := t.locale()
 	b := g.Board()
@@ -110,6 +115,15 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
 	}
+	// The members' rating changes (finalEntries).
+	if line := present.FinalRatings(loc, present.EditionName(loc, b, ""), changes, func(seat int) string {
+		if id := rec.Seats[seat].UserID; id != "" && !strings.HasPrefix(id, "local:") {
+			return userMention(id) // a seat left to a bot too: the change is the member's
+		}
+		return mention(loc, rec.Seats[seat])
+	}); line != "" {
+		last.Content += "\n" + line
+	}
 	last.Content += t.replayLine(loc)
 	last.Components = []Row{{
 		{Kind: Button, ID: cid("replay", rec.ID, 0, ""), Label: present.T(loc, "button.replay"), Style: Secondary, Emoji: "🎬"},
@@ -127,14 +141,17 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 // for a game played in a thread the result told in the parent channel and
 // the thread archived.
 func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEntry {
-	msgs := t.finalMessages(fs, early)
+	// The members' rating changes, as the archive will fold the game: said
+	// in the last message and drawn as a column of its picture.
+	changes := t.ratingChanges(t.archiveResult(fs, early))
+	msgs := t.finalMessages(fs, early, changes)
 	entries := make([]store.OutboxEntry, len(msgs))
 	for i, m := range msgs {
 		switch {
 		case i == 0:
 			entries[i] = outboxEntry(postFinal, m) // takes the buttons off the last board
 		case i == len(msgs)-1:
-			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early)))
+			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early, changes)))
 		default:
 			entries[i] = outboxEntry(postMessage, m)
 		}
@@ -175,10 +192,13 @@ func finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *
 }
 
 // finalScene is the final score sheet's picture: the public board and
-// the score, every ticket revealed as the sheet reveals them.
-func (t *table) finalScene(fs *engine.FinalScore, early bool) *imaging.FinalScene {
+// the score, every ticket revealed as the sheet reveals them, and the
+// members' rating changes.
+func (t *table) finalScene(fs *engine.FinalScore, early bool, changes []present.RatingChange) *imaging.FinalScene {
 	v := t.game.Public()
-	return present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
+	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
+	present.RateFinalScene(t.locale(), sc, changes)
+	return sc
 }
 
 // archiveResult is the game's final score sheet as the archive keeps it,
@@ -195,6 +215,7 @@ func (t *table) archiveResult(fs *engine.FinalScore, early bool) store.ArchiveRe
 		place := present.Place(fs, i)
 		pr := store.PlayerResult{UserID: st.UserID, Name: present.BotBaseName(st.Name, st.Bot), Bot: st.Bot, TakenOver: st.TakenOver(), Score: ps.Total,
 			Rank: place, Won: place == 1, TicketsCompleted: ps.CompletedTickets, TicketsFailed: len(ps.Tickets) - ps.CompletedTickets}
+		pr.Hints, _ = strconv.Atoi(rec.Options[hintKey(i)])
 		if st.TakenOver() {
 			pr.Routes = claimedBy(rec, b, owners, i, st.LeftAt)
 		} else {

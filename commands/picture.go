@@ -10,7 +10,8 @@ import (
 )
 
 // Renderer draws the pictures the tables show: the board after a move, a
-// player's hand, the final score sheet, a finished game's replay.
+// player's hand, the final score sheet, a finished game's replay, a
+// server's table of ratings.
 // imaging.Renderer is the one every transport uses; a test of flow may use
 // a cheap one, while the imaging tests and golden pictures keep the pixels
 // honest.
@@ -19,6 +20,7 @@ type Renderer interface {
 	Hand(w io.Writer, h *imaging.HandScene) error
 	Final(w io.Writer, fs *imaging.FinalScene) error
 	Replay(frames []imaging.Scene) ([]byte, error)
+	Leaderboard(w io.Writer, s *imaging.LeaderboardScene) error
 }
 
 var _ Renderer = (*imaging.Renderer)(nil)

@@ -24,6 +24,9 @@ func (s *Service) newRouter() *router {
 	open.command("ttr rules", s.rules)
 	open.command("ttr stats", s.stats)
 	open.command("ttr forget", s.forget)
+	open.command("ttr rating", s.ratingCommand)           // ratings.go
+	open.command("ttr leaderboard", s.leaderboardCommand) // the picture drawn here: no lock held
+	open.command("ttr season", s.seasonCommand)
 	seated.command("ttr undo", s.undoAsk)
 	seated.command("ttr hint", s.hintCommand)
 	onTurn.command("draw", s.drawCommand)

@@ -22,6 +22,8 @@ type sketch struct {
 	boards []imaging.Scene
 	finals []imaging.FinalScene
 	hands  []imaging.HandScene
+	// leaderboards are the tables of ratings drawn.
+	leaderboards []imaging.LeaderboardScene
 }
 
 var dot = func() []byte {
@@ -57,6 +59,14 @@ func (s *sketch) Final(w io.Writer, fs *imaging.FinalScene) error {
 	return err
 }
 
+func (s *sketch) Leaderboard(w io.Writer, lb *imaging.LeaderboardScene) error {
+	s.mu.Lock()
+	s.leaderboards = append(s.leaderboards, *lb)
+	s.mu.Unlock()
+	_, err := w.Write(dot)
+	return err
+}
+
 func (s *sketch) Replay(frames []imaging.Scene) ([]byte, error) {
 	g := &gif.GIF{}
 	for range frames {
@@ -80,4 +90,18 @@ func (s *sketch) drawnBoards() []imaging.Scene {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]imaging.Scene(nil), s.boards...)
+}
+
+// drawnFinals are the final score sheets' scenes drawn so far.
+func (s *sketch) drawnFinals() []imaging.FinalScene {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]imaging.FinalScene(nil), s.finals...)
+}
+
+// drawnLeaderboards are the tables of ratings drawn so far.
+func (s *sketch) drawnLeaderboards() []imaging.LeaderboardScene {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]imaging.LeaderboardScene(nil), s.leaderboards...)
 }

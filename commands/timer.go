@@ -58,7 +58,11 @@ type deadlines struct {
 
 // Run fires the deadlines as they fall due, and drops the tables left idle,
 // until ctx ends. It sleeps until the next deadline, or every at most.
-func (s *Service) Run(ctx context.Context, every time.Duration) { s.timers.run(ctx, every) }
+// Beside them it ends the servers' seasons as they pass (ratings.go).
+func (s *Service) Run(ctx context.Context, every time.Duration) {
+	go s.seasons(ctx)
+	s.timers.run(ctx, every)
+}
 
 // CheckTimers fires every deadline due now (Run calls it; tests call it
 // with an injected clock). Its cost is what is due.

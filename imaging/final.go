@@ -98,7 +98,7 @@ type finalNote struct {
 	good bool
 }
 
-func finalNotes(c *canvas, p *FinalLine, t *FinalText) []finalNote {
+func finalNotes(c *canvas, p *FinalLine, t *FinalText, width float64) []finalNote {
 	var out []finalNote
 	add := func(prefix string, items []string, good bool) {
 		if len(items) == 0 {
@@ -107,7 +107,7 @@ func finalNotes(c *canvas, p *FinalLine, t *FinalText) []finalNote {
 		if prefix != "" {
 			prefix += "  "
 		}
-		for _, l := range wrap(c, c.f.body, prefix+strings.Join(items, ",  "), imageWidth-90) {
+		for _, l := range wrap(c, c.f.body, prefix+strings.Join(items, ",  "), width) {
 			out = append(out, finalNote{l, good})
 		}
 	}
@@ -138,9 +138,16 @@ func (r *Renderer) Final(w io.Writer, fs *FinalScene) error {
 	f := newFaces()
 	notes := make([][]finalNote, len(fs.Players))
 	height := a.h + finalHeadH + 16
+	// The notes leave room on the right for the ratings' column.
+	width := float64(imageWidth - 90)
 	for i := range fs.Players {
-		notes[i] = finalNotes(&canvas{f: f}, &fs.Players[i], &fs.Text)
-		height += finalRowH + len(notes[i])*finalLineH + 10
+		if fs.Players[i].Rating != "" {
+			width = imageWidth - 400
+		}
+	}
+	for i := range fs.Players {
+		notes[i] = finalNotes(&canvas{f: f}, &fs.Players[i], &fs.Text, width)
+		height += finalRowH + max(len(notes[i]), ratingLines(&fs.Players[i]))*finalLineH + 10
 	}
 	rect := image.Rect(0, 0, imageWidth, height)
 	im := image.NewRGBA(rect)
@@ -222,6 +229,13 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 	for _, col := range cols {
 		c.text(c.f.bodyBold, col.title, col.x, y, 1, 0.5, muted)
 	}
+	rated := false
+	for i := range fs.Players {
+		rated = rated || fs.Players[i].Rating != ""
+	}
+	if rated {
+		c.text(c.f.bodyBold, fs.Text.Rating, imageWidth-24, y, 1, 0.5, muted)
+	}
 	y = top + finalHeadH + 8
 	winners := 0
 	for i := range fs.Players {
@@ -248,7 +262,23 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 			}
 			c.text(face, col.value(p), col.x, y+17, 1, 0.5, ink)
 		}
+		if p.Rating != "" {
+			col := ink
+			switch {
+			case p.RatingUp > 0:
+				col = good
+			case p.RatingUp < 0:
+				col = bad
+			}
+			c.text(c.f.title, p.Rating, imageWidth-24, y+17, 1, 0.5, col)
+			if p.RatingNote != "" {
+				c.text(c.f.body, fit(c, c.f.body, p.RatingNote, 300), imageWidth-24, y+finalRowH+8, 1, 0.5, muted)
+			}
+		}
 		y += finalRowH
+		if len(notes[i]) < ratingLines(p) {
+			y += finalLineH
+		}
 		for _, n := range notes[i] {
 			ink := bad
 			if n.good {
@@ -260,6 +290,14 @@ func (a *boardArt) drawFinal(c *canvas, fs *FinalScene, notes [][]finalNote) {
 		y += 10
 		c.rect(image.Rect(16, int(y)-5, imageWidth-16, int(y)-4), panelRule)
 	}
+}
+
+// ratingLines is how many lines under a player's numbers the rating needs.
+func ratingLines(p *FinalLine) int {
+	if p.RatingNote != "" {
+		return 1
+	}
+	return 0
 }
 
 // finalOrder lists the players by place (by total where no place is

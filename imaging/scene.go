@@ -144,6 +144,9 @@ type FinalText struct {
 	// stood, says so under the ranking.
 	Early string
 	Bot   string // the badge beside a bot's name
+	// Rating heads the column of the members' rating changes (shown when
+	// a player has one).
+	Rating string
 }
 
 // FinalLine is one player's score breakdown.
@@ -168,6 +171,12 @@ type FinalLine struct {
 	// LongestPath lists the tracks of the player's longest continuous path,
 	// drawn highlighted on the map.
 	LongestPath []data.TrackID
+	// Rating is a member's rating change ("+12 → 1,437"; "" for none),
+	// green when it rose (RatingUp > 0), red when it fell (< 0);
+	// RatingNote is said under it ("provisional · 2 hints").
+	Rating     string
+	RatingUp   int
+	RatingNote string
 }
 
 // Bonus is a named end-of-game bonus such as "European Express".

@@ -64,6 +64,10 @@ var sameAsEnglish = map[string]map[string]string{
 		"letter.locomotive+4":      "L+4 for locomotiva +4",
 	},
 	"de": {
+		"month.4":                  "German month name April",
+		"month.8":                  "German month name August",
+		"month.9":                  "German month name September",
+		"month.11":                 "German month name November",
 		"card.orange":              "German colour name is orange",
 		"cmd.hand.name":            "German word for a hand of cards is Hand",
 		"variant.usa.base":         "a place name",

@@ -78,7 +78,7 @@ func finalText(loc string) imaging.FinalText {
 	return imaging.FinalText{Heading: w("heading"), Paths: w("paths"), Player: w("player"), Routes: w("routes"),
 		TicketsWon: w("tickets_won"), TicketsLost: w("tickets_lost"), Bonuses: w("bonuses"), Stations: w("stations"),
 		Goods: w("goods"), Total: w("total"), Completed: w("completed"), Failed: w("failed"), BonusList: w("bonus_list"),
-		Winner: w("winner"), Shared: w("shared_note"), Bot: T(loc, "picture.bot")}
+		Winner: w("winner"), Shared: w("shared_note"), Bot: T(loc, "picture.bot"), Rating: w("rating")}
 }
 
 // Winners are the seats in first place, in ranking order: several for a

@@ -34,14 +34,25 @@ type PlayerResult struct {
 	TicketsCompleted int      `json:"tickets_completed"`
 	TicketsFailed    int      `json:"tickets_failed"`
 	Routes           []string `json:"routes,omitempty"` // names of the routes claimed (by the member, for a seat taken over)
+	// Forgotten: the member who held the seat was forgotten (/ttr forget):
+	// their id and name are gone, their score and place stay.
+	Forgotten bool `json:"forgotten,omitempty"`
+	// Hints is how many hints (/ttr hint) the seat asked for: shown beside
+	// its rated result, never counted in it.
+	Hints int `json:"hints,omitempty"`
 }
 
 // ArchiveEntry is the summary kept for an archived game.
 type ArchiveEntry struct {
-	Key      string    `json:"-"` // archive key, for ArchivedGame
-	GameID   string    `json:"game_id"`
-	Guild    string    `json:"guild"`
-	Channel  string    `json:"channel"`
+	Key     string `json:"-"` // archive key, for ArchivedGame
+	GameID  string `json:"game_id"`
+	Guild   string `json:"guild"`
+	Channel string `json:"channel"`
+	// Parent is the channel whose thread the game was played in ("" for
+	// a game played in its channel).
+	Parent string `json:"parent,omitempty"`
+	// Locale is the table's language ("" for the default).
+	Locale   string    `json:"locale,omitempty"`
 	Map      string    `json:"map"`
 	Variant  string    `json:"variant,omitempty"`
 	Status   string    `json:"status"`
@@ -99,7 +110,7 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 		rec.Status, rec.Updated, rec.Due = status, finished, nil
 		key := archiveKey{Guild: rec.Guild, Finished: finished.Format(archiveTimeLayout), ID: rec.ID}
 		entry = &ArchiveEntry{
-			Key: key.String(), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel,
+			Key: key.String(), GameID: rec.ID, Guild: rec.Guild, Channel: rec.Channel, Parent: rec.Options[optionParent], Locale: rec.Options[optionLocale],
 			Map: rec.Map, Variant: rec.Variant, Status: status,
 			Started: rec.Created.UTC(), Finished: finished, Moves: len(rec.Log),
 			Early: result.Early && status == StatusFinished, Players: result.Players,
@@ -116,6 +127,12 @@ func (s *Store) Archive(channel string, result ArchiveResult) (*ArchiveEntry, er
 			return fmt.Errorf("store: game %s is already archived at %s", rec.ID, key.Finished)
 		} else if err != nil {
 			return err
+		}
+		if _, rated := ratedSeats(entry); rated {
+			// FoldRatings folds it in (ratings.go).
+			if err := t.putRatingRow(rec.Guild, ratingKindPending, pendingKey(key), nil, []byte{}); err != nil {
+				return err
+			}
 		}
 		if err := t.deleteGame(live); err != nil {
 			return err

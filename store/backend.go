@@ -121,11 +121,52 @@ type txn interface {
 	// putArchived adds a game to the archive; a key already held is an
 	// error (errArchived).
 	putArchived(key archiveKey, summary, full []byte) error
+	// putArchivedSummary replaces the summary of an archived game.
+	putArchivedSummary(key archiveKey, summary []byte) error
 	// putArchivedGame replaces the full record of an archived game.
 	putArchivedGame(key archiveKey, full []byte) error
 	// forgetArchived removes every archived game of guild, summary and
 	// record, and counts them.
 	forgetArchived(guild string) (int, error)
+
+	// archivedNaming lists guild's archived games whose summary or full
+	// record holds needle, in order.
+	archivedNaming(guild string, needle []byte) ([]archiveKey, error)
+	// archivedSummary returns the summary of an archived game (nil: none).
+	archivedSummary(key archiveKey) ([]byte, error)
+
+	// The ratings' index (ratings.go): rows of a guild derived from its
+	// archive, by kind and key. A row given a rank is also listed by
+	// ratingTop, highest rank first, then by key.
+	ratingRow(guild, kind, key string) ([]byte, error)
+	putRatingRow(guild, kind, key string, rank *int64, value []byte) error
+	deleteRatingRow(guild, kind, key string) error
+	// ratingRows calls fn with a kind's rows in key order, at most limit
+	// of them (0: all); fn must not use the transaction.
+	ratingRows(guild, kind string, limit int, fn func(key string, value []byte) error) error
+	// ratingTop calls fn with a kind's first limit ranked rows; fn must not
+	// use the transaction.
+	ratingTop(guild, kind string, limit int, fn func(key string, value []byte) error) error
+	// ratingAbove counts a kind's rows ranked above rank.
+	ratingAbove(guild, kind string, rank int64) (int, error)
+	// ratingBoard reads, in one statement, what a table shows: guild's
+	// rating state and settings, whether a game is pending, the first
+	// limit ranked rows of kind, the row of asker ("": none) and how many
+	// rows are ranked above it.
+	ratingBoard(guild, kind string, limit int, asker string) (*boardRead, error)
+	// deleteRatings removes every rating row of guild.
+	deleteRatings(guild string) error
+	// lockRatings claims guild's ratings until the transaction ends: two
+	// folds of one guild run one after the other.
+	lockRatings(guild string) error
+
+	// guildSettings returns a guild's settings (nil: none), which
+	// putGuildSettings replaces and deleteGuildSettings removes.
+	guildSettings(guild string) ([]byte, error)
+	putGuildSettings(guild string, value []byte) error
+	deleteGuildSettings(guild string) error
+	// eachGuildSettings calls fn with every guild's settings, by guild.
+	eachGuildSettings(fn func(guild string, value []byte) error) error
 
 	// meta and putMeta keep the database's own settings (the replay key).
 	meta(key string) ([]byte, error)
@@ -140,6 +181,23 @@ type txn interface {
 	// and keeps it from changing hands until the transaction ends
 	// (lease.go).
 	checkFence(f *Fence) error
+}
+
+// boardRead is what ratingBoard reads.
+type boardRead struct {
+	state, settings []byte
+	pending         bool
+	top             []ratingKV
+	asker           []byte // nil: no row
+	askerRanked     bool
+	above           int
+}
+
+// ratingKV is a rating row.
+type ratingKV struct {
+	key   string
+	value []byte
+	rank  int64
 }
 
 // gameParts is a live game as loadGame reads it.

@@ -422,6 +422,10 @@ func (t *boltTx) putArchived(key archiveKey, summary, full []byte) error {
 	return t.tx.Bucket(bucketArchivedGames).Put(k, full)
 }
 
+func (t *boltTx) putArchivedSummary(key archiveKey, summary []byte) error {
+	return t.tx.Bucket(bucketArchive).Put([]byte(key.String()), summary)
+}
+
 func (t *boltTx) putArchivedGame(key archiveKey, full []byte) error {
 	return t.tx.Bucket(bucketArchivedGames).Put([]byte(key.String()), full)
 }

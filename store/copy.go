@@ -68,6 +68,7 @@ type Counts struct {
 	Archived  int
 	Posts     int // outbox entries
 	Queues    int // outbox queues with entries
+	Settings  int // servers with settings of their own
 	ReplayKey bool
 }
 
@@ -129,7 +130,7 @@ func (s *Store) CopyTo(dst *Store, progress func(stage string, done, total int))
 		return err
 	}
 	c := &copier{src: s.file, dst: pb, progress: progress}
-	for _, step := range []func() error{c.games, c.archive, c.outbox} {
+	for _, step := range []func() error{c.games, c.archive, c.outbox, c.settings} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -565,6 +566,41 @@ func (c *copier) outbox() error {
 	return err
 }
 
+// settings replaces the target's servers' settings with the file's, in one
+// transaction. The ratings are not copied: they are derived from the
+// archive, and the target computes them again when first asked.
+func (c *copier) settings() error {
+	type row struct {
+		guild string
+		value []byte
+	}
+	var rows []row
+	err := c.src.db.View(func(tx *bolt.Tx) error {
+		return (&boltTx{tx: tx}).eachGuildSettings(func(guild string, v []byte) error {
+			rows = append(rows, row{guild, bytes.Clone(v)})
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	err = c.dst.update(func(t txn) error {
+		if err := t.(*pgTx).exec("DELETE FROM guild_settings"); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := t.putGuildSettings(r.guild, r.value); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		c.progress("servers' settings", len(rows), len(rows))
+	}
+	return err
+}
+
 // removeExtra deletes the target's rows whose key (as list selects it)
 // the file does not hold.
 func (c *copier) removeExtra(list, remove string, have map[string]bool) error {
@@ -612,6 +648,7 @@ func (t *boltTx) counts() (*Counts, error) {
 		return n
 	}
 	c.Games, c.Snapshots, c.Parked, c.Archived = keys(bucketGames), keys(bucketSnapshots), keys(bucketParked), keys(bucketArchive)
+	c.Settings = keys(bucketGuildSettings)
 	// The moves: each channel's last chunk says how many.
 	cur := t.tx.Bucket(bucketLogs).Cursor()
 	var last []byte
@@ -660,10 +697,10 @@ func (t *boltTx) counts() (*Counts, error) {
 // counts on PostgreSQL.
 func (t *pgTx) counts() (*Counts, error) {
 	c := &Counts{}
-	_, err := t.queryRow([]any{&c.Games, &c.Snapshots, &c.Parked, &c.Archived, &c.Posts, &c.Queues, &c.ReplayKey},
+	_, err := t.queryRow([]any{&c.Games, &c.Snapshots, &c.Parked, &c.Archived, &c.Posts, &c.Queues, &c.Settings, &c.ReplayKey},
 		`SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM game_snapshots),
 		(SELECT count(*) FROM game_parked), (SELECT count(*) FROM archive), (SELECT count(*) FROM outbox),
-		(SELECT count(DISTINCT queue) FROM outbox), EXISTS (SELECT 1 FROM meta WHERE key = $1 AND length(value) = $2)`,
+		(SELECT count(DISTINCT queue) FROM outbox), (SELECT count(*) FROM guild_settings), EXISTS (SELECT 1 FROM meta WHERE key = $1 AND length(value) = $2)`,
 		keyReplay, replayKeySize)
 	if err != nil {
 		return nil, err

@@ -52,6 +52,9 @@ func fillForCopy(t *testing.T, s *Store, games int) {
 	if _, err := s.ReplayKey(); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.SetSeason("g1", SeasonMonth, s.now()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // sameStores compares everything a store says of its records.
@@ -121,6 +124,13 @@ func sameStores(t *testing.T, src, dst *Store) {
 			t.Fatalf("stats of %s differ", g)
 		}
 	}
+	for _, g := range ga {
+		sa, err1 := src.Settings(g)
+		sb, err2 := dst.Settings(g)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(sa, sb) {
+			t.Fatalf("settings of %s: file %+v (%v), copy %+v (%v)", g, sa, err1, sb, err2)
+		}
+	}
 	ka, _ := src.ReplayKey()
 	if kb, _ := dst.ReplayKey(); string(ka) != string(kb) {
 		t.Fatal("the replay key was not copied: replay links would break")
@@ -166,8 +176,8 @@ func TestCopyFileToPostgres(t *testing.T) {
 	if st, err := dst.CopyState(); err != nil || st == nil || !st.Finished.IsZero() || !strings.HasSuffix(st.Source, "conductor.db") {
 		t.Fatalf("the copy's mark before it is checked: %+v %v", st, err)
 	}
-	if want := "live games 600"; len(stages) != 3 || !strings.HasPrefix(stages[0], "live games") {
-		t.Fatalf("progress %q (want %s, archived games, outbox posts)", stages, want)
+	if want := "live games 600"; len(stages) != 4 || !strings.HasPrefix(stages[0], "live games") || stages[3] != "servers' settings 1" {
+		t.Fatalf("progress %q (want %s, archived games, outbox posts, servers' settings 1)", stages, want)
 	}
 	// The copy plays on: a move on the copy commits with its posts.
 	if _, err := dst.AppendActionWithPosts("c001", LogEntry{Action: "after the copy", Interaction: "new"},

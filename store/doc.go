@@ -12,7 +12,7 @@
 // channel; finished games move to an archive keyed by guild and finishing
 // time, which the statistics read.
 //
-// The bbolt file's layout, schema version 2 (see schema.go for how older
+// The bbolt file's layout, schema version 3 (see schema.go for how older
 // files are upgraded):
 //
 //	meta/schema                          decimal schema version
@@ -23,6 +23,7 @@
 //	outbox/<channel>/<8-byte sequence>   a post waiting for delivery (outbox.go)
 //	archive/<guild> NUL <time> NUL <id>  ArchiveEntry (summary) as JSON
 //	archived_games/<same key>            the full GameRecord as JSON
+//	guild_settings/<guild>               GuildSettings as JSON (seasons.go)
 //
 // and the indexes derived from the games' records, written in the same
 // transactions (index.go, deadlines.go):
@@ -31,6 +32,12 @@
 //	index_parent/<parent> NUL <channel>  the games in a channel's threads
 //	index_rematch/<game id>              the live rematch of a game
 //	deadlines/<time> <channel>           the games by their next deadline
+//
+// and the ratings, derived from each server's archive (ratings.go,
+// boltratings.go):
+//
+//	ratings/<guild> NUL <kind> NUL <key>       a rating row (a member's, a pair's, a season's table, the state)
+//	rating_ranks/<guild> NUL <kind> NUL <rank> <key>   the ranked rows, highest first
 //
 // Committing a move rewrites one small chunk and the record, whatever the
 // length of the game; what a request looks for is found by key; and a game

@@ -12,6 +12,7 @@ package store
 const (
 	optionParent    = "parent"     // the channel whose thread the game is played in
 	optionRematchOf = "rematch_of" // the id of the game this one is the rematch of
+	optionLocale    = "locale"     // the language of the table (the archive keeps it)
 )
 
 // members are the ids of the people seated at a table.

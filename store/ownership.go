@@ -47,6 +47,11 @@ var bucketKeying = map[string]keying{
 	string(bucketIndexParent):   derived,
 	string(bucketIndexRematch):  derived,
 	string(bucketDeadlines):     derived,
+	// The ratings are derived from the archive, but per server: they move
+	// with its archive (the same formula on both sides reads them).
+	string(bucketRatings):       perGuild,
+	string(bucketRatingRanks):   perGuild,
+	string(bucketGuildSettings): perGuild,
 }
 
 // keyOwner returns the channel or guild id a key of a perChannel or perGuild

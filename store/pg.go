@@ -61,6 +61,7 @@ const (
 	lockClassQueue  int32 = 0x43440001 // an outbox queue, by hashtext(queue)
 	lockClassMeta   int32 = 0x43440002 // a meta key, by hashtext(key)
 	lockClassGlobal int32 = 0x43440003 // one of the locks below
+	lockClassRating int32 = 0x43440004 // a guild's ratings, by hashtext(guild)
 	lockSchema      int32 = 1          // schema migrations
 	lockLeases      int32 = 2          // shard lease acquisitions
 	lockExclusive   int32 = 3          // a process's hold (Options.Exclusive), for its session

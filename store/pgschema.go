@@ -30,6 +30,13 @@ import (
 //	                finishing time and id
 //	shard_leases    which process serves which shard, until when (lease.go)
 //
+// Version 2:
+//
+//	ratings         the ratings' index, derived from the archive
+//	                (ratings.go): rows by guild, kind and key, the ranked
+//	                ones also by rank (ratings_rank)
+//	guild_settings  a server's own settings (seasons.go)
+//
 // A game's log, snapshot and parked state reference its row and go with
 // it (ON DELETE CASCADE).
 
@@ -94,6 +101,21 @@ CREATE TABLE shard_leases (
 	holder      text NOT NULL,
 	token       bigint NOT NULL,
 	expires     timestamptz NOT NULL
+);
+`},
+	{"the ratings' index and the servers' settings", `
+CREATE TABLE ratings (
+	guild text COLLATE "C" NOT NULL,
+	kind  text COLLATE "C" NOT NULL,
+	key   text COLLATE "C" NOT NULL,
+	rank  bigint,
+	value bytea NOT NULL,
+	PRIMARY KEY (guild, kind, key)
+);
+CREATE INDEX ratings_rank ON ratings (guild, kind, rank DESC, key) WHERE rank IS NOT NULL;
+CREATE TABLE guild_settings (
+	guild text COLLATE "C" PRIMARY KEY,
+	value bytea NOT NULL
 );
 `},
 }

@@ -552,6 +552,11 @@ func (t *pgTx) putArchived(key archiveKey, summary, full []byte) error {
 	return err
 }
 
+func (t *pgTx) putArchivedSummary(key archiveKey, summary []byte) error {
+	return t.exec("UPDATE archive SET summary = $4 WHERE guild = $1 AND finished = $2 AND game_id = $3",
+		key.Guild, key.Finished, key.ID, summary)
+}
+
 func (t *pgTx) putArchivedGame(key archiveKey, full []byte) error {
 	return t.exec("UPDATE archive SET game = $4 WHERE guild = $1 AND finished = $2 AND game_id = $3",
 		key.Guild, key.Finished, key.ID, full)

@@ -12,7 +12,7 @@ import (
 
 // CurrentSchema is the layout version of a bbolt file this code reads and
 // writes (PostgreSQL has its own: pgschema.go).
-const CurrentSchema = 2
+const CurrentSchema = 3
 
 // migration upgrades a file from one schema version to the next.
 type migration struct {
@@ -24,6 +24,7 @@ type migration struct {
 var migrations = []migration{
 	{"split each game's log into one key per entry and index interaction ids", migrate0to1},
 	{"compact logs in chunks, and index games by server, parent channel, rematch and deadline", migrate1to2},
+	{"keep the ratings' index and the servers' settings", migrate2to3},
 }
 
 // prepareSchema returns the file's schema version, first giving a brand-new
@@ -122,6 +123,7 @@ func createBuckets(tx *bolt.Tx) error {
 	names := [][]byte{bucketMeta, bucketGames, bucketArchive, bucketArchivedGames, bucketOutbox}
 	names = append(names, gameBuckets...)
 	names = append(names, indexBuckets...)
+	names = append(names, ratingBuckets...)
 	for _, name := range names {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err

@@ -97,7 +97,7 @@ func (s *Store) Stats(guild, user string) (*Stats, error) {
 		winners := e.Winners()
 		for i := range e.Players {
 			p := &e.Players[i]
-			if !e.Early && (st.Best == nil || p.Score > st.Best.Score) {
+			if !e.Early && !p.Forgotten && (st.Best == nil || p.Score > st.Best.Score) {
 				best := *p
 				best.Routes = nil
 				st.Best = &best

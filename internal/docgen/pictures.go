@@ -30,11 +30,14 @@ type shownGame struct {
 	// previews: the board before and after a claim at Discord's preview
 	// width, where claimed routes must stand out from free ones.
 	previews bool
+	// ratings: the score sheet with its members' rating changes, and a
+	// table of ratings on the edition, in English and French.
+	ratings bool
 }
 
 var shownGames = []shownGame{
 	{board: "usa", record: "usa-1910-bots", previews: true},
-	{board: "europe", record: "europe-stations", extra: map[string][]string{"fr": {"late", "final"}}, replay: true},
+	{board: "europe", record: "europe-stations", extra: map[string][]string{"fr": {"late", "final"}}, replay: true, ratings: true},
 	{board: "marklin", record: "marklin-bots", extra: map[string][]string{"de": {"late", "hand"}}},
 }
 
@@ -146,6 +149,12 @@ func (p *played) draw(r *imaging.Renderer, kind, loc string) ([]byte, error) {
 		err = r.Hand(&buf, present.HandScene(loc, &p.hand, p.names[0]))
 	case "final":
 		err = r.Final(&buf, present.FinalScene(loc, &p.end, p.final, p.players, false))
+	case "final-ratings":
+		sc := present.FinalScene(loc, &p.end, p.final, p.players, false)
+		present.RateFinalScene(loc, sc, p.sheetChanges())
+		err = r.Final(&buf, sc)
+	case "leaderboard":
+		err = r.Leaderboard(&buf, present.LeaderboardScene(loc, leaderboard(loc)))
 	case "replay":
 		frames := make([]imaging.Scene, len(p.turns))
 		for i := range p.turns {
@@ -206,6 +215,9 @@ func pictures(root string) ([]output, error) {
 		}
 		if g.previews {
 			shots = append(shots, shot{"preview-before", "en"}, shot{"preview-after", "en"})
+		}
+		if g.ratings {
+			shots = append(shots, shot{"final-ratings", "en"}, shot{"final-ratings", "fr"}, shot{"leaderboard", "en"}, shot{"leaderboard", "fr"})
 		}
 		for _, loc := range present.Languages {
 			for _, kind := range g.extra[loc] {
