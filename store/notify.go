@@ -35,9 +35,10 @@ type Change struct {
 	// Channel is the channel whose game changed (empty when Missed).
 	Channel string
 	// Moves: a page posted moves for the table of Channel, in Guild
-	// (shared.go); Answers: the table's owner answered some.
-	Guild          string
-	Moves, Answers bool
+	// (shared.go); Answers: the table's owner answered some; Forgotten:
+	// Guild's games were forgotten.
+	Guild                     string
+	Moves, Answers, Forgotten bool
 	// Missed: changes may have been lost; treat every game as changed.
 	Missed bool
 }

@@ -334,9 +334,16 @@ func (s *Store) ExpireShared(now time.Time, limit int) (int, error) {
 // The notifications of forwarded moves and their answers, beside the
 // channels of changed games (notify.go): a channel id never starts so.
 const (
-	movesNotice   = "moves:"
-	answersNotice = "answers:"
+	movesNotice     = "moves:"
+	answersNotice   = "answers:"
+	forgottenNotice = "forgotten:"
 )
+
+// NotifyForgotten tells every process that guild's games were forgotten
+// (its pages and replays end everywhere).
+func (s *Store) NotifyForgotten(guild string) error {
+	return s.be.update(func(t txn) error { return t.notify(forgottenNotice + guild) })
+}
 
 // parseNotice reads a notification's payload into a Change.
 func parseNotice(payload string) Change {
@@ -346,6 +353,9 @@ func parseNotice(payload string) Change {
 	}
 	if rest, ok := strings.CutPrefix(payload, answersNotice); ok {
 		return Change{Channel: rest, Answers: true}
+	}
+	if rest, ok := strings.CutPrefix(payload, forgottenNotice); ok {
+		return Change{Guild: rest, Forgotten: true}
 	}
 	return Change{Channel: payload}
 }

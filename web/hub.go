@@ -146,7 +146,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(msg, &hello)
 	}
-	sess := s.sessions.get(hello.Hello, s.opts.Now())
+	sess := s.sessionOf(hello.Hello)
 	if err != nil || sess == nil {
 		closeWS(ws, closeNoHello, "no session")
 		return
@@ -167,7 +167,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeOver, "game over")
 		return
 	case errors.Is(err, errNotInInstance):
-		s.sessions.drop(sess)
+		s.dropSession(sess)
 		closeWS(ws, closeNoHello, "not in the activity")
 		return
 	case err != nil:
@@ -458,7 +458,8 @@ func (c *conn) writeLoop() {
 			return
 		case <-ping.C:
 			// An open page is a session in use; past its lifetime it ends.
-			if now := c.srv.opts.Now(); c.sess.live(now) {
+			// A session ended by another process ends here within a ping.
+			if now := c.srv.opts.Now(); c.sess.live(now) && c.srv.recheck(c.sess, now) {
 				c.sess.touch(now)
 			} else {
 				c.finish(closeNoHello, "session expired")

@@ -485,7 +485,7 @@ async function act(body) {
   page.busy = true;
   app.classList.add('busy');
   body.nonce = nonce();
-  let ans;
+  let ans, failed;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       ans = await api('api/act', body);
@@ -493,12 +493,15 @@ async function act(body) {
     } catch (e) {
       if (e.status === 401) { expired(); break; }
       if (e.status && e.status < 500) { say(e.message, 'error'); break; }
-      // A network failure: the same nonce again is applied at most once.
+      // A network failure, or the table's process slow to answer (504):
+      // the same nonce again is applied at most once.
+      failed = e;
       await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
     }
   }
   page.busy = false;
   app.classList.remove('busy');
+  if (!ans && failed && failed.status === 504) say(failed.message, 'error');
   if (!ans) { if (page.state) render(page.state); return; }
   const reply = document.getElementById('reply');
   const shown = (ans.replies || []).filter((m) => m.text || (m.rows && m.rows.length));

@@ -1,0 +1,170 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"conductor/commands"
+	"conductor/data"
+	"conductor/internal/fakediscord"
+	"conductor/internal/pgtest"
+	"conductor/store"
+	"conductor/web"
+)
+
+// otherProcess is a second process on the stack's PostgreSQL database: a
+// commands.Service and a web.Server of its own, behind an address of its
+// own, owning the tables of the servers owns says (none of the stack's,
+// in these tests). It has no gateway: Discord sends the interactions to
+// the stack's bot, and only the page's requests reach it.
+func (s *stack) otherProcess(dsn string, owns func(string) bool) *stack {
+	s.t.Helper()
+	st, err := store.Open(dsn, &store.Options{NoSync: true, Timeout: 5 * time.Second})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	o := &stack{t: s.t, srv: s.srv, guild: s.guild, st: st, b: s.b}
+	var handler atomic.Value
+	o.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handler.Load().(http.Handler).ServeHTTP(w, r)
+	}))
+	ws, err := web.New(web.Options{AppID: s.b.AppID, ClientSecret: s.srv.ClientSecret(), APIBase: s.srv.BaseURL(),
+		PublicURL: o.http.URL, Discord: s.b, Store: st, Renderer: sharedRenderer, Logger: logger()})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	o.web = ws
+	o.svc = commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sharedRenderer, Poster: s.b,
+		Logger: logger(), BotDelay: time.Millisecond, Activity: ws, Owns: owns})
+	ws.Attach(o.svc)
+	handler.Store(ws.Handler())
+	s.t.Cleanup(func() {
+		ws.Close()
+		o.http.Close()
+		o.svc.Close()
+		st.Close()
+	})
+	return o
+}
+
+// waitFrame waits until the page got a state frame ok accepts, and
+// returns how long that took.
+func (p *page) waitFrame(ok func(frame) bool) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	for time.Since(start) < 10*time.Second {
+		for _, raw := range p.all() {
+			var f frame
+			if json.Unmarshal(raw, &f) == nil && f.Type == "state" && ok(f) {
+				return time.Since(start)
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	p.t.Fatalf("%s's page got no such frame in 10 s", p.name)
+	return 0
+}
+
+// TestAPageOnAnotherProcessFollowsAndPlays: two processes on one
+// PostgreSQL database; the game's table is the first's (its bot answered
+// the launch). Through the second: the players open their pages (the
+// launch and the sessions are read from the database), follow a move made
+// through the first, and a move made on a page there is played by the
+// first, once, however often it is sent, and through whichever process.
+func TestAPageOnAnotherProcessFollowsAndPlays(t *testing.T) {
+	dsn := pgtest.Database(t)
+	a := newStack(t, stackOptions{dsn: dsn, owns: func(string) bool { return true }})
+	b := a.otherProcess(dsn, func(string) bool { return false })
+	alice, bob := a.srv.CreateUser("alice"), a.srv.CreateUser("bob")
+	_, thread := a.game(alice, bob)
+	inst := a.launch(alice, thread) // answered by the first process
+
+	sessions := map[string]string{}
+	pages := map[string]*page{}
+	for _, u := range []fakediscord.User{alice, bob} {
+		ans, code := b.session(u, inst)
+		if code != http.StatusOK || ans.Game == nil || ans.Game.Channel != thread {
+			t.Fatalf("%s's session through the second process: %d %s", u.Username, code, ans.raw)
+		}
+		sessions[u.ID] = ans.Session
+		pages[u.ID] = b.open(u.Username, ans.Session)
+	}
+	for _, u := range []fakediscord.User{alice, bob} {
+		pages[u.ID].waitFrame(func(f frame) bool { return f.Game != "" })
+	}
+
+	// A move through the first process (its own page API, as Discord's
+	// buttons would): every page on the second follows it.
+	first := a.current(thread, alice, bob)
+	track, ref := a.claimable(thread, first)
+	seat := 0
+	if first.ID == bob.ID {
+		seat = 1
+	}
+	own, _ := a.session(first, inst)
+	if ans, _ := a.act(own.Session, map[string]any{"route": ref}); len(ans.State) == 0 {
+		t.Fatal("the first process's move has no state")
+	}
+	for _, u := range []fakediscord.User{alice, bob} {
+		took := pages[u.ID].waitFrame(func(f frame) bool { return int(track) < len(f.Owners) && int(f.Owners[track]) == seat })
+		t.Logf("%s's page on the second process showed the first's move after %v", u.Username, took)
+	}
+
+	// A move on a page of the second process: played by the first, once.
+	second := a.current(thread, alice, bob)
+	if second.ID == first.ID {
+		t.Fatal("the turn did not pass")
+	}
+	// Who plays the page's moves: the first process, never the second.
+	var playedByA, playedByB []string
+	var mu sync.Mutex
+	counting := func(srv *stack, played *[]string) {
+		web.SetMoveHandler(srv.web, func(ctx context.Context, m commands.PageMove) []commands.Message {
+			mu.Lock()
+			*played = append(*played, m.ID)
+			mu.Unlock()
+			return srv.svc.Move(ctx, m)
+		})
+	}
+	counting(a, &playedByA)
+	counting(b, &playedByB)
+	before := a.logLen(thread)
+	f := b.state(sessions[second.ID])
+	if f.Deck == nil {
+		t.Fatalf("%s's frame through the second process offers no deck draw: %+v", second.Username, f)
+	}
+	body := map[string]any{"custom_id": f.Deck.ID, "nonce": "forwarded01"}
+	ans, _ := b.act(sessions[second.ID], body)
+	if got := a.logLen(thread); got != before+1 {
+		t.Fatalf("after the page's move through the second process the log has %d moves, want %d", got, before+1)
+	}
+	var after frame
+	if err := json.Unmarshal(ans.State, &after); err != nil || after.Type != "state" || after.Version <= f.Version {
+		t.Fatalf("the move's answer carries no newer frame: %v %s", err, ans.State)
+	}
+	// Sent again, through either process: applied once.
+	b.act(sessions[second.ID], map[string]any{"custom_id": f.Deck.ID, "nonce": "forwarded01"})
+	a.act(sessions[second.ID], map[string]any{"custom_id": f.Deck.ID, "nonce": "forwarded01"})
+	if got := a.logLen(thread); got != before+1 {
+		t.Fatalf("the move sent three times was applied %d times", got-before)
+	}
+	mu.Lock()
+	if len(playedByB) != 0 || len(playedByA) == 0 || !strings.HasSuffix(playedByA[0], ":forwarded01") {
+		t.Fatalf("moves played by the first process %v, by the second %v: want the page's move by the first only", playedByA, playedByB)
+	}
+	mu.Unlock()
+	// The other page on the second process follows it too.
+	other := alice
+	if second.ID == alice.ID {
+		other = bob
+	}
+	pages[other.ID].waitFrame(func(f frame) bool { return f.Version >= after.Version })
+
+}
