@@ -33,6 +33,7 @@ const (
 	sharedLaunch  = "launch"
 	sharedSession = "session"
 	sharedMove    = "move"
+	sharedSocket  = "socket"
 )
 
 // SharedRecord is a shared record as the store gives it.
@@ -185,6 +186,94 @@ func (s *Store) DropGuildSessions(guild string) ([]string, error) {
 	return keys, err
 }
 
+// Open pages. Each process keeps a row per WebSocket it holds, renewed
+// while it is open (a process that dies leaves rows that expire), so that
+// the budgets of a user's and of a game's pages hold across processes.
+
+// SocketLimits bound the open pages JoinSocket lets in.
+type SocketLimits struct {
+	// PerUser: a user's pages; PerGame: a game's; Spectators: a game's
+	// pages of readers without a seat.
+	PerUser, PerGame, Spectators int
+}
+
+// Socket is an open page as RenewSockets writes it again.
+type Socket struct {
+	Key, User, Channel string
+	Seated             bool
+}
+
+func (k Socket) row(expires time.Time) sharedRow {
+	v := []byte{'v'}
+	if k.Seated {
+		v[0] = 's'
+	}
+	return sharedRow{Kind: sharedSocket, Key: k.Key, Owner: k.User, Group: k.Channel, Value: v, Expires: expires.UnixNano()}
+}
+
+// JoinSocket counts an open page in, until expires, unless it would pass
+// one of the limits (false).
+func (s *Store) JoinSocket(k Socket, lim SocketLimits, expires, now time.Time) (bool, error) {
+	ok := false
+	err := s.update(func(t txn) error {
+		ok = false
+		// Claims the pages: of two processes letting one in at once, the
+		// second counts the first's.
+		if _, err := t.meta("lock:" + sharedSocket); err != nil {
+			return err
+		}
+		mine, err := t.sharedByOwner(sharedSocket, k.User)
+		if err != nil {
+			return err
+		}
+		if countLive(mine, now, false) >= lim.PerUser {
+			return nil
+		}
+		game, err := t.sharedByGroup(sharedSocket, k.Channel)
+		if err != nil {
+			return err
+		}
+		if countLive(game, now, false) >= lim.PerGame || (!k.Seated && countLive(game, now, true) >= lim.Spectators) {
+			return nil
+		}
+		ok = true
+		return t.sharedPut(k.row(expires))
+	})
+	return ok, err
+}
+
+// countLive counts the live rows (spectators': only those of readers
+// without a seat).
+func countLive(rows []sharedRow, now time.Time, spectators bool) int {
+	n := 0
+	for i := range rows {
+		if live(&rows[i], now) && (!spectators || string(rows[i].Value) == "v") {
+			n++
+		}
+	}
+	return n
+}
+
+// RenewSockets keeps open pages counted until expires.
+func (s *Store) RenewSockets(ks []Socket, expires time.Time) error {
+	if len(ks) == 0 {
+		return nil
+	}
+	return s.update(func(t txn) error {
+		for _, k := range ks {
+			if err := t.sharedPut(k.row(expires)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LeaveSocket counts a page out.
+func (s *Store) LeaveSocket(key string) error {
+	return s.update(func(t txn) error { return t.sharedDelete(sharedSocket, key) })
+}
+
 // Forwarded moves. A page's move for a game whose table another process
 // owns is posted as a row (PostMove) and announced to every process; the
 // owner takes the channel's new rows (TakeMoves), applies them and
@@ -319,7 +408,7 @@ func (s *Store) ExpireShared(now time.Time, limit int) (int, error) {
 	n := 0
 	err := s.update(func(t txn) error {
 		n = 0
-		for _, kind := range []string{sharedLaunch, sharedSession, sharedMove} {
+		for _, kind := range []string{sharedLaunch, sharedSession, sharedMove, sharedSocket} {
 			gone, err := t.sharedExpire(kind, now.UnixNano(), limit)
 			if err != nil {
 				return err

@@ -121,3 +121,52 @@ func TestForwardedMovesAreTakenOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestSocketBudgetsHoldAcrossProcesses: the pages two stores (two
+// processes) let in count together; an expired page no longer counts, nor
+// one that left.
+func TestSocketBudgetsHoldAcrossProcesses(t *testing.T) {
+	eachBackend(t, func(t *testing.T) {
+		s, _ := openTemp(t)
+		now := time.Now()
+		lim := SocketLimits{PerUser: 2, PerGame: 4, Spectators: 1}
+		join := func(key, user string, seated bool, expires time.Time) bool {
+			t.Helper()
+			ok, err := s.JoinSocket(Socket{Key: key, User: user, Channel: "c1", Seated: seated}, lim, expires, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		later := now.Add(time.Minute)
+		if !join("p1:1", "alice", true, later) || !join("p2:1", "alice", true, later) {
+			t.Fatal("alice's two pages refused")
+		}
+		if join("p3:1", "alice", true, later) {
+			t.Fatal("alice's third page let in")
+		}
+		if !join("p1:2", "carol", false, later) || join("p2:2", "dave", false, later) {
+			t.Fatal("the spectators' room is one page")
+		}
+		if !join("p2:3", "bob", true, later) || join("p2:4", "erin", true, later) {
+			t.Fatal("the game's room is four pages")
+		}
+		if err := s.LeaveSocket("p2:3"); err != nil {
+			t.Fatal(err)
+		}
+		if !join("p2:4", "erin", true, now.Add(time.Millisecond)) {
+			t.Fatal("a page that left still counts")
+		}
+		// erin's page expires (its process died): bob gets in.
+		now = now.Add(time.Second)
+		if !join("p2:5", "bob", true, later) {
+			t.Fatal("an expired page still counts")
+		}
+		if err := s.RenewSockets([]Socket{{Key: "p2:5", User: "bob", Channel: "c1", Seated: true}}, now.Add(-time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if !join("p2:6", "frank", true, later) {
+			t.Fatal("a page renewed into the past still counts")
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -229,6 +230,59 @@ func (s *Server) launchOf(instance string, now time.Time) (commands.Launch, bool
 	return l, true
 }
 
+// socketsKept: how long the database counts a page of a process that
+// stopped renewing it (it died): three pings.
+const socketsKept = 3 * pingEvery
+
+// joinShared counts a page in the database's budgets of its user and its
+// game (hub.go has the budgets); false when one is spent. When the
+// database cannot be asked, the page is let in on this process's budgets.
+func (s *Server) joinShared(c *conn, channel string, seats int) bool {
+	db := s.shared()
+	if db == nil {
+		return true
+	}
+	c.key = s.proc + ":" + strconv.FormatUint(s.sockets.Add(1), 10)
+	now := s.opts.Now()
+	ok, err := db.JoinSocket(store.Socket{Key: c.key, User: c.sess.user, Channel: channel, Seated: c.seated},
+		store.SocketLimits{PerUser: maxPerUser, PerGame: maxPerGame, Spectators: spectatorRoom(seats)}, now.Add(socketsKept), now)
+	if err != nil {
+		s.log.Warn("counting an open page in the database", "err", err)
+		c.key = ""
+		return true
+	}
+	if !ok {
+		c.key = ""
+	}
+	return ok
+}
+
+func (s *Server) leaveShared(c *conn) {
+	if c.key == "" {
+		return
+	}
+	if err := s.opts.Store.LeaveSocket(c.key); err != nil {
+		s.log.Warn("counting an open page out of the database", "err", err)
+	}
+}
+
+// renewSockets keeps this process's open pages counted in the database.
+func (s *Server) renewSockets() {
+	var ks []store.Socket
+	s.hub.mu.Lock()
+	for _, r := range s.hub.rooms {
+		for c := range r.conns {
+			if c.key != "" {
+				ks = append(ks, store.Socket{Key: c.key, User: c.sess.user, Channel: r.channel, Seated: c.seated})
+			}
+		}
+	}
+	s.hub.mu.Unlock()
+	if err := s.opts.Store.RenewSockets(ks, s.opts.Now().Add(socketsKept)); err != nil {
+		s.log.Warn("renewing the open pages in the database", "err", err)
+	}
+}
+
 // follower turns the database's announcements into this process's work.
 type follower struct {
 	sub *store.Subscription
@@ -295,7 +349,7 @@ func (s *Server) followLoop(ctx context.Context, f *follower) {
 func (s *Server) sweepLoop(ctx context.Context, f *follower) {
 	tick := time.NewTicker(sweepEvery)
 	defer tick.Stop()
-	last := time.Time{}
+	last, lastRenew := time.Time{}, s.opts.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -303,6 +357,10 @@ func (s *Server) sweepLoop(ctx context.Context, f *follower) {
 		case <-tick.C:
 		}
 		s.sweep(f)
+		if now := s.opts.Now(); now.Sub(lastRenew) >= pingEvery {
+			lastRenew = now
+			s.renewSockets()
+		}
 		if now := s.opts.Now(); now.Sub(last) >= expireEvery {
 			last = now
 			if _, err := s.opts.Store.ExpireShared(now, 1000); err != nil {

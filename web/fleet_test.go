@@ -168,3 +168,111 @@ func TestAPageOnAnotherProcessFollowsAndPlays(t *testing.T) {
 	pages[other.ID].waitFrame(func(f frame) bool { return f.Version >= after.Version })
 
 }
+
+// TestReplayLinksHoldAcrossProcesses: a replay link one process signs
+// opens on another (the key is the database's), and once the server's
+// games are forgotten through the first, the second answers 404 at once,
+// though it kept the replay.
+func TestReplayLinksHoldAcrossProcesses(t *testing.T) {
+	dsn := pgtest.Database(t)
+	a := newStack(t, stackOptions{dsn: dsn, owns: func(string) bool { return true }})
+	b := a.otherProcess(dsn, func(string) bool { return false })
+	rec, _ := a.archive(a.guild.ID, "europe-classic-bots")
+	link := a.web.ReplayURL(a.guild.ID, rec.ID)
+	path := strings.TrimPrefix(link, a.http.URL)
+	if !strings.HasPrefix(path, "/r/") {
+		t.Fatalf("link %q", link)
+	}
+	if other := b.web.ReplayURL(a.guild.ID, rec.ID); strings.TrimPrefix(other, b.http.URL) != path {
+		t.Fatalf("the processes sign the game's link differently: %q and %q", link, other)
+	}
+	if code, _ := b.get(b.http.URL + path + "/data.json"); code != http.StatusOK {
+		t.Fatalf("the first process's link on the second: %d", code)
+	}
+	if _, _, err := a.st.ForgetGuild(a.guild.ID); err != nil {
+		t.Fatal(err)
+	}
+	a.web.Forgotten(a.guild.ID)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, _ := b.get(b.http.URL + path + "/data.json")
+		if code == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the second process still serves a forgotten server's replay: %d", code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSocketBudgetsHoldAcrossProcesses: a user's pages count together on
+// every process: with 8 open, half through each, a ninth is refused
+// (4008) on either, and one closed makes room.
+func TestSocketBudgetsHoldAcrossProcesses(t *testing.T) {
+	dsn := pgtest.Database(t)
+	a := newStack(t, stackOptions{dsn: dsn, owns: func(string) bool { return true }})
+	b := a.otherProcess(dsn, func(string) bool { return false })
+	alice, bob := a.srv.CreateUser("alice"), a.srv.CreateUser("bob")
+	_, thread := a.game(alice, bob)
+	inst := a.launch(alice, thread)
+	ans, code := a.session(alice, inst)
+	if code != http.StatusOK {
+		t.Fatalf("session: %d %s", code, ans.raw)
+	}
+	var open []*page
+	for i := range 8 {
+		through := a
+		if i%2 == 1 {
+			through = b
+		}
+		p := through.open("alice", ans.Session)
+		p.waitFrame(func(f frame) bool { return f.Game != "" })
+		open = append(open, p)
+	}
+	for _, through := range []*stack{a, b} {
+		p := through.open("alice's ninth", ans.Session)
+		select {
+		case <-p.closed:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a ninth page stayed open")
+		}
+		p.mu.Lock()
+		code := p.code
+		p.mu.Unlock()
+		if code != 4008 {
+			t.Fatalf("a ninth page closed with %d, want 4008", code)
+		}
+	}
+	open[1].ws.Close() // one of the second process's
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p := a.open("alice's new page", ans.Session)
+		got := make(chan bool, 1)
+		go func() {
+			for time.Now().Before(deadline) {
+				for _, raw := range p.all() {
+					var f frame
+					if json.Unmarshal(raw, &f) == nil && f.Type == "state" {
+						got <- true
+						return
+					}
+				}
+				select {
+				case <-p.closed:
+					got <- false
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+			got <- false
+		}()
+		if <-got {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a page closed on one process left no room on the other")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

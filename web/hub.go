@@ -85,6 +85,9 @@ type conn struct {
 	sess   *session
 	seated bool // its reader held a seat when it joined
 	room   *room
+	// key names the page in the database's count of open pages
+	// (fleet.go); "" on bbolt.
+	key string
 
 	mu      sync.Mutex
 	next    []byte // the latest frame not yet written
@@ -175,6 +178,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, websocket.CloseInternalServerErr, "try again")
 		return
 	}
+	// The budgets hold across processes (fleet.go), then here.
+	if !s.joinShared(c, channel, seats) {
+		closeWS(ws, closeTooMany, errTooMany.Error())
+		return
+	}
+	defer s.leaveShared(c)
 	if err := s.hub.join(c, channel, seats); err != nil {
 		closeWS(ws, closeTooMany, err.Error())
 		return

@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -93,6 +94,10 @@ type Server struct {
 	// follower hears the other processes through the database (fleet.go);
 	// nil on bbolt.
 	follower *follower
+	// proc names this process in the database's count of open pages;
+	// sockets numbers its pages.
+	proc    string
+	sockets atomic.Uint64
 
 	// hsts: the public address is HTTPS, so browsers are told to keep to it.
 	hsts bool
@@ -142,7 +147,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	opts.Timeouts = opts.Timeouts.withDefaults()
-	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS}
+	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS, proc: randomString(9)}
 	s.sessions.init()
 	s.launches.init()
 	s.boards.init()
