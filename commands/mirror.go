@@ -68,6 +68,11 @@ func (s *Service) mirrored(channel string) (snap *tableSnapshot, ok bool) {
 			return nil, false // played here
 		}
 		rec, err := s.cfg.Store.Header(channel)
+		if errors.Is(err, store.ErrNotFound) {
+			// No game: nothing to load, here or in a mirror (an empty
+			// table kept here would hide a game another process opens).
+			return nil, true
+		}
 		if err != nil || s.owns(rec.Guild) {
 			return nil, false
 		}

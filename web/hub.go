@@ -468,12 +468,16 @@ func (c *conn) writeLoop() {
 		case <-ping.C:
 			// An open page is a session in use; past its lifetime it ends.
 			// A session ended by another process ends here within a ping.
-			if now := c.srv.opts.Now(); c.sess.live(now) && c.srv.recheck(c.sess, now) {
-				c.sess.touch(now)
-			} else {
+			now := c.srv.opts.Now()
+			if !c.sess.live(now) {
 				c.finish(closeNoHello, "session expired")
 				continue
 			}
+			if !c.srv.recheck(c.sess, now) {
+				c.finish(closeForgotten, "session ended")
+				continue
+			}
+			c.sess.touch(now)
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWithin)); err != nil {
 				c.stop()
 				return
