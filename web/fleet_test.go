@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -275,4 +276,56 @@ func TestSocketBudgetsHoldAcrossProcesses(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// BenchmarkMoveToAPageOnAnotherProcess: from a move's request on the
+// process owning the table to a page open through another process having
+// the frame that shows it (the notification, the other process reading
+// the game again, the frame built and written). The players draw from
+// the deck in turn through the owner's page API; the page is a
+// spectator's, on the second process.
+func BenchmarkMoveToAPageOnAnotherProcess(b *testing.B) {
+	dsn := pgtest.Database(b)
+	a := newStack(b, stackOptions{dsn: dsn, owns: func(string) bool { return true }})
+	o := a.otherProcess(dsn, func(string) bool { return false })
+	alice, bob, carol := a.srv.CreateUser("alice"), a.srv.CreateUser("bob"), a.srv.CreateUser("carol")
+	_, thread := a.game(alice, bob)
+	inst := a.launch(alice, thread)
+	a.srv.JoinActivity(carol.ID, inst)
+	sessions := map[string]string{}
+	for _, u := range []fakediscord.User{alice, bob} {
+		ans, _ := a.session(u, inst)
+		sessions[u.ID] = ans.Session
+	}
+	watcher, code := o.session(carol, inst)
+	if code != http.StatusOK {
+		b.Fatalf("the spectator's session on the second process: %d %s", code, watcher.raw)
+	}
+	p := o.open("carol", watcher.Session)
+	p.waitFrame(func(f frame) bool { return f.Game != "" })
+	var took []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		mover := a.current(thread, alice, bob)
+		f := a.state(sessions[mover.ID])
+		if f.Deck == nil {
+			b.Fatalf("move %d: no deck to draw from", i)
+		}
+		seen := len(p.all())
+		start := time.Now()
+		a.act(sessions[mover.ID], map[string]any{"custom_id": f.Deck.ID})
+		for len(p.all()) == seen {
+			if time.Since(start) > 10*time.Second {
+				b.Fatalf("move %d never reached the page on the second process", i)
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		took = append(took, time.Since(start))
+		a.svc.Quiet()
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
 }
