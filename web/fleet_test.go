@@ -329,3 +329,39 @@ func BenchmarkMoveToAPageOnAnotherProcess(b *testing.B) {
 	b.ReportMetric(ms(0.5), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
 }
+
+// BenchmarkForwardedMove: a move made on a page of a process that does
+// not own the table, from its request to its answer: posted to the
+// database, taken and played by the owner, answered, the game read again
+// and the reader's frame built. The players draw from the deck in turn.
+func BenchmarkForwardedMove(b *testing.B) {
+	dsn := pgtest.Database(b)
+	a := newStack(b, stackOptions{dsn: dsn, owns: func(string) bool { return true }})
+	o := a.otherProcess(dsn, func(string) bool { return false })
+	alice, bob := a.srv.CreateUser("alice"), a.srv.CreateUser("bob")
+	_, thread := a.game(alice, bob)
+	inst := a.launch(alice, thread)
+	sessions := map[string]string{}
+	for _, u := range []fakediscord.User{alice, bob} {
+		ans, _ := o.session(u, inst)
+		sessions[u.ID] = ans.Session
+	}
+	var took []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		mover := a.current(thread, alice, bob)
+		f := o.state(sessions[mover.ID])
+		if f.Deck == nil {
+			b.Fatalf("move %d: no deck to draw from", i)
+		}
+		start := time.Now()
+		o.act(sessions[mover.ID], map[string]any{"custom_id": f.Deck.ID})
+		took = append(took, time.Since(start))
+		a.svc.Quiet()
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+}
