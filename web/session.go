@@ -23,8 +23,9 @@ import (
 // A session is one reader's page, bound to (user, guild, instance, game).
 // The server resolves the game: the page never names one, except by
 // picking among the live games of the channel Discord says the instance
-// is in. Sessions live in memory; after a restart the page authorises
-// again (silently, once the user consented).
+// is in. On bbolt sessions live in memory, and after a restart the page
+// authorises again (silently, once the user consented); on PostgreSQL
+// they are in the database too, by a hash of their token (fleet.go).
 
 // sessionIdle is how long an unused session lives (a page with its
 // WebSocket open is in use).
