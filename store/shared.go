@@ -1,8 +1,10 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,6 +36,7 @@ const (
 	sharedSession = "session"
 	sharedMove    = "move"
 	sharedSocket  = "socket"
+	sharedCount   = "count"
 )
 
 // SharedRecord is a shared record as the store gives it.
@@ -184,6 +187,30 @@ func (s *Store) DropGuildSessions(guild string) ([]string, error) {
 		return nil
 	})
 	return keys, err
+}
+
+// CountIn counts one event of name in the window starting at window
+// (every process counting alike), kept until expires, and says whether it
+// is within limit: the limits of the whole bot, not of a process.
+func (s *Store) CountIn(name string, limit int, window, expires time.Time) (bool, error) {
+	ok := false
+	err := s.update(func(t txn) error {
+		key := name + "@" + strconv.FormatInt(window.UnixNano(), 10)
+		r, err := t.sharedGet(sharedCount, key)
+		if err != nil {
+			return err
+		}
+		n := uint64(0)
+		if r != nil && len(r.Value) == 8 {
+			n = binary.BigEndian.Uint64(r.Value)
+		}
+		if ok = n < uint64(limit); !ok {
+			return nil
+		}
+		return t.sharedPut(sharedRow{Kind: sharedCount, Key: key, Owner: name, Group: name,
+			Value: binary.BigEndian.AppendUint64(nil, n+1), Expires: expires.UnixNano()})
+	})
+	return ok, err
 }
 
 // Open pages. Each process keeps a row per WebSocket it holds, renewed
@@ -408,7 +435,7 @@ func (s *Store) ExpireShared(now time.Time, limit int) (int, error) {
 	n := 0
 	err := s.update(func(t txn) error {
 		n = 0
-		for _, kind := range []string{sharedLaunch, sharedSession, sharedMove, sharedSocket} {
+		for _, kind := range []string{sharedLaunch, sharedSession, sharedMove, sharedSocket, sharedCount} {
 			gone, err := t.sharedExpire(kind, now.UnixNano(), limit)
 			if err != nil {
 				return err

@@ -170,3 +170,31 @@ func TestSocketBudgetsHoldAcrossProcesses(t *testing.T) {
 		}
 	})
 }
+
+// TestCountsAreEveryProcesss: two stores on one database (two processes)
+// count in one window; the next window starts again.
+func TestCountsAreEveryProcesss(t *testing.T) {
+	eachBackend(t, func(t *testing.T) {
+		s, path := openTemp(t)
+		other := s
+		if onPostgres(t) {
+			var err error
+			if other, err = Open(path, nil); err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+		}
+		w := time.Unix(1_800_000_000, 0)
+		for i, st := range []*Store{s, other, s} {
+			if ok, err := st.CountIn("exchange", 3, w, w.Add(2*time.Minute)); !ok || err != nil {
+				t.Fatalf("event %d refused: %v", i, err)
+			}
+		}
+		if ok, _ := other.CountIn("exchange", 3, w, w.Add(2*time.Minute)); ok {
+			t.Fatal("a fourth event let in by the other process")
+		}
+		if ok, _ := other.CountIn("exchange", 3, w.Add(time.Minute), w.Add(3*time.Minute)); !ok {
+			t.Fatal("the next window did not start again")
+		}
+	})
+}

@@ -230,6 +230,28 @@ func (s *Server) launchOf(instance string, now time.Time) (commands.Launch, bool
 	return l, true
 }
 
+// allowEveryone counts one event of a limit that is the whole bot's, not
+// an address's (the code exchanges and instance look-ups asked of
+// Discord, a user's sign-ins): on PostgreSQL in the database, in the
+// minute every process counts alike; on bbolt, or when the database
+// cannot be asked, in this process's memory. The limits of an address
+// stay each process's: they are checked before anything costs, and a
+// database write for each request of a flood would cost more than the
+// flood.
+func (s *Server) allowEveryone(key string, limit int, now time.Time) bool {
+	db := s.shared()
+	if db == nil {
+		return s.limits.allow(key, limit, now)
+	}
+	window := now.Truncate(time.Minute)
+	ok, err := db.CountIn(key, limit, window, window.Add(2*time.Minute))
+	if err != nil {
+		s.log.Warn("counting a limit in the database", "limit", key, "err", err)
+		return s.limits.allow(key, limit, now)
+	}
+	return ok
+}
+
 // socketsKept: how long the database counts a page of a process that
 // stopped renewing it (it died): three pings.
 const socketsKept = 3 * pingEvery

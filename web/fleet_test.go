@@ -24,8 +24,9 @@ import (
 // commands.Service and a web.Server of its own, behind an address of its
 // own, owning the tables of the servers owns says (none of the stack's,
 // in these tests). It has no gateway: Discord sends the interactions to
-// the stack's bot, and only the page's requests reach it.
-func (s *stack) otherProcess(dsn string, owns func(string) bool) *stack {
+// the stack's bot, and only the page's requests reach it. now, when
+// given, is its page server's clock.
+func (s *stack) otherProcess(dsn string, owns func(string) bool, now ...func() time.Time) *stack {
 	s.t.Helper()
 	st, err := store.Open(dsn, &store.Options{NoSync: true, Timeout: 5 * time.Second})
 	if err != nil {
@@ -37,7 +38,7 @@ func (s *stack) otherProcess(dsn string, owns func(string) bool) *stack {
 		handler.Load().(http.Handler).ServeHTTP(w, r)
 	}))
 	ws, err := web.New(web.Options{AppID: s.b.AppID, ClientSecret: s.srv.ClientSecret(), APIBase: s.srv.BaseURL(),
-		PublicURL: o.http.URL, Discord: s.b, Store: st, Renderer: sharedRenderer, Logger: logger()})
+		PublicURL: o.http.URL, Discord: s.b, Store: st, Renderer: sharedRenderer, Logger: logger(), Now: clockOf(now)})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -53,6 +54,13 @@ func (s *stack) otherProcess(dsn string, owns func(string) bool) *stack {
 		st.Close()
 	})
 	return o
+}
+
+func clockOf(now []func() time.Time) func() time.Time {
+	if len(now) > 0 {
+		return now[0]
+	}
+	return nil
 }
 
 // waitFrame waits until the page got a state frame ok accepts, and
@@ -364,4 +372,32 @@ func BenchmarkForwardedMove(b *testing.B) {
 	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(ms(0.5), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
+}
+
+// TestUserSignInsCountOnEveryProcess: a user's 10 sign-ins a minute are
+// the bot's: spread over two processes, the eleventh is refused on either.
+func TestUserSignInsCountOnEveryProcess(t *testing.T) {
+	dsn := pgtest.Database(t)
+	// One minute for the whole test, however slow the machine.
+	frozen := time.Now()
+	clock := func() time.Time { return frozen }
+	a := newStack(t, stackOptions{dsn: dsn, owns: func(string) bool { return true }, now: clock})
+	b := a.otherProcess(dsn, func(string) bool { return false }, clock)
+	alice, bob := a.srv.CreateUser("alice"), a.srv.CreateUser("bob")
+	_, thread := a.game(alice, bob)
+	inst := a.launch(alice, thread)
+	for i := range 10 {
+		through := a
+		if i%2 == 1 {
+			through = b
+		}
+		if ans, code := through.session(alice, inst); code != http.StatusOK {
+			t.Fatalf("sign-in %d: %d %s", i+1, code, ans.raw)
+		}
+	}
+	for _, through := range []*stack{a, b} {
+		if ans, code := through.session(alice, inst); code != http.StatusTooManyRequests {
+			t.Fatalf("an eleventh sign-in in the minute: %d %s", code, ans.raw)
+		}
+	}
 }

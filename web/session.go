@@ -434,7 +434,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	// The instance, before any code is spent on it.
 	if _, launched := s.launchOf(in.InstanceID, now); !launched {
 		if _, known := s.instances.cached(in.InstanceID, instanceFresh, now); !known &&
-			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.limits.allow("lookup", lookups, now)) {
+			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.allowEveryone("lookup", lookups, now)) {
 			limited()
 			return
 		}
@@ -455,7 +455,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.exchanging.release(addr)
-	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
+	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.allowEveryone("exchange", exchanges, now) {
 		limited()
 		return
 	}
@@ -463,7 +463,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var u discordUser
 		if u, err = s.me(ctx, token); err == nil {
-			if !s.limits.allow("user:"+u.ID, sessionsPerUser, now) {
+			if !s.allowEveryone("user:"+u.ID, sessionsPerUser, now) {
 				limited()
 				return
 			}
