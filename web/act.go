@@ -202,6 +202,9 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	if o := r.URL.Query().Get("origin"); o != "" && o != s.proc {
+		after = 0 // another process's version: this one's frame at once
+	}
 	if after != 0 {
 		s.holdOpen(w, pollFor)
 	}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -169,6 +170,31 @@ func TestAPageOnAnotherProcessFollowsAndPlays(t *testing.T) {
 		t.Fatalf("moves played by the first process %v, by the second %v: want the page's move by the first only", playedByA, playedByB)
 	}
 	mu.Unlock()
+	// A page whose long poll reaches the second process with the first's
+	// version (its last answer came from there) gets the second's frame at
+	// once, not after the poll's 25 s.
+	var fromA struct {
+		Version uint64 `json:"version"`
+		Origin  string `json:"origin"`
+	}
+	_, raw := a.call(sessions[second.ID], "GET", "/api/state", nil)
+	if err := json.Unmarshal(raw, &fromA); err != nil || fromA.Origin == "" || fromA.Origin == after.Origin {
+		t.Fatalf("the processes' frames name no distinct origins: %q and %q (%v)", fromA.Origin, after.Origin, err)
+	}
+	polled := make(chan int, 1)
+	go func() {
+		code, _ := b.call(sessions[second.ID], "GET", fmt.Sprintf("/api/state?after=%d&origin=%s", fromA.Version+1000, fromA.Origin), nil)
+		polled <- code
+	}()
+	select {
+	case code := <-polled:
+		if code != http.StatusOK {
+			t.Fatalf("the poll with the other process's version: %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a poll with the other process's version waited for a change of this one's")
+	}
+
 	// The other page on the second process follows it too.
 	other := alice
 	if second.ID == alice.ID {

@@ -357,6 +357,7 @@ type frame struct {
 	Version uint64 `json:"version"`
 	Game    string `json:"game"`
 	SVG     string `json:"svg"`
+	Origin  string `json:"origin"`
 	Seat    int    `json:"seat"`
 	Current int    `json:"current"`
 	Owners  []int8 `json:"owners"`

@@ -353,7 +353,9 @@ func (s *Server) frameFor(channel, user, lang string) (*stateFrame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildFrame(v, lang, user, svgURL(v.Board, v.Variant, lang)), nil
+	f := buildFrame(v, lang, user, svgURL(v.Board, v.Variant, lang))
+	f.Origin = s.proc
+	return f, nil
 }
 
 // gameGone tells every page of a room that its game is over (or gone)

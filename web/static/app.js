@@ -245,7 +245,9 @@ async function show(st) {
     over(st);
     return;
   }
-  if (page.state && st.version < page.state.version) return;
+  // Versions are a process's: a frame of another (the page's requests
+  // may reach several) is newer than the last one of that other process.
+  if (page.state && st.origin === page.state.origin && st.version < page.state.version) return;
   if (!page.board || page.svgURL !== st.svg) {
     page.svgURL = st.svg;
     page.board = await loadBoard(document.getElementById('board'), st.svg);
@@ -574,7 +576,8 @@ async function poll() {
   while (!page.ended) {
     try {
       const v = page.state ? page.state.version : 0;
-      await show(await api('api/state?after=' + v));
+      const o = page.state ? encodeURIComponent(page.state.origin || '') : '';
+      await show(await api('api/state?after=' + v + '&origin=' + o));
       failures = 0;
       say('');
     } catch (e) {
