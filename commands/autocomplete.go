@@ -154,6 +154,9 @@ func shortOf(g *engine.Game, seat int, id data.TrackID) (int, bool) {
 // snapshot is the channel's table as it last stood, loading it on first
 // use; nil when there is none.
 func (s *Service) snapshot(channel string) *tableSnapshot {
+	if snap, ok := s.mirrored(channel); ok {
+		return snap
+	}
 	t, ok := s.tables.loaded(channel)
 	if !ok {
 		// Not loaded yet: load it once (the only wait autocomplete makes).

@@ -218,7 +218,10 @@ func (c *tableCache) get(channel string) (*table, error) {
 }
 
 // EvictIdle drops the tables unused for IdleAfter. Run calls it.
-func (s *Service) EvictIdle() { s.tables.evictIdle() }
+func (s *Service) EvictIdle() {
+	s.tables.evictIdle()
+	s.mirrors.evictIdle(s.cfg.Now().Add(-s.cfg.IdleAfter))
+}
 
 // openTable is the empty table of a channel, before it is loaded, with
 // what every table works with.

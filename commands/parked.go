@@ -56,8 +56,9 @@ func (t *table) parked(now time.Time) []byte {
 	return data
 }
 
-// unpark restores what a table parked, and clears it from the store.
-func (t *table) unpark(data []byte) {
+// unpark restores what a table parked and, when clear, clears it from the
+// store (a mirror leaves it to the owner).
+func (t *table) unpark(data []byte, clear bool) {
 	var p parkedTable
 	if err := json.Unmarshal(data, &p); err != nil {
 		t.log.Warn("unreadable parked table dropped", "channel", t.channel, "err", err)
@@ -75,6 +76,9 @@ func (t *table) unpark(data []byte) {
 		}
 	}
 	t.boardShown = p.BoardShown
+	if !clear {
+		return
+	}
 	if err := t.store.Park(t.channel, nil); err != nil {
 		t.log.Warn("clear a parked table", "channel", t.channel, "err", err)
 	}

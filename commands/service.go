@@ -66,6 +66,11 @@ type Config struct {
 	// (DefaultIdleAfter when 0). See cache.go.
 	MaxTables int
 	IdleAfter time.Duration
+	// Owns says whether this process owns the tables of a server's
+	// channels (several processes on one PostgreSQL database each own
+	// some: fleet.go); nil: it owns every table. A table another process
+	// owns is only read here, never loaded to be played (mirror.go).
+	Owns func(guild string) bool
 }
 
 // Service runs the games of every channel: it routes each request to its
@@ -90,6 +95,8 @@ type Service struct {
 	replays *replays
 	hands   handCache
 	recent  recentIDs
+	// mirrors are the tables of other processes this one reads.
+	mirrors *mirrors
 	// moves counts the turns people complete, when the poster counts
 	// them (MoveCounter).
 	moves MoveCounter
@@ -136,6 +143,7 @@ func New(cfg Config) *Service {
 	s.opener = &opener{tables: s.tables, store: cfg.Store, catalog: cfg.Catalog, poster: cfg.Poster, now: cfg.Now, log: cfg.Logger, out: s.out,
 		perMember: limit(cfg.MaxLobbiesPerMember, DefaultLobbiesPerMember), perChannel: limit(cfg.MaxLobbiesPerChannel, DefaultLobbiesPerChannel),
 		lobbyExpiry: cfg.LobbyExpiry, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}
+	s.mirrors = newMirrors(cfg.MaxTables)
 	s.routes = s.newRouter()
 	return s
 }

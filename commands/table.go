@@ -43,6 +43,10 @@ type table struct {
 	// changed table (see publish); nil when nobody listens.
 	changed func()
 
+	// mirror: the table of another process, read only (mirror.go): its
+	// load changes nothing in the store.
+	mirror bool
+
 	mu sync.Mutex
 	// gone: the table was dropped from memory; whoever waited for its
 	// lock looks the channel up again.
@@ -151,7 +155,7 @@ func (t *table) load() error {
 	rec := l.Record
 	t.rec, t.game, t.told, t.snapMoves = rec, nil, narration{}, 0
 	if l.Parked != nil {
-		t.unpark(l.Parked)
+		t.unpark(l.Parked, !t.mirror)
 	}
 	if rec.Status != store.StatusPlaying {
 		return nil
@@ -163,7 +167,7 @@ func (t *table) load() error {
 	t.game, t.told, t.snapMoves = b.game, b.told, b.snapMoves
 	// A game loaded from far behind its last snapshot (an upgraded file's,
 	// say) gets one now, so that it never replays that far again.
-	if n := len(rec.Log); n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {
+	if n := len(rec.Log); !t.mirror && n-t.snapMoves >= 2*snapshotEvery && t.snapshotDue(n) {
 		if snap := t.tableSnapshot(n); snap != nil {
 			if err := t.store.SaveSnapshot(channel, snap); err != nil {
 				t.log.Warn("save a snapshot", "channel", channel, "err", err)

@@ -175,6 +175,23 @@ type txn interface {
 	// notify tells every subscriber, once the transaction commits, that
 	// the game in channel changed (notify.go).
 	notify(channel string) error
+	// sharedGet returns a shared record (shared.go), expired or not, or
+	// nil; in a read-write transaction it claims the key until the
+	// transaction ends. sharedByOwner lists a kind's records of an owner
+	// by expiry then key; sharedByGroup a group's; sharedAll a kind's.
+	sharedGet(kind, key string) (*sharedRow, error)
+	sharedPut(r sharedRow) error
+	sharedDelete(kind, key string) error
+	sharedByOwner(kind, owner string) ([]sharedRow, error)
+	sharedByGroup(kind, group string) ([]sharedRow, error)
+	sharedAll(kind string) ([]sharedRow, error)
+	sharedCount(kind string) (int, error)
+	// sharedHeaviest is the owner holding the most records of a kind.
+	sharedHeaviest(kind string) (string, error)
+	// sharedExpire removes up to limit records of a kind that expired at
+	// or before now (Unix nanoseconds) and returns their keys.
+	sharedExpire(kind string, now int64, limit int) ([]string, error)
+
 	// counts counts the database's records (copy.go).
 	counts() (*Counts, error)
 	// checkFence returns ErrLeaseLost unless the fence's lease is held,

@@ -34,6 +34,11 @@ var ErrClosed = errors.New("store: closed")
 type Change struct {
 	// Channel is the channel whose game changed (empty when Missed).
 	Channel string
+	// Moves: a page posted moves for the table of Channel, in Guild
+	// (shared.go); Answers: the table's owner answered some; Forgotten:
+	// Guild's games were forgotten.
+	Guild                     string
+	Moves, Answers, Forgotten bool
 	// Missed: changes may have been lost; treat every game as changed.
 	Missed bool
 }
@@ -90,7 +95,7 @@ func (sub *Subscription) Next(ctx context.Context) (Change, error) {
 			delete(sub.pending, ch)
 			sub.again()
 			sub.mu.Unlock()
-			return Change{Channel: ch}, nil
+			return parseNotice(ch), nil
 		}
 		sub.mu.Unlock()
 		select {

@@ -36,6 +36,7 @@ const (
 // here to move with its channel's server.
 var bucketKeying = map[string]keying{
 	string(bucketMeta):          perDatabase,
+	string(bucketShared):        perDatabase,
 	string(bucketGames):         perChannel,
 	string(bucketArchive):       perGuild,
 	string(bucketArchivedGames): perGuild,

@@ -39,6 +39,12 @@ import (
 //
 // A game's log, snapshot and parked state reference its row and go with
 // it (ON DELETE CASCADE).
+//
+// Version 3:
+//
+//	shared_records  what the live page keeps for every process (shared.go):
+//	                activity launches, sessions by a hash of their token,
+//	                moves forwarded to a table's owner, with their answers
 
 var pgMigrations = []struct {
 	name string
@@ -117,6 +123,20 @@ CREATE TABLE guild_settings (
 	guild text COLLATE "C" PRIMARY KEY,
 	value bytea NOT NULL
 );
+`},
+	{"shared records of the live page: launches, sessions, forwarded moves", `
+CREATE TABLE shared_records (
+	kind       text COLLATE "C" NOT NULL,
+	key        text COLLATE "C" NOT NULL,
+	owner      text COLLATE "C" NOT NULL,
+	grp        text COLLATE "C" NOT NULL,
+	value      bytea NOT NULL,
+	expires_ns bigint NOT NULL,
+	PRIMARY KEY (kind, key)
+);
+CREATE INDEX shared_owner ON shared_records (kind, owner, expires_ns);
+CREATE INDEX shared_grp ON shared_records (kind, grp);
+CREATE INDEX shared_expires ON shared_records (kind, expires_ns);
 `},
 }
 

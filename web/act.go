@@ -109,8 +109,24 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	// A panic in it is the guard's (guard.go): this is the request's
 	// goroutine.
 	ans := actAnswer{Replies: []messageJSON{}}
-	for _, m := range s.move(context.WithoutCancel(r.Context()), move) {
-		ans.Replies = append(ans.Replies, messageOf(m, names))
+	if s.svc.Owns(sess.guild) {
+		for _, m := range s.move(context.WithoutCancel(r.Context()), move) {
+			ans.Replies = append(ans.Replies, messageOf(m, names))
+		}
+	} else {
+		// Another process owns the table: the move goes there (fleet.go).
+		replies, err := s.forward(r.Context(), move)
+		switch {
+		case errors.Is(err, errNoAnswer):
+			s.log.Warn("a page's move not answered by its table's process", "channel", channel)
+			s.refuse(w, http.StatusGatewayTimeout, "move_timeout", sess.lang)
+			return
+		case err != nil:
+			s.log.Error("forwarding a page's move", "channel", channel, "err", err)
+			s.refuse(w, http.StatusInternalServerError, "internal", sess.lang)
+			return
+		}
+		ans.Replies = append(ans.Replies, replies...)
 	}
 	if f, err := s.frameFor(channel, sess.user, sess.lang); err == nil && f.Game == game {
 		ans.State = f
@@ -176,7 +192,7 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, over)
 		return
 	case errors.Is(err, errNotInInstance):
-		s.sessions.drop(sess)
+		s.dropSession(sess)
 		s.hub.endSession(sess, closeNoHello, "not in the activity")
 		s.refuse(w, http.StatusUnauthorized, "session_ended", sess.lang)
 		return
@@ -186,6 +202,9 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	if o := r.URL.Query().Get("origin"); o != "" && o != s.proc {
+		after = 0 // another process's version: this one's frame at once
+	}
 	if after != 0 {
 		s.holdOpen(w, pollFor)
 	}

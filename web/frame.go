@@ -22,11 +22,15 @@ import (
 type stateFrame struct {
 	Type    string `json:"type"` // "state"
 	Version uint64 `json:"version"`
-	Game    string `json:"game"`
-	Board   string `json:"board"`
-	SVG     string `json:"svg"`
-	Title   string `json:"title"`
-	Lobby   bool   `json:"lobby"`
+	// Origin names the process whose version it is: versions count each
+	// process's changes, and a page's requests may reach several
+	// processes (fleet.go). The page compares versions of one origin.
+	Origin string `json:"origin"`
+	Game   string `json:"game"`
+	Board  string `json:"board"`
+	SVG    string `json:"svg"`
+	Title  string `json:"title"`
+	Lobby  bool   `json:"lobby"`
 	// Seat is the reader's seat, -1 for a spectator; Current the seat to
 	// play, -1 when none.
 	Seat    int `json:"seat"`

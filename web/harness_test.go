@@ -84,6 +84,11 @@ type stackOptions struct {
 	// bots gives the tables bots (each plays its first legal move) at
 	// four levels, as `conductor run` does with the real ones.
 	bots bool
+	// dsn, when set, is the PostgreSQL database of the store (default: a
+	// bbolt file); owns, when set, says which servers' tables this
+	// process owns (commands.Config.Owns).
+	dsn  string
+	owns func(guild string) bool
 }
 
 // firstLegal is a bot that plays the first legal move.
@@ -122,7 +127,11 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	if o.entryPoint != 0 {
 		srv.CreateEntryPoint(o.entryPoint)
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "conductor.db"), &store.Options{NoSync: true, Timeout: time.Second})
+	where, timeout := filepath.Join(t.TempDir(), "conductor.db"), time.Second
+	if o.dsn != "" {
+		where, timeout = o.dsn, 5*time.Second
+	}
+	st, err := store.Open(where, &store.Options{NoSync: true, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +179,7 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	// the first player nothing to claim about once in 250).
 	var dealt atomic.Uint64
 	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: poster, Logger: logger(),
-		BotDelay: time.Millisecond, Activity: ws, NewSeed: func() uint64 { return dealt.Add(1) * 0x9e3779b97f4a7c15 }}
+		BotDelay: time.Millisecond, Activity: ws, NewSeed: func() uint64 { return dealt.Add(1) * 0x9e3779b97f4a7c15 }, Owns: o.owns}
 	if o.bots {
 		cfg.Bots = func(string, uint64) (commands.Bot, error) { return firstLegal{}, nil }
 		cfg.BotLevels = []string{"easy", "normal", "hard", "expert"}
@@ -348,6 +357,7 @@ type frame struct {
 	Version uint64 `json:"version"`
 	Game    string `json:"game"`
 	SVG     string `json:"svg"`
+	Origin  string `json:"origin"`
 	Seat    int    `json:"seat"`
 	Current int    `json:"current"`
 	Owners  []int8 `json:"owners"`

@@ -85,6 +85,9 @@ type conn struct {
 	sess   *session
 	seated bool // its reader held a seat when it joined
 	room   *room
+	// key names the page in the database's count of open pages
+	// (fleet.go); "" on bbolt.
+	key string
 
 	mu      sync.Mutex
 	next    []byte // the latest frame not yet written
@@ -146,7 +149,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(msg, &hello)
 	}
-	sess := s.sessions.get(hello.Hello, s.opts.Now())
+	sess := s.sessionOf(hello.Hello)
 	if err != nil || sess == nil {
 		closeWS(ws, closeNoHello, "no session")
 		return
@@ -167,7 +170,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, closeOver, "game over")
 		return
 	case errors.Is(err, errNotInInstance):
-		s.sessions.drop(sess)
+		s.dropSession(sess)
 		closeWS(ws, closeNoHello, "not in the activity")
 		return
 	case err != nil:
@@ -175,6 +178,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		closeWS(ws, websocket.CloseInternalServerErr, "try again")
 		return
 	}
+	// The budgets hold across processes (fleet.go), then here.
+	if !s.joinShared(c, channel, seats) {
+		closeWS(ws, closeTooMany, errTooMany.Error())
+		return
+	}
+	defer s.leaveShared(c)
 	if err := s.hub.join(c, channel, seats); err != nil {
 		closeWS(ws, closeTooMany, err.Error())
 		return
@@ -344,7 +353,9 @@ func (s *Server) frameFor(channel, user, lang string) (*stateFrame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildFrame(v, lang, user, svgURL(v.Board, v.Variant, lang)), nil
+	f := buildFrame(v, lang, user, svgURL(v.Board, v.Variant, lang))
+	f.Origin = s.proc
+	return f, nil
 }
 
 // gameGone tells every page of a room that its game is over (or gone)
@@ -458,12 +469,17 @@ func (c *conn) writeLoop() {
 			return
 		case <-ping.C:
 			// An open page is a session in use; past its lifetime it ends.
-			if now := c.srv.opts.Now(); c.sess.live(now) {
-				c.sess.touch(now)
-			} else {
+			// A session ended by another process ends here within a ping.
+			now := c.srv.opts.Now()
+			if !c.sess.live(now) {
 				c.finish(closeNoHello, "session expired")
 				continue
 			}
+			if !c.srv.recheck(c.sess, now) {
+				c.finish(closeForgotten, "session ended")
+				continue
+			}
+			c.sess.touch(now)
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWithin)); err != nil {
 				c.stop()
 				return

@@ -10,7 +10,8 @@ import (
 // Which game an activity instance shows. Discord reports the instance of
 // a LAUNCH_ACTIVITY answer to the bot, with the thread and the user that
 // launched it (an interaction Discord signed): that is trusted, and kept
-// in memory for a while. An instance the bot did not launch (Discord's
+// in memory for a while (on PostgreSQL in the database too, for every
+// process: fleet.go). An instance the bot did not launch (Discord's
 // own Entry Point handler, a restart) is placed by the channel Discord
 // says it runs in.
 

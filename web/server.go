@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"conductor/commands"
@@ -90,6 +91,13 @@ type Server struct {
 	limits    rateLimits
 	// exchanging counts the codes being exchanged per address.
 	exchanging inFlight
+	// follower hears the other processes through the database (fleet.go);
+	// nil on bbolt.
+	follower *follower
+	// proc names this process in the database's count of open pages;
+	// sockets numbers its pages.
+	proc    string
+	sockets atomic.Uint64
 
 	// hsts: the public address is HTTPS, so browsers are told to keep to it.
 	hsts bool
@@ -139,7 +147,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	opts.Timeouts = opts.Timeouts.withDefaults()
-	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS}
+	s := &Server{opts: opts, log: opts.Logger, api: api, closed: make(chan struct{}), hsts: publicHTTPS, proc: randomString(9)}
 	s.sessions.init()
 	s.launches.init()
 	s.boards.init()
@@ -147,10 +155,17 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Attach gives the server the service the pages play through.
+// Attach gives the server the service the pages play through. On
+// PostgreSQL it starts following the other processes (fleet.go): the
+// changes of their games, the moves posted for this one's tables.
 func (s *Server) Attach(svc *commands.Service) {
 	s.svc = svc
 	s.move = svc.Move
+	if err := s.follow(); err != nil {
+		// Pages then follow this process's games only; the store's own
+		// listener retries its connection, but its first LISTEN failed.
+		s.log.Error("the live board cannot hear the other processes", "err", err)
+	}
 }
 
 // Close ends every live connection.
@@ -204,6 +219,7 @@ const hstsPolicy = "max-age=31536000"
 // Launched records an instance opened from a channel (commands.Activity).
 func (s *Server) Launched(l commands.Launch) {
 	s.launches.put(l, s.opts.Now())
+	s.storeLaunch(l, s.opts.Now())
 	s.log.Debug("activity launched", "instance", l.Instance, "channel", l.Channel, "game", l.Game)
 }
 
@@ -213,10 +229,16 @@ func (s *Server) Changed(channel string) { s.hub.changed(channel) }
 // Forgotten ends the sessions of a server whose games were forgotten
 // (commands.Activity).
 func (s *Server) Forgotten(guild string) {
-	for _, sess := range s.sessions.dropGuild(guild) {
-		s.hub.endSession(sess, closeForgotten, "forgotten")
+	s.forgetHere(guild)
+	if db := s.shared(); db != nil {
+		if _, err := db.DropGuildSessions(guild); err != nil {
+			s.log.Error("ending a forgotten server's sessions in the database", "err", err)
+		}
+		// Every other process ends its pages and replays of the server.
+		if err := db.NotifyForgotten(guild); err != nil {
+			s.log.Error("telling the other processes a server was forgotten", "err", err)
+		}
 	}
-	s.replays.forget(guild)
 }
 
 // ReplayURL is the public replay page of a game (commands.Activity).

@@ -23,8 +23,9 @@ import (
 // A session is one reader's page, bound to (user, guild, instance, game).
 // The server resolves the game: the page never names one, except by
 // picking among the live games of the channel Discord says the instance
-// is in. Sessions live in memory; after a restart the page authorises
-// again (silently, once the user consented).
+// is in. On bbolt sessions live in memory, and after a restart the page
+// authorises again (silently, once the user consented); on PostgreSQL
+// they are in the database too, by a hash of their token (fleet.go).
 
 // sessionIdle is how long an unused session lives (a page with its
 // WebSocket open is in use).
@@ -57,10 +58,13 @@ type session struct {
 	created            time.Time
 	ended              atomic.Bool // dropped: evicted, forgotten, refused
 
-	mu      sync.Mutex // guards channel, game and seen
+	mu      sync.Mutex // guards channel, game, seen, stored and checked
 	channel string     // the game's channel; "" until one is picked
 	game    string
 	seen    time.Time
+	// stored is the last use the database holds, checked when it was last
+	// read (PostgreSQL: fleet.go).
+	stored, checked time.Time
 
 	// acts applies the session's moves one at a time; it guards replies,
 	// the answers to recent moves by the page's nonce.
@@ -181,6 +185,42 @@ func (ss *sessions) evictLocked(now time.Time) []*session {
 	return ended
 }
 
+// byKey finds a session held here by its token's key, live or not.
+func (ss *sessions) byKey(hashed string) *session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for k, s := range ss.byTok {
+		if hashKey(k) == hashed {
+			return s
+		}
+	}
+	return nil
+}
+
+// keep holds a session another process opened, read from the database;
+// when one of its token is held already, that one is brought up to date
+// and returned (pages hold it).
+func (ss *sessions) keep(s *session) *session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	k := tokenKey(s.token)
+	if old := ss.byTok[k]; old != nil {
+		old.mu.Lock()
+		old.channel, old.game, old.checked = s.channel, s.game, s.checked
+		if s.seen.After(old.seen) {
+			old.seen, old.stored = s.seen, s.seen
+		}
+		old.mu.Unlock()
+		return old
+	}
+	if mine := ss.byUser[s.user]; len(mine) >= maxSessionsPerUser {
+		ss.dropLocked(mine[0]) // the database's bounds are the ones that hold
+	}
+	ss.byTok[k] = s
+	ss.byUser[s.user] = append(ss.byUser[s.user], s)
+	return s
+}
+
 // get finds a live session by its token, and marks it used.
 func (ss *sessions) get(tok string, now time.Time) *session {
 	if tok == "" {
@@ -229,7 +269,40 @@ func (s *Server) bearer(r *http.Request) *session {
 	if !ok {
 		return nil
 	}
-	return s.sessions.get(strings.TrimSpace(tok), s.opts.Now())
+	return s.sessionOf(strings.TrimSpace(tok))
+}
+
+// sessionOf finds a live session by its token and marks it used: held
+// here (and, on PostgreSQL, still in the database), else opened by
+// another process.
+func (s *Server) sessionOf(tok string) *session {
+	if tok == "" {
+		return nil
+	}
+	now := s.opts.Now()
+	if sess := s.sessions.get(tok, now); sess != nil {
+		if !s.recheck(sess, now) {
+			s.hub.endSession(sess, closeForgotten, "session ended")
+			return nil
+		}
+		return sess
+	}
+	sess := s.loadSession(tok, now)
+	if sess == nil || !sess.live(now) {
+		return nil
+	}
+	sess.touch(now)
+	return sess
+}
+
+// dropSession ends a session here and in the database.
+func (s *Server) dropSession(sess *session) {
+	s.sessions.drop(sess)
+	if db := s.shared(); db != nil {
+		if err := db.DropSession(hashKey(tokenKey(sess.token))); err != nil {
+			s.log.Warn("ending a session in the database", "err", err)
+		}
+	}
 }
 
 // apiError is an API refusal: a code the page knows and a sentence in
@@ -359,9 +432,9 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	// The instance, before any code is spent on it.
-	if _, launched := s.launches.get(in.InstanceID, now); !launched {
+	if _, launched := s.launchOf(in.InstanceID, now); !launched {
 		if _, known := s.instances.cached(in.InstanceID, instanceFresh, now); !known &&
-			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.limits.allow("lookup", lookups, now)) {
+			(!s.limits.allow("lookup:"+addr, lookupsPerAddress, now) || !s.allowEveryone("lookup", lookups, now)) {
 			limited()
 			return
 		}
@@ -382,7 +455,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.exchanging.release(addr)
-	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.limits.allow("exchange", exchanges, now) {
+	if s.limits.over("failed:"+addr, failuresPerAddress, now) || !s.allowEveryone("exchange", exchanges, now) {
 		limited()
 		return
 	}
@@ -390,7 +463,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var u discordUser
 		if u, err = s.me(ctx, token); err == nil {
-			if !s.limits.allow("user:"+u.ID, sessionsPerUser, now) {
+			if !s.allowEveryone("user:"+u.ID, sessionsPerUser, now) {
 				limited()
 				return
 			}
@@ -411,7 +484,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 // openSession checks the instance and the game for a confirmed user.
 func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionRequest, inst commands.ActivityInstance, u discordUser, token string) {
 	lang := present.Lang(u.Locale)
-	launch, launched := s.launches.get(inst.ID, s.opts.Now())
+	launch, launched := s.launchOf(inst.ID, s.opts.Now())
 	if inst.Guild == "" || (in.GuildID != "" && in.GuildID != inst.Guild) || (launched && launch.Guild != inst.Guild) {
 		s.log.Info("activity session refused: another server", "instance", inst.ID, "instance_guild", inst.Guild, "claimed_guild", in.GuildID)
 		s.refuse(w, http.StatusForbidden, "other_guild", lang)
@@ -471,6 +544,7 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, in sessionR
 	for _, old := range s.sessions.add(sess, s.opts.Now()) {
 		s.hub.endSession(old, closeForgotten, "session ended")
 	}
+	s.storeSession(sess)
 	s.log.Info("activity session opened", "user", u.ID, "guild", inst.Guild, "instance", inst.ID, "channel", sess.channel)
 	ans := sessionAnswer{Session: sess.token, AccessToken: token, Me: meJSON{ID: u.ID, Name: u.name()}, Lang: lang, Texts: pageTexts(lang)}
 	if sess.channel != "" {
@@ -536,6 +610,7 @@ func (s *Server) servePick(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sess.bind(games[i].Channel, games[i].Game)
+	s.storeBinding(sess)
 	writeJSON(w, http.StatusOK, gameRefJSON{ID: games[i].Game, Channel: games[i].Channel})
 }
 

@@ -82,6 +82,12 @@ func (s *Server) serveNew(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusForbidden, "not_in_instance", sess.lang)
 		return
 	}
+	// A table is opened by the process that owns its server's tables
+	// (fleet.go): from another one, the page says to open it in Discord.
+	if !s.svc.Owns(sess.guild) {
+		s.refuse(w, http.StatusConflict, "open_elsewhere", sess.lang)
+		return
+	}
 	// One opening of a session at a time: a repeat finds the table the
 	// first opened.
 	sess.acts.Lock()
@@ -104,6 +110,7 @@ func (s *Server) serveNew(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess.bind(channel, game)
+	s.storeBinding(sess)
 	s.log.Info("a table opened from the live page", "user", sess.user, "guild", sess.guild, "channel", channel)
 	writeJSON(w, http.StatusOK, gameRefJSON{ID: game, Channel: channel})
 }

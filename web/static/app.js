@@ -245,7 +245,9 @@ async function show(st) {
     over(st);
     return;
   }
-  if (page.state && st.version < page.state.version) return;
+  // Versions are a process's: a frame of another (the page's requests
+  // may reach several) is newer than the last one of that other process.
+  if (page.state && st.origin === page.state.origin && st.version < page.state.version) return;
   if (!page.board || page.svgURL !== st.svg) {
     page.svgURL = st.svg;
     page.board = await loadBoard(document.getElementById('board'), st.svg);
@@ -485,7 +487,7 @@ async function act(body) {
   page.busy = true;
   app.classList.add('busy');
   body.nonce = nonce();
-  let ans;
+  let ans, failed;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       ans = await api('api/act', body);
@@ -493,12 +495,15 @@ async function act(body) {
     } catch (e) {
       if (e.status === 401) { expired(); break; }
       if (e.status && e.status < 500) { say(e.message, 'error'); break; }
-      // A network failure: the same nonce again is applied at most once.
+      // A network failure, or the table's process slow to answer (504):
+      // the same nonce again is applied at most once.
+      failed = e;
       await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
     }
   }
   page.busy = false;
   app.classList.remove('busy');
+  if (!ans && failed && failed.status === 504) say(failed.message, 'error');
   if (!ans) { if (page.state) render(page.state); return; }
   const reply = document.getElementById('reply');
   const shown = (ans.replies || []).filter((m) => m.text || (m.rows && m.rows.length));
@@ -571,7 +576,8 @@ async function poll() {
   while (!page.ended) {
     try {
       const v = page.state ? page.state.version : 0;
-      await show(await api('api/state?after=' + v));
+      const o = page.state ? encodeURIComponent(page.state.origin || '') : '';
+      await show(await api('api/state?after=' + v + '&origin=' + o));
       failures = 0;
       say('');
     } catch (e) {
