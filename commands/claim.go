@@ -12,6 +12,12 @@ import (
 func (s *Service) claimCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
 	b := tn.t.game.Board()
+	if r, ok := tn.suggestionAnswer("claim", req.Opt("route")); ok {
+		return r, nil
+	}
+	if ids := eitherTrack(tn.t.game, tn.seat, req.Opt("route")); len(ids) > 0 {
+		return tn.claimEither(ids, typedPayment(req), req.Opt("passenger"))
+	}
 	tr, ok := findTrack(b, req.Opt("route"))
 	if !ok {
 		return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
@@ -43,6 +49,9 @@ func exampleTrack(g *engine.Game, seat int) data.TrackID {
 // stationCommand: /station city [color] [locomotives].
 func (s *Service) stationCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
+	if r, ok := tn.suggestionAnswer("station", req.Opt("city")); ok {
+		return r, nil
+	}
 	city, ok := tn.t.game.Board().FindCity(req.Opt("city"))
 	if !ok {
 		return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))

@@ -14,6 +14,9 @@ import (
 // it, preferring the player's own routes where two are parallel.
 func (s *Service) passengerCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
+	if r, ok := tn.suggestionAnswer("passenger", req.Opt("from")); ok {
+		return r, nil
+	}
 	return tn.passengerFrom(req.Opt("from"), req.Opt("path"))
 }
 
