@@ -63,6 +63,8 @@ type firstSuggester struct {
 	failedClaims              int
 	// stuck: the player could draw nothing more and took no suggestion.
 	stuck bool
+	// twins counts lists offering the same line twice.
+	twins int
 }
 
 func newFirstSuggester(tb *table) *firstSuggester {
@@ -73,6 +75,16 @@ func newFirstSuggester(tb *table) *firstSuggester {
 func (fs *firstSuggester) first(user, name string, opts ...fakediscord.CommandOption) string {
 	fs.tb.interactions++
 	choices := fs.tb.e.complete(user, fs.tb.ch.ID, name, opts...)
+	seen := map[string]bool{}
+	for _, c := range choices {
+		if seen[c.Name] {
+			fs.twins++
+			if fs.twins == 1 {
+				fs.tb.e.t.Logf("/%s offers %q twice", name, c.Name)
+			}
+		}
+		seen[c.Name] = true
+	}
 	if len(choices) == 0 {
 		return ""
 	}
@@ -322,8 +334,8 @@ func TestFirstSuggestionIsNeverRefused(t *testing.T) {
 			if !tb.over() {
 				t.Errorf("the game did not end: stuck after %d turns", turns)
 			}
-			t.Logf("%s %s: %d turns; first suggestions taken %v, moves %v, refused %v, explained %v; draws %d, ticket draws %d",
-				c.lang, c.mapID, turns, fs.taken, fs.moves, fs.refused, fs.explained, tb.stats.Draws, tb.stats.TicketDraws)
+			t.Logf("%s %s: %d turns; first suggestions taken %v, moves %v, refused %v, explained %v; lines offered twice %d; draws %d, ticket draws %d",
+				c.lang, c.mapID, turns, fs.taken, fs.moves, fs.refused, fs.explained, fs.twins, tb.stats.Draws, tb.stats.TicketDraws)
 			t.Logf("%s %s: %d board pictures, %d pictures, %.2f MB of PNG (drawn for real: %v), %d public messages, %d private messages",
 				c.lang, c.mapID, n.boards, n.pictures, float64(n.bytes)/1e6, realPictures, n.public, n.private)
 			for _, ex := range fs.examples {
@@ -335,6 +347,9 @@ func TestFirstSuggestionIsNeverRefused(t *testing.T) {
 			}
 			if total > 0 {
 				t.Errorf("%d first suggestions refused: %v", total, fs.refused)
+			}
+			if fs.twins > 0 {
+				t.Errorf("%d lists offered the same line twice", fs.twins)
 			}
 			if fs.moves["claim"] < 10 {
 				t.Errorf("only %d claims from first suggestions: the game proves little", fs.moves["claim"])

@@ -293,7 +293,11 @@ func (tn turn) claimEither(ids []data.TrackID, pay payChoice, passenger string) 
 	}
 	t := tn.t
 	t.pending[tn.req.User] = pendingAction{action: opts[0], turn: g.Turn(), pay: true, opts: opts}
-	return reply(t.controls().paymentPrompt(loc, opts[0], opts))
+	m := t.controls().paymentPrompt(loc, opts[0], opts)
+	// The question names the route with both colours: each button claims
+	// the track of its colour.
+	m.Content = present.T(loc, "pay.ask", "action", suggestionLabel(loc, b, routeLabels(b, loc), ids))
+	return reply(m)
 }
 
 // suggestionAnswer answers a command sent with a suggestion that cannot be
@@ -472,23 +476,38 @@ func passengerChoices(g *engine.Game, seat int, typed, loc string, names func(in
 	case len(legal) == 0:
 		header = present.T(loc, "suggest.passenger.none")
 	}
-	var out []Choice
-	if header != "" {
-		out = append(out, Choice{Name: cutRunes(header, maxChoiceLen), Value: notYet})
-	}
+	// The passengers whose best trip scores most first.
+	var from []data.CityID
+	points := map[data.CityID]int{}
 	for i, c := range b.Cities {
 		id := data.CityID(i)
-		if g.PassengerAt(id) != seat || (len(legal) > 0 && !legal[id]) || len(out) == maxChoices {
+		if g.PassengerAt(id) != seat || (len(legal) > 0 && !legal[id]) {
 			continue
 		}
 		if typed != "" && !strings.Contains(data.Fold(c.Name), typed) {
 			continue
 		}
-		value := c.Name
+		if legal[id] {
+			if trips := g.BestTrips(seat, id); len(trips) > 0 {
+				points[id] = trips[len(trips)-1].Points
+			}
+		}
+		from = append(from, id)
+	}
+	slices.SortStableFunc(from, func(x, y data.CityID) int { return points[y] - points[x] })
+	var out []Choice
+	if header != "" {
+		out = append(out, Choice{Name: cutRunes(header, maxChoiceLen), Value: notYet})
+	}
+	for _, id := range from {
+		if len(out) == maxChoices {
+			break
+		}
+		name, value := b.Cities[id].Name, b.Cities[id].Name
 		if !legal[id] {
 			value = notYet + value
 		}
-		out = append(out, Choice{Name: cutRunes(c.Name, maxChoiceLen), Value: value})
+		out = append(out, Choice{Name: cutRunes(name, maxChoiceLen), Value: value})
 	}
 	return out
 }

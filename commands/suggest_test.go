@@ -305,7 +305,7 @@ func TestDoubleRoutePaidWithEitherColour(t *testing.T) {
 			}
 		}
 	}
-	if len(pays) != 2 || !strings.HasSuffix(pays[1], ":"+c1.String()) {
+	if len(pays) != 2 || !strings.HasSuffix(pays[1], ":"+c1.String()) || !strings.Contains(a.msg.Content, " / ") {
 		t.Fatalf("/claim %s with cards for both tracks: %q, buttons %v", route, a.msg.Content, pays)
 	}
 	w.click(user, pays[1])
