@@ -58,10 +58,10 @@ func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc stri
 	legal := make([]bool, len(b.Tracks))
 	anyLegal := false
 	if myTurn {
-		for _, a := range g.LegalActions(seat, nil) {
-			if a.Kind == engine.ActClaim {
-				legal[a.Track], anyLegal = true, true
-			}
+		// The tracks LegalActions would list claims of, without listing
+		// every payment of each.
+		for _, t := range g.AppendClaimable(seat, nil) {
+			legal[t], anyLegal = true, true
 		}
 	} else {
 		// Off turn: what the hand held could claim, offered as the routes
@@ -95,8 +95,15 @@ func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc stri
 			group = p
 		}
 		var ok, open []data.TrackID
+		match := typed == ""
 		for _, id := range group {
 			seen[id] = true
+			match = match || strings.Contains(labels[id].folded, typed)
+		}
+		if !match {
+			continue
+		}
+		for _, id := range group {
 			switch {
 			case legal[id]:
 				ok = append(ok, id)
@@ -161,9 +168,6 @@ func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc stri
 			break
 		}
 		name := suggestionLabel(loc, b, labels, sg.ids)
-		if typed != "" && !strings.Contains(data.Fold(name), typed) {
-			continue
-		}
 		value := suggestionRef(b, sg.ids)
 		if !sg.legal {
 			value = notYet + value

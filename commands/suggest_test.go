@@ -369,3 +369,22 @@ func TestStationAndPassengerSuggestWhatIsLegal(t *testing.T) {
 		t.Errorf("Europe has no passengers: %+v", p)
 	}
 }
+
+// BenchmarkClaimSuggestions: what /claim's list costs the player to play
+// on every keystroke (the legal moves, the tickets' paths, the doubles
+// merged), at the start of a USA game.
+func BenchmarkClaimSuggestions(b *testing.B) {
+	w := newWorld(b)
+	startedGame(b, w, nil)
+	g, _ := w.game("c1")
+	user := []string{"u1", "u2"}[g.Current()]
+	for _, typed := range []string{"", "san"} {
+		b.Run("typed="+typed, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w.svc.autocomplete(&Request{Type: AutocompleteRequest, Channel: "c1", User: user, Name: "claim", Focused: "route",
+					Options: map[string]string{"route": typed}})
+			}
+		})
+	}
+}
