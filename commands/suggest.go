@@ -131,6 +131,9 @@ func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc stri
 			}
 			sg.trainsShort = trains
 		}
+		if sg.short == 0 && !sg.trainsShort {
+			continue // nothing it lacks can be said
+		}
 		near = append(near, sg)
 	}
 	length := func(s routeSuggestion) int { return b.Tracks[s.ids[0]].Length }
@@ -302,6 +305,39 @@ func (tn turn) claimEither(ids []data.TrackID, pay payChoice, passenger string) 
 	// the track of its colour.
 	m.Content = present.T(loc, "pay.ask", "action", suggestionLabel(loc, b, routeLabels(b, loc), ids))
 	return reply(m)
+}
+
+// playableNow is value without its notYet mark when what it names has
+// become playable since it was suggested (cards drawn meanwhile): the
+// command then plays it. Otherwise value is returned as it is.
+func (tn turn) playableNow(command, value string) string {
+	g, seat := tn.t.game, tn.seat
+	rest, ok := strings.CutPrefix(value, notYet)
+	if !ok || rest == "" || g.Phase() != engine.PhaseTurn || g.Current() != seat {
+		return value
+	}
+	b := g.Board()
+	switch command {
+	case "claim":
+		if id, err := engine.ParseTrackRef(b, rest); err == nil {
+			for _, t := range b.Parallel(id) {
+				if g.CanClaim(seat, t) {
+					return rest
+				}
+			}
+		}
+	case "station", "passenger":
+		c, ok := b.FindCity(rest)
+		if !ok {
+			return value
+		}
+		for _, a := range g.LegalActions(seat, nil) {
+			if a.City == c && (command == "station" && a.Kind == engine.ActStation || command == "passenger" && a.Kind == engine.ActMovePassenger) {
+				return rest
+			}
+		}
+	}
+	return value
 }
 
 // suggestionAnswer answers a command sent with a suggestion that cannot be

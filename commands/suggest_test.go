@@ -266,6 +266,15 @@ func TestChosenNotYetSuggestionsAnswerKindly(t *testing.T) {
 	if fr.msg.Content != present.T("fr", "suggest.claim.nothing") {
 		t.Errorf("in French: %q", fr.msg.Content)
 	}
+	// The cards came meanwhile: the route suggested as not yet is claimed.
+	richHand(g, seat, 6)
+	a := w.cmd(user, "claim", "", map[string]string{"route": notYet + engine.TrackRef(b, free)})
+	if pay := findButton(a.msg, "pay:"); pay != "" {
+		w.click(user, pay) // a grey route: the colour asked first
+	}
+	if g.Owner(free) != seat {
+		t.Errorf("%s, playable by the time it was sent, was not claimed", engine.TrackRef(b, free))
+	}
 }
 
 // A double route offered on one line is claimed on whichever track the
