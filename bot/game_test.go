@@ -165,9 +165,9 @@ func (tb *table) keepFewest(p fakediscord.User, a answer) answer {
 }
 
 // playTurn plays the current player's turn with a simple policy: claim
-// the longest route autocomplete offers; if that is refused (autocomplete
-// lists all free routes when none is affordable), draw two cards from the
-// deck; pay a tunnel when possible. It returns false once the game is over.
+// the first route autocomplete offers; when it offers none the player can
+// claim now (its first line says so), draw two cards from the deck; pay a
+// tunnel when possible. It returns false once the game is over.
 func (tb *table) playTurn() bool {
 	e := tb.e
 	e.t.Helper()
@@ -198,8 +198,13 @@ func (tb *table) playTurn() bool {
 	}
 	choices := e.complete(cur.ID, tb.ch.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", "")))
 	tb.interactions++
+	// A first line whose value starts with "?" says no route fits the
+	// cards now: the player draws instead.
+	route := ""
 	if len(choices) > 0 {
-		route, _ := choices[0].Value.(string)
+		route, _ = choices[0].Value.(string)
+	}
+	if route != "" && !strings.HasPrefix(route, "?") {
 		a := tb.do(e.run(cur.ID, tb.ch.ID, "claim", fakediscord.StringOption("route", route)))
 		if !a.msg.Ephemeral() {
 			e.t.Fatalf("the answer to /claim is public: %q", a.msg.Content)

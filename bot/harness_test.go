@@ -54,6 +54,7 @@ type env struct {
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
 	global   bool
+	renderer commands.Renderer
 }
 
 type envOptions struct {
@@ -73,6 +74,8 @@ type envOptions struct {
 	activity commands.Activity
 	// global registers the commands for every server, not the env's alone.
 	global bool
+	// renderer draws the pictures (default sharedRenderer).
+	renderer commands.Renderer
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -105,7 +108,10 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity, global: o.global}
+		activity: o.activity, global: o.global, renderer: o.renderer}
+	if e.renderer == nil {
+		e.renderer = sharedRenderer
+	}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -150,7 +156,7 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: e.renderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
 		Activity: e.activity}
 	if ahead := e.ahead; ahead != 0 {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,86 +42,6 @@ func routeLabels(b *data.Board, loc string) []routeLabel {
 		out[i] = routeLabel{label: l, folded: data.Fold(l), ref: engine.TrackRef(b, id)}
 	}
 	routeLabelCache.Store(key, out)
-	return out
-}
-
-// claimSuggestion is a free route as /claim offers it.
-type claimSuggestion struct {
-	id          data.TrackID
-	short       int  // cards missing to pay it
-	trainsShort bool // too few trains left
-}
-
-// claimChoices suggests routes for /claim: first the ones the seat can
-// claim now, longest first; then the other free routes, those nearest to
-// affordable first, each saying what is missing ("— 2 cards short"), so
-// that the first suggestion is never one the rules refuse when another
-// would do. Routes the rules forbid the seat (the other track of a double
-// route) are left out.
-func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc string) []Choice {
-	b := g.Board()
-	myTurn := seat >= 0 && g.Current() == seat && g.Phase() == engine.PhaseTurn
-	legal := map[data.TrackID]bool{}
-	if myTurn {
-		for _, a := range g.LegalActions(seat, nil) {
-			if a.Kind == engine.ActClaim {
-				legal[a.Track] = true
-			}
-		}
-	}
-	var now, later []claimSuggestion
-	for i := range b.Tracks {
-		id := data.TrackID(i)
-		if g.Owner(id) >= 0 || (typed != "" && !strings.Contains(labels[id].folded, typed)) {
-			continue
-		}
-		if legal[id] {
-			now = append(now, claimSuggestion{id: id})
-			continue
-		}
-		sg := claimSuggestion{id: id}
-		if seat >= 0 {
-			sg.short, sg.trainsShort = shortOf(g, seat, id)
-			if myTurn && sg.short == 0 && !sg.trainsShort {
-				continue // payable, yet not claimable: a rule forbids it
-			}
-		}
-		later = append(later, sg)
-	}
-	longest := func(x, y claimSuggestion) int {
-		if lx, ly := b.Tracks[x.id].Length, b.Tracks[y.id].Length; lx != ly {
-			return ly - lx
-		}
-		return strings.Compare(labels[x.id].label, labels[y.id].label)
-	}
-	slices.SortFunc(now, longest)
-	slices.SortFunc(later, func(x, y claimSuggestion) int {
-		if x.trainsShort != y.trainsShort {
-			if x.trainsShort {
-				return 1
-			}
-			return -1
-		}
-		if x.short != y.short {
-			return x.short - y.short
-		}
-		return longest(x, y)
-	})
-	var out []Choice
-	for _, sg := range append(now, later...) {
-		if len(out) == maxChoices {
-			break
-		}
-		l := &labels[sg.id]
-		name := l.label
-		switch {
-		case sg.trainsShort:
-			name = present.T(loc, "claim.trains_short", "route", l.label)
-		case sg.short > 0:
-			name = present.T(loc, "claim.short", "route", l.label, "n", sg.short)
-		}
-		out = append(out, Choice{Name: cutRunes(name, maxChoiceLen), Value: l.ref})
-	}
 	return out
 }
 
@@ -230,9 +149,10 @@ func (s *Service) autocomplete(req *Request) (response, error) {
 	g := snap.game
 	b := g.Board()
 	seat := seatOf(&snap.rec, req.User)
+	names := func(s int) string { return seatName(&snap.rec, s) }
 	switch req.Name + "/" + req.Focused {
 	case "claim/route":
-		choices = claimChoices(g, seat, routeLabels(b, req.Locale), typed, req.Locale)
+		choices = claimChoices(g, seat, routeLabels(b, req.Locale), typed, req.Locale, names)
 	case "claim/color", "station/color":
 		for _, c := range data.CardColors {
 			label := present.CardName(req.Locale, engine.ColorCard(c))
@@ -243,7 +163,7 @@ func (s *Service) autocomplete(req *Request) (response, error) {
 		}
 	case "claim/passenger":
 		// The route as autocomplete itself gave it: nothing else is searched.
-		if tr, err := engine.ParseTrackRef(b, req.Opt("route")); err == nil {
+		if tr, err := engine.ParseTrackRef(b, req.Opt("route")); err == nil && seat >= 0 && g.Player(seat).PassengersLeft > 0 {
 			for _, c := range []data.CityID{b.Tracks[tr].A, b.Tracks[tr].B} {
 				if !b.Cities[c].Country && g.PassengerAt(c) < 0 {
 					add(b.Cities[c].Name, b.Cities[c].Name)
@@ -251,17 +171,9 @@ func (s *Service) autocomplete(req *Request) (response, error) {
 			}
 		}
 	case "station/city":
-		for i, c := range b.Cities {
-			if !c.Country && g.StationAt(data.CityID(i)) < 0 {
-				add(c.Name, c.Name)
-			}
-		}
+		choices = stationChoices(g, seat, typed, req.Locale, names)
 	case "passenger/from":
-		for i, c := range b.Cities {
-			if seat >= 0 && g.PassengerAt(data.CityID(i)) == seat {
-				add(c.Name, c.Name)
-			}
-		}
+		choices = passengerChoices(g, seat, typed, req.Locale, names)
 	case "passenger/path":
 		if from, ok := b.FindCity(req.Opt("from")); ok && seat >= 0 && g.PassengerAt(from) == seat {
 			trips := g.BestTrips(seat, from)

@@ -12,9 +12,16 @@ import (
 func (s *Service) claimCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
 	b := tn.t.game.Board()
-	tr, ok := findTrack(b, req.Opt("route"))
+	route := tn.playableNow("claim", req.Opt("route"))
+	if r, ok := tn.suggestionAnswer("claim", route); ok {
+		return r, nil
+	}
+	if ids := eitherTrack(tn.t.game, tn.seat, route); len(ids) > 0 {
+		return tn.claimEither(ids, typedPayment(req), req.Opt("passenger"))
+	}
+	tr, ok := findTrack(b, route)
 	if !ok {
-		return reply(note(present.T(req.Locale, "claim.bad_route", "route", req.Opt("route"), "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
+		return reply(note(present.T(req.Locale, "claim.bad_route", "route", route, "example", b.TrackName(exampleTrack(tn.t.game, tn.seat)))))
 	}
 	return tn.claim(tr, typedPayment(req), req.Opt("passenger"))
 }
@@ -43,9 +50,13 @@ func exampleTrack(g *engine.Game, seat int) data.TrackID {
 // stationCommand: /station city [color] [locomotives].
 func (s *Service) stationCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
-	city, ok := tn.t.game.Board().FindCity(req.Opt("city"))
+	name := tn.playableNow("station", req.Opt("city"))
+	if r, ok := tn.suggestionAnswer("station", name); ok {
+		return r, nil
+	}
+	city, ok := tn.t.game.Board().FindCity(name)
 	if !ok {
-		return reply(note(present.T(req.Locale, "error.bad_city", "city", req.Opt("city"))))
+		return reply(note(present.T(req.Locale, "error.bad_city", "city", name)))
 	}
 	return tn.station(city, typedPayment(req))
 }

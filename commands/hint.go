@@ -48,7 +48,11 @@ func (s *Service) hintCommand(c *call) (response, error) {
 	var paying []engine.Action
 	// Paying for a claim or a station chosen: the choice is the colour.
 	if p, ok := t.pending[req.User]; ok && p.pay && p.turn == g.Turn() && g.Current() == seat {
-		if opts := payOptions(g, seat, p.action); len(opts) > 1 {
+		opts := p.opts
+		if opts == nil {
+			opts = payOptions(g, seat, p.action)
+		}
+		if len(opts) > 1 {
 			paying, legal = opts, opts
 		}
 	}

@@ -14,7 +14,11 @@ import (
 // it, preferring the player's own routes where two are parallel.
 func (s *Service) passengerCommand(c *call) (response, error) {
 	req, tn := c.req, c.turn
-	return tn.passengerFrom(req.Opt("from"), req.Opt("path"))
+	from := tn.playableNow("passenger", req.Opt("from"))
+	if r, ok := tn.suggestionAnswer("passenger", from); ok {
+		return r, nil
+	}
+	return tn.passengerFrom(from, req.Opt("path"))
 }
 
 // tripButton: one of the trips offered.

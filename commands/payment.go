@@ -147,7 +147,11 @@ func (s *Service) payButton(c *call) (response, error) {
 		delete(t.pending, req.User)
 		return update(note(present.T(req.Locale, "confirm.cancelled")))
 	}
-	for _, o := range payOptions(t.game, tn.seat, p.action) {
+	opts := p.opts
+	if opts == nil {
+		opts = payOptions(t.game, tn.seat, p.action)
+	}
+	for _, o := range opts {
 		if o.Color.String() == id.arg {
 			delete(t.pending, req.User)
 			return tn.act(o, true)

@@ -126,7 +126,10 @@ func (t *table) unlock() {
 type pendingAction struct {
 	action engine.Action
 	// pay: the move waits for the player to choose how to pay.
-	pay   bool
+	pay bool
+	// opts, when set, are the payments offered (a double route's two
+	// tracks, each paid its own way); else payOptions of action.
+	opts  []engine.Action
 	trips []engine.Trip
 	from  data.CityID
 	turn  int

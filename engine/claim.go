@@ -188,3 +188,9 @@ func (g *Game) setLastMove(seat int, tracks []data.TrackID, cities []data.CityID
 		g.lastMove = lastMove{seat: seat, tracks: tracks, cities: cities}
 	}
 }
+
+// ClaimFree reports whether seat may claim t as far as its holders go: t
+// is free, and no parallel track closes it (the seat's own, or any at two
+// or three players). Cards and trains aside, it is what the rules say of a
+// double route's twin.
+func (g *Game) ClaimFree(seat int, t data.TrackID) bool { return g.claimFree(seat, t) }
