@@ -101,6 +101,7 @@ type Bot struct {
 	shards     []*shardConn
 	shardCount int
 	gwCancel   context.CancelFunc
+	gwCtx      context.Context
 	identify   IdentifyGate
 	dialer     *websocket.Dialer
 	// firstLogin is closed when the first shard may log in.

@@ -30,6 +30,9 @@ type Config struct {
 	// the count Discord recommends (shards.go).
 	Shards     *bot.ShardRange
 	ShardCount int
+	// Lease (CONDUCTOR_LEASE) is how long a fleet's process holds its
+	// shards without renewing them (fleet.go); 0: DefaultLease.
+	Lease time.Duration
 	// Notices are said once at start (a setting read under its new name).
 	Notices  []string
 	LogLevel slog.Level
@@ -103,7 +106,7 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		cfg.DBPath = "conductor.db"
 	}
 	var err error
-	if cfg.Shards, cfg.ShardCount, cfg.Notices, err = shardSettings(getenv); err != nil {
+	if cfg.Shards, cfg.ShardCount, cfg.Notices, err = shardSettings(getenv, store.IsPostgres(cfg.DBPath)); err != nil {
 		return cfg, err
 	}
 	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
@@ -128,10 +131,10 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards)", v)
 		}
 	}
-	if store.IsPostgres(cfg.DBPath) && !cfg.allShards() {
-		return cfg, badSetting("CONDUCTOR_SHARDS=%v with a PostgreSQL CONDUCTOR_DB: for now one process serves a PostgreSQL database, "+
-			"with every shard (several processes on one database need shard leases: docs/scale.md); "+
-			"set CONDUCTOR_SHARDS=all, or give each shard a bbolt file of its own", *cfg.Shards)
+	if v := strings.TrimSpace(getenv("CONDUCTOR_LEASE")); v != "" {
+		if cfg.Lease, err = time.ParseDuration(v); err != nil || cfg.Lease < time.Second {
+			return cfg, badSetting("CONDUCTOR_LEASE=%q: give how long a process holds its shards without renewing, a second or more, such as 45s (a dead process's shards are served again after about that long)", v)
+		}
 	}
 	if err := CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, ConfigError{err}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"conductor/bot"
+	"conductor/store"
 )
 
 // The live page's checks of `conductor doctor`: its settings, and that
@@ -28,7 +29,7 @@ func DoctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 		return bot.Report{{OK: true, Check: check, Detail: "off (DISCORD_CLIENT_SECRET is not set); see docs/activity.md to turn it on"}}
 	}
 	var err error
-	if cfg.Shards, cfg.ShardCount, _, err = shardSettings(getenv); err == nil {
+	if cfg.Shards, cfg.ShardCount, _, err = shardSettings(getenv, store.IsPostgres(getenv("CONDUCTOR_DB"))); err == nil {
 		err = cfg.checkWeb()
 	}
 	if err != nil {
