@@ -80,9 +80,18 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 		fleet = f
 		cfg.Shards = &bot.ShardRange{From: got.First, To: got.Last}
 	}
-	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
+	botCfg := bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
 		Commands: commands.Definitions(cat.IDs()), Shards: cfg.Shards, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
-		Activity: cfg.ClientSecret != ""})
+		Activity: cfg.ClientSecret != ""}
+	if fleet != nil {
+		// Discord's limits are the bot's: the fleet's processes pace their
+		// logins, and their requests unless a proxy does, together.
+		botCfg.IdentifyPace = ops.FleetIdentifyPace(st)
+		if cfg.GlobalRate == 0 {
+			botCfg.GlobalLimiter = ops.NewFleetLimiter(st, log)
+		}
+	}
+	b, err := bot.New(botCfg)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,9 @@ type Config struct {
 	LobbiesPerMember, LobbiesPerChannel int
 	LobbyExpiry                         time.Duration
 	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
-	// process may make under Discord's global rate limit; 0: the bot's default.
+	// process may make under Discord's global rate limit; 0: the bot's
+	// default (a fleet's: the pace shared through the database, pace.go);
+	// -1 (off): none, behind a REST proxy that paces them.
 	GlobalRate float64
 	// The live page (web/): ClientSecret (DISCORD_CLIENT_SECRET) turns it
 	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
@@ -126,9 +128,11 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 			cfg.LobbyExpiry = d
 		}
 	}
-	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); strings.EqualFold(v, "off") {
+		cfg.GlobalRate = -1 // a shared REST proxy paces every process's requests
+	} else if v != "" {
 		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
-			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards)", v)
+			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards), or off behind a REST proxy that paces them (nirn-proxy)", v)
 		}
 	}
 	if v := strings.TrimSpace(getenv("CONDUCTOR_LEASE")); v != "" {

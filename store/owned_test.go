@@ -102,3 +102,38 @@ func TestOwnedDeadlinesAndQueues(t *testing.T) {
 		}
 	})
 }
+
+// Two processes (two Stores on one database) reserving a pace get slots
+// the spacing apart, whoever asks.
+func TestPacingIsSharedByProcesses(t *testing.T) {
+	eachBackend(t, func(t *testing.T) {
+		a, path := openTemp(t)
+		b := a
+		if onPostgres(t) {
+			b = openAt(t, path)
+		}
+		const spacing = 50 * time.Millisecond
+		begin := time.Now()
+		var slots []time.Duration
+		for i := range 6 {
+			s := a
+			if i%2 == 1 {
+				s = b
+			}
+			w, err := s.Reserve(t.Context(), "global", spacing)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slots = append(slots, time.Since(begin)+w)
+		}
+		for i := 1; i < len(slots); i++ {
+			if gap := slots[i] - slots[i-1]; gap < spacing-5*time.Millisecond {
+				t.Fatalf("slots %v: %d and %d only %v apart", slots, i-1, i, gap)
+			}
+		}
+		// Another key is paced apart.
+		if w, err := a.Reserve(t.Context(), "identify/0", spacing); err != nil || w > 5*time.Millisecond {
+			t.Fatalf("another key waits %v, %v", w, err)
+		}
+	})
+}

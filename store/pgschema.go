@@ -14,7 +14,7 @@ import (
 // processes starting together upgrade once. Text keys are COLLATE "C":
 // ordered by their bytes, as the bbolt file orders them.
 //
-// Version 1:
+// Version 2 adds pacing (key → the next free slot: pacing.go). Version 1:
 //
 //	meta            key → value: the replay key
 //	games           a live game per channel: its header (GameRecord as JSON,
@@ -94,6 +94,12 @@ CREATE TABLE shard_leases (
 	holder      text NOT NULL,
 	token       bigint NOT NULL,
 	expires     timestamptz NOT NULL
+);
+`},
+	{"pacing: the fleet's shared request and login slots", `
+CREATE TABLE pacing (
+	key  text COLLATE "C" PRIMARY KEY,
+	next timestamptz NOT NULL
 );
 `},
 }

@@ -64,6 +64,8 @@ type Options struct {
 
 // Store is an open database: a bbolt file, or a PostgreSQL database.
 type Store struct {
+	// pace keeps a file's paces (pacing.go).
+	pace memoryPace
 	be backend
 	// file is be on a bbolt file, nil on PostgreSQL: for what only a
 	// file has (backups of the file, bundles, the shard mark).
