@@ -66,7 +66,7 @@ type Options struct {
 type Store struct {
 	// pace keeps a file's paces (pacing.go).
 	pace memoryPace
-	be backend
+	be   backend
 	// file is be on a bbolt file, nil on PostgreSQL: for what only a
 	// file has (backups of the file, bundles, the shard mark).
 	file     *boltBackend
