@@ -14,7 +14,8 @@ import (
 // processes starting together upgrade once. Text keys are COLLATE "C":
 // ordered by their bytes, as the bbolt file orders them.
 //
-// Version 2 adds pacing (key → the next free slot: pacing.go). Version 1:
+// Version 2 adds pacing (key → the next free slot: pacing.go) and the time each shard's
+// lease was last renewed (shard_leases.renewed, the fleet's heartbeats). Version 1:
 //
 //	meta            key → value: the replay key
 //	games           a live game per channel: its header (GameRecord as JSON,
@@ -96,11 +97,12 @@ CREATE TABLE shard_leases (
 	expires     timestamptz NOT NULL
 );
 `},
-	{"pacing: the fleet's shared request and login slots", `
+	{"pacing: the fleet's shared request and login slots; when each lease was last renewed", `
 CREATE TABLE pacing (
 	key  text COLLATE "C" PRIMARY KEY,
 	next timestamptz NOT NULL
 );
+ALTER TABLE shard_leases ADD COLUMN renewed timestamptz;
 `},
 }
 
