@@ -73,7 +73,7 @@ func JoinFleet(ctx context.Context, st *store.Store, log *slog.Logger, holder st
 		if !errors.Is(err, store.ErrLeaseHeld) {
 			return nil, want, fmt.Errorf("taking %s: %w", want, err)
 		}
-		if got := f.takeOver(ctx); len(got) > 0 {
+		if got := f.takeOver(ctx, 1); len(got) > 0 {
 			return f, got[0], nil
 		}
 		if !said {
@@ -144,7 +144,7 @@ func (f *Fleet) Run(ctx context.Context, adopt func(store.ShardRange) error, swe
 				sweep()
 			}
 		case <-check.C:
-			for _, r := range f.takeOver(ctx) {
+			for _, r := range f.takeOver(ctx, 0) {
 				if err := adopt(r); err != nil {
 					return fmt.Errorf("serving %s taken over: %w", r, err)
 				}
@@ -186,9 +186,10 @@ func (f *Fleet) renew(ctx context.Context) error {
 }
 
 // takeOver acquires the ranges of this shard count whose lease expired
-// without being released (a process that died or froze), and returns
-// them. A released range waits for its process (a restart).
-func (f *Fleet) takeOver(ctx context.Context) []store.ShardRange {
+// without being released (a process that died or froze), at most limit
+// of them (0: all), and returns them. A released range waits for its
+// process (a restart).
+func (f *Fleet) takeOver(ctx context.Context, limit int) []store.ShardRange {
 	rows, err := f.st.ShardLeases(ctx)
 	if err != nil {
 		f.log.Warn("reading the shards' leases", "err", err)
@@ -196,6 +197,9 @@ func (f *Fleet) takeOver(ctx context.Context) []store.ShardRange {
 	}
 	var took []store.ShardRange
 	for _, r := range deadRanges(rows, f.count) {
+		if limit > 0 && len(took) == limit {
+			break
+		}
 		l, err := f.st.AcquireShards(ctx, f.holder, r, f.ttl)
 		if err != nil {
 			if !errors.Is(err, store.ErrLeaseHeld) {
