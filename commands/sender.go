@@ -92,7 +92,7 @@ type clock struct {
 }
 
 func newSender(ctx context.Context, fleet Fleet, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, clock clock, log *slog.Logger) *sender {
-	return &sender{store: st, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
+	return &sender{store: st, fleet: fleet, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
 		slots:   make(chan struct{}, sendConcurrency),
 		running: map[string]*queueSender{}, boards: map[string]string{}, blocked: map[string]*blockage{}}
 }
