@@ -166,9 +166,12 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 			for sh := r.First; sh <= r.Last; sh++ {
 				o.Shards = append(o.Shards, sh)
 			}
-			if err := svc.ResumeShards(workCtx, o); err != nil && workCtx.Err() == nil {
-				log.Error("resuming the games of the shards taken over", "shards", r.String(), "err", err)
-			}
+			// Their posts and bots' turns go on beside the lease's loop.
+			go func() {
+				if err := svc.ResumeShards(workCtx, o); err != nil && workCtx.Err() == nil {
+					log.Error("resuming the games of the shards taken over", "shards", r.String(), "err", err)
+				}
+			}()
 			return nil
 		}
 		sweep := func() {

@@ -40,6 +40,8 @@ type Fleet struct {
 	holder string
 	count  int
 	ttl    time.Duration
+	// want is the range asked for (CONDUCTOR_SHARDS).
+	want store.ShardRange
 
 	mu     sync.Mutex
 	leases []*store.ShardLease
@@ -61,7 +63,7 @@ func JoinFleet(ctx context.Context, st *store.Store, log *slog.Logger, holder st
 	if ttl <= 0 {
 		ttl = DefaultLease
 	}
-	f := &Fleet{st: st, log: log, holder: holder, count: want.Count, ttl: ttl}
+	f := &Fleet{st: st, log: log, holder: holder, count: want.Count, ttl: ttl, want: want}
 	said := false
 	for {
 		l, err := st.AcquireShards(ctx, holder, want, ttl)
@@ -128,21 +130,37 @@ func (f *Fleet) Fence(guild string) *store.Fence {
 // (nil) or when a lease is lost or could not be renewed in time: this
 // process must stop serving.
 func (f *Fleet) Run(ctx context.Context, adopt func(store.ShardRange) error, sweep func()) error {
-	renew := time.NewTicker(f.ttl / 3)
-	defer renew.Stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The heartbeat runs on its own: nothing the takeovers or the sweeps
+	// do may hold a renewal back past the lease.
+	lost := make(chan error, 1)
+	go func() {
+		renew := time.NewTicker(f.ttl / 3)
+		defer renew.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-renew.C:
+				if err := f.renew(ctx); err != nil {
+					lost <- err
+					return
+				}
+				if sweep != nil {
+					go sweep()
+				}
+			}
+		}
+	}()
 	check := time.NewTicker(f.checkEvery())
 	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-renew.C:
-			if err := f.renew(ctx); err != nil {
-				return err
-			}
-			if sweep != nil {
-				sweep()
-			}
+		case err := <-lost:
+			return err
 		case <-check.C:
 			for _, r := range f.takeOver(ctx, 0) {
 				if err := adopt(r); err != nil {
@@ -235,11 +253,19 @@ func deadRanges(rows []store.LeaseRow, count int) []store.ShardRange {
 	return out
 }
 
-// Release gives the leases up at a clean stop, so that the restarted
-// process takes its range at once.
+// Release gives up the lease on the range this process asked for at a
+// clean stop, so that its restart takes it at once. The ranges it took
+// over are left to expire: their process is gone, and another process
+// takes them over after the lease, where a released range would wait for
+// a process that never comes back.
 func (f *Fleet) Release(ctx context.Context) {
 	f.mu.Lock()
-	leases := f.leases
+	var leases []*store.ShardLease
+	for _, l := range f.leases {
+		if l.Range == f.want {
+			leases = append(leases, l)
+		}
+	}
 	f.leases = nil
 	f.mu.Unlock()
 	for _, l := range leases {

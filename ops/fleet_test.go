@@ -66,4 +66,20 @@ func TestFleetJoinTakeOverAndFence(t *testing.T) {
 	if err := c.renew(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// At a clean stop c2 gives up the range it asked for (3), and leaves
+	// the one it took over (2) to expire, so that another process takes it
+	// over rather than wait for a process that is gone.
+	c.Release(ctx)
+	rows, err := st.ShardLeases(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[3].Holder != "" || !rows[2].Live || rows[2].Holder != "c2" {
+		t.Fatalf("after c2's release: %+v", rows)
+	}
+	time.Sleep(ttl + 50*time.Millisecond)
+	// (d's own lease expired too, unrenewed here: it takes that back as well.)
+	if took := d.takeOver(ctx, 0); !slices.Contains(took, store.ShardRange{Count: 4, First: 2, Last: 2}) {
+		t.Fatalf("d took %v after c2 stopped, not shard 2", took)
+	}
 }
