@@ -16,6 +16,7 @@ import (
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/ops"
+	"conductor/store"
 )
 
 // bots are the ai package's, for the commands layer; without them /ttr
@@ -64,9 +65,33 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 			log.Error("closing the database", "err", err)
 		}
 	}()
-	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
+	// On PostgreSQL with a known shard count, this process serves the
+	// range it holds a lease on, beside the fleet's others (ops/fleet.go).
+	var fleet *ops.Fleet
+	if store.IsPostgres(cfg.DBPath) && cfg.ShardCount > 0 {
+		want := store.ShardRange{Count: cfg.ShardCount, First: 0, Last: cfg.ShardCount - 1}
+		if cfg.Shards != nil {
+			want.First, want.Last = cfg.Shards.From, cfg.Shards.To
+		}
+		f, got, err := ops.JoinFleet(ctx, st, log, ops.FleetHolder(), want, cfg.Lease)
+		if err != nil {
+			return err
+		}
+		fleet = f
+		cfg.Shards = &bot.ShardRange{From: got.First, To: got.Last}
+	}
+	botCfg := bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
 		Commands: commands.Definitions(cat.IDs()), Shards: cfg.Shards, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
-		Activity: cfg.ClientSecret != ""})
+		Activity: cfg.ClientSecret != ""}
+	if fleet != nil {
+		// Discord's limits are the bot's: the fleet's processes pace their
+		// logins, and their requests unless a proxy does, together.
+		botCfg.IdentifyPace = ops.FleetIdentifyPace(st)
+		if cfg.GlobalRate == 0 {
+			botCfg.GlobalLimiter = ops.NewFleetLimiter(st, log)
+		}
+	}
+	b, err := bot.New(botCfg)
 	if err != nil {
 		return err
 	}
@@ -75,9 +100,15 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 	if err != nil {
 		return err
 	}
-	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: renderer, Poster: b,
+	svcCfg := commands.Config{Catalog: cat, Store: st, Renderer: renderer, Poster: b,
 		Bots: bots, BotLevels: ai.Levels, BotDelay: 1500 * time.Millisecond, Logger: log, Activity: page.Activity(),
-		MaxLobbiesPerMember: cfg.LobbiesPerMember, MaxLobbiesPerChannel: cfg.LobbiesPerChannel, LobbyExpiry: cfg.LobbyExpiry})
+		MaxLobbiesPerMember: cfg.LobbiesPerMember, MaxLobbiesPerChannel: cfg.LobbiesPerChannel, LobbyExpiry: cfg.LobbyExpiry}
+	if fleet != nil {
+		// This process plays the tables of its shards' servers; the live
+		// page forwards another's moves to the process serving them.
+		svcCfg.Fleet, svcCfg.Owns = fleet, fleet.Owns
+	}
+	svc := commands.New(svcCfg)
 	page.Attach(svc)
 
 	// The health server answers until everything else has stopped.
@@ -101,6 +132,9 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 			log.Warn("closing the gateway", "err", err)
 		}
 		health.Shutdown(sctx)
+		if fleet != nil {
+			fleet.Release(sctx)
+		}
 		return err
 	}
 	noWork := func() error { return nil }
@@ -123,6 +157,32 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 		return nil
 	})
 	work.Go(func() error { return ops.WatchGateway(workCtx, b.Health, log) })
+	if fleet != nil {
+		// A dead process's shards are served here once its lease ends:
+		// their connections, then their posts and bots' turns.
+		adopt := func(r store.ShardRange) error {
+			if err := b.AddShards(bot.ShardRange{From: r.First, To: r.Last}); err != nil {
+				return err
+			}
+			o := &store.Owned{Count: r.Count}
+			for sh := r.First; sh <= r.Last; sh++ {
+				o.Shards = append(o.Shards, sh)
+			}
+			// Their posts and bots' turns go on beside the lease's loop.
+			go func() {
+				if err := svc.ResumeShards(workCtx, o); err != nil && workCtx.Err() == nil {
+					log.Error("resuming the games of the shards taken over", "shards", r.String(), "err", err)
+				}
+			}()
+			return nil
+		}
+		sweep := func() {
+			if err := svc.Deliver(workCtx); err != nil && workCtx.Err() == nil {
+				log.Warn("delivering the outbox", "err", err)
+			}
+		}
+		work.Go(func() error { return fleet.Run(workCtx, adopt, sweep) })
+	}
 	log.Info("Conductor is running", "database", st.Path(), "guild", cfg.GuildID)
 	if started != nil {
 		started(health.Addr())

@@ -21,6 +21,7 @@ import (
 	"conductor/engine"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/pgtest"
 	"conductor/store"
 )
 
@@ -78,6 +79,18 @@ func TestScale(t *testing.T) {
 	}
 	srv := fakediscord.New(t, fakediscord.Options{HeartbeatInterval: 41250 * time.Millisecond, WaitTimeout: 2 * time.Minute})
 	w := adoptServer(t, srv, db, n)
+	// CONDUCTOR_SCALE_POSTGRES=1: the same games, copied into PostgreSQL
+	// (conductor migrate --to), served from there.
+	if os.Getenv("CONDUCTOR_SCALE_POSTGRES") != "" {
+		dsn := pgtest.Database(t)
+		begin := time.Now()
+		var out, errs strings.Builder
+		if code := realMain([]string{"migrate", "--db", db, "--to", dsn}, nil, &out, &errs); code != 0 {
+			t.Fatalf("migrate --to: exit %d: %s", code, errs.String())
+		}
+		t.Logf("copied into PostgreSQL in %v", time.Since(begin).Round(time.Second))
+		db = dsn
+	}
 
 	// The bot: this test binary again, as `conductor run`.
 	cmd := exec.Command(os.Args[0], "-test.run=^TestScaleChild$")

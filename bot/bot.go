@@ -59,6 +59,9 @@ type Config struct {
 	// IdentifyGate paces the gateway logins (identify.go); nil: the
 	// process's own, which knows its own logins only.
 	IdentifyGate IdentifyGate
+	// IdentifyPace, with the process's own gate, keeps the logins of
+	// each bucket apart across the fleet's processes too (identify.go).
+	IdentifyPace IdentifyPace
 	// GlobalRate is how many REST requests a second this process may make
 	// under Discord's global rate limit (CONDUCTOR_GLOBAL_RATE); default
 	// DefaultGlobalRate times the share of the shards this process runs.
@@ -101,6 +104,7 @@ type Bot struct {
 	shards     []*shardConn
 	shardCount int
 	gwCancel   context.CancelFunc
+	gwCtx      context.Context
 	identify   IdentifyGate
 	dialer     *websocket.Dialer
 	// firstLogin is closed when the first shard may log in.
@@ -188,7 +192,9 @@ func New(cfg Config) (*Bot, error) {
 		dialer: &websocket.Dialer{Proxy: http.ProxyFromEnvironment, HandshakeTimeout: gatewayDialTimeout}, firstLogin: make(chan struct{})}
 	b.identify = cfg.IdentifyGate
 	if b.identify == nil {
-		b.identify = newLocalIdentifyGate(systemClock{}, cfg.IdentifyInterval, b.sessionLimit, cfg.Logger)
+		g := newLocalIdentifyGate(systemClock{}, cfg.IdentifyInterval, b.sessionLimit, cfg.Logger)
+		g.pace = cfg.IdentifyPace
+		b.identify = g
 	}
 	b.health.init()
 	return b, nil

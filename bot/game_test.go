@@ -516,6 +516,31 @@ func TestWholeGames(t *testing.T) {
 	})
 }
 
+// TestWholeGameOnPostgres plays a game from /ttr new to the final scoring
+// through the fake Discord with its games in PostgreSQL, the bot
+// restarted twice on the database mid-game, and a person against a bot
+// beside it (CONDUCTOR_REQUIRE_POSTGRES=1, as in CI, makes a machine
+// without PostgreSQL a failure rather than a skip).
+func TestWholeGameOnPostgres(t *testing.T) {
+	e := newEnv(t, envOptions{bots: true, postgres: true})
+	if !strings.HasPrefix(e.dbPath, "postgres") {
+		t.Fatalf("the env's database is %s", e.dbPath)
+	}
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	for turns := 1; tb.playTurn(); turns++ {
+		if turns == 5 || turns == 25 {
+			tb.restart()
+		}
+		if turns > 600 {
+			t.Fatal("the game does not end")
+		}
+	}
+	tb.audit()
+	vs := withBot(t, e, "bot-table")
+	vs.playToTheEnd()
+}
+
 // TestRestartMidGame stops the bot twice during a game and starts a new
 // one on the same database: scores, hands and the move log are as they
 // were, the buttons of the board posted before the restart still work,

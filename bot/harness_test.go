@@ -19,8 +19,12 @@ import (
 	"conductor/data"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/pgtest"
 	"conductor/store"
 )
+
+// TestMain stops the PostgreSQL cluster the tests on PostgreSQL started.
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // sharedRenderer keeps the rendered static layers between tests.
 var sharedRenderer = imaging.NewRenderer()
@@ -76,6 +80,9 @@ type envOptions struct {
 	global bool
 	// renderer draws the pictures (default sharedRenderer).
 	renderer commands.Renderer
+	// postgres keeps the games in a PostgreSQL database of the env's own
+	// (as does CONDUCTOR_TEST_POSTGRES=1 for every env: the suite on it).
+	postgres bool
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -106,7 +113,11 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
 	}
-	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
+	dbPath := filepath.Join(t.TempDir(), "conductor.db")
+	if o.postgres || os.Getenv("CONDUCTOR_TEST_POSTGRES") != "" {
+		dbPath = pgtest.Database(t)
+	}
+	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: dbPath,
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
 		activity: o.activity, global: o.global, renderer: o.renderer}
 	if e.renderer == nil {

@@ -84,7 +84,14 @@ type localIdentifyGate struct {
 	exhausted bool
 	// changed is closed and replaced on every change, to wake the waiters.
 	changed chan struct{}
+	// pace, when set, reserves a bucket's login slot among the fleet's processes.
+	pace IdentifyPace
 }
+
+// IdentifyPace reserves the next login slot of an identify bucket among the processes of a
+// fleet, spaced at least spacing after the previous one whichever process took it, and
+// returns how long to wait for it (ops.FleetPace, through the database).
+type IdentifyPace func(ctx context.Context, bucket int, spacing time.Duration) (time.Duration, error)
 
 type identifyBucket struct {
 	busy    bool      // a login granted and not yet released
@@ -201,7 +208,14 @@ func (g *localIdentifyGate) Acquire(ctx context.Context, shard int) (func(time.T
 			b.busy = true
 			g.left--
 			delete(g.first, shard)
+			bucket := shard % max(1, g.concurrency)
 			g.mu.Unlock()
+			if g.pace != nil {
+				if err := g.waitPace(ctx, bucket); err != nil {
+					g.releaser(b)(time.Time{})
+					return nil, err
+				}
+			}
 			return g.releaser(b), nil
 		}
 		changed := g.changed
@@ -217,6 +231,30 @@ func (g *localIdentifyGate) Acquire(ctx context.Context, shard int) (func(time.T
 		case <-timer:
 		}
 		g.mu.Lock()
+	}
+}
+
+// waitPace waits for the bucket's slot among the fleet's processes (IdentifyPace): each
+// process paces its own shards, and the slots, shared through the database, keep the
+// processes' logins of a bucket apart too. Without an answer the process waits a whole
+// interval, as if another process had just logged in.
+func (g *localIdentifyGate) waitPace(ctx context.Context, bucket int) error {
+	wait, err := g.pace(ctx, bucket, g.interval+g.margin)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		g.log.Warn("the fleet's login slot could not be reserved; waiting a whole interval", "bucket", bucket, "err", err)
+		wait = g.interval + g.margin
+	}
+	if wait <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-g.clock.After(wait):
+		return nil
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func (b *Bot) startShards(gw *discordgo.GatewayBotResponse) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	b.mu.Lock()
 	b.gatewayURL = strings.TrimSuffix(gw.URL, "/")
-	b.shardCount, b.gwCancel = count, cancel
+	b.shardCount, b.gwCancel, b.gwCtx = count, cancel, ctx
 	for _, id := range ids {
 		b.shards = append(b.shards, newShardConn(b, id, count))
 	}
@@ -94,6 +95,47 @@ func (b *Bot) startShards(gw *discordgo.GatewayBotResponse) error {
 	b.log.Info("starting the gateway", "shards", run.String(), "of", count, "recommended", gw.Shards,
 		"max_concurrency", limit.MaxConcurrency, "logins_left", limit.Remaining)
 	for _, c := range shards {
+		go c.run(ctx)
+	}
+	return nil
+}
+
+// AddShards starts the shards From to To at the count Start used, beside
+// those running: a fleet's process taking over the shards of one that died
+// (ops.Fleet). Their logins go through the identify gate like the others'.
+func (b *Bot) AddShards(r ShardRange) error {
+	b.mu.Lock()
+	ctx, count := b.gwCtx, b.shardCount
+	if ctx == nil {
+		b.mu.Unlock()
+		return fmt.Errorf("shards %v: the gateway has not started", r)
+	}
+	if r.From < 0 || r.To < r.From || r.To >= count {
+		b.mu.Unlock()
+		return fmt.Errorf("shards %v are not shards of %d", r, count)
+	}
+	var ids []int
+	for id := r.From; id <= r.To; id++ {
+		if !slices.ContainsFunc(b.shards, func(c *shardConn) bool { return c.id == id }) {
+			ids = append(ids, id)
+		}
+	}
+	added := make([]*shardConn, 0, len(ids))
+	for _, id := range ids {
+		added = append(added, newShardConn(b, id, count))
+	}
+	// A new slice: Health and Close read the old one without the lock.
+	b.shards = append(slices.Clip(b.shards), added...)
+	n := len(b.shards)
+	b.mu.Unlock()
+	if b.cfg.GlobalRate == 0 && b.cfg.GlobalLimiter == nil {
+		b.gate.setRate(globalShare(n, count))
+	}
+	if g, ok := b.identify.(*localIdentifyGate); ok {
+		g.expect(ids)
+	}
+	b.log.Info("serving more shards", "shards", r.String(), "of", count, "now", n)
+	for _, c := range added {
 		go c.run(ctx)
 	}
 	return nil

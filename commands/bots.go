@@ -166,13 +166,19 @@ const maxBotActions = 12
 // games stored: turn timers fire from Run, and the other games stay on
 // disk until someone acts in them.
 func (s *Service) Resume(ctx context.Context) error {
-	if err := s.Deliver(ctx); err != nil {
+	return s.ResumeShards(ctx, owned(s.cfg.Fleet))
+}
+
+// ResumeShards is Resume for the games of o's shards (nil: all): a fleet's
+// process that took over a dead one's shards carries on their work.
+func (s *Service) ResumeShards(ctx context.Context, o *store.Owned) error {
+	if err := s.out.deliverAll(ctx, o); err != nil {
 		return err
 	}
 	// A bot's deadline falls botGrace after its move was due: those due
 	// by then are every bot that was about to move when the process
 	// stopped. (The turn timers due are fired by Run.)
-	due, err := s.cfg.Store.Due(s.cfg.Now().Add(s.cfg.BotDelay+botGrace), math.MaxInt)
+	due, err := s.cfg.Store.DueOf(o, s.cfg.Now().Add(s.cfg.BotDelay+botGrace), math.MaxInt)
 	if err != nil {
 		return err
 	}

@@ -226,7 +226,7 @@ func (s *Service) EvictIdle() {
 // openTable is the empty table of a channel, before it is loaded, with
 // what every table works with.
 func (s *Service) openTable(channel string) *table {
-	return &table{channel: channel, store: s.cfg.Store, catalog: s.cfg.Catalog, now: s.cfg.Now, log: s.log,
+	return &table{channel: channel, store: s.cfg.Store, fleet: s.cfg.Fleet, catalog: s.cfg.Catalog, now: s.cfg.Now, log: s.log,
 		out: s.out, alarm: s.timers.alarm, bots: s.runner,
 		botDelay: s.cfg.BotDelay, lobbyExpiry: s.cfg.LobbyExpiry, page: s.cfg.Activity, changed: s.changedHook(channel),
 		pending: map[string]pendingAction{}}

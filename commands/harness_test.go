@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"conductor/data"
 	"conductor/imaging"
+	"conductor/internal/pgtest"
 	"conductor/store"
 )
 
@@ -202,9 +204,18 @@ func (w *world) pictures() *sketch {
 	return sk
 }
 
+// TestMain stops the PostgreSQL cluster of CONDUCTOR_TEST_POSTGRES=1.
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// newWorld keeps its games in a bbolt file, or with
+// CONDUCTOR_TEST_POSTGRES=1 in a PostgreSQL database of its own: the suite
+// on the fleet's store.
 func newWorld(t testing.TB) *world {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "c.db")
+	if os.Getenv("CONDUCTOR_TEST_POSTGRES") != "" {
+		path = pgtest.Database(t)
+	}
 	st, err := store.Open(path, &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	if t.snapshotDue(n) {
 		snap = t.tableSnapshot(n)
 	}
-	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap}
+	commit := store.MoveCommit{Entry: entry, Posts: posts, SetDue: true, Due: due, Snapshot: snap, Fence: fenceOf(t.fleet, t.rec.Guild)}
 	if _, err := t.store.Commit(t.rec.Channel, commit); err != nil {
 		t.rec.Log = t.rec.Log[:n-1]
 		// The store is the truth: forget the move by reloading.

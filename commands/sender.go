@@ -42,7 +42,9 @@ const (
 // it learns (a board's or a lobby's message, a refused DM) in the store
 // and in notes the tables read (notes.go). It never locks a table.
 type sender struct {
-	store    *store.Store
+	store *store.Store
+	// fleet says whose posts this process delivers (nil: all).
+	fleet    Fleet
 	poster   Poster
 	renderer Renderer
 	catalog  *data.Catalog
@@ -89,8 +91,8 @@ type clock struct {
 	after func(time.Duration) <-chan time.Time
 }
 
-func newSender(ctx context.Context, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, clock clock, log *slog.Logger) *sender {
-	return &sender{store: st, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
+func newSender(ctx context.Context, fleet Fleet, st *store.Store, poster Poster, renderer Renderer, catalog *data.Catalog, notes *notes, clock clock, log *slog.Logger) *sender {
+	return &sender{store: st, fleet: fleet, poster: poster, renderer: renderer, catalog: catalog, notes: notes, clock: clock, log: log, ctx: ctx,
 		slots:   make(chan struct{}, sendConcurrency),
 		running: map[string]*queueSender{}, boards: map[string]string{}, blocked: map[string]*blockage{}}
 }
@@ -159,6 +161,16 @@ func (s *sender) deliver(queue string, q *queueSender) {
 		entries, err := s.store.Outbox(queue)
 		if err != nil {
 			s.log.Error("read the outbox", "channel", queue, "err", err)
+		}
+		// A member's DM queue holds posts of several servers: those of
+		// another process's server wait for it, in order.
+		if o := owned(s.fleet); o != nil {
+			for k, e := range entries {
+				if !o.Has(e.Guild) {
+					entries = entries[:k]
+					break
+				}
+			}
 		}
 		if len(entries) == 0 || err != nil {
 			if s.finish(queue, q) {
@@ -418,8 +430,8 @@ func (s *sender) sleep(d time.Duration) bool {
 
 // deliverAll starts delivering every queue's outbox: what was queued
 // before a restart goes out first.
-func (s *sender) deliverAll(ctx context.Context) error {
-	queues, err := s.store.OutboxChannels()
+func (s *sender) deliverAll(ctx context.Context, o *store.Owned) error {
+	queues, err := s.store.OutboxChannelsOf(o)
 	if err != nil {
 		return err
 	}
@@ -485,7 +497,9 @@ func (s *sender) close() {
 
 // Deliver starts delivering every channel's outbox: what was queued before
 // a restart goes out first.
-func (s *Service) Deliver(ctx context.Context) error { return s.out.deliverAll(ctx) }
+func (s *Service) Deliver(ctx context.Context) error {
+	return s.out.deliverAll(ctx, owned(s.cfg.Fleet))
+}
 
 // Quiet waits until no channel's sender is at work: every post queued so
 // far was delivered (or the service closed). The terminal game and tests

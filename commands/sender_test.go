@@ -56,7 +56,7 @@ func newTestSender(t *testing.T, p Poster) (*sender, *store.Store, context.Cance
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := newSender(ctx, st, p, sharedRenderer, data.Embedded(), &notes{}, clock{time.Now, time.After}, slog.New(slog.DiscardHandler))
+	s := newSender(ctx, nil, st, p, sharedRenderer, data.Embedded(), &notes{}, clock{time.Now, time.After}, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { cancel(); s.close(); st.Close() })
 	return s, st, cancel
 }

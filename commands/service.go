@@ -34,6 +34,9 @@ type BotMaker func(level string, seed uint64) (Bot, error)
 type Config struct {
 	Catalog *data.Catalog
 	Store   *store.Store
+	// Fleet, when several processes share the store, is the shards this
+	// one serves (fleet.go); nil: every game is this process's.
+	Fleet Fleet
 	// Renderer draws the pictures (an *imaging.Renderer).
 	Renderer Renderer
 	Poster   Poster
@@ -135,11 +138,11 @@ func New(cfg Config) *Service {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	notes := &notes{}
 	alarm := newAlarm()
-	s.out = newSender(s.ctx, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, clock{cfg.Now, cfg.After}, cfg.Logger)
+	s.out = newSender(s.ctx, cfg.Fleet, cfg.Store, cfg.Poster, cfg.Renderer, cfg.Catalog, notes, clock{cfg.Now, cfg.After}, cfg.Logger)
 	s.replays = &replays{store: cfg.Store, catalog: cfg.Catalog, renderer: cfg.Renderer, log: cfg.Logger}
 	s.tables = newTableCache(cfg.MaxTables, cfg.IdleAfter, cfg.Now, s.openTable, s.parkTable, notes)
 	s.runner = &botRunner{tables: s.tables, ctx: s.ctx, log: cfg.Logger, delay: cfg.BotDelay, makeBot: cfg.Bots}
-	s.timers = &deadlines{tables: s.tables, store: cfg.Store, now: cfg.Now, log: cfg.Logger, alarm: alarm, ctx: s.ctx}
+	s.timers = &deadlines{tables: s.tables, store: cfg.Store, fleet: cfg.Fleet, now: cfg.Now, log: cfg.Logger, alarm: alarm, ctx: s.ctx}
 	s.opener = &opener{tables: s.tables, store: cfg.Store, catalog: cfg.Catalog, poster: cfg.Poster, now: cfg.Now, log: cfg.Logger, out: s.out,
 		perMember: limit(cfg.MaxLobbiesPerMember, DefaultLobbiesPerMember), perChannel: limit(cfg.MaxLobbiesPerChannel, DefaultLobbiesPerChannel),
 		lobbyExpiry: cfg.LobbyExpiry, openings: map[string]*sync.Mutex{}, rematching: map[string]bool{}}

@@ -25,6 +25,7 @@ type table struct {
 	// What the table works with, the same for every table (given by
 	// Service.openTable).
 	store   *store.Store
+	fleet   Fleet
 	catalog *data.Catalog
 	now     func() time.Time
 	log     *slog.Logger

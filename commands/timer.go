@@ -47,6 +47,7 @@ const retryDue = time.Minute
 type deadlines struct {
 	tables *tableCache
 	store  *store.Store
+	fleet  Fleet
 	now    func() time.Time
 	log    *slog.Logger
 	// alarm is rung by a table that sets a deadline earlier than the next
@@ -84,7 +85,7 @@ func (s *deadlines) run(ctx context.Context, every time.Duration) {
 		s.tables.evictIdle()
 		now := s.now()
 		wait := every
-		if d, ok, err := s.store.NextDue(); err != nil {
+		if d, ok, err := s.store.NextDueOf(owned(s.fleet)); err != nil {
 			s.log.Error("read the next deadline", "err", err)
 		} else if ok && d.At.After(now) {
 			wait = min(wait, d.At.Sub(now))
@@ -107,7 +108,7 @@ func (s *deadlines) check() {
 	now := s.now()
 	fired := map[string]bool{}
 	for limit := 256; ; {
-		due, err := s.store.Due(now, limit)
+		due, err := s.store.DueOf(owned(s.fleet), now, limit)
 		if err != nil {
 			s.log.Error("read the deadlines", "err", err)
 			return

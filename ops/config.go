@@ -29,6 +29,9 @@ type Config struct {
 	// the count Discord recommends (shards.go).
 	Shards     *bot.ShardRange
 	ShardCount int
+	// Lease (CONDUCTOR_LEASE) is how long a fleet's process holds its
+	// shards without renewing them (fleet.go); 0: DefaultLease.
+	Lease time.Duration
 	// Notices are said once at start (a setting read under its new name).
 	Notices  []string
 	LogLevel slog.Level
@@ -40,7 +43,9 @@ type Config struct {
 	LobbiesPerMember, LobbiesPerChannel int
 	LobbyExpiry                         time.Duration
 	// GlobalRate (CONDUCTOR_GLOBAL_RATE): REST requests a second this
-	// process may make under Discord's global rate limit; 0: the bot's default.
+	// process may make under Discord's global rate limit; 0: the bot's
+	// default (a fleet's: the pace shared through the database, pace.go);
+	// -1 (off): none, behind a REST proxy that paces them.
 	GlobalRate float64
 	// The live page (web/): ClientSecret (DISCORD_CLIENT_SECRET) turns it
 	// on; it listens on WebAddr (CONDUCTOR_WEB) and is reached from outside
@@ -111,7 +116,7 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 		cfg.DBPath = "conductor.db"
 	}
 	var err error
-	if cfg.Shards, cfg.ShardCount, cfg.Notices, err = shardSettings(getenv); err != nil {
+	if cfg.Shards, cfg.ShardCount, cfg.Notices, err = shardSettings(getenv, store.IsPostgres(cfg.DBPath)); err != nil {
 		return cfg, err
 	}
 	if cfg.LobbiesPerMember, err = envLimit(getenv, "CONDUCTOR_LOBBIES_PER_MEMBER"); err != nil {
@@ -131,15 +136,17 @@ func ConfigFromEnv(getenv func(string) string, decks []string) (Config, error) {
 			cfg.LobbyExpiry = d
 		}
 	}
-	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); v != "" {
+	if v := strings.TrimSpace(getenv("CONDUCTOR_GLOBAL_RATE")); strings.EqualFold(v, "off") {
+		cfg.GlobalRate = -1 // a shared REST proxy paces every process's requests
+	} else if v != "" {
 		if cfg.GlobalRate, err = strconv.ParseFloat(v, 64); err != nil || cfg.GlobalRate < 1 {
-			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards)", v)
+			return cfg, badSetting("CONDUCTOR_GLOBAL_RATE=%q: give the requests a second Discord allows this process (50 for a bot, shared by the processes that run its shards), or off behind a REST proxy that paces them (nirn-proxy)", v)
 		}
 	}
-	if store.IsPostgres(cfg.DBPath) && !cfg.allShards() {
-		return cfg, badSetting("CONDUCTOR_SHARDS=%v with a PostgreSQL CONDUCTOR_DB: for now one process serves a PostgreSQL database, "+
-			"with every shard (several processes on one database need shard leases: docs/scale.md); "+
-			"set CONDUCTOR_SHARDS=all, or give each shard a bbolt file of its own", *cfg.Shards)
+	if v := strings.TrimSpace(getenv("CONDUCTOR_LEASE")); v != "" {
+		if cfg.Lease, err = time.ParseDuration(v); err != nil || cfg.Lease < time.Second {
+			return cfg, badSetting("CONDUCTOR_LEASE=%q: give how long a process holds its shards without renewing, a second or more, such as 45s (a dead process's shards are served again after about that long)", v)
+		}
 	}
 	if err := CheckBackupToken(cfg.BackupToken); err != nil {
 		return cfg, ConfigError{err}
@@ -188,10 +195,12 @@ func (cfg *Config) checkWeb() error {
 	if cfg.ClientSecret == "" {
 		return nil
 	}
-	if !cfg.allShards() {
-		return badSetting("DISCORD_CLIENT_SECRET with CONDUCTOR_SHARDS=%v: the live board needs every shard in this process "+
-			"(Discord maps the Activity to one address, and the page's sessions and each shard's games live in one process); "+
-			"run all the shards in one process (CONDUCTOR_SHARDS=all), or unset DISCORD_CLIENT_SECRET on every process", *cfg.Shards)
+	// Across processes the page's sessions, launches and moves go through
+	// the database (docs/activity.md, "Several processes"): PostgreSQL's.
+	if !cfg.allShards() && !store.IsPostgres(cfg.DBPath) {
+		return badSetting("DISCORD_CLIENT_SECRET with CONDUCTOR_SHARDS=%v on a bbolt file: the live board needs every shard in this process "+
+			"or a PostgreSQL database the processes share (Discord maps the Activity to one address); "+
+			"run all the shards in one process (CONDUCTOR_SHARDS=all), share a PostgreSQL CONDUCTOR_DB, or unset DISCORD_CLIENT_SECRET on every process", *cfg.Shards)
 	}
 	if cfg.WebAddr == "" {
 		cfg.WebAddr = DefaultWebAddr

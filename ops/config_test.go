@@ -54,6 +54,10 @@ func TestGlobalRateFromTheEnvironment(t *testing.T) {
 	if cfg, err = ConfigFromEnv(getenv(map[string]string{"DISCORD_TOKEN": "x"}), nil); err != nil || cfg.GlobalRate != 0 {
 		t.Fatalf("default (the bot's): %+v %v", cfg, err)
 	}
+	// Behind a REST proxy that paces every process's requests (nirn-proxy).
+	if cfg, err = ConfigFromEnv(getenv(map[string]string{"DISCORD_TOKEN": "x", "CONDUCTOR_GLOBAL_RATE": "off"}), nil); err != nil || cfg.GlobalRate != -1 {
+		t.Fatalf("off: %+v %v", cfg, err)
+	}
 	for _, bad := range []string{"fast", "0", "-5"} {
 		_, err := ConfigFromEnv(getenv(map[string]string{"DISCORD_TOKEN": "x", "CONDUCTOR_GLOBAL_RATE": bad}), nil)
 		if err == nil || !strings.Contains(err.Error(), "CONDUCTOR_GLOBAL_RATE") {

@@ -15,8 +15,11 @@ type HealthReport struct {
 	Gateway  bot.Health     `json:"gateway"`
 	Database DatabaseHealth `json:"database"`
 	Outbox   OutboxHealth   `json:"outbox"`
-	Time     time.Time      `json:"time"`
-	Problems []string       `json:"problems,omitempty"`
+	// Fleet is the processes sharing the database, when it has shard
+	// leases (fleethealth.go).
+	Fleet    *FleetHealth `json:"fleet,omitempty"`
+	Time     time.Time    `json:"time"`
+	Problems []string     `json:"problems,omitempty"`
 }
 
 // OutboxHealth is the queue of posts waiting for Discord.
@@ -68,6 +71,11 @@ func Handler(b *bot.Bot, st *store.Store, backupToken string) http.Handler {
 					rep.Problems = append(rep.Problems, "posts waiting for "+age.Round(time.Second).String())
 				}
 			}
+		}
+		// The fleet's view is information, not this process's health: a
+		// dead peer's shards are another process's to take over.
+		if f, err := fleetHealth(r.Context(), st, now); err == nil {
+			rep.Fleet = f
 		}
 		code := http.StatusOK
 		if len(rep.Problems) > 0 {

@@ -40,10 +40,12 @@ func OpenDatabase(cfg Config, log *slog.Logger) (*store.Store, error) {
 }
 
 // openPostgres opens the bot's PostgreSQL database for this process alone
-// (as bbolt locks its file), refusing one a conductor migrate --to has not
+// (as bbolt locks its file), or for the fleet's processes, refusing one a conductor migrate --to has not
 // finished copying into.
 func openPostgres(cfg Config) (*store.Store, error) {
-	st, err := store.Open(cfg.DBPath, &store.Options{Exclusive: true})
+	// A fleet's processes (a known shard count: fleet.go) share it.
+	opts := &store.Options{Exclusive: cfg.ShardCount == 0, Shared: cfg.ShardCount > 0}
+	st, err := store.Open(cfg.DBPath, opts)
 	if err != nil {
 		return nil, err
 	}

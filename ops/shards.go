@@ -18,10 +18,11 @@ import (
 // With a bbolt database a process runs all the shards (one file for every server) or one (a
 // file per shard, as before; conductor reshard moves servers between such files). A range of
 // some shards only would need a file per range, which nothing tends: ranges come with a
-// database that processes share.
+// database that processes share, PostgreSQL, where each process holds a lease on its range
+// (fleet.go).
 
 // shardSettings reads the shard settings; notices are for the log.
-func shardSettings(getenv func(string) string) (shards *bot.ShardRange, count int, notices []string, err error) {
+func shardSettings(getenv func(string) string, postgres bool) (shards *bot.ShardRange, count int, notices []string, err error) {
 	countText := strings.TrimSpace(getenv("CONDUCTOR_SHARD_COUNT"))
 	switch {
 	case countText == "" || strings.EqualFold(countText, "auto"):
@@ -62,7 +63,7 @@ func shardSettings(getenv func(string) string) (shards *bot.ShardRange, count in
 		return nil, 0, nil, badSetting("CONDUCTOR_SHARDS=%v with CONDUCTOR_SHARD_COUNT=%d: the shards are numbered 0 to %d", *shards, count, count-1)
 	case shards.From == 0 && shards.To == count-1:
 		shards = nil // all of them
-	case shards.From != shards.To:
+	case shards.From != shards.To && !postgres:
 		return nil, 0, nil, badSetting("CONDUCTOR_SHARDS=%v of %d: a bbolt database (CONDUCTOR_DB) serves every shard or one; run them all in this process (CONDUCTOR_SHARDS=all) or one per process, each with its own database (see docs/deploy.md)", *shards, count)
 	}
 	return shards, count, notices, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"conductor/bot"
+	"conductor/store"
 )
 
 // The live page's checks of `conductor doctor`: its settings, and that
@@ -22,13 +23,13 @@ var pageScript = regexp.MustCompile(`src="(s/[0-9a-f]+/app\.js)"`)
 // a 10 s timeout).
 func DoctorWeb(getenv func(string) string, client *http.Client) bot.Report {
 	cfg := Config{ClientSecret: strings.TrimSpace(getenv("DISCORD_CLIENT_SECRET")), WebAddr: strings.TrimSpace(getenv("CONDUCTOR_WEB")),
-		PublicURL: strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL"))}
+		PublicURL: strings.TrimSpace(getenv("CONDUCTOR_PUBLIC_URL")), DBPath: strings.TrimSpace(getenv("CONDUCTOR_DB"))}
 	const check = "Live board"
 	if cfg.ClientSecret == "" {
 		return bot.Report{{OK: true, Check: check, Detail: "off (DISCORD_CLIENT_SECRET is not set); see docs/activity.md to turn it on"}}
 	}
 	var err error
-	if cfg.Shards, cfg.ShardCount, _, err = shardSettings(getenv); err == nil {
+	if cfg.Shards, cfg.ShardCount, _, err = shardSettings(getenv, store.IsPostgres(getenv("CONDUCTOR_DB"))); err == nil {
 		err = cfg.checkWeb()
 	}
 	if err != nil {

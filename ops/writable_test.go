@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"conductor/internal/pgtest"
 	"fmt"
 	"io"
 	"os"
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 		fmt.Printf("warning: %s\nerror: %v\n", warning, err)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // stops the PostgreSQL cluster the fleet's tests started
 }
 
 // openDir makes a directory every user can enter.

@@ -106,6 +106,10 @@ type txn interface {
 	posts(queue string) ([]post, error)
 	deletePosts(queue string, seqs []uint64) error
 	queues() ([]string, error)
+	// queueHeads returns every queue with its first entry.
+	queueHeads() ([]queuedPost, error)
+	// dueOf is due for the games of o's shards only (o nil: all).
+	dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error)
 	// eachPost calls fn with every entry of every queue skip does not
 	// name (skip may be nil).
 	eachPost(skip func(queue string) bool, fn func(data []byte)) error

@@ -230,6 +230,34 @@ func (t *boltTx) due(until time.Time, limit int) ([]DueGame, error) {
 	return out, nil
 }
 
+// dueOf reads each due game's header for its server: a file has one
+// process, which serves every shard, so o is rarely set.
+func (t *boltTx) dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error) {
+	if o == nil {
+		return t.due(until, limit)
+	}
+	var out []DueGame
+	c := t.tx.Bucket(bucketDeadlines).Cursor()
+	for k, v := c.First(); k != nil && len(out) < limit; k, v = c.Next() {
+		if len(k) < 8 {
+			continue
+		}
+		at := dueTime(k)
+		if at.After(until) {
+			break
+		}
+		h, err := t.header(string(k[8:]))
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if h != nil && !o.Has(h.Guild) {
+			continue
+		}
+		out = append(out, DueGame{Channel: string(k[8:]), At: at, Kind: string(v)})
+	}
+	return out, nil
+}
+
 // guilds costs one seek per server: a NUL ends each guild id in the keys
 // of the guild index and of the archive, so the next server's keys start
 // just after guild+"\x01".
@@ -350,6 +378,21 @@ func (t *boltTx) queues() ([]string, error) {
 	var out []string
 	err := root.ForEachBucket(func(k []byte) error {
 		out = append(out, string(k))
+		return nil
+	})
+	return out, err
+}
+
+func (t *boltTx) queueHeads() ([]queuedPost, error) {
+	root := t.tx.Bucket(bucketOutbox)
+	if root == nil {
+		return nil, nil
+	}
+	var out []queuedPost
+	err := root.ForEachBucket(func(q []byte) error {
+		if k, v := root.Bucket(q).Cursor().First(); len(k) == 8 {
+			out = append(out, queuedPost{Queue: string(q), post: post{Seq: binary.BigEndian.Uint64(k), Data: v}})
+		}
 		return nil
 	})
 	return out, err

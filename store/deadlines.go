@@ -71,6 +71,6 @@ func (s *Store) SetDue(channel string, due *Deadline, posts ...OutboxEntry) erro
 		if err := writeHeader(t, old, &rec); err != nil {
 			return err
 		}
-		return s.enqueueTx(t, channel, posts)
+		return s.enqueueTx(t, channel, old.Guild, posts)
 	})
 }

@@ -215,7 +215,7 @@ func (s *Store) Commit(channel string, c MoveCommit) (int, error) {
 				return err
 			}
 		}
-		if err := s.enqueueTx(t, channel, c.Posts); err != nil {
+		if err := s.enqueueTx(t, channel, old.Guild, c.Posts); err != nil {
 			return err
 		}
 		return t.notify(channel)

@@ -96,6 +96,10 @@ type LeaseRow struct {
 	Token        int64
 	Expires      time.Time
 	Live         bool // not released, not expired by the database's clock
+	// Heartbeat is how long ago the lease was taken or last renewed, by
+	// the database's clock.
+	Heartbeat time.Duration
+	renewed   time.Time // memoryLeases' own
 }
 
 // leaseBackend keeps the leases.
@@ -211,7 +215,7 @@ func (m *memoryLeases) acquireShards(_ context.Context, holder string, r ShardRa
 	m.tokens++
 	expires := now.Add(ttl)
 	for sh := r.First; sh <= r.Last; sh++ {
-		m.rows[sh] = &LeaseRow{Shard: sh, Count: r.Count, Holder: holder, Token: m.tokens, Expires: expires}
+		m.rows[sh] = &LeaseRow{Shard: sh, Count: r.Count, Holder: holder, Token: m.tokens, Expires: expires, renewed: now}
 	}
 	return m.tokens, expires, nil
 }
@@ -225,7 +229,7 @@ func (m *memoryLeases) renewShards(_ context.Context, l *ShardLease, ttl time.Du
 	}
 	expires := now.Add(ttl)
 	for sh := l.Range.First; sh <= l.Range.Last; sh++ {
-		m.rows[sh].Expires = expires
+		m.rows[sh].Expires, m.rows[sh].renewed = expires, now
 	}
 	return expires, nil
 }
@@ -260,6 +264,7 @@ func (m *memoryLeases) shardLeases(context.Context) ([]LeaseRow, error) {
 	for _, l := range m.rows {
 		row := *l
 		row.Live = row.Holder != "" && row.Expires.After(now)
+		row.Heartbeat, row.renewed = now.Sub(l.renewed), time.Time{}
 		out = append(out, row)
 	}
 	sortRows(out)

@@ -20,7 +20,7 @@ func (s *Store) PutWithPosts(rec *GameRecord, posts ...OutboxEntry) error {
 		if err := writeGame(t, rec, true); err != nil {
 			return err
 		}
-		if err := s.enqueueTx(t, rec.Channel, posts); err != nil {
+		if err := s.enqueueTx(t, rec.Channel, rec.Guild, posts); err != nil {
 			return err
 		}
 		return t.notify(rec.Channel)
@@ -104,7 +104,7 @@ func (s *Store) PutRematch(key string, rec *GameRecord, posts ...OutboxEntry) er
 		if err := writeGame(t, rec, true); err != nil {
 			return err
 		}
-		if err := s.enqueueTx(t, rec.Channel, posts); err != nil {
+		if err := s.enqueueTx(t, rec.Channel, rec.Guild, posts); err != nil {
 			return err
 		}
 		return t.notify(rec.Channel)

@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -35,6 +36,10 @@ type OutboxEntry struct {
 	// Queue, when set, queues the entry there instead of in the channel
 	// the entry is queued for (it is not stored: Outbox(queue) lists it).
 	Queue string `json:"-"`
+	// Guild is the server of the table the post is for ("": none): the
+	// process serving its shard delivers it (owned.go). Set by the store
+	// from the game's record.
+	Guild string `json:"guild,omitempty"`
 	// Kind says what the post is to the table ("board": its id is kept).
 	Kind string `json:"kind,omitempty"`
 	// Payload is the message, in the shape its writer chose.
@@ -50,13 +55,21 @@ func (s *Store) AppendActionWithPosts(channel string, entry LogEntry, posts []Ou
 
 // Enqueue queues posts for a channel on their own.
 func (s *Store) Enqueue(channel string, posts ...OutboxEntry) error {
-	return s.update(func(t txn) error { return s.enqueueTx(t, channel, posts) })
+	return s.update(func(t txn) error {
+		guild := ""
+		if h, err := t.header(channel); err == nil {
+			guild = h.Guild
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return s.enqueueTx(t, channel, guild, posts)
+	})
 }
 
 // enqueueTx queues posts in t: every queue they go to is claimed first, in
 // order (so that two transactions never wait for each other's), and each
 // entry takes the next sequence of the database, which its nonce names.
-func (s *Store) enqueueTx(t txn, channel string, posts []OutboxEntry) error {
+func (s *Store) enqueueTx(t txn, channel, guild string, posts []OutboxEntry) error {
 	if len(posts) == 0 {
 		return nil
 	}
@@ -86,6 +99,9 @@ func (s *Store) enqueueTx(t txn, channel string, posts []OutboxEntry) error {
 	out := make([]queuedPost, len(posts))
 	for i, p := range posts {
 		p.Nonce = s.noncePrefix + strconv.FormatUint(seqs[i], 36)
+		if p.Guild == "" {
+			p.Guild = guild
+		}
 		if p.Created.IsZero() {
 			p.Created = s.stamp()
 		}

@@ -118,8 +118,8 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 		return nil, 0, b.wrap(err)
 	}
 	b.notifyTo = notifyChannelOf(*schema)
-	if opts.Exclusive {
-		if err := b.holdExclusive(opts.Timeout); err != nil {
+	if opts.Exclusive || opts.Shared {
+		if err := b.holdExclusive(opts.Timeout, opts.Shared); err != nil {
 			pool.Close()
 			return nil, 0, err
 		}
@@ -138,7 +138,11 @@ func openPostgres(dsn string, opts *Options) (*pgBackend, int, error) {
 
 // holdExclusive takes the exclusive lock on a connection of its own, kept
 // until close, waiting up to timeout for a process that is stopping.
-func (b *pgBackend) holdExclusive(timeout time.Duration) error {
+func (b *pgBackend) holdExclusive(timeout time.Duration, shared bool) error {
+	try := "SELECT pg_try_advisory_lock($1, $2)"
+	if shared {
+		try = "SELECT pg_try_advisory_lock_shared($1, $2)"
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), b.connCfg.ConnectTimeout+timeout+time.Second)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, b.connCfg)
@@ -148,7 +152,7 @@ func (b *pgBackend) holdExclusive(timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		var ok bool
-		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockClassGlobal, lockExclusive).Scan(&ok); err != nil {
+		if err := conn.QueryRow(ctx, try, lockClassGlobal, lockExclusive).Scan(&ok); err != nil {
 			conn.Close(context.Background())
 			return b.wrap(err)
 		}

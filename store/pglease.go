@@ -47,10 +47,10 @@ func (b *pgBackend) acquireShards(ctx context.Context, holder string, r ShardRan
 			micros(ttl)).Scan(&token, &expires); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO shard_leases (shard, shard_count, holder, token, expires)
-			SELECT g, $1, $4, $5, $6 FROM generate_series($2::integer, $3::integer) AS g
+		_, err = tx.Exec(ctx, `INSERT INTO shard_leases (shard, shard_count, holder, token, expires, renewed)
+			SELECT g, $1, $4, $5, $6, clock_timestamp() FROM generate_series($2::integer, $3::integer) AS g
 			ON CONFLICT (shard) DO UPDATE SET shard_count = EXCLUDED.shard_count, holder = EXCLUDED.holder,
-				token = EXCLUDED.token, expires = EXCLUDED.expires`,
+				token = EXCLUDED.token, expires = EXCLUDED.expires, renewed = EXCLUDED.renewed`,
 			int32(r.Count), int32(r.First), int32(r.Last), holder, token, expires)
 		return err
 	})
@@ -68,7 +68,7 @@ func scanLeaseRow(row pgx.CollectableRow) (LeaseRow, error) {
 
 func (b *pgBackend) renewShards(ctx context.Context, l *ShardLease, ttl time.Duration) (expires time.Time, err error) {
 	err = b.leaseTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE shard_leases SET expires = clock_timestamp() + $1 * interval '1 microsecond'
+		tag, err := tx.Exec(ctx, `UPDATE shard_leases SET expires = clock_timestamp() + $1 * interval '1 microsecond', renewed = clock_timestamp()
 			WHERE shard BETWEEN $2 AND $3 AND shard_count = $4 AND holder = $5 AND token = $6 AND expires > clock_timestamp()`,
 			micros(ttl), int32(l.Range.First), int32(l.Range.Last), int32(l.Range.Count), l.Holder, l.Token)
 		if err != nil {
@@ -97,15 +97,17 @@ func (b *pgBackend) shardLeases(ctx context.Context) ([]LeaseRow, error) {
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	rows, err := b.pool.Query(ctx, `SELECT shard, shard_count, holder, token, expires,
-		holder <> '' AND expires > clock_timestamp() FROM shard_leases ORDER BY shard`)
+		holder <> '' AND expires > clock_timestamp(), coalesce(renewed, to_timestamp(0)), clock_timestamp() FROM shard_leases ORDER BY shard`)
 	if err != nil {
 		return nil, b.wrap(err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (LeaseRow, error) {
 		var l LeaseRow
 		var shard, count int32
-		err := row.Scan(&shard, &count, &l.Holder, &l.Token, &l.Expires, &l.Live)
+		var renewed, now time.Time
+		err := row.Scan(&shard, &count, &l.Holder, &l.Token, &l.Expires, &l.Live, &renewed, &now)
 		l.Shard, l.Count, l.Expires = int(shard), int(count), l.Expires.UTC()
+		l.Heartbeat = now.Sub(renewed)
 		return l, err
 	})
 	return out, b.wrap(err)

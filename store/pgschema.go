@@ -45,6 +45,12 @@ import (
 //	shared_records  what the live page keeps for every process (shared.go):
 //	                activity launches, sessions by a hash of their token,
 //	                moves forwarded to a table's owner, with their answers
+//
+// Version 4:
+//
+//	pacing          key → the next free slot (pacing.go), and the time each
+//	                shard's lease was last renewed (shard_leases.renewed, the
+//	                fleet's heartbeats)
 
 var pgMigrations = []struct {
 	name string
@@ -137,6 +143,13 @@ CREATE TABLE shared_records (
 CREATE INDEX shared_owner ON shared_records (kind, owner, expires_ns);
 CREATE INDEX shared_grp ON shared_records (kind, grp);
 CREATE INDEX shared_expires ON shared_records (kind, expires_ns);
+`},
+	{"pacing: the fleet's shared request and login slots; when each lease was last renewed", `
+CREATE TABLE pacing (
+	key  text COLLATE "C" PRIMARY KEY,
+	next timestamptz NOT NULL
+);
+ALTER TABLE shard_leases ADD COLUMN renewed timestamptz;
 `},
 }
 

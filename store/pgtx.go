@@ -408,6 +408,49 @@ func (t *pgTx) due(until time.Time, limit int) ([]DueGame, error) {
 	return out, err
 }
 
+// dueOf filters in the database: a guild id's shard is computed as a
+// numeric (ids reach 2^64), and anything else is shard 0's.
+func (t *pgTx) dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error) {
+	if o == nil {
+		return t.due(until, limit)
+	}
+	shards := make([]int32, len(o.Shards))
+	for i, sh := range o.Shards {
+		shards[i] = int32(sh)
+	}
+	var out []DueGame
+	err := t.query(func(rows pgx.Rows) error {
+		var err error
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (DueGame, error) {
+			var d DueGame
+			var ns int64
+			err := r.Scan(&d.Channel, &ns, &d.Kind)
+			d.At = time.Unix(0, ns).UTC()
+			return d, err
+		})
+		return err
+	}, `SELECT channel, due_ns, due_kind FROM games WHERE due_ns <= $1
+		AND (CASE WHEN guild ~ '^[0-9]{1,20}$' AND $3 > 1 THEN mod(div(guild::numeric, 4194304), $3)::integer ELSE 0 END) = ANY($4::integer[])
+		ORDER BY due_ns, channel LIMIT $2`, dueNanos(until), limit, int32(max(o.Count, 1)), shards)
+	return out, err
+}
+
+func (t *pgTx) queueHeads() ([]queuedPost, error) {
+	var out []queuedPost
+	err := t.query(func(rows pgx.Rows) error {
+		var err error
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (queuedPost, error) {
+			var p queuedPost
+			var seq int64
+			err := r.Scan(&p.Queue, &seq, &p.Data)
+			p.Seq = uint64(seq)
+			return p, err
+		})
+		return err
+	}, "SELECT DISTINCT ON (queue) queue, seq, entry FROM outbox ORDER BY queue, seq")
+	return out, err
+}
+
 func (t *pgTx) strings(sql string, args ...any) ([]string, error) {
 	var out []string
 	err := t.query(func(rows pgx.Rows) error {

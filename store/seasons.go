@@ -217,7 +217,7 @@ func (s *Store) AnnounceSeason(guild string, n int, channel string, posts []Outb
 			return nil
 		}
 		if channel != "" {
-			if err := s.enqueueTx(t, channel, posts); err != nil {
+			if err := s.enqueueTx(t, channel, guild, posts); err != nil {
 				return err
 			}
 		}

@@ -47,10 +47,15 @@ type Options struct {
 	// excludes it. Used by conductor reshard --dry-run.
 	ReadOnly bool
 	// Exclusive (PostgreSQL) holds the database for this process alone, as
-	// bbolt holds its file: another Exclusive opener waits Timeout, then
-	// gets ErrLocked. The bot opens its database so until several
-	// processes share one under shard leases (lease.go).
+	// bbolt holds its file: another Exclusive or Shared opener waits
+	// Timeout, then gets ErrLocked. A lone bot (no shard count set) opens
+	// its database so.
 	Exclusive bool
+	// Shared, on PostgreSQL, holds the database beside the other
+	// processes of a fleet (each under its shards' leases, lease.go), and
+	// keeps out a process opening it Exclusive (conductor migrate, a lone
+	// bot), as those keep the fleet out.
+	Shared bool
 	// NoSync skips fsync on commit (bbolt), or waiting for the commit to
 	// reach the disk (PostgreSQL's synchronous_commit off): a crash may
 	// lose recent commits. Only for tests and benchmarks.
@@ -59,7 +64,9 @@ type Options struct {
 
 // Store is an open database: a bbolt file, or a PostgreSQL database.
 type Store struct {
-	be backend
+	// pace keeps a file's paces (pacing.go).
+	pace memoryPace
+	be   backend
 	// file is be on a bbolt file, nil on PostgreSQL: for what only a
 	// file has (backups of the file, bundles, the shard mark).
 	file     *boltBackend
