@@ -17,13 +17,10 @@ import (
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
-	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
-
-// sharedRenderer keeps the rendered static layers between tests.
-var sharedRenderer = imaging.NewRenderer()
 
 // env is a fake Discord with one guild and a running bot: the real
 // discordgo client, the commands.Service and a bbolt store, wired as
@@ -54,6 +51,8 @@ type env struct {
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
 	global   bool
+	// pictures draws the boards, hands, score sheets and replays.
+	pictures commands.Renderer
 }
 
 type envOptions struct {
@@ -73,6 +72,12 @@ type envOptions struct {
 	activity commands.Activity
 	// global registers the commands for every server, not the env's alone.
 	global bool
+	// pictures draws the pictures (the benchmarks' real ones). Unset, they
+	// are one-pixel sketches (internal/testkit/sketch): the bot carries
+	// pictures as bytes, and drawing real ones was most of these tests'
+	// time under the race detector; their pixels and sizes are the imaging
+	// and present tests' business.
+	pictures commands.Renderer
 }
 
 func newEnv(t testing.TB, opts ...envOptions) *env {
@@ -103,9 +108,12 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
 	}
+	if o.pictures == nil {
+		o.pictures = &sketch.Renderer{}
+	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: filepath.Join(t.TempDir(), "conductor.db"),
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity, global: o.global}
+		activity: o.activity, global: o.global, pictures: o.pictures}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -150,7 +158,7 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: e.pictures, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
 		Activity: e.activity}
 	if ahead := e.ahead; ahead != 0 {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
