@@ -55,6 +55,7 @@ func startShard(t *testing.T, srv *fakediscord.Server, id, count int) *shard {
 // each serves only the servers Discord routes to it, keeping their games in
 // its own database.
 func TestTwoShardsServeOnlyTheirGuilds(t *testing.T) {
+	t.Parallel()
 	// Two processes, one shard each, in two login buckets: their gates do not
 	// know of each other's logins.
 	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second, MaxConcurrency: 2})
