@@ -16,7 +16,7 @@ import (
 	"conductor/commands"
 	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
 
@@ -140,7 +140,7 @@ func play(t *testing.T, db, pictures string, in *player, setup Setup) (string, e
 	term := NewTerminal(in, &out)
 	term.Pictures = pictures
 	term.Channel = "local:test"
-	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sharedRenderer, Poster: term,
+	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sketches, Poster: term,
 		Bots: aiBots, BotLevels: botLevels})
 	term.Service = svc
 	if err := svc.Deliver(context.Background()); err != nil {
@@ -158,7 +158,11 @@ func play(t *testing.T, db, pictures string, in *player, setup Setup) (string, e
 	return out.String(), err
 }
 
-var sharedRenderer = imaging.NewRenderer()
+// sketches draws the whole game's pictures as one-pixel sketches: this
+// test checks the terminal's flow and that the pictures are written
+// (session_test.go decodes a real board); their pixels are the imaging
+// tests' business.
+var sketches = &sketch.Renderer{}
 
 // lockedBuffer is the terminal's screen: bots and the sender write to it
 // from their goroutines.
