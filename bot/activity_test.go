@@ -64,6 +64,7 @@ func (tb *table) openBoard(user fakediscord.User) (*fakediscord.InteractionHandl
 // unanswered, so the player's note is its first answer, not a follow-up of
 // an interaction Discord never acknowledged ("This interaction failed").
 func TestRefusedLaunchIsAnsweredWithANote(t *testing.T) {
+	t.Parallel()
 	live := &liveStub{}
 	e := newEnv(t, envOptions{activity: live})
 	e.srv.CreateEntryPoint(fakediscord.HandlerApp)
@@ -107,6 +108,7 @@ func TestRefusedLaunchIsAnsweredWithANote(t *testing.T) {
 // in resource.activity_instance.id or in both (each optional in Discord's
 // pages): the launch is recorded with it in every case.
 func TestLaunchReadsTheInstanceWhereverDiscordNamesIt(t *testing.T) {
+	t.Parallel()
 	live := &liveStub{}
 	e := newEnv(t, envOptions{activity: live})
 	tb := startedTable(t, e, "table")
@@ -138,6 +140,7 @@ var errHeld = errors.New("the test held the store")
 // board" button is still answered with LAUNCH_ACTIVITY, from the table's
 // snapshot, and not with a deferral after which no launch can follow.
 func TestBoardButtonLaunchesWhileTheTableIsBusy(t *testing.T) {
+	t.Parallel()
 	live := &liveStub{}
 	e := newEnv(t, envOptions{activity: live, deferAfter: 400 * time.Millisecond})
 	tb := startedTable(t, e, "table")

@@ -9,6 +9,7 @@ import (
 // An interaction is answered only within Discord's window, judged by the
 // time in its id.
 func TestInteractionsTooOldToAnswerAreDropped(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	id := func(at time.Time) string {
 		return strconv.FormatUint(uint64(at.UnixMilli()-1420070400000)<<22, 10)
@@ -35,6 +36,7 @@ func TestInteractionsTooOldToAnswerAreDropped(t *testing.T) {
 // An interaction that reached the bot late is deferred sooner, inside
 // Discord's window.
 func TestLateInteractionIsDeferredSooner(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ age, after, want time.Duration }{
 		{0, 2 * time.Second, 2 * time.Second},
 		{time.Second, 2 * time.Second, 1500 * time.Millisecond},

@@ -29,6 +29,7 @@ func withBot(t testing.TB, e *env, channel string) *table {
 // TestShutdownWithABotAboutToMove stops the bot while a bot player's move
 // is scheduled: the stop must not wait for it.
 func TestShutdownWithABotAboutToMove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{bots: true, botDelay: time.Hour})
 	tb := withBot(t, e, "table")
 	cur, b := tb.current()

@@ -10,6 +10,7 @@ import (
 // machine's clock offset down well below a second; a clock set meanwhile
 // is followed at once.
 func TestClockOffsetFromDateHeaders(t *testing.T) {
+	t.Parallel()
 	var c discordClock
 	if c.offset() != 0 {
 		t.Fatal("an offset before any answer")

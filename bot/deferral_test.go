@@ -14,6 +14,7 @@ import (
 // to a command deferred publicly still never shows in public (a follow-up
 // right after a deferral edits the public placeholder, as Discord does).
 func TestDeferredPrivateAnswerNeverTurnsPublic(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{fake: fakediscord.Options{CallbackDeadline: 1200 * time.Millisecond}, deferAfter: 150 * time.Millisecond})
 	e.srv.InjectFault(fakediscord.Fault{Method: "DELETE", Route: "/webhooks/{webhook_id}/{webhook_token}/messages/@original", Status: http.StatusInternalServerError})
 	alice, bob := e.user("alice"), e.user("bob")
@@ -46,6 +47,7 @@ func TestDeferredPrivateAnswerNeverTurnsPublic(t *testing.T) {
 // The bot's clock runs 5 s ahead of Discord's: judged on Discord's clock
 // (from its Date headers), every interaction is still answered in time.
 func TestClockAheadOfDiscordStillAnswers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{fake: fakediscord.Options{ClockOffset: -5 * time.Second}})
 	tb := startedTable(t, e, "table")
 	tb.drawTurn()

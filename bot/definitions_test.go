@@ -9,6 +9,7 @@ import (
 )
 
 func TestApplicationCommands(t *testing.T) {
+	t.Parallel()
 	defs := commands.Definitions([]string{"usa", "europe"})
 	global := ApplicationCommands(defs, true)
 	guild := ApplicationCommands(defs, false)

@@ -106,6 +106,7 @@ func (bp boardPath) fault(tb *table, f fakediscord.Fault) {
 // TestBoardPostFailingWith500IsRetried: Discord fails the board post once;
 // the move stands and the table still gets exactly one board.
 func TestBoardPostFailingWith500IsRetried(t *testing.T) {
+	t.Parallel()
 	for _, bp := range boardPaths {
 		t.Run(bp.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -127,6 +128,7 @@ func TestBoardPostFailingWith500IsRetried(t *testing.T) {
 // the message back; a follow-up has no nonce, so the channel's history is
 // read first and the board found there: never a second board.
 func TestBoardPostFailingAfterCreationIsNotDoubled(t *testing.T) {
+	t.Parallel()
 	for _, bp := range boardPaths {
 		t.Run(bp.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -180,6 +182,7 @@ func TestBoardPostFailingAfterCreationIsNotDoubled(t *testing.T) {
 // process dies before Discord took the board; the next start posts it,
 // once.
 func TestBoardQueuedBeforeACrashIsPostedAtStart(t *testing.T) {
+	t.Parallel()
 	for _, bp := range boardPaths {
 		t.Run(bp.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -219,6 +222,7 @@ func answeredInTime(t *testing.T, a answer, what string) {
 // player's reply; the other player's autocomplete and /hand in the same
 // channel are answered in time.
 func TestSlowReplyHoldsNoOtherPlayer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
@@ -245,6 +249,7 @@ func TestSlowReplyHoldsNoOtherPlayer(t *testing.T) {
 // post; meanwhile the other player is answered in time, and the board
 // still comes once.
 func TestSlowBoardPostHoldsNoOtherPlayer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
@@ -272,6 +277,7 @@ func TestSlowBoardPostHoldsNoOtherPlayer(t *testing.T) {
 // TestRateLimitedCallbackDelaysNoOtherChannel: Discord answers one
 // channel's reply with a 429; another channel's reply goes out meanwhile.
 func TestRateLimitedCallbackDelaysNoOtherChannel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	x := newTable(e, "table-x", "usa", "", "xavier", "xena")
 	x.setup()
@@ -301,6 +307,7 @@ func TestRateLimitedCallbackDelaysNoOtherChannel(t *testing.T) {
 // channel is read before it is sent again, and it is not, since it is
 // there. One board, not two.
 func TestUndoBoardFollowUpFailingAfterCreationIsNotDoubled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{deferAfter: 300 * time.Millisecond})
 	tb := startedTable(t, e, "table")
 	// Play until someone claims a route (no tunnel): that claim can be

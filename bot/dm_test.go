@@ -47,6 +47,7 @@ func notices(e *env, channel, user, what string) int {
 // "opening DMs too fast" keeps the DM waiting in its own queue. Every DM
 // carries a nonce.
 func TestRefusedTurnDMsNeverHoldTheTable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	refusals := 0

@@ -50,6 +50,7 @@ func testBoard(t *testing.T) *commands.Message {
 }
 
 func TestDoctorFindsAllWell(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // registers the commands on its server
 	table := e.channel("table")
 	// Inviting the bot with the link's permissions gives it a role with them.
@@ -80,6 +81,7 @@ func TestDoctorFindsAllWell(t *testing.T) {
 }
 
 func TestDoctorNamesAMissingPermissionAndHowToGrantIt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	table := e.channel("table")
 	// The channel's settings take Attach Files away from everyone.
@@ -140,6 +142,7 @@ func TestDoctorNamesAMissingPermissionAndHowToGrantIt(t *testing.T) {
 }
 
 func TestDoctorRefusedToken(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	r := doctor(t, srv, "Bot not-the-token", "", bot.DoctorOptions{})
 	if r.OK() || len(r) != 1 {
@@ -151,6 +154,7 @@ func TestDoctorRefusedToken(t *testing.T) {
 }
 
 func TestDoctorSeesUnregisteredCommands(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	guild := srv.CreateGuild("Rail Club")
 	r := doctor(t, srv, srv.Token(), "", bot.DoctorOptions{})

@@ -67,6 +67,7 @@ func callbacks(srv *fakediscord.Server, interactionID string) int {
 }
 
 func TestTwoPlayersChooseTicketsAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	b, _ := tb.board()
@@ -109,6 +110,7 @@ func TestTwoPlayersChooseTicketsAtOnce(t *testing.T) {
 }
 
 func TestActingPlayerAndOtherClickAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	cur, b := tb.current()
@@ -127,6 +129,7 @@ func TestActingPlayerAndOtherClickAtOnce(t *testing.T) {
 }
 
 func TestTablesInSeveralChannelsPlayAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var tables []*table
 	for _, name := range []string{"one", "two", "three", "four"} {
@@ -178,6 +181,7 @@ func (tb *table) scoreLine(p fakediscord.User) string {
 }
 
 func TestRepeatedInteractionIsAppliedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	cur, b := tb.current()
@@ -216,6 +220,7 @@ func TestRepeatedInteractionIsAppliedOnce(t *testing.T) {
 }
 
 func TestStaleButtonIsHarmless(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	// Discord refuses to take the old board's buttons off (or a player
@@ -246,6 +251,7 @@ func TestStaleButtonIsHarmless(t *testing.T) {
 }
 
 func TestNonPlayerCannotAct(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	carol := e.user("carol")
@@ -267,6 +273,7 @@ func TestNonPlayerCannotAct(t *testing.T) {
 }
 
 func TestHandByDM(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	alice, bob := tb.players[0], tb.players[1]
@@ -309,6 +316,7 @@ func TestHandByDM(t *testing.T) {
 }
 
 func TestRateLimitedBoardUploadArrives(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
 	cur, b := tb.current()
@@ -349,6 +357,7 @@ func (s slowHandler) Handle(ctx context.Context, req *commands.Request, resp com
 }
 
 func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
+	t.Parallel()
 	// The fake refuses callbacks later than 1.2 s; the handler takes 1.5.
 	e := newEnv(t, envOptions{fake: fakediscord.Options{CallbackDeadline: 1200 * time.Millisecond}, deferAfter: 150 * time.Millisecond})
 	e.tracker.h = slowHandler{h: e.svc, delay: 1500 * time.Millisecond}
@@ -410,6 +419,7 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 }
 
 func TestHealthFollowsTheGateway(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if err := e.srv.WaitFor("a connected bot", func() bool { return e.b.Health().Connected }); err != nil {
 		t.Fatal(err)
@@ -441,6 +451,7 @@ func TestHealthFollowsTheGateway(t *testing.T) {
 }
 
 func TestInteractionsDuringShutdownGetANote(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.user("alice")
 	ch := e.channel("table")

@@ -17,6 +17,7 @@ import (
 // slash commands are registered and the Entry Point is kept (answered by
 // the bot when the live page is on, left to Discord when it is off).
 func TestRegistrationKeepsDiscordsEntryPoint(t *testing.T) {
+	t.Parallel()
 	defs := commands.Definitions(data.Embedded().IDs())
 	for _, activity := range []bool{false, true} {
 		srv := fakediscord.New(t)
@@ -59,6 +60,7 @@ func TestRegistrationKeepsDiscordsEntryPoint(t *testing.T) {
 // TestDoctorAsksForActivitiesWhenThePageIsOn: with the live page on and no
 // Entry Point, Activities are not turned on: doctor says where to.
 func TestDoctorAsksForActivitiesWhenThePageIsOn(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	b, err := bot.New(bot.Config{Token: srv.Token(), APIBase: srv.BaseURL(), Commands: commands.Definitions(data.Embedded().IDs()), Logger: logger(), Activity: true})
 	if err != nil {
@@ -76,6 +78,7 @@ func TestDoctorAsksForActivitiesWhenThePageIsOn(t *testing.T) {
 // handler Discord holds for the Entry Point: Discord's own (2) before the
 // bot has started with the live page on, the bot's (1) after.
 func TestDoctorReportsTheEntryPointHandlerDiscordHolds(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	srv.CreateGuild("Rail Club")
 	srv.CreateEntryPoint(fakediscord.HandlerDiscordLaunch)

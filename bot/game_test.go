@@ -484,6 +484,7 @@ func (tb *table) playToTheEnd() {
 // made by people clicking and typing; and a fourth game of a person
 // against a bot, whose moves are posted outside any interaction.
 func TestWholeGames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{bots: true})
 	for _, c := range []struct{ mapID, variant string }{{"usa", ""}, {"europe", "classic"}, {"marklin", ""}} {
 		t.Run(c.mapID, func(t *testing.T) {
@@ -546,6 +547,7 @@ func TestWholeGameOnPostgres(t *testing.T) {
 // were, the buttons of the board posted before the restart still work,
 // and the game goes on to its end.
 func TestRestartMidGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "europe", "classic", "alice", "bob")
 	tb.setup()

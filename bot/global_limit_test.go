@@ -42,6 +42,7 @@ func get(t *testing.T, rt http.RoundTripper, ctx context.Context, path string) (
 // The bound is on the time the burst takes: scheduling on a loaded machine can only delay a
 // request, never advance it.
 func TestGlobalGateKeepsUnderTheLimit(t *testing.T) {
+	t.Parallel()
 	const perSecond, n = 20, 45
 	stub := &stubDiscord{}
 	g := newGlobalGate(nil, perSecond)
@@ -85,6 +86,7 @@ func TestGlobalGateKeepsUnderTheLimit(t *testing.T) {
 // TestGlobalGateSparesInteractions: interaction endpoints neither wait nor count, even while
 // a global 429 holds everything else back.
 func TestGlobalGateSparesInteractions(t *testing.T) {
+	t.Parallel()
 	stub := &stubDiscord{}
 	g := newGlobalGate(nil, 1)
 	g.pausedUntil.Store(time.Now().Add(time.Hour).UnixNano())
@@ -113,6 +115,7 @@ func TestGlobalGateSparesInteractions(t *testing.T) {
 // retry_after (discordgo retries only the request that met it), and the 429 is counted as an
 // invalid request; a 429 of scope "shared" is not.
 func TestGlobal429HoldsEveryRequest(t *testing.T) {
+	t.Parallel()
 	first := true
 	stub := &stubDiscord{answer: func(r *http.Request) *http.Response {
 		h := http.Header{}
@@ -155,6 +158,7 @@ func TestGlobal429HoldsEveryRequest(t *testing.T) {
 
 // TestInvalidWindowForgets: the count covers the last ten minutes only.
 func TestInvalidWindowForgets(t *testing.T) {
+	t.Parallel()
 	var w invalidWindow
 	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	for i := range 30 {
@@ -170,6 +174,7 @@ func TestInvalidWindowForgets(t *testing.T) {
 
 // TestHealthWarnsBeforeTheBan: /healthz turns unhealthy well before Discord's 10,000.
 func TestHealthWarnsBeforeTheBan(t *testing.T) {
+	t.Parallel()
 	h := Health{Connected: true, CommandsRegistered: true}
 	if p := h.Problems(time.Now()); len(p) != 0 {
 		t.Fatalf("healthy: %v", p)

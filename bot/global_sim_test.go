@@ -78,6 +78,7 @@ func simulateGate(count, shardsPerProcess int) (worstSecond int, steady float64)
 // One process runs every shard: they share one gate with the whole budget, so at any shard
 // count no second holds more than 50 requests and the bot sends at least 40 a second.
 func TestGlobalGateAtAnyShardCountInOneProcess(t *testing.T) {
+	t.Parallel()
 	for _, count := range []int{1, 10, 20, 100} {
 		worst, steady := simulateGate(count, count)
 		t.Logf("%3d shards in one process: worst second %d requests, steady %.1f/s", count, worst, steady)

@@ -19,6 +19,7 @@ import (
 // through the webhook that posted it), which Discord's global rate limit does not bind; the
 // bot's count of the requests under the limit agrees with Discord's.
 func TestHumanMoveCostsAtMostOneGlobalRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
@@ -62,6 +63,7 @@ func TestHumanMoveCostsAtMostOneGlobalRequest(t *testing.T) {
 // Discord that enforces a global limit of 6 requests a second: the bot paces itself below
 // it, so every board arrives and Discord answers (almost) no 429.
 func TestBurstWithinTheGlobalLimitLosesNothing(t *testing.T) {
+	t.Parallel()
 	const channels, limit = 12, 6
 	e := newEnv(t, envOptions{globalRate: limit})
 	e.srv.SetRolePermissions(e.guild.ID, e.guild.ID, fakediscord.EveryonePermissions&^fakediscord.PermReadMessageHistory)
@@ -172,6 +174,7 @@ func benchTables(e *env, n int) []*benchTable {
 // bot comes back after the interaction's token has expired. The board is found in the
 // channel's history, or posted to the channel: once, either way.
 func TestFollowUpBoardAfterARestartPastTheTokenLife(t *testing.T) {
+	t.Parallel()
 	for _, created := range []bool{true, false} {
 		t.Run(fmt.Sprint("created=", created), func(t *testing.T) {
 			e := newEnv(t)
@@ -214,6 +217,7 @@ func TestFollowUpBoardAfterARestartPastTheTokenLife(t *testing.T) {
 // it would only add refusals that Discord counts toward its IP ban, so it is dropped, once,
 // and the table's boards keep coming.
 func TestRefusedDMIsNotRetried(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()

@@ -17,17 +17,14 @@ import (
 	"conductor/bot"
 	"conductor/commands"
 	"conductor/data"
-	"conductor/imaging"
 	"conductor/internal/fakediscord"
 	"conductor/internal/pgtest"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
 
 // TestMain stops the PostgreSQL cluster the tests on PostgreSQL started.
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// sharedRenderer keeps the rendered static layers between tests.
-var sharedRenderer = imaging.NewRenderer()
 
 // env is a fake Discord with one guild and a running bot: the real
 // discordgo client, the commands.Service and a bbolt store, wired as
@@ -58,7 +55,8 @@ type env struct {
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
 	global   bool
-	renderer commands.Renderer
+	// pictures draws the boards, hands, score sheets and replays.
+	pictures commands.Renderer
 }
 
 type envOptions struct {
@@ -78,8 +76,12 @@ type envOptions struct {
 	activity commands.Activity
 	// global registers the commands for every server, not the env's alone.
 	global bool
-	// renderer draws the pictures (default sharedRenderer).
-	renderer commands.Renderer
+	// pictures draws the pictures (the benchmarks' real ones). Unset, they
+	// are one-pixel sketches (internal/testkit/sketch): the bot carries
+	// pictures as bytes, and drawing real ones was most of these tests'
+	// time under the race detector; their pixels and sizes are the imaging
+	// and present tests' business.
+	pictures commands.Renderer
 	// postgres keeps the games in a PostgreSQL database of the env's own
 	// (as does CONDUCTOR_TEST_POSTGRES=1 for every env: the suite on it).
 	postgres bool
@@ -113,16 +115,16 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	if o.botDelay == 0 {
 		o.botDelay = time.Millisecond
 	}
+	if o.pictures == nil {
+		o.pictures = &sketch.Renderer{}
+	}
 	dbPath := filepath.Join(t.TempDir(), "conductor.db")
 	if o.postgres || os.Getenv("CONDUCTOR_TEST_POSTGRES") != "" {
 		dbPath = pgtest.Database(t)
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: dbPath,
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity, global: o.global, renderer: o.renderer}
-	if e.renderer == nil {
-		e.renderer = sharedRenderer
-	}
+		activity: o.activity, global: o.global, pictures: o.pictures}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -167,7 +169,7 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: e.renderer, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: e.pictures, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
 		Activity: e.activity}
 	if ahead := e.ahead; ahead != 0 {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }

@@ -123,6 +123,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // from when the previous one was sent; another bucket does not wait; shards of a bucket
 // start in order; a login never sent is not counted.
 func TestIdentifyGatePacesEachBucket(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	var g *localIdentifyGate
 	left := func() int {
@@ -162,6 +163,7 @@ func TestIdentifyGatePacesEachBucket(t *testing.T) {
 // With no login left the shards wait for the renewal, then ask Discord once; a login after
 // the first ones (after op 9) asks Discord first what is left.
 func TestIdentifyGateWaitsForTheRenewal(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	var mu sync.Mutex
 	asked := 0

@@ -46,6 +46,8 @@ func localeTable(e *env, lang, mapID, variant string, names ...string) *table {
 // receives, public or private, holds an English phrase of the catalogues
 // that the table's language says otherwise.
 func TestTablesSpeakTheirLanguageToTheEnd(t *testing.T) {
+	// Not parallel: it reads the commands' ids in /ttr help, which the
+	// present package keeps for the whole process (the newest bot's).
 	e := newEnv(t, envOptions{bots: true})
 	for _, c := range []struct{ lang, mapID, variant string }{{"fr", "europe", "classic"}, {"de", "marklin", ""}} {
 		t.Run(c.lang, func(t *testing.T) {

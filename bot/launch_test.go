@@ -6,6 +6,7 @@ import "testing"
 // from either place Discord names it, preferring the resource; two
 // different ids, or none, name no instance.
 func TestLaunchedInstance(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		answer, want string
 		ok           bool

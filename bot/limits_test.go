@@ -13,6 +13,7 @@ import (
 // threads, two lobbies), the other 28 are refused privately and open
 // nothing.
 func TestThirtyNewTablesFromOneMember(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("tables")
 	mallory := e.user("mallory")
@@ -35,6 +36,7 @@ func TestThirtyNewTablesFromOneMember(t *testing.T) {
 // Rematch, /ttr end, Rematch... ten times: one rematch table, one thread,
 // one ping of the other player.
 func TestRematchLoop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()

@@ -26,6 +26,7 @@ func waitLobby(e *env, channel string) fakediscord.Message {
 // Discord fails the answer to /ttr new (a 500, an expired token): the
 // lobby is a post of its own, shown anyway, and players join it.
 func TestLobbyShownWhenTheAnswerFails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("table")
 	alice, bob := e.user("alice"), e.user("bob")
@@ -50,6 +51,7 @@ func TestLobbyShownWhenTheAnswerFails(t *testing.T) {
 // the answer or the lobby's post: the next start posts the lobby, and the
 // table is played.
 func TestLobbyStoredBeforeACrashIsShownAtStart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("table")
 	alice, bob := e.user("alice"), e.user("bob")

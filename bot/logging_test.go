@@ -11,6 +11,7 @@ import (
 // What discordgo prints of a payload (a RESUME's event bytes carrying a
 // ticket choice, say) never reaches an info or warning log line.
 func TestDiscordgoPayloadsAreRedacted(t *testing.T) {
+	t.Parallel()
 	payload := []byte(`{"t":"INTERACTION_CREATE","d":{"data":{"custom_id":"keep:g1:3:","values":["Paris – Wien"]}}}`)
 	line := fmt.Sprintf("error unmarshalling %s event, %s", redactPayloads([]any{"INTERACTION_CREATE", payload})...)
 	if strings.Contains(line, "Wien") || !strings.Contains(line, "INTERACTION_CREATE") {

@@ -55,6 +55,7 @@ func interactionFrames(srv *fakediscord.Server) (byShard map[int]int, guildOf ma
 // shard: each interaction reaches the bot on its server's shard, is answered once, and every
 // game is in the process's one database; the commands are registered once.
 func TestOneProcessServesEveryShard(t *testing.T) {
+	t.Parallel()
 	const shards = 4
 	e := newEnv(t, envOptions{global: true, fake: fakediscord.Options{RecommendedShards: shards}})
 	for id := range shards {
@@ -137,6 +138,7 @@ func startBot(t *testing.T, srv *fakediscord.Server, interval time.Duration, log
 // bucket per interval, in shard order, and Discord refuses none. The interval is shortened
 // for the fake and the bot alike: Discord's is 5 s.
 func TestLoginsArePacedByBucket(t *testing.T) {
+	t.Parallel()
 	const shards, interval = 4, time.Second
 	for _, concurrency := range []int{1, 2} {
 		t.Run(fmt.Sprint("max_concurrency ", concurrency), func(t *testing.T) {
@@ -185,6 +187,7 @@ func TestLoginsArePacedByBucket(t *testing.T) {
 // to all of it here) and logs in again on a new connection; resumable, it waits the same and
 // resumes instead, on READY's resume_gateway_url. Discord refuses nothing.
 func TestInvalidSessionBacksOffThenLogsIn(t *testing.T) {
+	t.Parallel()
 	const interval = time.Second
 	e := newEnv(t, envOptions{fake: fakediscord.Options{IdentifyInterval: interval}})
 	first, err := e.srv.WaitReady(0)
@@ -252,6 +255,7 @@ func TestInvalidSessionBacksOffThenLogsIn(t *testing.T) {
 // A dropped connection and Discord's op 7 are resumed on READY's resume_gateway_url, not
 // on the first URL (discordgo's gateway did the latter, which the fake now records).
 func TestResumesUseTheResumeURL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if err := e.srv.DropConnection(0); err != nil {
 		t.Fatal(err)
@@ -283,6 +287,7 @@ func TestResumesUseTheResumeURL(t *testing.T) {
 // With no gateway login left today the bot logs in no shard (Discord would reset the token),
 // says so, and asks Discord nothing more until the renewal; then it logs in.
 func TestNoLoginLeftWaitsForTheRenewal(t *testing.T) {
+	// Not parallel: it reads discordgo's log, which goes to the newest bot's logger.
 	srv := fakediscord.New(t, fakediscord.Options{IdentifyInterval: 10 * time.Millisecond})
 	const renewal = 1500 * time.Millisecond
 	srv.SetSessionStartLimit(0, renewal)
@@ -319,6 +324,7 @@ func TestNoLoginLeftWaitsForTheRenewal(t *testing.T) {
 // Logins run out while the bot runs: an invalidated shard waits for the renewal, and the
 // other shard goes on serving.
 func TestShardWaitsForLoginsWhileTheOthersServe(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{global: true, fake: fakediscord.Options{RecommendedShards: 2, MaxConcurrency: 2}})
 	for id := range 2 {
 		if _, err := e.srv.WaitReady(id); err != nil {
@@ -364,6 +370,7 @@ func TestShardWaitsForLoginsWhileTheOthersServe(t *testing.T) {
 // A bot in more servers than its shards may hold: Discord closes the shard with 4011, and
 // the start fails saying which setting to change, rather than logging in again and again.
 func TestShardingRequiredStopsTheStart(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t, fakediscord.Options{MaxGuildsPerShard: 1})
 	srv.CreateGuild("one")
 	srv.CreateGuild("two")

@@ -11,6 +11,7 @@ import (
 // post their tables' lobbies and welcomes: Discord deduplicates nonces per
 // application, and none of them swallows the other's.
 func TestTwoShardsPostingWithTheSameCounter(t *testing.T) {
+	t.Parallel()
 	// Two processes, one shard each, in two login buckets: their gates do not
 	// know of each other's logins.
 	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second, MaxConcurrency: 2})

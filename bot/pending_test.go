@@ -12,6 +12,7 @@ import (
 // board's Tickets button bring the menu back (nothing is drawn twice), and
 // the recovered menu ends the turn.
 func TestDismissedTicketMenuComesBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "europe", "classic", "alice", "bob")
 	tb.setup()
@@ -48,6 +49,7 @@ func TestDismissedTicketMenuComesBackAfterARestart(t *testing.T) {
 // restarts; a turn command shows the tunnel's buttons again, and giving up
 // from them ends the turn.
 func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for game := 0; game < 4; game++ {
 		tb := newTable(e, "tunnels-"+string(rune('a'+game)), "europe", "classic", "alice", "bob")

@@ -31,6 +31,7 @@ func startIn(e *env, lobby fakediscord.Message, game string, alice, bob fakedisc
 // Threads allowed but posting in them denied: the bot opens no thread (it
 // could not show a board there), plays in the channel and says why.
 func TestThreadsWithoutPostingInThemPlayInTheChannel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("no-thread-posts")
 	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermSendMessagesInThreads})
@@ -49,6 +50,7 @@ func TestThreadsWithoutPostingInThemPlayInTheChannel(t *testing.T) {
 // Without file uploads (or posts) in the channel, /ttr new opens nothing
 // and says privately exactly what to grant.
 func TestChannelRefusingFilesOpensNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("no-files")
 	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermAttachFiles})
@@ -68,6 +70,7 @@ func TestChannelRefusingFilesOpensNothing(t *testing.T) {
 // In a private thread (the bot is not a member) /ttr new is refused; in a
 // public thread the table plays there, without a thread of its own.
 func TestTablesInThreads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("tables")
 	alice, bob := e.user("alice"), e.user("bob")
@@ -94,6 +97,7 @@ func TestTablesInThreads(t *testing.T) {
 // are told what is missing, and once it is granted again the next act
 // brings the board.
 func TestPermissionsRemovedMidGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()

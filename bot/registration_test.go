@@ -17,6 +17,7 @@ import (
 // governs (INTERACTION_CREATE and READY come with none), so it asks for
 // none, and its interactions are still delivered and answered.
 func TestGatewayAsksForNoIntents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if id := e.srv.Identifies()[0]; id.Intents != 0 {
 		t.Errorf("IDENTIFY asked for intents %d, want 0", id.Intents)
@@ -29,6 +30,7 @@ func TestGatewayAsksForNoIntents(t *testing.T) {
 }
 
 func TestServerScopedRegistration(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	defs := commands.Definitions(data.Embedded().IDs())
 	if got := e.srv.Commands(e.guild.ID); len(got) != len(defs) {
@@ -56,6 +58,7 @@ func TestServerScopedRegistration(t *testing.T) {
 }
 
 func TestGlobalRegistrationIsForServersOnly(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	srv.CreateGuild("Rail Club")
 	defs := commands.Definitions(data.Embedded().IDs())
@@ -94,6 +97,7 @@ func TestGlobalRegistrationIsForServersOnly(t *testing.T) {
 }
 
 func TestBadTokenFailsAtStart(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	b, err := bot.New(bot.Config{Token: "wrong", APIBase: srv.BaseURL(), Logger: logger(), ReadyTimeout: 5 * time.Second})
 	if err != nil {
@@ -115,6 +119,7 @@ func (nopHandler) Handle(context.Context, *commands.Request, commands.Responder)
 
 // A 5xx while registering the commands is retried: the bot starts.
 func TestRegistrationRetriesDiscordsFailures(t *testing.T) {
+	// Not parallel: it sets the package-wide registration retry.
 	defer bot.FastRegistrationRetries()()
 	srv := fakediscord.New(t)
 	srv.CreateGuild("Rail Club")
@@ -139,6 +144,7 @@ func TestRegistrationRetriesDiscordsFailures(t *testing.T) {
 // The process told to stop while Discord fails the registration: the
 // retries end at once rather than going on after the shutdown.
 func TestRegistrationRetriesEndWithTheProcess(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.New(t)
 	srv.CreateGuild("Rail Club")
 	srv.InjectFault(fakediscord.Fault{Method: "PUT", Route: "/applications/{application_id}/commands", Times: 100, Status: 500})

@@ -13,6 +13,7 @@ import (
 // clicks Replay under the final score sheet and gets the game as an
 // animated GIF, privately, within Discord's attachment limit.
 func TestReplayButton(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()

@@ -19,6 +19,7 @@ func interaction(t *testing.T, payload string) *discordgo.Interaction {
 }
 
 func TestCommandInteractionBecomesARequest(t *testing.T) {
+	t.Parallel()
 	i := interaction(t, `{"id":"11","application_id":"1","type":2,"token":"tok","guild_id":"5","channel_id":"7",
 		"locale":"fr","guild_locale":"de",
 		"member":{"nick":"Ally","permissions":"16","user":{"id":"42","username":"alice","global_name":"Alice"}},
@@ -52,6 +53,7 @@ func equalRequests(a, b commands.Request) bool {
 }
 
 func TestDisplayNameAndPermissions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		member    string
 		name      string
@@ -71,6 +73,7 @@ func TestDisplayNameAndPermissions(t *testing.T) {
 }
 
 func TestAutocompleteKnowsTheFocusedOption(t *testing.T) {
+	t.Parallel()
 	i := interaction(t, `{"id":"1","type":4,"guild_id":"5","channel_id":"7","member":{"permissions":"0","user":{"id":"1","username":"a"}},
 		"data":{"id":"3","name":"tickets","type":1,"options":[{"name":"long","type":4,"value":"2","focused":true}]}}`)
 	req, focused, _ := toRequest(i)
@@ -80,6 +83,7 @@ func TestAutocompleteKnowsTheFocusedOption(t *testing.T) {
 }
 
 func TestComponentInDM(t *testing.T) {
+	t.Parallel()
 	i := interaction(t, `{"id":"1","type":3,"channel_id":"9","user":{"id":"3","username":"carol"},
 		"data":{"custom_id":"keep:g:4:","component_type":3,"values":["0","2"]}}`)
 	req, _, ok := toRequest(i)
@@ -89,6 +93,7 @@ func TestComponentInDM(t *testing.T) {
 }
 
 func TestPingIsNotARequest(t *testing.T) {
+	t.Parallel()
 	if _, _, ok := toRequest(interaction(t, `{"id":"1","type":1}`)); ok {
 		t.Error("a ping became a request")
 	}

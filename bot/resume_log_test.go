@@ -37,6 +37,7 @@ func hexBytes(s string) string {
 // their bytes, reaches the log at the default level (discordgo's gateway
 // dumped the replayed event: "Expected READY/RESUMED, instead got …").
 func TestResumeReplayOfATicketChoiceLogsNoTicket(t *testing.T) {
+	// Not parallel: it reads discordgo's log, which goes to the newest bot's logger.
 	logs := &logSink{}
 	e := newEnv(t, envOptions{logs: logs})
 	tb := newTable(e, "table", "usa", "", "alice", "bob")

@@ -10,6 +10,7 @@ import (
 	"conductor/commands"
 	"conductor/data"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
 
@@ -34,7 +35,7 @@ func startShard(t *testing.T, srv *fakediscord.Server, id, count int) *shard {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: b, Logger: logger()})
+	svc := commands.New(commands.Config{Catalog: cat, Store: st, Renderer: &sketch.Renderer{}, Poster: b, Logger: logger()})
 	sh := &shard{st: st, svc: svc, b: b, tr: newTracker(svc)}
 	if err := b.Start(context.Background(), sh.tr); err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func startShard(t *testing.T, srv *fakediscord.Server, id, count int) *shard {
 // each serves only the servers Discord routes to it, keeping their games in
 // its own database.
 func TestTwoShardsServeOnlyTheirGuilds(t *testing.T) {
+	t.Parallel()
 	// Two processes, one shard each, in two login buckets: their gates do not
 	// know of each other's logins.
 	srv := fakediscord.New(t, fakediscord.Options{WaitTimeout: 30 * time.Second, MaxConcurrency: 2})

@@ -1,11 +1,7 @@
 package bot_test
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/png"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -13,41 +9,8 @@ import (
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit/sketch"
 )
-
-// cheapRenderer draws every picture as the same 1×1 PNG: a game whose
-// pictures nobody looks at costs no drawing.
-type cheapRenderer struct{}
-
-var tinyPNG = func() []byte {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
-}()
-
-func (cheapRenderer) Board(w io.Writer, _ *imaging.Scene) error {
-	_, err := w.Write(tinyPNG)
-	return err
-}
-
-func (cheapRenderer) Hand(w io.Writer, _ *imaging.HandScene) error {
-	_, err := w.Write(tinyPNG)
-	return err
-}
-
-func (cheapRenderer) Final(w io.Writer, _ *imaging.FinalScene) error {
-	_, err := w.Write(tinyPNG)
-	return err
-}
-
-func (cheapRenderer) Leaderboard(w io.Writer, _ *imaging.LeaderboardScene) error {
-	_, err := w.Write(tinyPNG)
-	return err
-}
-
-func (cheapRenderer) Replay([]imaging.Scene) ([]byte, error) { return tinyPNG, nil }
 
 // firstSuggester is a player who, for every command it plays, takes the
 // first suggestion autocomplete gives (the route of /claim and its
@@ -315,12 +278,12 @@ func (tb *table) counts() threadCounts {
 // pictures are drawn for real and their megabytes are worth quoting (by
 // default a 1×1 stand-in keeps the test cheap).
 func TestFirstSuggestionIsNeverRefused(t *testing.T) {
-	var r commands.Renderer = cheapRenderer{}
+	var r commands.Renderer = &sketch.Renderer{}
 	realPictures := os.Getenv("CONDUCTOR_REAL_PICTURES") != ""
 	if realPictures {
-		r = sharedRenderer
+		r = imaging.NewRenderer()
 	}
-	e := newEnv(t, envOptions{renderer: r})
+	e := newEnv(t, envOptions{pictures: r})
 	for _, c := range []struct{ locale, lang, mapID, variant string }{
 		{"en-US", "en", "usa", ""}, {"fr", "fr", "europe", "classic"}, {"de", "de", "marklin", ""},
 	} {

@@ -13,6 +13,7 @@ import (
 // narration and the final sheets stay in the threads, which are archived
 // at the end. A rematch opens a third thread with the same seats.
 func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	lobbyChannel := e.channel("tables")
 	usa := newTableIn(e, lobbyChannel, "usa", "", "ann", "ben")
@@ -124,6 +125,7 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 // Without Create Public Threads the table says so and plays in the
 // channel, as before threads.
 func TestNoThreadPermissionPlaysInTheChannel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("no-threads")
 	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermCreatePublicThreads})
@@ -146,6 +148,7 @@ func TestNoThreadPermissionPlaysInTheChannel(t *testing.T) {
 
 // /ttr new thread:False plays in the channel without a word about threads.
 func TestTableInTheChannelOnRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("here")
 	lobby, game := e.newGame(e.user("alice").ID, ch.ID, fakediscord.BooleanOption("thread", false))
@@ -161,6 +164,7 @@ func TestTableInTheChannelOnRequest(t *testing.T) {
 // boards and narration are French, while each player's private replies
 // follow their own Discord language.
 func TestFrenchTableKeepsPrivateRepliesInEachPlayersLanguage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("table-fr")
 	bob, alice := e.user("bob"), e.user("alice")
@@ -200,6 +204,7 @@ func TestFrenchTableKeepsPrivateRepliesInEachPlayersLanguage(t *testing.T) {
 // is played in the channel, and the lobby says Discord failed, not that
 // permissions are missing.
 func TestThreadThatDiscordFailsToOpenFallsBackToTheChannel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.channel("flaky")
 	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/channels/{channel_id}/threads", Status: 500, Message: "500: Internal Server Error"})

@@ -13,6 +13,7 @@ import (
 // reaches DISCORD_API_URL under API version 10, and that other addresses are
 // left alone.
 func TestTransportSendsDiscordgoToTheBase(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -15,6 +15,7 @@ import (
 // TestViaOnlyWhereALostFollowUpCanBeFound: an interaction offers its webhook to post the board
 // only in a server channel where the bot may read the history, and until its token expires.
 func TestViaOnlyWhereALostFollowUpCanBeFound(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	id := strconv.FormatUint(uint64(created.UnixMilli()-1420070400000)<<22, 10)
 	all := int64(discordgo.PermissionViewChannel | discordgo.PermissionReadMessageHistory | discordgo.PermissionSendMessages)
@@ -41,6 +42,7 @@ func TestViaOnlyWhereALostFollowUpCanBeFound(t *testing.T) {
 // failed answer leaves no webhook to post through; an interaction this process never saw (a
 // restart) counts as answered.
 func TestFollowUpWaitsForTheAnswer(t *testing.T) {
+	t.Parallel()
 	var a answers
 	w := a.expect("1")
 	go func() {
@@ -62,6 +64,7 @@ func TestFollowUpWaitsForTheAnswer(t *testing.T) {
 
 // TestTokensStayOutOfErrors: an error that quotes the webhook's URL names no token.
 func TestTokensStayOutOfErrors(t *testing.T) {
+	t.Parallel()
 	err := viaError(&discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{}, URL: "https://discord.com/api/v9/webhooks/42/s3cret"}})
 	err = redact(err, "s3cret")
 	if strings.Contains(err.Error(), "s3cret") || !errors.Is(err, commands.ErrViaGone) {

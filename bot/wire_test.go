@@ -10,6 +10,7 @@ import (
 )
 
 func TestWireMessageForDiscord(t *testing.T) {
+	t.Parallel()
 	m := commands.Message{
 		Content:   "<@1> it's your turn @everyone",
 		Ephemeral: true,
@@ -58,6 +59,7 @@ func TestWireMessageForDiscord(t *testing.T) {
 }
 
 func TestReplacementListsNewFilesOnly(t *testing.T) {
+	t.Parallel()
 	r, _ := toReplacement(commands.Message{Content: "x", Files: []commands.File{{Name: "board.png"}}})
 	if len(r.Attachments) != 1 || r.Attachments[0].ID != "0" || r.Attachments[0].Filename != "board.png" {
 		t.Errorf("attachments = %+v", r.Attachments)
@@ -70,6 +72,7 @@ func TestReplacementListsNewFilesOnly(t *testing.T) {
 }
 
 func TestLongTextIsCut(t *testing.T) {
+	t.Parallel()
 	w, _ := toWire(commands.Message{Content: strings.Repeat("é", 2500)})
 	if n := utf8.RuneCountInString(w.Content); n != maxContent || !strings.HasSuffix(w.Content, "…") {
 		t.Errorf("content has %d characters", n)

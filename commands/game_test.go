@@ -315,7 +315,7 @@ func publicMessagesCarryNoSecrets(t *testing.T, w *world) {
 	}
 	// The boards' pictures were drawn from their scenes: none names a
 	// ticket (the final sheet reveals them, by design).
-	boards := w.pictures().drawnBoards()
+	boards := w.pictures().Boards()
 	if len(boards) < len(rec.Log)/8 {
 		t.Fatalf("%d boards drawn for %d moves", len(boards), len(rec.Log))
 	}

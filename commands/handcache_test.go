@@ -9,7 +9,7 @@ func TestHandPictureIsDrawnOncePerPosition(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	gid := startedGame(t, w, nil)
-	drawn := w.pictures().drawnHands
+	drawn := w.pictures().Hands
 	png := func(user string) []byte {
 		t.Helper()
 		a := w.cmd(user, "hand", "", nil)

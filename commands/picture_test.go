@@ -44,10 +44,10 @@ func TestPicturesKeepTheirScenes(t *testing.T) {
 		if _, err := p.draw(sk, cat); err != nil {
 			t.Fatal(err)
 		}
-		if len(sk.boards) == 1 {
-			return &sk.boards[0], nil
+		if boards := sk.Boards(); len(boards) == 1 {
+			return &boards[0], nil
 		}
-		return nil, &sk.finals[0]
+		return nil, &sk.Finals()[0]
 	}
 	for _, rg := range recorded.All(t) {
 		var scenes []*imaging.Scene
@@ -119,7 +119,7 @@ func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
 	if len(posts) == 0 || len(posts[0].Files) != 1 || posts[0].Files[0].Name != "board.png" {
 		t.Fatalf("the board queued before the end is posted without its picture: %+v", posts)
 	}
-	boards := sk.drawnBoards()
+	boards := sk.Boards()
 	if len(boards) != 1 {
 		t.Fatalf("%d boards drawn, want the one queued", len(boards))
 	}
@@ -128,8 +128,8 @@ func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
 	if !reflect.DeepEqual(&got, want) {
 		t.Fatalf("the board drawn is not the one its move left:\n%+v\nwant\n%+v", got, want)
 	}
-	if len(sk.finals) != 1 {
-		t.Fatalf("%d final sheets drawn, want 1", len(sk.finals))
+	if n := len(sk.Finals()); n != 1 {
+		t.Fatalf("%d final sheets drawn, want 1", n)
 	}
 }
 
@@ -183,7 +183,7 @@ func TestBoardsQueuedBeforeScenesAreDrawn(t *testing.T) {
 	if len(posts) != 2 || len(posts[0].Files) != 1 || posts[0].Files[0].Name != "board.png" || posts[0].Content != old.Content {
 		t.Fatalf("the old board is not delivered with its picture: %+v", posts)
 	}
-	drawn := sk.drawnBoards()
+	drawn := sk.Boards()
 	if len(drawn) != 1 || !reflect.DeepEqual(&drawn[0], want) {
 		t.Fatalf("the old board is drawn as %+v, want the game after its %d moves", drawn, old.Board.Moves)
 	}

@@ -81,7 +81,7 @@ func TestRatingsThroughTheService(t *testing.T) {
 	if len(a.msg.Embeds) == 0 || len(a.msg.Files) != 1 || a.msg.Files[0].Name != "leaderboard.png" || decodePNG(t, a.msg.Files[0]) == 0 {
 		t.Fatalf("/ttr leaderboard: %+v", a.msg)
 	}
-	if lbs := w.pictures().drawnLeaderboards(); len(lbs) != 1 || len(lbs[0].Rows) < 2 {
+	if lbs := w.pictures().Leaderboards(); len(lbs) != 1 || len(lbs[0].Rows) < 2 {
 		t.Errorf("the leaderboard's picture: %+v", lbs)
 	}
 	board := a.msg.Embeds[0].Description
@@ -154,7 +154,7 @@ func atoi(t *testing.T, s string) int {
 // Rating column with the change the text said for each member's seat.
 func ratingColumn(t *testing.T, w *world, change, after string) {
 	t.Helper()
-	finals := w.pictures().drawnFinals()
+	finals := w.pictures().Finals()
 	if len(finals) == 0 {
 		t.Fatal("no final sheet picture drawn")
 	}

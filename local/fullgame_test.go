@@ -17,7 +17,7 @@ import (
 	"conductor/commands"
 	"conductor/data"
 	"conductor/engine"
-	"conductor/imaging"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
 
@@ -244,7 +244,7 @@ func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *
 	term.Pictures = pictures
 	term.Channel = "local:test"
 	term.Locale, term.Watch = setup.Lang, setup.Watch
-	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sharedRenderer, Poster: term,
+	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sketches, Poster: term,
 		Bots: aiBots, BotLevels: botLevels, NewSeed: func() uint64 { return 45 }})
 	term.Service = svc
 	if err := svc.Deliver(context.Background()); err != nil {
@@ -262,7 +262,11 @@ func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *
 	return out.String(), err
 }
 
-var sharedRenderer = imaging.NewRenderer()
+// sketches draws the whole game's pictures as one-pixel sketches: this
+// test checks the terminal's flow and that the pictures are written
+// (session_test.go decodes a real board); their pixels are the imaging
+// tests' business.
+var sketches = &sketch.Renderer{}
 
 // lockedBuffer is the terminal's screen: bots and the sender write to it
 // from their goroutines.

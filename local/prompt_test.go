@@ -26,7 +26,7 @@ func typed(t *testing.T, setup Setup, script ...string) string {
 	in := &scriptReader{lines: append(script, "/quit"), echo: &out}
 	term := NewTerminal(in, &out)
 	term.Pictures, term.Channel, term.Locale = dir, "local:test", setup.Lang
-	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sharedRenderer, Poster: term,
+	svc := commands.New(commands.Config{Catalog: data.Embedded(), Store: st, Renderer: sketches, Poster: term,
 		Bots: aiBots, BotLevels: botLevels, NewSeed: func() uint64 { return 45 }})
 	defer svc.Close()
 	term.Service = svc

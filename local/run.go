@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"conductor/commands"
@@ -33,6 +34,11 @@ type Game struct {
 	NoPictures bool
 }
 
+// renderer draws the games of the process: a board's static layers (its
+// map, drawn once per board and language) serve every game played after
+// (a process that plays again, as the tests of conductor play do).
+var renderer = sync.OnceValue(imaging.NewRenderer)
+
 // Play resumes the saved game, or starts the one asked for, and plays it
 // until it ends or the players quit. A game nobody wanted to start is no
 // error; what the players must ask differently is a *SetupError.
@@ -45,7 +51,7 @@ func Play(ctx context.Context, g Game) error {
 	term := NewTerminal(g.In, g.Out)
 	term.Pictures, term.Channel, term.Locale = g.Pictures, "local:"+g.Name, g.Setup.Lang
 	term.Command, term.Watch, term.NoPictures = g.Command, g.Setup.Watch, g.NoPictures
-	svc := commands.New(commands.Config{Catalog: g.Catalog, Store: st, Renderer: imaging.NewRenderer(), Poster: term,
+	svc := commands.New(commands.Config{Catalog: g.Catalog, Store: st, Renderer: renderer(), Poster: term,
 		Bots: g.Bots, BotLevels: g.Setup.Levels, BotDelay: g.BotDelay, Logger: g.Logger})
 	defer svc.Close()
 	term.Service = svc

@@ -23,6 +23,7 @@ import (
 	"conductor/engine"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit/sketch"
 	"conductor/store"
 	"conductor/web"
 )
@@ -178,7 +179,10 @@ func newStack(t testing.TB, opts ...stackOptions) *stack {
 	// must find one claimable on every run (a random Europe deal leaves
 	// the first player nothing to claim about once in 250).
 	var dealt atomic.Uint64
-	cfg := commands.Config{Catalog: cat, Store: st, Renderer: sharedRenderer, Poster: poster, Logger: logger(),
+	// The pictures posted in Discord are one-pixel sketches: these tests
+	// check the page, which draws from sharedRenderer; Discord's board
+	// pictures are the imaging and present tests' business.
+	cfg := commands.Config{Catalog: cat, Store: st, Renderer: &sketch.Renderer{}, Poster: poster, Logger: logger(),
 		BotDelay: time.Millisecond, Activity: ws, NewSeed: func() uint64 { return dealt.Add(1) * 0x9e3779b97f4a7c15 }, Owns: o.owns}
 	if o.bots {
 		cfg.Bots = func(string, uint64) (commands.Bot, error) { return firstLegal{}, nil }
