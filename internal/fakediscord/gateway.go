@@ -378,11 +378,10 @@ func (s *Server) resume(conn *gatewayConn, raw json.RawMessage) bool {
 			return false
 		}
 	}
-	if s.dispatchLocked(sess, "RESUMED", map[string]any{"_trace": []any{"fakediscord"}}) != nil {
-		return false
-	}
+	// Recorded before RESUMED is sent: a client that has read RESUMED finds
+	// its resume among Resumes.
 	s.addResume(rec)
-	return true
+	return s.dispatchLocked(sess, "RESUMED", map[string]any{"_trace": []any{"fakediscord"}}) == nil
 }
 
 func (s *Server) addResume(r ResumeRecord) {
