@@ -369,18 +369,23 @@ func (s *Server) resume(conn *gatewayConn, raw json.RawMessage) bool {
 	s.mu.Unlock()
 	rec.Shard = sess.shard[0]
 	for _, e := range sess.events {
+		if e.seq > d.Seq {
+			rec.Replayed++
+		}
+	}
+	// Recorded before anything is sent back: a client that has read the
+	// first event replayed (an earlier RESUMED, say) or RESUMED finds its
+	// resume among Resumes.
+	s.addResume(rec)
+	for _, e := range sess.events {
 		if e.seq <= d.Seq {
 			continue
 		}
-		rec.Replayed++
 		s.logFrame(conn, sess.shard[0], false, e.payload)
 		if conn.write(e.payload) != nil {
 			return false
 		}
 	}
-	// Recorded before RESUMED is sent: a client that has read RESUMED finds
-	// its resume among Resumes.
-	s.addResume(rec)
 	return s.dispatchLocked(sess, "RESUMED", map[string]any{"_trace": []any{"fakediscord"}}) == nil
 }
 
