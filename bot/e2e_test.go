@@ -311,6 +311,9 @@ func TestHandByDM(t *testing.T) {
 func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
+	// The second turn's board starts a round: it has a picture.
+	tb.drawTurn()
+	e.svc.Quiet()
 	cur, b := tb.current()
 	a := e.click(cur.ID, b.ID, button(b, "draw:", ":deck"))
 	posts := len(e.srv.RequestsTo("POST", followUpPost))

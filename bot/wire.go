@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -126,7 +128,7 @@ const (
 // with fresh readers, for a multipart body.
 func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 	w := wireMessage{
-		Content:         cut(m.Content, maxContent),
+		Content:         withStatus(m.Content, m.Status),
 		Embeds:          embeds(m.Embeds),
 		Components:      components(m.Components),
 		AllowedMentions: mentions(m.Mentions),
@@ -136,6 +138,18 @@ func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 	}
 	files := files(m.Files)
 	return w, files
+}
+
+// withStatus is a message's text with its status line (a board's: whose
+// turn, points, trains, the longest path, the last round) quoted under it,
+// as words that read at any width where the picture's side panel does not;
+// the status is kept whole when the text must be cut.
+func withStatus(content, status string) string {
+	if status == "" {
+		return cut(content, maxContent)
+	}
+	block := "> " + cut(status, maxContent/2)
+	return strings.TrimRight(cut(content, maxContent-utf8.RuneCountInString(block)-1), "\n") + "\n" + block
 }
 
 // toReplacement converts a message that replaces the one a component is

@@ -178,14 +178,30 @@ func endsWithItsSheet(t *testing.T, w *world, page bool) {
 	if err != nil || st.Games != 1 {
 		t.Fatalf("the finished game is archived: %+v %v", st, err)
 	}
-	boards := 0
+	entries, _ := w.store.Archived("g1")
+	seats := len(entries[0].Players)
+	boards, pictures, words := 0, 0, 0
 	for _, m := range posts {
 		if findButton(m, "draw:") == "" {
 			continue
 		}
 		boards++
-		if len(m.Files) != 1 || m.Files[0].Name != "board.png" {
-			t.Fatalf("a board without its picture: %q", m.Content)
+		// A picture once a round, the boards between in words with the
+		// table's status.
+		switch {
+		case len(m.Files) == 1 && m.Files[0].Name == "board.png":
+			pictures, words = pictures+1, 0
+		case len(m.Files) != 0:
+			t.Fatalf("a board with files %+v", m.Files)
+		case m.Status == "":
+			t.Fatalf("a board without its picture nor its status: %q", m.Content)
+		default:
+			if words++; words >= seats {
+				t.Fatalf("%d boards in a row without a picture at %d seats: %q", words, seats, m.Content)
+			}
+		}
+		if m.Status != "" && !strings.Contains(m.Status, "▶ ") {
+			t.Fatalf("a board's status says nobody's turn: %q", m.Status)
 		}
 		if (findButton(m, "activity:") != "") != page {
 			t.Fatalf("with the live page on: %v, a board's buttons %+v", page, m.Components)
@@ -199,7 +215,9 @@ func endsWithItsSheet(t *testing.T, w *world, page bool) {
 	if boards == 0 {
 		t.Fatal("no boards posted")
 	}
-	entries, _ := w.store.Archived("g1")
+	if pictures > boards/seats+2 {
+		t.Fatalf("%d board pictures for %d boards at %d seats: want one a round", pictures, boards, seats)
+	}
 	link := "(<https://conductor.test/r/g1-" + entries[0].GameID + ">)"
 	if hasLink := strings.Contains(last.Content, link) && strings.Contains(last.Content, present.T("", "web.replay_link")); hasLink != page {
 		t.Fatalf("with the live page on: %v, the final sheet %q", page, last.Content)

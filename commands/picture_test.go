@@ -94,10 +94,14 @@ func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
 	}
 	click("draw:" + gid + ":0:deck")
 	click("draw:" + gid + ":0:deck")
+	// The second seat's turn ends the round: its board has a picture.
+	for range 2 {
+		w.handle(&Request{Type: ComponentRequest, User: "u2", CustomID: "draw:" + gid + ":1:deck"})
+	}
 	tb, _ := w.svc.tables.get("c1")
 	want := tb.scene(tb.locale())
 	tb.unlock()
-	if a := click("end:" + gid + ":4:score"); a.kind != "update" {
+	if a := click("end:" + gid + ":6:score"); a.kind != "update" {
 		t.Fatalf("the host ends the game: %s %+v", a.kind, a.msg)
 	}
 	if _, err := w.store.Get("c1"); err == nil {

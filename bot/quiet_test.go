@@ -1,0 +1,136 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"conductor/internal/fakediscord"
+)
+
+// threadCount is what a whole game put in its thread and in private.
+type threadCount struct {
+	boardPictures, pictures int
+	pngBytes                int // every picture posted in public
+	public, private         int // messages
+	turns, seats            int
+}
+
+func (c threadCount) rounds() float64 { return float64(c.turns) / float64(c.seats) }
+
+// countThread counts a finished table's messages and pictures. Turns are
+// read from the archived move log: a turn is a run of moves of one seat.
+func (tb *table) countThread() threadCount {
+	e := tb.e
+	e.t.Helper()
+	var c threadCount
+	for _, m := range e.srv.Messages(tb.ch.ID) {
+		if !m.Public() {
+			c.private++
+			continue
+		}
+		c.public++
+		for _, a := range m.Attachments {
+			c.pictures++
+			c.pngBytes += len(a.Data)
+			if a.Filename == "board.png" {
+				c.boardPictures++
+			}
+		}
+	}
+	for _, p := range tb.players {
+		if dm, ok := e.srv.DMChannel(p.ID); ok {
+			c.private += len(e.srv.Messages(dm.ID))
+		}
+	}
+	games, err := e.st.Archived(e.guild.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, g := range games {
+		if g.Channel != tb.ch.ID {
+			continue
+		}
+		rec, err := e.st.ArchivedGame(g.Key)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		c.seats = len(rec.Seats)
+		setup := map[int]bool{}
+		for i, l := range rec.Log {
+			if len(setup) < c.seats && !setup[l.Seat] {
+				setup[l.Seat] = true // the first tickets, chosen at once
+				continue
+			}
+			if i == len(rec.Log)-1 || rec.Log[i+1].Seat != l.Seat {
+				c.turns++
+			}
+		}
+	}
+	if c.seats == 0 {
+		e.t.Fatal("the game is not archived")
+	}
+	return c
+}
+
+// TestAQuietThread plays a whole game in English (USA), French (Europe)
+// and German (Märklin), two people and a bot each, and counts what the
+// thread shows: at most one board picture a round (the first board and the
+// final sheet aside), under 8 MB of pictures a game, and the latest board
+// message says the state in words (whose turn, points, trains).
+func TestAQuietThread(t *testing.T) {
+	e := newEnv(t, envOptions{bots: true})
+	for _, c := range []struct{ lang, mapID, variant string }{{"en", "usa", ""}, {"fr", "europe", "classic"}, {"de", "marklin", ""}} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Parallel()
+			e := e.as(t)
+			tb := localeTable(e, c.lang, c.mapID, c.variant, c.lang+"-ada", c.lang+"-bo")
+			statusSeen := 0
+			for turns := 0; tb.playTurn(); turns++ {
+				if turns > 600 {
+					t.Fatal("the game does not end")
+				}
+				if b, ok := tb.board(); ok && strings.Contains(statusOf(b), " · ") {
+					statusSeen++
+				}
+			}
+			n := tb.countThread()
+			t.Logf("%s %s: %d turns (%.1f rounds of %d seats), %d board pictures, %d pictures, %.1f MB of PNG, %d public and %d private messages, status on %d boards",
+				c.lang, c.mapID, n.turns, n.rounds(), n.seats, n.boardPictures, n.pictures, float64(n.pngBytes)/1e6, n.public, n.private, statusSeen)
+			if limit := int(n.rounds()) + 3; n.boardPictures > limit {
+				t.Errorf("%d board pictures for %.1f rounds: want at most %d", n.boardPictures, n.rounds(), limit)
+			}
+			if n.pngBytes > 8e6 {
+				t.Errorf("%.1f MB of pictures in public: want at most 8", float64(n.pngBytes)/1e6)
+			}
+			if statusSeen == 0 {
+				t.Error("no board message says the state in words")
+			}
+			checkLatestBoardPicture(t, e.srv.Messages(tb.ch.ID), n.seats)
+		})
+	}
+}
+
+// checkLatestBoardPicture: until the final reveal, the latest board
+// picture is among the last few public messages (one round of turns).
+func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int) {
+	t.Helper()
+	since := -1
+	for _, m := range msgs {
+		if !m.Public() {
+			continue
+		}
+		if strings.Contains(m.Content, "🏁") {
+			return // the final reveal: its sheet is the last picture
+		}
+		if _, ok := m.Attachment("board.png"); ok {
+			since = 0
+			continue
+		}
+		if since >= 0 {
+			since++
+		}
+		if since > seats+3 {
+			t.Fatalf("message %s is the %dth public message since the latest board picture", m.ID, since)
+		}
+	}
+}
