@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"conductor/internal/fakediscord"
+	"conductor/present"
 )
 
 // threadCount is what a whole game put in its thread and in private.
@@ -106,6 +107,23 @@ func TestAQuietThread(t *testing.T) {
 				t.Error("no board message says the state in words")
 			}
 			checkLatestBoardPicture(t, e.srv.Messages(tb.ch.ID), n.seats)
+			// The race: the first heads-up about trains comes before the
+			// last round's alarm, when a seat got one at all.
+			headsUp, end := -1, -1
+			low := present.T(c.lang, "race.trains_low", "player", "X", "n", 3)
+			low = low[:strings.Index(low, "X")]
+			for i, m := range e.srv.Messages(tb.ch.ID) {
+				if headsUp < 0 && m.Public() && strings.Contains(m.Content, low) {
+					headsUp = i
+				}
+				if end < 0 && m.Public() && strings.Contains(m.Content, "🚨") {
+					end = i
+				}
+			}
+			t.Logf("%s: the first heads-up about trains in message %d, the last round's alarm in message %d", c.lang, headsUp, end)
+			if headsUp >= 0 && end >= 0 && headsUp > end {
+				t.Errorf("the heads-up about trains came after the last round was triggered")
+			}
 		})
 	}
 }

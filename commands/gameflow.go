@@ -106,6 +106,7 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool) []Message {
 	// The winner and the score sheet.
 	ranking := present.Ranking(loc, fs, seatNames(rec))
 	victory := present.Victory(loc, fs, func(seat int) string { return mention(loc, rec.Seats[seat]) })
+	ranking = append(ranking, present.TieBreakLines(loc, b, fs, seatNames(rec))...)
 	last := Message{Content: victory + "\n" + strings.Join(ranking, "\n")}
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints

@@ -44,12 +44,28 @@ func (n *narration) tell(rec *store.GameRecord, g *engine.Game, ev []engine.Even
 	n.turn = append(n.turn, lines...)
 	n.history = append(n.history, lines...)
 	n.told = append(n.told[:0], lines...)
+	if race := raceLines(loc, rec, g, ev); len(race) > 0 {
+		// The race's news follows the move that made it.
+		n.turn = append(n.turn, race...)
+		n.history = append(n.history, race...)
+		done = true
+	}
 	if done {
 		n.open, n.told = n.open[:0], n.told[:0]
 	}
 	if k := len(n.history); k > historyLen {
 		n.history = append(n.history[:0], n.history[k-historyLen:]...)
 	}
+}
+
+// raceLines are the news of the race an action made (present.RaceLines):
+// only a claim makes any.
+func raceLines(loc string, rec *store.GameRecord, g *engine.Game, ev []engine.Event) []string {
+	if !slices.ContainsFunc(ev, func(e engine.Event) bool { return e.Kind == engine.EvClaim }) {
+		return nil
+	}
+	v := g.Public()
+	return present.RaceLines(loc, &v, seatPlayers(rec), ev)
 }
 
 // hasSuffix: lines end with end.
