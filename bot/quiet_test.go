@@ -76,8 +76,10 @@ func (tb *table) countThread() threadCount {
 // TestAQuietThread plays a whole game in English (USA), French (Europe)
 // and German (Märklin), two people and a bot each, and counts what the
 // thread shows: at most one board picture a round (the first board and the
-// final sheet aside), under 8 MB of pictures a game, and the latest board
-// message says the state in words (whose turn, points, trains).
+// final sheet aside), under 8 MB of pictures a game, board messages that
+// say the state in words (whose turn, points, trains), a picture soon after
+// the map changed, alt text in the table's language on every picture, and
+// the heads-up about trains before the last round.
 func TestAQuietThread(t *testing.T) {
 	e := newEnv(t, envOptions{bots: true})
 	for _, c := range []struct{ lang, mapID, variant string }{{"en", "usa", ""}, {"fr", "europe", "classic"}, {"de", "marklin", ""}} {
@@ -107,6 +109,24 @@ func TestAQuietThread(t *testing.T) {
 				t.Error("no board message says the state in words")
 			}
 			checkLatestBoardPicture(t, e.srv.Messages(tb.ch.ID), n.seats)
+			// Every picture, public or private, has alt text in the
+			// table's language.
+			described := 0
+			for _, m := range e.srv.Messages(tb.ch.ID) {
+				for _, a := range m.Attachments {
+					if a.Description == "" {
+						t.Errorf("%s in message %s has no alt text", a.Filename, m.ID)
+						continue
+					}
+					described++
+					if en := present.EnglishIn(c.lang, a.Description); c.lang != "en" && len(en) > 0 {
+						t.Errorf("%s's alt text is in English (%q): %q", a.Filename, en, a.Description)
+					}
+				}
+			}
+			if described < n.boardPictures {
+				t.Errorf("%d pictures described", described)
+			}
 			// The race: the first heads-up about trains comes before the
 			// last round's alarm, when a seat got one at all.
 			headsUp, end := -1, -1
@@ -128,11 +148,13 @@ func TestAQuietThread(t *testing.T) {
 	}
 }
 
-// checkLatestBoardPicture: until the final reveal, the latest board
-// picture is among the last few public messages (one round of turns).
+// checkLatestBoardPicture: until the final reveal, once a message tells a
+// change of the map (a claim, a station, a passenger), a board picture
+// follows within a round of public messages: the latest picture shows the
+// map as it is, or is at most a round behind it.
 func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int) {
 	t.Helper()
-	since := -1
+	since := -1 // public messages since a change not yet pictured
 	for _, m := range msgs {
 		if !m.Public() {
 			continue
@@ -141,14 +163,30 @@ func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int
 			return // the final reveal: its sheet is the last picture
 		}
 		if _, ok := m.Attachment("board.png"); ok {
-			since = 0
+			since = -1
 			continue
 		}
 		if since >= 0 {
 			since++
 		}
 		if since > seats+3 {
-			t.Fatalf("message %s is the %dth public message since the latest board picture", m.ID, since)
+			t.Fatalf("message %s is the %dth public message since the map changed, and no picture", m.ID, since)
+		}
+		if since < 0 && mapChangeTold(m.Content) {
+			since = 0
 		}
 	}
+}
+
+// mapChangeTold: a message's narration tells a claim, a station or a
+// passenger.
+func mapChangeTold(content string) bool {
+	for _, l := range strings.Split(content, "\n") {
+		for _, mark := range []string{"🚂 **", "🚉 **", "🧍 **", "🧳 **"} {
+			if strings.HasPrefix(l, mark) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -100,6 +100,8 @@ type wireMentions struct {
 type wireAttachment struct {
 	ID       string `json:"id"`
 	Filename string `json:"filename"`
+	// Description is the picture's alt text.
+	Description string `json:"description,omitempty"`
 }
 
 // Discord's component types.
@@ -136,6 +138,7 @@ func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 	if m.Ephemeral {
 		w.Flags = int(discordgo.MessageFlagsEphemeral)
 	}
+	w.Attachments = attachments(m.Files, false)
 	files := files(m.Files)
 	return w, files
 }
@@ -157,10 +160,7 @@ func withStatus(content, status string) string {
 func toReplacement(m commands.Message) (wireReplacement, []*discordgo.File) {
 	w, files := toWire(m)
 	r := wireReplacement{Content: w.Content, Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
-		Attachments: []wireAttachment{}}
-	for i, f := range m.Files {
-		r.Attachments = append(r.Attachments, wireAttachment{ID: strconv.Itoa(i), Filename: f.Name})
-	}
+		Attachments: attachments(m.Files, true)}
 	return r, files
 }
 
@@ -248,6 +248,22 @@ func files(fs []commands.File) []*discordgo.File {
 			ct = "application/octet-stream"
 		}
 		out = append(out, &discordgo.File{Name: f.Name, ContentType: ct, Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// attachments lists a message's uploads by their files[n] index, with
+// their alt text: only when one has some, unless all is set (a message
+// that replaces another lists what it keeps).
+func attachments(fs []commands.File, all bool) []wireAttachment {
+	out := []wireAttachment{}
+	described := false
+	for i, f := range fs {
+		described = described || f.Description != ""
+		out = append(out, wireAttachment{ID: strconv.Itoa(i), Filename: f.Name, Description: cut(f.Description, present.MaxAlt)})
+	}
+	if !described && !all {
+		return nil
 	}
 	return out
 }

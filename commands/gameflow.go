@@ -51,7 +51,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	// after it takes its buttons off.
 	lobby := lobbyMessage(s.cfg.Catalog, rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale())))}, t.turnPings()...)
+	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale()), t.boardAlt(t.locale())))}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
@@ -135,7 +135,7 @@ func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEn
 		case i == 0:
 			entries[i] = outboxEntry(postFinal, m) // takes the buttons off the last board
 		case i == len(msgs)-1:
-			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early)))
+			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early), t.finalAlt(fs)))
 		default:
 			entries[i] = outboxEntry(postMessage, m)
 		}
@@ -180,6 +180,12 @@ func finalEmbed(loc string, b *data.Board, rec *store.GameRecord, seat int, ps *
 func (t *table) finalScene(fs *engine.FinalScore, early bool) *imaging.FinalScene {
 	v := t.game.Public()
 	return present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
+}
+
+// finalAlt is the final score sheet's alt text.
+func (t *table) finalAlt(fs *engine.FinalScore) string {
+	v := t.game.Public()
+	return present.FinalAlt(t.locale(), &v, fs, seatPlayers(t.rec))
 }
 
 // archiveResult is the game's final score sheet as the archive keeps it,

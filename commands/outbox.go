@@ -106,5 +106,5 @@ func (s *sender) legacyBoard(channel string, at *boardAt) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	return drawBoard(s.renderer, boardScene(at.Locale, rec, b.game, &b.told))
+	return drawBoard(s.renderer, boardScene(at.Locale, rec, b.game, &b.told), boardAlt(at.Locale, rec, b.game, &b.told))
 }
