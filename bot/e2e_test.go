@@ -319,6 +319,17 @@ func TestRateLimitedBoardUploadArrives(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	tb := startedTable(t, e, "table")
+	// The board after bob's turn starts a round; it has a picture when
+	// alice's turn before it changed the map: play until she claims.
+	for claimed := false; !claimed; {
+		cur, _ := tb.current()
+		claims := tb.stats.Claims
+		if !tb.playTurn() {
+			t.Fatal("the game ended before alice claimed a route")
+		}
+		e.svc.Quiet()
+		claimed = cur.ID == tb.players[0].ID && tb.stats.Claims > claims
+	}
 	cur, b := tb.current()
 	a := e.click(cur.ID, b.ID, button(b, "draw:", ":deck"))
 	posts := len(e.srv.RequestsTo("POST", followUpPost))

@@ -114,7 +114,7 @@ func TestBurstWithinTheGlobalLimitLosesNothing(t *testing.T) {
 	posts := 0
 	for _, bt := range tables {
 		for _, m := range e.srv.Messages(bt.ch.ID) {
-			if _, ok := m.Attachment("board.png"); ok {
+			if isBoardPost(m) {
 				posts++
 			}
 		}

@@ -412,10 +412,21 @@ func isBoard(m fakediscord.Message) bool {
 	return isBoardPost(m) && len(m.Buttons()) > 0
 }
 
-// isBoardPost: a public board post, live or not.
+// isBoardPost: a public board post, live or not: with the board's picture
+// (once a round), or in words with the table's status quoted under them.
 func isBoardPost(m fakediscord.Message) bool {
 	_, pic := m.Attachment("board.png")
-	return m.Public() && pic
+	return m.Public() && (pic || statusOf(m) != "")
+}
+
+// statusOf is the table's status a board quotes under its words (whose
+// turn, points, trains), "" when it has none.
+func statusOf(m fakediscord.Message) string {
+	i := strings.LastIndex(m.Content, "\n> ")
+	if i < 0 || !strings.Contains(m.Content[i:], "▶ ") {
+		return ""
+	}
+	return m.Content[i+3:]
 }
 
 // button finds the custom id of an enabled component whose id starts with

@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -98,6 +100,8 @@ type wireMentions struct {
 type wireAttachment struct {
 	ID       string `json:"id"`
 	Filename string `json:"filename"`
+	// Description is the picture's alt text.
+	Description string `json:"description,omitempty"`
 }
 
 // Discord's component types.
@@ -126,7 +130,7 @@ const (
 // with fresh readers, for a multipart body.
 func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 	w := wireMessage{
-		Content:         cut(m.Content, maxContent),
+		Content:         withStatus(m.Content, m.Status),
 		Embeds:          embeds(m.Embeds),
 		Components:      components(m.Components),
 		AllowedMentions: mentions(m.Mentions),
@@ -134,8 +138,21 @@ func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 	if m.Ephemeral {
 		w.Flags = int(discordgo.MessageFlagsEphemeral)
 	}
+	w.Attachments = attachments(m.Files, false)
 	files := files(m.Files)
 	return w, files
+}
+
+// withStatus is a message's text with its status line (a board's: whose
+// turn, points, trains, the longest path, the last round) quoted under it,
+// as words that read at any width where the picture's side panel does not;
+// the status is kept whole when the text must be cut.
+func withStatus(content, status string) string {
+	if status == "" {
+		return cut(content, maxContent)
+	}
+	block := "> " + cut(status, maxContent/2)
+	return strings.TrimRight(cut(content, maxContent-utf8.RuneCountInString(block)-1), "\n") + "\n" + block
 }
 
 // toReplacement converts a message that replaces the one a component is
@@ -143,10 +160,7 @@ func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
 func toReplacement(m commands.Message) (wireReplacement, []*discordgo.File) {
 	w, files := toWire(m)
 	r := wireReplacement{Content: w.Content, Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
-		Attachments: []wireAttachment{}}
-	for i, f := range m.Files {
-		r.Attachments = append(r.Attachments, wireAttachment{ID: strconv.Itoa(i), Filename: f.Name})
-	}
+		Attachments: attachments(m.Files, true)}
 	return r, files
 }
 
@@ -234,6 +248,22 @@ func files(fs []commands.File) []*discordgo.File {
 			ct = "application/octet-stream"
 		}
 		out = append(out, &discordgo.File{Name: f.Name, ContentType: ct, Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// attachments lists a message's uploads by their files[n] index, with
+// their alt text: only when one has some, unless all is set (a message
+// that replaces another lists what it keeps).
+func attachments(fs []commands.File, all bool) []wireAttachment {
+	out := []wireAttachment{}
+	described := false
+	for i, f := range fs {
+		described = described || f.Description != ""
+		out = append(out, wireAttachment{ID: strconv.Itoa(i), Filename: f.Name, Description: cut(f.Description, present.MaxAlt)})
+	}
+	if !described && !all {
+		return nil
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"conductor/data"
 	"conductor/engine"
@@ -151,6 +152,9 @@ func playToEnd(t *testing.T, w *world, users []string, seed uint64) int {
 		}
 		for _, f := range ans.msg.Files {
 			decodePNG(t, f)
+			if f.Description == "" {
+				t.Fatalf("a picture without alt text: %s", f.Name)
+			}
 		}
 	}
 	return requests
@@ -174,18 +178,46 @@ func endsWithItsSheet(t *testing.T, w *world, page bool) {
 		t.Fatalf("the game ends with the final score sheet, got %q", last.Content)
 	}
 	decodePNG(t, last.Files[0])
+	// Every picture says in words what it shows.
+	for _, m := range posts {
+		for _, f := range m.Files {
+			if f.Description == "" || utf8.RuneCountInString(f.Description) > present.MaxAlt {
+				t.Fatalf("%s: alt text of %d characters: %q", f.Name, utf8.RuneCountInString(f.Description), f.Description)
+			}
+		}
+	}
 	st, err := w.store.Stats("g1", "")
 	if err != nil || st.Games != 1 {
 		t.Fatalf("the finished game is archived: %+v %v", st, err)
 	}
-	boards := 0
+	entries, _ := w.store.Archived("g1")
+	seats := len(entries[0].Players)
+	boards, pictures, changed := 0, 0, -1
 	for _, m := range posts {
-		if findButton(m, "draw:") == "" {
-			continue
+		if findButton(m, "draw:") == "" && m.Status == "" {
+			continue // not a board (a board's draws may all be empty)
 		}
 		boards++
-		if len(m.Files) != 1 || m.Files[0].Name != "board.png" {
-			t.Fatalf("a board without its picture: %q", m.Content)
+		// A picture once a round at most, at the round after the map
+		// changed; the boards between in words with the table's status.
+		pictured := len(m.Files) == 1 && m.Files[0].Name == "board.png"
+		switch {
+		case pictured:
+			pictures, changed = pictures+1, -1
+		case len(m.Files) != 0:
+			t.Fatalf("a board with files %+v", m.Files)
+		case m.Status == "":
+			t.Fatalf("a board without its picture nor its status: %q", m.Content)
+		case changed >= 0:
+			if changed++; changed > seats {
+				t.Fatalf("%d boards since the map changed and no picture at %d seats: %q", changed, seats, m.Content)
+			}
+		}
+		if !pictured && changed < 0 && mapChangeTold(m.Content) {
+			changed = 0
+		}
+		if m.Status != "" && !strings.Contains(m.Status, "▶ ") {
+			t.Fatalf("a board's status says nobody's turn: %q", m.Status)
 		}
 		if (findButton(m, "activity:") != "") != page {
 			t.Fatalf("with the live page on: %v, a board's buttons %+v", page, m.Components)
@@ -199,11 +231,26 @@ func endsWithItsSheet(t *testing.T, w *world, page bool) {
 	if boards == 0 {
 		t.Fatal("no boards posted")
 	}
-	entries, _ := w.store.Archived("g1")
+	if pictures > boards/seats+2 {
+		t.Fatalf("%d board pictures for %d boards at %d seats: want one a round", pictures, boards, seats)
+	}
 	link := "(<https://conductor.test/r/g1-" + entries[0].GameID + ">)"
 	if hasLink := strings.Contains(last.Content, link) && strings.Contains(last.Content, present.T("", "web.replay_link")); hasLink != page {
 		t.Fatalf("with the live page on: %v, the final sheet %q", page, last.Content)
 	}
+}
+
+// mapChangeTold: a board's narration tells a claim, a station or a
+// passenger (ev.claim, ev.station, ev.passenger_*).
+func mapChangeTold(content string) bool {
+	for _, l := range strings.Split(content, "\n") {
+		for _, mark := range []string{"🚂 **", "🚉 **", "🧍 **", "🧳 **"} {
+			if strings.HasPrefix(l, mark) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Whole games of each edition, each played once through the commands

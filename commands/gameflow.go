@@ -52,7 +52,7 @@ func (s *Service) startAt(req *Request, t *table, game string) (response, error)
 	// after it takes its buttons off.
 	lobby := lobbyMessage(s.cfg.Catalog, rec, t.locale())
 	lobby.Components = nil
-	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale())))}, t.turnPings()...)
+	entries := append([]store.OutboxEntry{pictureEntry(postBoard, m, boardPicture(t.scene(t.locale()), t.boardAlt(t.locale())))}, t.turnPings()...)
 	if err := s.cfg.Store.Enqueue(t.rec.Channel, entries...); err != nil {
 		s.log.Error("queue the first board", "channel", t.rec.Channel, "err", err)
 	}
@@ -111,6 +111,7 @@ func (t *table) finalMessages(fs *engine.FinalScore, early bool, changes []prese
 	// The winner and the score sheet.
 	ranking := present.Ranking(loc, fs, seatNames(rec))
 	victory := present.Victory(loc, fs, func(seat int) string { return mention(loc, rec.Seats[seat]) })
+	ranking = append(ranking, present.TieBreakLines(loc, b, fs, seatNames(rec))...)
 	last := Message{Content: victory + "\n" + strings.Join(ranking, "\n")}
 	if hints := hintSummary(loc, rec); hints != "" {
 		last.Content += "\n" + hints
@@ -151,7 +152,7 @@ func (t *table) finalEntries(fs *engine.FinalScore, early bool) []store.OutboxEn
 		case i == 0:
 			entries[i] = outboxEntry(postFinal, m) // takes the buttons off the last board
 		case i == len(msgs)-1:
-			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early, changes)))
+			entries[i] = pictureEntry(postMessage, m, sheetPicture(t.finalScene(fs, early, changes), t.finalAlt(fs)))
 		default:
 			entries[i] = outboxEntry(postMessage, m)
 		}
@@ -199,6 +200,12 @@ func (t *table) finalScene(fs *engine.FinalScore, early bool, changes []present.
 	sc := present.FinalScene(t.locale(), &v, fs, seatPlayers(t.rec), early)
 	present.RateFinalScene(t.locale(), sc, changes)
 	return sc
+}
+
+// finalAlt is the final score sheet's alt text.
+func (t *table) finalAlt(fs *engine.FinalScore) string {
+	v := t.game.Public()
+	return present.FinalAlt(t.locale(), &v, fs, seatPlayers(t.rec))
 }
 
 // archiveResult is the game's final score sheet as the archive keeps it,

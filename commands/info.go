@@ -114,7 +114,7 @@ func (s *Service) drawHand(m *Message, hs *imaging.HandScene, key handKey) {
 		png = buf.Bytes()
 		s.hands.put(key, png)
 	}
-	m.Files = []File{{Name: "hand.png", ContentType: "image/png", Data: png}}
+	m.Files = []File{pngFile("hand.png", png, present.HandAlt(key.locale))}
 	m.Embeds[0].Image = "hand.png"
 }
 
@@ -138,13 +138,13 @@ func (s *Service) boardCommand(c *call) (response, error) {
 	t.told.turn = nil
 	m := t.boardText()
 	t.told.turn = saved
-	scene, channel := t.scene(t.locale()), t.rec.Channel
+	scene, alt, channel := t.scene(t.locale()), t.boardAlt(t.locale()), t.rec.Channel
 	m.Mentions = nil // a repost does not ping
 	if seatOf(t.rec, req.User) < 0 {
 		m.Ephemeral, m.Components = true, nil
 	}
 	return response{unlocked: func() (response, error) {
-		if f, err := drawBoard(s.cfg.Renderer, scene); err == nil {
+		if f, err := drawBoard(s.cfg.Renderer, scene, alt); err == nil {
 			m.Files = []File{f}
 		} else {
 			s.log.Error("render board", "channel", channel, "err", err)

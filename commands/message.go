@@ -53,6 +53,8 @@ type File struct {
 	Name        string
 	ContentType string
 	Data        []byte
+	// Description is a picture's alt text (present.MaxAlt at most).
+	Description string `json:",omitempty"`
 }
 
 // Row is an action row of components (at most five buttons or one select).

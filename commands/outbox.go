@@ -17,6 +17,10 @@ import (
 type outboxPayload struct {
 	Message
 	Picture *picture `json:",omitempty"`
+	// Quiet: the board goes as words alone, its picture not drawn (the
+	// round's picture is on an earlier board, see pictureDue); the scene is
+	// kept for a merged run whose newest board must show it.
+	Quiet bool `json:",omitempty"`
 	// Board is a board's narration, kept apart for merging queued boards
 	// (coalesce.go); in an entry queued before pictures were kept as
 	// scenes, it also names the position to draw.
@@ -102,5 +106,5 @@ func (s *sender) legacyBoard(channel string, at *boardAt) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	return drawBoard(s.renderer, boardScene(at.Locale, rec, b.game, &b.told))
+	return drawBoard(s.renderer, boardScene(at.Locale, rec, b.game, &b.told), boardAlt(at.Locale, rec, b.game, &b.told))
 }

@@ -32,23 +32,25 @@ var _ Renderer = (*imaging.Renderer)(nil)
 // no ticket held and no deck order. The board it is drawn on is named by
 // its id; the scene's Board is nil here.
 type picture struct {
-	Map   string
+	Map string
+	// Alt is the picture's alt text, in the table's language.
+	Alt   string              `json:",omitempty"`
 	Board *imaging.Scene      `json:",omitempty"` // the board after a move
 	Final *imaging.FinalScene `json:",omitempty"` // the final score sheet
 }
 
 // boardPicture keeps a board's scene for the outbox.
-func boardPicture(s *imaging.Scene) *picture {
+func boardPicture(s *imaging.Scene, alt string) *picture {
 	sc := *s
 	sc.Board = nil
-	return &picture{Map: s.Board.ID, Board: &sc}
+	return &picture{Map: s.Board.ID, Board: &sc, Alt: alt}
 }
 
 // sheetPicture keeps a final score sheet's scene for the outbox.
-func sheetPicture(fs *imaging.FinalScene) *picture {
+func sheetPicture(fs *imaging.FinalScene, alt string) *picture {
 	sc := *fs
 	sc.Board = nil
-	return &picture{Map: fs.Board.ID, Final: &sc}
+	return &picture{Map: fs.Board.ID, Final: &sc, Alt: alt}
 }
 
 // draw draws the picture: the file its message carries.
@@ -63,23 +65,23 @@ func (p *picture) draw(r Renderer, boards *data.Catalog) (File, error) {
 		sc := *p.Board
 		sc.Board = b
 		err = r.Board(&buf, &sc)
-		return pngFile("board.png", buf.Bytes()), err
+		return pngFile("board.png", buf.Bytes(), p.Alt), err
 	case p.Final != nil:
 		sc := *p.Final
 		sc.Board = b
 		err = r.Final(&buf, &sc)
-		return pngFile("final.png", buf.Bytes()), err
+		return pngFile("final.png", buf.Bytes(), p.Alt), err
 	}
 	return File{}, fmt.Errorf("a picture of %s without a scene", p.Map)
 }
 
 // drawBoard draws a board's scene, outside any lock.
-func drawBoard(r Renderer, s *imaging.Scene) (File, error) {
+func drawBoard(r Renderer, s *imaging.Scene, alt string) (File, error) {
 	var buf bytes.Buffer
 	err := r.Board(&buf, s)
-	return pngFile("board.png", buf.Bytes()), err
+	return pngFile("board.png", buf.Bytes(), alt), err
 }
 
-func pngFile(name string, data []byte) File {
-	return File{Name: name, ContentType: "image/png", Data: data}
+func pngFile(name string, data []byte, alt string) File {
+	return File{Name: name, ContentType: "image/png", Data: data, Description: alt}
 }

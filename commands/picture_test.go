@@ -3,10 +3,12 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,14 +67,14 @@ func TestPicturesKeepTheirScenes(t *testing.T) {
 		empty := *scenes[len(scenes)-1]
 		empty.FaceUp = append([]engine.Card{engine.NoCard}, empty.FaceUp[1:]...)
 		for i, sc := range append(scenes, &empty) {
-			got, _ := drawn(roundTrip(t, boardPicture(sc)))
+			got, _ := drawn(roundTrip(t, boardPicture(sc, "alt")))
 			if !reflect.DeepEqual(got, sc) {
 				t.Fatalf("%s, board %d: drawn\n%+v\nwant\n%+v", rg.Name, i, got, sc)
 			}
 		}
 		v := g.Public()
 		fs := present.FinalScene("fr", &v, g.Final(), players, false)
-		if _, got := drawn(roundTrip(t, sheetPicture(fs))); !reflect.DeepEqual(got, fs) {
+		if _, got := drawn(roundTrip(t, sheetPicture(fs, "alt"))); !reflect.DeepEqual(got, fs) {
 			t.Fatalf("%s: the final sheet drawn differs", rg.Name)
 		}
 	}
@@ -92,12 +94,30 @@ func TestABoardIsDrawnAsItsMoveLeftIt(t *testing.T) {
 	click := func(id string) answer {
 		return w.handle(&Request{Type: ComponentRequest, User: "u1", CustomID: id})
 	}
-	click("draw:" + gid + ":0:deck")
-	click("draw:" + gid + ":0:deck")
+	// A round with a claim: the board that ends it has a picture.
+	claimed := false
+	for seat, u := range []string{"u1", "u2"} {
+		g, _ := w.game("c1")
+		if c := claimFor(g, seat); c != nil && !claimed {
+			a := w.handle(&Request{Type: CommandRequest, User: u, Name: "claim", Options: claimOpts(g, c)})
+			if id := findButton(a.msg, "confirm:"); id != "" && strings.HasSuffix(id, ":yes") {
+				w.handle(&Request{Type: ComponentRequest, User: u, CustomID: id})
+			}
+			claimed = true
+			continue
+		}
+		for range 2 {
+			w.handle(&Request{Type: ComponentRequest, User: u, CustomID: fmt.Sprintf("draw:%s:%d:deck", gid, seat)})
+		}
+	}
+	g, _ := w.game("c1")
+	if !claimed || g.Turn() != 2 {
+		t.Fatalf("the first round: claimed %v, turn %d", claimed, g.Turn())
+	}
 	tb, _ := w.svc.tables.get("c1")
 	want := tb.scene(tb.locale())
 	tb.unlock()
-	if a := click("end:" + gid + ":4:score"); a.kind != "update" {
+	if a := click(fmt.Sprintf("end:%s:%d:score", gid, len(g.Log()))); a.kind != "update" {
 		t.Fatalf("the host ends the game: %s %+v", a.kind, a.msg)
 	}
 	if _, err := w.store.Get("c1"); err == nil {

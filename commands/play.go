@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,9 +30,9 @@ func (t *table) apply(seat int, a engine.Action, req *Request) (outcome, error) 
 	if err != nil {
 		return outcome{}, err
 	}
-	t.told.tell(t.rec, g, ev)
 	o := outcome{events: ev, over: g.Phase() == engine.PhaseOver}
 	o.turnDone = o.over || g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
+	t.told.tell(t.rec, g, ev, o.turnDone || phase == engine.PhaseSetup)
 	var posts []store.OutboxEntry
 	switch {
 	case o.over:
@@ -87,7 +88,8 @@ func (t *table) moveBoard(moves int, req *Request) store.OutboxEntry {
 		narration.WriteByte('\n')
 	}
 	told := narration.String()
-	p := outboxPayload{Message: t.boardText(), Picture: boardPicture(t.scene(t.locale())), Board: &boardAt{Moves: moves, Locale: t.locale()}}
+	p := outboxPayload{Message: t.boardText(), Picture: boardPicture(t.scene(t.locale()), t.boardAlt(t.locale())), Board: &boardAt{Moves: moves, Locale: t.locale()},
+		Quiet: !pictureDue(t.rec, t.game)}
 	if strings.HasPrefix(p.Content, told) { // not cut short by boardText
 		p.Board.Narration = &told
 	}
@@ -109,6 +111,55 @@ func boardDue(rec *store.GameRecord, g *engine.Game, mover int) bool {
 		}
 	}
 	return true
+}
+
+// pictureDue says whether the board about to be posted shows its picture:
+// once a round, when the turns it follows began one (the table's turns in
+// order once); the boards between are words, the status line among them,
+// so that the thread is not a stream of pictures and the latest picture
+// is at most a round of messages away (two when a round changed nothing on
+// the map, see mapChanged). It is decided from the
+// game alone, as the boards before were: the previous board was posted
+// after the latest turn whose player or next player is a person
+// (boardDue).
+func pictureDue(rec *store.GameRecord, g *engine.Game) bool {
+	if g.Phase() == engine.PhaseSetup {
+		return true
+	}
+	seats, turn, cur := len(rec.Seats), g.Turn(), g.Current()
+	seat := func(i int) int { return ((i % seats) + seats) % seats }
+	back := 1 // turns since the previous board; a table of bots alone has one a turn
+	people := slices.ContainsFunc(rec.Seats, func(st store.Seat) bool { return st.Bot == "" })
+	for ; back < seats && people; back++ {
+		if !isBot(rec, seat(cur-back-1)) || !isBot(rec, seat(cur-back)) {
+			break
+		}
+	}
+	round := func(t int) int {
+		if t < 0 {
+			return -1
+		}
+		return t / seats
+	}
+	return round(turn) != round(turn-back) && mapChanged(g.Log(), seats+back-1)
+}
+
+// mapChanged says whether a move of the last turns (a turn is a run of one
+// seat's moves) changed the map: a claim, a station, a passenger. A round
+// of draws alone leaves the last picture showing the map as it is, so its
+// board goes without one (and the first turn's, after the start's picture).
+func mapChanged(log []engine.Move, turns int) bool {
+	for i := len(log) - 1; i >= 0 && turns > 0; i-- {
+		switch log[i].Action.Kind {
+		case engine.ActDraw, engine.ActDrawTickets, engine.ActKeep:
+		default:
+			return true
+		}
+		if i == 0 || log[i-1].Seat != log[i].Seat {
+			turns--
+		}
+	}
+	return false
 }
 
 // after follows an applied action: a finished game is archived, the
@@ -160,6 +211,18 @@ func (t *table) scene(loc string) *imaging.Scene {
 func boardScene(loc string, rec *store.GameRecord, g *engine.Game, told *narration) *imaging.Scene {
 	v := g.Public()
 	return present.BoardScene(loc, &v, seatPlayers(rec), told.last())
+}
+
+// boardAlt is the board picture's alt text, from the same public view.
+func (t *table) boardAlt(loc string) string {
+	return boardAlt(loc, t.rec, t.game, &t.told)
+}
+
+// boardAlt is the alt text of the public board picture of a game whose
+// narration is told.
+func boardAlt(loc string, rec *store.GameRecord, g *engine.Game, told *narration) string {
+	v := g.Public()
+	return present.BoardAlt(loc, &v, seatPlayers(rec), told.last())
 }
 
 // seatPlayers are a game's seats as the presentation shows them.

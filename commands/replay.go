@@ -58,7 +58,7 @@ func (s *Service) replayButton(c *call) (response, error) {
 	if r.Every > 1 {
 		text = present.T(req.Locale, "replay.ready_short", "n", r.Frames, "every", r.Every)
 	}
-	return reply(Message{Ephemeral: true, Content: text, Files: []File{{Name: "replay.gif", ContentType: "image/gif", Data: r.Data}}})
+	return reply(Message{Ephemeral: true, Content: text, Files: []File{{Name: "replay.gif", ContentType: "image/gif", Data: r.Data, Description: present.ReplayAlt(req.Locale)}}})
 }
 
 // gif returns the GIF of guild's archived game id, from the cache or

@@ -84,8 +84,8 @@ func rebuild(boards *data.Catalog, log *slog.Logger, rec *store.GameRecord, snap
 		if err != nil {
 			return nil, fmt.Errorf("move %d %q: %w", b.snapMoves+i+1, e.Action, err)
 		}
-		b.told.tell(rec, g, ev)
 		done := g.Turn() != turn || (phase == engine.PhaseSetup && g.Phase() != engine.PhaseSetup)
+		b.told.tell(rec, g, ev, done || phase == engine.PhaseSetup)
 		if done && boardDue(rec, g, e.Seat) {
 			b.told.turn = b.told.turn[:0]
 		}

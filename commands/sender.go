@@ -311,6 +311,8 @@ func (s *sender) drawInto(m *Message, queue string, p *outboxPayload) {
 		err error
 	)
 	switch {
+	case p.Quiet:
+		return
 	case p.Picture != nil:
 		f, err = p.Picture.draw(s.renderer, s.catalog)
 	case p.Board != nil:

@@ -221,6 +221,10 @@ func TestStatsAndResultsFromTheSheets(t *testing.T) {
 	if strings.Contains(all, "The winner is") {
 		t.Errorf("a shared victory is announced as one player's:\n%s", all)
 	}
+	// The sheet says why the place is shared: every tie-break is equal.
+	if want := present.T("en", "final.tie_shared", "a", "**name-u1**", "b", "**name-u2**", "points", tieSheet.Players[0].Score); !strings.Contains(all, want) {
+		t.Errorf("the result does not say the tie-breaks left the score shared (%q):\n%s", want, all)
+	}
 	for seat, name := range []string{"name-u1", "name-u2"} {
 		if line := fmt.Sprintf("1. %s %s — %d", present.ColorDot(seat), name, tieSheet.Players[seat].Score); !strings.Contains(all, line) {
 			t.Errorf("the ranking lacks %q:\n%s", line, all)

@@ -106,9 +106,9 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 		return reply(oops(req, err.Error()))
 	}
 	t.told.turn = append(t.told.turn[:0], present.T(t.locale(), "undo.done"))
-	m, scene := t.boardText(), t.scene(t.locale())
+	m, scene, alt := t.boardText(), t.scene(t.locale()), t.boardAlt(t.locale())
 	if click {
-		t.post(pictureEntry(postBoard, m, boardPicture(scene)))
+		t.post(pictureEntry(postBoard, m, boardPicture(scene, alt)))
 	}
 	t.bots.schedule(t)
 	if click {
@@ -117,7 +117,7 @@ func (s *Service) undoApply(req *Request, t *table, click bool) (response, error
 	// The board is the answer, its picture drawn once the lock is released.
 	channel := t.rec.Channel
 	return response{unlocked: func() (response, error) {
-		if f, err := drawBoard(s.cfg.Renderer, scene); err == nil {
+		if f, err := drawBoard(s.cfg.Renderer, scene, alt); err == nil {
 			m.Files = []File{f}
 		} else {
 			s.log.Error("render board", "channel", channel, "err", err)

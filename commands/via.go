@@ -152,7 +152,12 @@ func (s *sender) sendBoards(channel string, run []queuedBoard) (complete bool, e
 	}
 	newest := run[len(run)-1]
 	m := mergedBoard(run)
-	s.drawInto(&m, channel, &newest.p)
+	// The newest picture goes with the run when any board of it had one.
+	pic := newest.p
+	for _, q := range run {
+		pic.Quiet = pic.Quiet && q.p.Quiet
+	}
+	s.drawInto(&m, channel, &pic)
 	if vp, ok := s.usable(newest.p.Via, newest.p.ViaUntil); ok {
 		id, err := vp.PostVia(s.ctx, newest.p.Via, channel, m)
 		switch {

@@ -60,3 +60,15 @@ func boolRank(v bool) int {
 	}
 	return 0
 }
+
+// DecidingTieBreak is the board's first tie-break that ranks p and q, two
+// players tied on points, and which of them it puts first; decided is false
+// when every tie-break leaves them tied (they share a place).
+func DecidingTieBreak(b *data.Board, p, q *PlayerScore) (rule data.TieBreak, pFirst, decided bool) {
+	for _, tb := range b.Rules.TieBreaks {
+		if c := tieBreak(tb, p, q); c != 0 {
+			return tb, c < 0, true
+		}
+	}
+	return "", false, false
+}

@@ -65,6 +65,10 @@ func seatIndex(i int) int {
 	return ((i % n) + n) % n
 }
 
+// fadedPlayerColor is a seat's colour on another player's hand picture:
+// half way to the panel's paper, so that the player's own tracks stand out.
+func fadedPlayerColor(i int) color.RGBA { return mix(playerColor(i), paper, 0.55) }
+
 // markerInk is the colour of the marker shape drawn on a player colour.
 func markerInk(i int) color.RGBA { return letterOn(playerColor(i)) }
 

@@ -212,7 +212,14 @@ func (a *boardArt) drawMiniMap(c *canvas, h *HandScene) {
 			}
 		}
 	}
-	// The tracks go over the ticket lines: the network is what matters.
+	// The tracks go over the ticket lines: the network is what matters;
+	// the other seats' first, dimmer, so that the player's own stand out
+	// and a ticket the others cut off shows.
+	for _, o := range h.Others {
+		if int(o.Track) >= 0 && int(o.Track) < len(a.spaces) {
+			a.drawFadedClaim(c, v, o.Track, o.Seat)
+		}
+	}
 	for _, id := range h.Owned {
 		if int(id) >= 0 && int(id) < len(a.spaces) {
 			a.drawClaimed(c, v, id, h.Color)
@@ -227,6 +234,16 @@ func (a *boardArt) drawMiniMap(c *canvas, h *HandScene) {
 		c.ring(p.X, p.Y, r, 2.5, glow)
 	}
 	a.drawMiniLabels(c, v, marked, h.Owned)
+}
+
+// drawFadedClaim draws another seat's track on the mini map: its colour
+// faded towards the panel, without the border the player's own have.
+func (a *boardArt) drawFadedClaim(c *canvas, v view, id data.TrackID, seat int) {
+	col := fadedPlayerColor(seat)
+	k := v.scale / a.v.scale
+	for _, sp := range a.spaces[id] {
+		c.fillPoly(v.corners(sp, 1.6*k), col)
+	}
 }
 
 // drawMiniLabels names the ticket cities on the mini map, each on the side
@@ -319,6 +336,13 @@ func probeHand(b *data.Board, seat int) *HandScene {
 	}
 	for id := seat; id < len(b.Tracks); id += 7 {
 		h.Owned = append(h.Owned, data.TrackID(id))
+	}
+	for s := range playerColors {
+		if s != seat {
+			for id := 1 + s; id < len(b.Tracks); id += 11 {
+				h.Others = append(h.Others, SeatTrack{Track: data.TrackID(id), Seat: s})
+			}
+		}
 	}
 	return h
 }

@@ -119,3 +119,64 @@ func BenchmarkHandPNG(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "png-bytes")
 }
+
+// The hand's mini map shows the other seats' tracks too, each in its seat's
+// colour faded, so that a ticket they cut off can be seen; the player's own
+// keep their full colour.
+func TestHandShowsOtherSeatsTracksDimmer(t *testing.T) {
+	r := shared()
+	for _, id := range []string{"usa", "europe", "marklin"} {
+		b := testkit.Board(t, id)
+		s := playedScene(b, 4, 36, 11)
+		h := handOf(s, 2)
+		for tr, o := range s.Owners {
+			if o >= 0 && int(o) != h.Color {
+				h.Others = append(h.Others, SeatTrack{Track: data.TrackID(tr), Seat: int(o)})
+			}
+		}
+		if len(h.Others) == 0 {
+			t.Fatalf("%s: the fixture has no other seat's track", id)
+		}
+		a := r.art(b)
+		im := renderHand(t, r, h)
+		v := a.miniView()
+		shown, spaces := 0, 0
+		for _, o := range h.Others {
+			for _, sp := range a.spaces[o.Track] {
+				spaces++
+				if nearly(im, v.centre(sp), 1, fadedPlayerColor(o.Seat)) {
+					shown++
+				}
+			}
+		}
+		if shown < spaces*80/100 {
+			t.Errorf("%s: %d of %d spaces of the other seats' tracks show their faded colour", id, shown, spaces)
+		}
+		own, ownShown := 0, 0
+		for _, tid := range h.Owned {
+			for _, sp := range a.spaces[tid] {
+				own++
+				if near(im, v.centre(sp), 2, playerColor(h.Color)) {
+					ownShown++
+				}
+			}
+		}
+		if ownShown < own*85/100 {
+			t.Errorf("%s: %d of %d spaces of the player's own tracks keep their colour", id, ownShown, own)
+		}
+	}
+}
+
+// nearly reports whether a pixel within d pixels of p has colour want, give
+// or take the rounding of a blended fill (3 a channel).
+func nearly(im image.Image, p pt, d int, want color.RGBA) bool {
+	close := func(a, b uint8) bool { return int(a)-int(b) <= 3 && int(b)-int(a) <= 3 }
+	for y := int(p.Y) - d; y <= int(p.Y)+d; y++ {
+		for x := int(p.X) - d; x <= int(p.X)+d; x++ {
+			if c := rgbaAt(im, x, y); close(c.R, want.R) && close(c.G, want.G) && close(c.B, want.B) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -90,8 +90,17 @@ type HandScene struct {
 	// rest are counted in Text.More).
 	Tickets []TicketLine
 	Owned   []data.TrackID
+	// Others are the other seats' tracks, drawn dimmer on the mini map: a
+	// ticket blocked by them shows.
+	Others  []SeatTrack
 	Text    HandText
 	Letters Letters
+}
+
+// SeatTrack is a track a seat claimed.
+type SeatTrack struct {
+	Track data.TrackID
+	Seat  int
 }
 
 // HandText is the words of the hand picture.

@@ -76,7 +76,7 @@ func TestScriptedSession(t *testing.T) {
 	}, "\n") + "\n"
 	setup := Setup{Seats: []string{"alice", "bob"}, Map: "europe"}
 	tr := session(t, db, board, script, setup)
-	for _, want := range []string{"You kept:", "alice drew a card from the deck", "bob drew a card from the deck", "I can't find the route", "bob — hand", "The game is saved"} {
+	for _, want := range []string{"You kept:", "alice drew 2 cards from the deck", "bob drew 2 cards from the deck", "I can't find the route", "bob — hand", "The game is saved"} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, tr)
 		}

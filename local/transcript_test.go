@@ -63,11 +63,12 @@ func checkTranscript(t *testing.T, tr, name, lang string, p *player, whole bool)
 			t.Errorf("%d boards between two lines typed (turn %d):\n%s", n, i, turn)
 		}
 	}
-	// A status line with each board of a turn.
+	// A status line with each board of a turn, pictured (once a round at
+	// most) or not.
 	status := regexp.MustCompile(`(?m)^(▶ )?🔴 .* \| (▶ )?🔵 `)
 	boards, statuses := strings.Count(tr, "board.png]"), len(status.FindAllString(tr, -1))
-	if statuses != boards-1 { // the first board is the first tickets'
-		t.Errorf("%d status lines for %d boards after the first", statuses, boards-1)
+	if statuses < boards-1 { // the first board is the first tickets'
+		t.Errorf("%d status lines for %d board pictures after the first", statuses, boards-1)
 	}
 	// Numbers click: no number went to an answered prompt, and one was
 	// typed right after a ticket choice.

@@ -12,13 +12,28 @@ import (
 // in the language of loc; name gives a seat's player name as typed (it is
 // escaped here, so that a name never reads as markdown). Private events
 // are skipped: they go only to their player (see NarrateOwn).
+//
+// A turn's two card draws read as one line, and tickets drawn then kept as
+// one: given a whole turn's events, a turn reads as one line (a flush or a
+// reshuffle between two draws follows the line of the draws).
 func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.Event) []string {
 	var lines []string
+	var public []engine.Event
 	for _, e := range ev {
-		if e.Private {
+		if !e.Private {
+			public = append(public, e)
+		}
+	}
+	for i := 0; i < len(public); i++ {
+		e := public[i]
+		who := "**" + EscapeMarkdown(name(e.Seat)) + "**"
+		if line, j, ok := pairLine(loc, who, public, i); ok {
+			lines = append(lines, line)
+			// What happened between the two (a flush, a reshuffle) follows.
+			lines = append(lines, Narrate(loc, b, name, public[i+1:j])...)
+			i = j
 			continue
 		}
-		who := "**" + EscapeMarkdown(name(e.Seat)) + "**"
 		var line string
 		switch e.Kind {
 		case engine.EvDrawFaceUp:
@@ -63,6 +78,37 @@ func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.
 		}
 	}
 	return lines
+}
+
+// pairLine tells two events of one seat's turn as one line: two cards
+// drawn, or tickets drawn and then kept. j is the second event's index; the
+// events between i and j are only flushes and reshuffles.
+func pairLine(loc, who string, ev []engine.Event, i int) (line string, j int, ok bool) {
+	e := ev[i]
+	if e.Kind != engine.EvDrawBlind && e.Kind != engine.EvDrawFaceUp && e.Kind != engine.EvTicketsDrawn {
+		return "", 0, false
+	}
+	j = i + 1
+	for j < len(ev) && (ev[j].Kind == engine.EvFlush || ev[j].Kind == engine.EvReshuffle) {
+		j++
+	}
+	if j == len(ev) || ev[j].Seat != e.Seat {
+		return "", 0, false
+	}
+	f := ev[j]
+	switch {
+	case e.Kind == engine.EvTicketsDrawn && f.Kind == engine.EvTicketsKept && j == i+1:
+		return T(loc, "ev.tickets_drawn_kept", "player", who, "n", e.Count, "kept", f.Count), j, true
+	case e.Kind == engine.EvDrawBlind && f.Kind == engine.EvDrawBlind:
+		return T(loc, "ev.draw_two_blind", "player", who, "n", 2), j, true
+	case e.Kind == engine.EvDrawBlind && f.Kind == engine.EvDrawFaceUp:
+		return T(loc, "ev.draw_blind_faceup", "player", who, "card", CardLabel(loc, f.Card)), j, true
+	case e.Kind == engine.EvDrawFaceUp && f.Kind == engine.EvDrawBlind:
+		return T(loc, "ev.draw_faceup_blind", "player", who, "card", CardLabel(loc, e.Card)), j, true
+	case e.Kind == engine.EvDrawFaceUp && f.Kind == engine.EvDrawFaceUp:
+		return T(loc, "ev.draw_two_faceup", "player", who, "card", CardLabel(loc, e.Card), "card2", CardLabel(loc, f.Card)), j, true
+	}
+	return "", 0, false
 }
 
 // NarrateOwn tells the player at seat what their own action did, including

@@ -208,8 +208,11 @@ func HandScene(loc string, v *engine.PlayerView, name string) *imaging.HandScene
 		hs.Text.Left = T(loc, "picture.hand.left", "n", me.Trains)
 	}
 	for tr, o := range v.Owners {
-		if int(o) == v.Seat {
+		switch {
+		case int(o) == v.Seat:
 			hs.Owned = append(hs.Owned, data.TrackID(tr))
+		case o >= 0:
+			hs.Others = append(hs.Others, imaging.SeatTrack{Track: data.TrackID(tr), Seat: int(o)})
 		}
 	}
 	for _, ts := range v.Tickets {

@@ -16,16 +16,7 @@ func StatusLine(loc string, v *engine.PublicView, players []Player) string {
 	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
 		return ""
 	}
-	name := func(seat int) string {
-		if seat >= len(players) {
-			return "?"
-		}
-		p := players[seat]
-		if p.Bot && p.For == "" {
-			return "🤖 " + BotBaseName(p.Name, p.Level)
-		}
-		return PlayerLabel(loc, p)
-	}
+	name := seatLabel(loc, players)
 	parts := make([]string, 0, len(v.Players)+2)
 	for i, p := range v.Players {
 		seat := ColorDot(i) + " " + T(loc, "status.line.seat", "player", name(i), "score", p.Score, "trains", p.Trains)
@@ -47,6 +38,21 @@ func StatusLine(loc string, v *engine.PublicView, players []Player) string {
 		parts = append(parts, T(loc, "status.line.last_round"))
 	}
 	return strings.Join(parts, " | ")
+}
+
+// seatLabel names seats briefly, as the status line and the race's lines
+// do: a bot by its name alone.
+func seatLabel(loc string, players []Player) func(seat int) string {
+	return func(seat int) string {
+		if seat >= len(players) {
+			return "?"
+		}
+		p := players[seat]
+		if p.Bot && p.For == "" {
+			return "🤖 " + BotBaseName(p.Name, p.Level)
+		}
+		return PlayerLabel(loc, p)
+	}
 }
 
 // longestHolders are the seats whose continuous path is the longest, and

@@ -12,13 +12,22 @@ import (
 	"conductor/present"
 )
 
+// isBoardPost: a board of the thread, with its picture (once a round) or
+// in words with the table's status quoted under them.
+func isBoardPost(m fakediscord.Message) bool {
+	if _, pic := m.Attachment("board.png"); pic {
+		return true
+	}
+	i := strings.LastIndex(m.Content, "\n> ")
+	return i >= 0 && strings.Contains(m.Content[i:], "▶ ")
+}
+
 // boardMessage is the live board of a game's thread: its picture and its
 // buttons.
 func (s *stack) boardMessage(thread string) fakediscord.Message {
 	s.t.Helper()
 	m, err := s.srv.WaitMessage(thread, func(m fakediscord.Message) bool {
-		_, pic := m.Attachment("board.png")
-		return pic && len(m.Buttons()) > 0
+		return isBoardPost(m) && len(m.Buttons()) > 0
 	})
 	if err != nil {
 		s.t.Fatal(err)

@@ -397,6 +397,32 @@ func TestUploadLimits(t *testing.T) {
 			t.Fatalf("10 MiB + 1: %d %s", rec.Status, rec.Response)
 		}
 	})
+	t.Run("alt text of at most 1024 characters", func(t *testing.T) {
+		describe := func(alt string) RecordedRequest {
+			var body bytes.Buffer
+			w := multipart.NewWriter(&body)
+			w.WriteField("payload_json", jsonOf(map[string]any{"content": "board",
+				"attachments": []any{map[string]any{"id": "0", "filename": "board.png", "description": alt}}}))
+			part, _ := w.CreateFormFile("files[0]", "board.png")
+			part.Write([]byte("png"))
+			w.Close()
+			return send(t, srv, "POST", "/channels/"+table.ID+"/messages", w.FormDataContentType(), body.Bytes())
+		}
+		alt := strings.Repeat("é", 1024) // characters, not bytes
+		rec := describe(alt)
+		if rec.Status != http.StatusOK {
+			t.Fatalf("1024 characters: %d %s", rec.Status, rec.Response)
+		}
+		m, ok := srv.LatestMessage(table.ID, func(Message) bool { return true })
+		if !ok || len(m.Attachments) != 1 || m.Attachments[0].Description != alt {
+			t.Fatalf("the alt text is not kept: %+v", m.Attachments)
+		}
+		rec = describe(alt + "é")
+		if rec.Status != http.StatusBadRequest {
+			t.Fatalf("1025 characters: %d %s", rec.Status, rec.Response)
+		}
+		refusedAt(t, rec, "/attachments/0/description", "BASE_TYPE_MAX_LENGTH")
+	})
 	t.Run("at most 10 files", func(t *testing.T) {
 		if rec := post(make([]int, 10)...); rec.Status != http.StatusOK {
 			t.Fatalf("10 files: %d %s", rec.Status, rec.Response)
