@@ -70,18 +70,9 @@ func claimChoices(g *engine.Game, seat int, labels []routeLabel, typed, loc stri
 			legal[i] = g.CanClaim(seat, data.TrackID(i))
 		}
 	}
-	var header string
-	switch {
-	case g.Phase() == engine.PhaseOver:
-		return []Choice{{Name: cutRunes(present.T(loc, "game.over"), maxChoiceLen), Value: notYet}}
-	case g.Phase() == engine.PhaseSetup:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.setup"), maxChoiceLen), Value: notYet}}
-	case g.Current() != seat:
-		header = present.T(loc, "suggest.claim.not_turn", "player", names(g.Current()))
-	case !myTurn:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.busy"), maxChoiceLen), Value: notYet}}
-	case !anyLegal:
-		header = present.T(loc, "suggest.claim.none")
+	header, only := suggestionHeader(g, seat, myTurn, anyLegal, loc, "suggest.claim.not_turn", names, func() string { return present.T(loc, "suggest.claim.none") })
+	if only != nil {
+		return only
 	}
 	serves := servingTracks(g, seat)
 	seen := make([]bool, len(b.Tracks))
@@ -388,6 +379,28 @@ func (tn turn) suggestionAnswer(command, value string) (response, bool) {
 	return r, true
 }
 
+// suggestionHeader is what a list of suggestions opens with: only a line
+// when the asker cannot act at all now (the game over, the tickets still
+// being chosen, a move of theirs waiting), or a first line over the
+// suggestions when it is another's turn (notTurnKey) or nothing is legal
+// (none's text); "" when the suggestions speak for themselves.
+func suggestionHeader(g *engine.Game, seat int, myTurn, anyLegal bool, loc, notTurnKey string, names func(int) string, none func() string) (header string, only []Choice) {
+	line := func(text string) []Choice { return []Choice{{Name: cutRunes(text, maxChoiceLen), Value: notYet}} }
+	switch {
+	case g.Phase() == engine.PhaseOver:
+		return "", line(present.T(loc, "game.over"))
+	case g.Phase() == engine.PhaseSetup:
+		return "", line(present.T(loc, "suggest.setup"))
+	case g.Current() != seat:
+		return present.T(loc, notTurnKey, "player", names(g.Current())), nil
+	case !myTurn:
+		return "", line(present.T(loc, "suggest.busy"))
+	case !anyLegal:
+		return none(), nil
+	}
+	return "", nil
+}
+
 // stationLack says why seat can build no station now.
 func stationLack(g *engine.Game, seat int, loc string) string {
 	p := g.Player(seat)
@@ -419,20 +432,12 @@ func stationChoices(g *engine.Game, seat int, typed, loc string, names func(int)
 			}
 		}
 	}
-	var header string
-	switch {
-	case b.Rules.Stations == 0 || g.Player(seat).Stations == 0:
+	if b.Rules.Stations == 0 || g.Player(seat).Stations == 0 {
 		return []Choice{{Name: cutRunes(stationLack(g, seat, loc), maxChoiceLen), Value: notYet}}
-	case g.Phase() == engine.PhaseOver:
-		return []Choice{{Name: cutRunes(present.T(loc, "game.over"), maxChoiceLen), Value: notYet}}
-	case g.Phase() == engine.PhaseSetup:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.setup"), maxChoiceLen), Value: notYet}}
-	case g.Current() != seat:
-		header = present.T(loc, "suggest.station.not_turn", "player", names(g.Current()))
-	case !myTurn:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.busy"), maxChoiceLen), Value: notYet}}
-	case !anyLegal:
-		header = stationLack(g, seat, loc)
+	}
+	header, only := suggestionHeader(g, seat, myTurn, anyLegal, loc, "suggest.station.not_turn", names, func() string { return stationLack(g, seat, loc) })
+	if only != nil {
+		return only
 	}
 	// Ranks: 2 for an end of a ticket not yet joined, 1 for a city the
 	// seat's tracks reach, 0 for the rest.
@@ -503,18 +508,9 @@ func passengerChoices(g *engine.Game, seat int, typed, loc string, names func(in
 			}
 		}
 	}
-	var header string
-	switch {
-	case g.Phase() == engine.PhaseOver:
-		return []Choice{{Name: cutRunes(present.T(loc, "game.over"), maxChoiceLen), Value: notYet}}
-	case g.Phase() == engine.PhaseSetup:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.setup"), maxChoiceLen), Value: notYet}}
-	case g.Current() != seat:
-		header = present.T(loc, "suggest.passenger.not_turn", "player", names(g.Current()))
-	case !myTurn:
-		return []Choice{{Name: cutRunes(present.T(loc, "suggest.busy"), maxChoiceLen), Value: notYet}}
-	case len(legal) == 0:
-		header = present.T(loc, "suggest.passenger.none")
+	header, only := suggestionHeader(g, seat, myTurn, len(legal) > 0, loc, "suggest.passenger.not_turn", names, func() string { return present.T(loc, "suggest.passenger.none") })
+	if only != nil {
+		return only
 	}
 	// The passengers whose best trip scores most first.
 	var from []data.CityID
