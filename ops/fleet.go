@@ -227,7 +227,7 @@ func (f *Fleet) takeOver(ctx context.Context, limit int) []store.ShardRange {
 		return nil
 	}
 	var took []store.ShardRange
-	for _, r := range deadRanges(rows, f.count) {
+	for _, r := range deadRanges(rows, f.count, 3*f.ttl) {
 		if limit > 0 && len(took) == limit {
 			break
 		}
@@ -247,17 +247,24 @@ func (f *Fleet) takeOver(ctx context.Context, limit int) []store.ShardRange {
 	return took
 }
 
-// deadRanges groups the expired, unreleased leases of count shards by
-// their acquisition (holder and token) into ranges.
-func deadRanges(rows []store.LeaseRow, count int) []store.ShardRange {
+// deadRanges groups the leases of count shards whose process is gone by
+// their acquisition (holder and token) into ranges: a lease that expired
+// unreleased (the process died or froze), or one released at a clean stop
+// and not taken again within grace (its process is not coming back: the
+// fleet was made smaller). A released range waits that long for its own
+// process, which a deploy restarts in seconds.
+func deadRanges(rows []store.LeaseRow, count int, grace time.Duration) []store.ShardRange {
+	gone := func(l store.LeaseRow) bool {
+		return !l.Live && l.Count == count && (l.Holder != "" || l.Heartbeat > grace)
+	}
 	var out []store.ShardRange
 	for i := 0; i < len(rows); i++ {
 		l := rows[i]
-		if l.Live || l.Holder == "" || l.Count != count {
+		if !gone(l) {
 			continue
 		}
 		r := store.ShardRange{Count: count, First: l.Shard, Last: l.Shard}
-		for i+1 < len(rows) && rows[i+1].Shard == r.Last+1 && rows[i+1].Holder == l.Holder && rows[i+1].Token == l.Token && !rows[i+1].Live {
+		for i+1 < len(rows) && rows[i+1].Shard == r.Last+1 && rows[i+1].Holder == l.Holder && rows[i+1].Token == l.Token && gone(rows[i+1]) {
 			i++
 			r.Last++
 		}

@@ -79,7 +79,18 @@ func TestFleetJoinTakeOverAndFence(t *testing.T) {
 	}
 	time.Sleep(ttl + 50*time.Millisecond)
 	// (d's own lease expired too, unrenewed here: it takes that back as well.)
-	if took := d.takeOver(ctx, 0); !slices.Contains(took, store.ShardRange{Count: 4, First: 2, Last: 2}) {
+	took := d.takeOver(ctx, 0)
+	if !slices.Contains(took, store.ShardRange{Count: 4, First: 2, Last: 2}) {
 		t.Fatalf("d took %v after c2 stopped, not shard 2", took)
+	}
+	// The range c2 released waits for c2's restart a while (three
+	// leases), then, c2 not back, is another's: a fleet made smaller
+	// leaves no shard unserved.
+	if slices.Contains(took, store.ShardRange{Count: 4, First: 3, Last: 3}) {
+		t.Fatalf("d took %v: the range c2 released at once, before its restart could take it", took)
+	}
+	time.Sleep(2*ttl + 100*time.Millisecond)
+	if took := d.takeOver(ctx, 0); !slices.Contains(took, store.ShardRange{Count: 4, First: 3, Last: 3}) {
+		t.Fatalf("d took %v three leases after c2's clean stop, not shard 3", took)
 	}
 }
