@@ -81,7 +81,7 @@ func (s *Service) mirrored(channel string) (snap *tableSnapshot, ok bool) {
 	if snap := m.t.snap.Load(); snap != nil {
 		return snap, true
 	}
-	if err := s.reload(m); err != nil {
+	if _, _, err := s.reload(m); err != nil {
 		s.log.Warn("read another process's table", "channel", channel, "err", err)
 		return nil, true
 	}
@@ -109,21 +109,25 @@ func (ms *mirrors) add(channel string, t *table, now time.Time) *mirror {
 	return m
 }
 
-// reload reads a mirror's game again and publishes it; it reports whether
-// the game changed.
-func (s *Service) reload(m *mirror) error {
+// reload reads a mirror's game again and publishes it (telling the live
+// page when it changed); it returns the game's server, read under the
+// table's lock (has false without a game).
+func (s *Service) reload(m *mirror) (guild string, has bool, err error) {
 	m.load.Lock()
 	defer m.load.Unlock()
 	t := m.t
 	t.mu.Lock()
 	t.pending, t.undo = map[string]pendingAction{}, nil
-	err := t.load()
+	err = t.load()
 	changed := err == nil && t.publish()
+	if t.rec != nil {
+		guild, has = t.rec.Guild, true
+	}
 	t.mu.Unlock()
 	if changed && s.cfg.Activity != nil {
 		s.cfg.Activity.Changed(t.channel)
 	}
-	return err
+	return guild, has, err
 }
 
 // Refresh reads again the game of a channel another process owns, when it
@@ -144,11 +148,12 @@ func (s *Service) Refresh(channel string, missed bool) {
 	}
 	s.mirrors.mu.Unlock()
 	for _, m := range todo {
-		if err := s.reload(m); err != nil && !errors.Is(err, store.ErrNotFound) {
+		guild, has, err := s.reload(m)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.log.Warn("read another process's table again", "channel", m.t.channel, "err", err)
 		}
 		// A table whose server this process now owns is played here.
-		if m.t.rec != nil && s.owns(m.t.rec.Guild) {
+		if has && s.owns(guild) {
 			s.mirrors.mu.Lock()
 			if s.mirrors.m[m.t.channel] == m {
 				delete(s.mirrors.m, m.t.channel)
