@@ -392,7 +392,9 @@ func (t *pgTx) rematchOf(id string) (string, error) {
 	return ch, err
 }
 
-func (t *pgTx) due(until time.Time, limit int) ([]DueGame, error) {
+// dueGames reads the rows of a query of games' deadlines (channel, due_ns,
+// due_kind).
+func (t *pgTx) dueGames(sql string, args ...any) ([]DueGame, error) {
 	var out []DueGame
 	err := t.query(func(rows pgx.Rows) error {
 		var err error
@@ -404,8 +406,12 @@ func (t *pgTx) due(until time.Time, limit int) ([]DueGame, error) {
 			return d, err
 		})
 		return err
-	}, `SELECT channel, due_ns, due_kind FROM games WHERE due_ns <= $1 ORDER BY due_ns, channel LIMIT $2`, dueNanos(until), limit)
+	}, sql, args...)
 	return out, err
+}
+
+func (t *pgTx) due(until time.Time, limit int) ([]DueGame, error) {
+	return t.dueGames(`SELECT channel, due_ns, due_kind FROM games WHERE due_ns <= $1 ORDER BY due_ns, channel LIMIT $2`, dueNanos(until), limit)
 }
 
 // dueOf filters in the database: a guild id's shard is computed as a
@@ -418,21 +424,9 @@ func (t *pgTx) dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error) {
 	for i, sh := range o.Shards {
 		shards[i] = int32(sh)
 	}
-	var out []DueGame
-	err := t.query(func(rows pgx.Rows) error {
-		var err error
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (DueGame, error) {
-			var d DueGame
-			var ns int64
-			err := r.Scan(&d.Channel, &ns, &d.Kind)
-			d.At = time.Unix(0, ns).UTC()
-			return d, err
-		})
-		return err
-	}, `SELECT channel, due_ns, due_kind FROM games WHERE due_ns <= $1
+	return t.dueGames(`SELECT channel, due_ns, due_kind FROM games WHERE due_ns <= $1
 		AND (CASE WHEN guild ~ '^[0-9]{1,20}$' AND $3 > 1 THEN mod(div(guild::numeric, 4194304), $3)::integer ELSE 0 END) = ANY($4::integer[])
 		ORDER BY due_ns, channel LIMIT $2`, dueNanos(until), limit, int32(max(o.Count, 1)), shards)
-	return out, err
 }
 
 func (t *pgTx) queueHeads() ([]queuedPost, error) {
