@@ -568,6 +568,19 @@ func (s *Server) Message(id string) (Message, bool) {
 	return m.clone(), true
 }
 
+// MessageJSON is a message as Discord's API gives it to a client (GET
+// /channels/{channel.id}/messages/{message.id}): what internal/msgshots draws.
+func (s *Server) MessageJSON(id string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.messages[id]
+	if !ok {
+		return nil, false
+	}
+	b, err := json.Marshal(s.messageJSONLocked(m))
+	return b, err == nil
+}
+
 // LatestMessage returns the newest live message of a channel that satisfies match (nil
 // matches all).
 func (s *Server) LatestMessage(channelID string, match func(Message) bool) (Message, bool) {
