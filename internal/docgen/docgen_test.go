@@ -173,9 +173,10 @@ func TestEveryPictureIsShown(t *testing.T) {
 	}
 	files, _ := os.ReadDir(filepath.Join(dir, "docs", "images"))
 	for _, f := range files {
-		if strings.HasPrefix(f.Name(), "web-") {
-			// The live page's pictures, taken with a browser by
-			// internal/webshots; shown by docs/activity.md.
+		if strings.HasPrefix(f.Name(), "web-") || strings.HasPrefix(f.Name(), "thread-") {
+			// Pictures taken with a browser: the live page's by
+			// internal/webshots (shown by docs/activity.md), the thread's
+			// board message's by internal/boardshots (docs/discord-limits.md).
 			if !regexp.MustCompile(`images/` + regexp.QuoteMeta(f.Name()) + `\)`).MatchString(docs.String()) {
 				t.Errorf("no document shows or links docs/images/%s", f.Name())
 			}
