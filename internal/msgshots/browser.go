@@ -67,40 +67,50 @@ func NewBrowser(dir string) (*Browser, error) {
 func (b *Browser) Close() { b.cancel() }
 
 // Shoot takes a picture of a page width CSS px wide, as tall as the page,
-// at scale device pixels a CSS pixel. The page is served from a server on
-// the loopback interface for the shot's duration; its content security
-// policy lets it load nothing else.
+// at scale device pixels a CSS pixel.
 func (b *Browser) Shoot(page string, width int, scale float64) ([]byte, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	tab, done, err := b.open(page, width, scale)
 	if err != nil {
 		return nil, err
+	}
+	defer done()
+	return chromedp.Run(tab, chromedp.CaptureScreenshot())
+}
+
+// open loads a page in a new tab width CSS px wide and as tall as the page,
+// its fonts and pictures ready. The page is served from a server on the
+// loopback interface until done is called; its content security policy
+// lets it load nothing else.
+func (b *Browser) open(page string, width int, scale float64) (tab context.Context, done func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(page))
 	}), ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
-	defer srv.Close()
-
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
-	defer cancel()
 	tab, closeTab := chromedp.NewContext(ctx)
-	defer closeTab()
+	done = func() { closeTab(); cancel(); srv.Close() }
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(width), 600, chromedp.EmulateScale(scale)),
 		chromedp.Navigate("http://"+ln.Addr().String()+"/")); err != nil {
-		return nil, err
+		done()
+		return nil, nil, err
 	}
-	// The fonts and every picture are ready before the shot.
 	height, err := chromedp.Run(tab, chromedp.Evaluate[int](`(async () => {
 		await document.fonts.ready;
 		await Promise.all([...document.images].map(i => i.decode().catch(() => null)));
 		return Math.ceil(document.documentElement.getBoundingClientRect().height);
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
-		return nil, fmt.Errorf("measuring the page: %w", err)
+		done()
+		return nil, nil, fmt.Errorf("measuring the page: %w", err)
 	}
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(width), int64(height), chromedp.EmulateScale(scale))); err != nil {
-		return nil, err
+		done()
+		return nil, nil, err
 	}
-	return chromedp.Run(tab, chromedp.CaptureScreenshot())
+	return tab, done, nil
 }

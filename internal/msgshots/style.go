@@ -25,7 +25,7 @@ h2.md-heading{font-size:20px;line-height:1.375;font-weight:700;margin:8px 0 0;co
 h3.md-heading{font-size:16px;line-height:1.375;font-weight:700;margin:8px 0 0;color:#f2f3f5}
 .md-subtext{font-size:13px;line-height:1.125rem;color:#94959b}
 .md-quote{display:block;border-left:4px solid #4e5058;border-radius:4px;padding:0 8px 0 12px;margin:0}
-.md-list{margin:4px 0 4px 16px;padding-left:16px}
+.md-list{margin:4px 0 4px 16px;padding-left:0}
 .md-list li{margin-bottom:4px}
 ul.md-list{list-style:disc}
 ul.md-list ul.md-list{list-style:circle}
