@@ -57,6 +57,8 @@ type env struct {
 	global   bool
 	// pictures draws the boards, hands, score sheets and replays.
 	pictures commands.Renderer
+	// newSeed deals the games' seeds (nil: at random).
+	newSeed func() uint64
 }
 
 type envOptions struct {
@@ -82,6 +84,9 @@ type envOptions struct {
 	// time under the race detector; their pixels and sizes are the imaging
 	// and present tests' business.
 	pictures commands.Renderer
+	// newSeed deals each new game's seed (default: at random), for games
+	// that play the same on every run.
+	newSeed func() uint64
 	// postgres keeps the games in a PostgreSQL database of the env's own
 	// (as does CONDUCTOR_TEST_POSTGRES=1 for every env: the suite on it).
 	postgres bool
@@ -124,7 +129,7 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: dbPath,
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity, global: o.global, pictures: o.pictures}
+		activity: o.activity, global: o.global, pictures: o.pictures, newSeed: o.newSeed}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -170,7 +175,7 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	cfg := commands.Config{Catalog: cat, Store: st, Renderer: e.pictures, Poster: b, Logger: log, BotDelay: e.botDelay, Now: e.now,
-		Activity: e.activity}
+		Activity: e.activity, NewSeed: e.newSeed}
 	if ahead := e.ahead; ahead != 0 {
 		cfg.Now = func() time.Time { return time.Now().Add(ahead) }
 	}

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"conductor/imaging"
@@ -16,8 +17,10 @@ import (
 // CONDUCTOR_MSGSHOTS names the directory to write them to:
 // `go run ./internal/boardshots`. Each is a game well under way (English
 // USA, French Europe, German Märklin; two people and a bot), its boards
-// drawn for real, shot at the first board with the map's picture after
-// the 60th turn.
+// drawn for real, shot at the first board with the map's picture on a
+// person's turn once the thread holds 100 board messages. The games are
+// seeded and the time shown is fixed: a run draws the same pictures as the
+// last unless what the bot sends or how it is drawn changed.
 func TestBoardMessagePictures(t *testing.T) {
 	dir := os.Getenv("CONDUCTOR_MSGSHOTS")
 	if dir == "" {
@@ -28,7 +31,10 @@ func TestBoardMessagePictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer browser.Close()
-	e := newEnv(t, envOptions{bots: true, pictures: imaging.NewRenderer()})
+	// Seeded games play the same on every run: a picture changes when what
+	// the bot sends or how it is drawn changes.
+	var seed atomic.Uint64
+	e := newEnv(t, envOptions{bots: true, pictures: imaging.NewRenderer(), newSeed: func() uint64 { return 4500 + seed.Add(1) }})
 	for _, c := range []struct {
 		lang, mapID, variant string
 		names                []string
@@ -40,25 +46,21 @@ func TestBoardMessagePictures(t *testing.T) {
 		t.Run(c.lang, func(t *testing.T) {
 			e := e.as(t)
 			tb := localeTable(e, c.lang, c.mapID, c.variant, c.names...)
-			turns := 0
-			for ; turns < 60 && tb.playTurn(); turns++ {
-			}
-			// On to the next board that carries the map's picture, a round
-			// at most.
-			for more := 0; more < 12; more++ {
-				if b, ok := tb.board(); ok {
-					if _, pic := b.Attachment("board.png"); pic {
+			// The first board that carries the map's picture and waits on a
+			// person (the bot has finished: nothing moves until they play)
+			// once the thread holds 100 board messages.
+			for turns := 0; ; turns++ {
+				b, ok := tb.board()
+				if _, pic := b.Attachment("board.png"); ok && pic && boardPosts(e, tb) >= 100 {
+					if _, person := tb.user(lastMention(b.Content)); person {
 						break
 					}
 				}
-				if !tb.playTurn() {
-					t.Fatalf("the game ended after %d turns, before the picture", turns+more)
+				if turns == 300 || !tb.playTurn() {
+					t.Fatalf("the game ended after %d turns, before the picture", turns)
 				}
 			}
-			b, ok := tb.board()
-			if !ok {
-				t.Fatal("no board message")
-			}
+			b, _ := tb.board()
 			png := shootMessage(t, e, browser, b)
 			name := filepath.Join(dir, "thread-board."+c.lang+".png")
 			if err := os.WriteFile(name, png, 0o644); err != nil {
@@ -69,6 +71,17 @@ func TestBoardMessagePictures(t *testing.T) {
 	}
 }
 
+// boardPosts counts the table's board messages so far.
+func boardPosts(e *env, tb *table) int {
+	n := 0
+	for _, m := range e.srv.Messages(tb.ch.ID) {
+		if isBoardPost(m) {
+			n++
+		}
+	}
+	return n
+}
+
 // shootMessage draws a message the fake recorded as a client 400 px wide
 // shows it, at two device pixels a CSS pixel.
 func shootMessage(t *testing.T, e *env, browser *msgshots.Browser, m fakediscord.Message) []byte {
@@ -77,7 +90,14 @@ func shootMessage(t *testing.T, e *env, browser *msgshots.Browser, m fakediscord
 	if !ok {
 		t.Fatalf("no message %s", m.ID)
 	}
-	page, err := msgshots.HTML(doc, msgshots.Options{Width: 400, Assets: msgshots.Assets{
+	msg, err := msgshots.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The time shown is fixed, so that a picture changes only with the
+	// message.
+	msg.Timestamp = "2026-11-28T20:45:00Z"
+	page := msgshots.Render(msg, msgshots.Options{Width: 400, Assets: msgshots.Assets{
 		Media: func(url string) ([]byte, bool) {
 			for _, a := range m.Attachments {
 				if a.URL == url {
@@ -97,9 +117,6 @@ func shootMessage(t *testing.T, e *env, browser *msgshots.Browser, m fakediscord
 			return u.Username, true
 		},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	png, err := browser.Shoot(page, 400, 2)
 	if err != nil {
 		t.Fatal(err)
