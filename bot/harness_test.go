@@ -52,13 +52,13 @@ type env struct {
 	globalRate       float64
 	// ahead moves the service's clock (a restart long after a crash).
 	ahead time.Duration
+	// newSeed deals the games' seeds (nil: at random).
+	newSeed func() uint64
 	// activity is the live page as the commands see it; nil when it is off.
 	activity commands.Activity
 	global   bool
 	// pictures draws the boards, hands, score sheets and replays.
 	pictures commands.Renderer
-	// newSeed deals the games' seeds (nil: at random).
-	newSeed func() uint64
 }
 
 type envOptions struct {
@@ -74,6 +74,9 @@ type envOptions struct {
 	now func() time.Time
 	// globalRate is the bot's pace under Discord's global limit (bot.Config).
 	globalRate float64
+	// newSeed deals each new game's seed (default: at random), for games
+	// that play the same on every run.
+	newSeed func() uint64
 	// activity, when set, turns the live page on (activity_test.go).
 	activity commands.Activity
 	// global registers the commands for every server, not the env's alone.
@@ -84,9 +87,6 @@ type envOptions struct {
 	// time under the race detector; their pixels and sizes are the imaging
 	// and present tests' business.
 	pictures commands.Renderer
-	// newSeed deals each new game's seed (default: at random), for games
-	// that play the same on every run.
-	newSeed func() uint64
 	// postgres keeps the games in a PostgreSQL database of the env's own
 	// (as does CONDUCTOR_TEST_POSTGRES=1 for every env: the suite on it).
 	postgres bool
@@ -128,8 +128,8 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 		dbPath = pgtest.Database(t)
 	}
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: dbPath,
-		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate,
-		activity: o.activity, global: o.global, pictures: o.pictures, newSeed: o.newSeed}
+		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate, newSeed: o.newSeed,
+		activity: o.activity, global: o.global, pictures: o.pictures}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
