@@ -3,6 +3,7 @@ package bot_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestBoardMessagePictures(t *testing.T) {
 			for turns := 0; ; turns++ {
 				b, ok := tb.board()
 				if _, pic := b.Attachment("board.png"); ok && pic && boardPosts(e, tb) >= 100 {
-					if _, person := tb.user(lastMention(b.Content)); person {
+					if _, person := tb.user(lastMention(words(b))); person {
 						break
 					}
 				}
@@ -66,9 +67,21 @@ func TestBoardMessagePictures(t *testing.T) {
 			if err := os.WriteFile(name, png, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("wrote %s (%d bytes), message %s:\n%s", name, len(png), b.ID, b.Content)
+			t.Logf("wrote %s (%d bytes), message %s:\n%s", name, len(png), b.ID, words(b))
 		})
 	}
+}
+
+// words is what a message says: its content, then its text displays
+// (Components V2).
+func words(m fakediscord.Message) string {
+	parts := []string{m.Content}
+	m.Walk(func(c fakediscord.Component) {
+		if c.Type == fakediscord.ComponentTextDisplay {
+			parts = append(parts, c.Content)
+		}
+	})
+	return strings.Join(parts, "\n")
 }
 
 // boardPosts counts the table's board messages so far.
