@@ -39,20 +39,55 @@ type Model struct {
 	Tau float64
 	// Kappa keeps a variance from shrinking to nothing in one game.
 	Kappa float64
+	// Step is how much of the variance's step a comparison takes
+	// (Weng–Lin's γ).
+	Step Step
 }
 
-// Default is OpenSkill's default model: Mu0 25, Sigma0 25/3, Beta 25/6,
-// Tau 25/300, Kappa 0.0001.
+// Step is Weng–Lin's γ: the share of a comparison's information that
+// narrows a player's Sigma.
+type Step int
+
+const (
+	// DampedStep is OpenSkill's default, γ = σ/c: a comparison narrows
+	// Sigma by a fraction of what it tells, less the wider the belief.
+	DampedStep Step = iota
+	// WholeStep is γ = 1, the Laplace approximation's whole step: Sigma
+	// narrows by what the comparison tells. The calibration's fit games
+	// (docs/ratings.md) chose it: with OpenSkill's damping a member's
+	// Sigma stays wide for long (3.1 after 20 games) and every game
+	// moves Mu by as much, so that Mu wanders about the truth.
+	WholeStep
+)
+
+func (s Step) String() string {
+	if s == WholeStep {
+		return "1"
+	}
+	return "sigma/c"
+}
+
+// Default is the model the ratings use: OpenSkill's constants (Mu0 25,
+// Sigma0 25/3, Beta 25/6, Tau 25/300, Kappa 0.0001) with the whole
+// variance step (WholeStep).
 func Default() Model {
-	return Model{Mu0: 25, Sigma0: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, Kappa: 0.0001}
+	m := OpenSkill()
+	m.Step = WholeStep
+	return m
+}
+
+// OpenSkill is OpenSkill's default Bradley–Terry full-pair model: Mu0 25,
+// Sigma0 25/3, Beta 25/6, Tau 25/300, Kappa 0.0001, γ = σ/c.
+func OpenSkill() Model {
+	return Model{Mu0: 25, Sigma0: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, Kappa: 0.0001, Step: DampedStep}
 }
 
 // Version names the formula: the model's constants, the anchors'
 // measurement, the display and the seasons' pull. Ratings kept under
 // another version are computed again from the archive.
 func (m Model) Version() string {
-	return fmt.Sprintf("weng-lin bradley-terry full pairs: mu0 %g sigma0 %g beta %g tau %g kappa %g; anchors %s; display %d + %d(mu - 3 sigma); season pull %g",
-		m.Mu0, m.Sigma0, m.Beta, m.Tau, m.Kappa, AnchorsMeasured, displayBase, displayScale, SeasonRegress)
+	return fmt.Sprintf("weng-lin bradley-terry full pairs: mu0 %g sigma0 %g beta %g tau %g kappa %g gamma %s; anchors %s; display %d + %d(mu - 3 sigma); season pull %g",
+		m.Mu0, m.Sigma0, m.Beta, m.Tau, m.Kappa, m.Step, AnchorsMeasured, displayBase, displayScale, SeasonRegress)
 }
 
 // New is a player who never played.
@@ -130,7 +165,10 @@ func (m Model) Rate(seats []Seat) []Rating {
 				score = 0
 			}
 			omega += v[i] / c * (score - p)
-			gamma := math.Sqrt(v[i]) / c
+			gamma := 1.0
+			if m.Step == DampedStep {
+				gamma = math.Sqrt(v[i]) / c
+			}
 			delta += gamma * v[i] / (c * c) * p * (1 - p)
 		}
 		out[i] = Rating{Mu: s.Rating.Mu + omega, Sigma: math.Sqrt(v[i] * math.Max(1-delta, m.Kappa))}
