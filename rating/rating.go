@@ -108,10 +108,11 @@ const (
 )
 
 // ProvisionalGames is how many rated games a player needs before a rating
-// is shown as settled. The calibration (docs/ratings.md) puts members of
-// a stronger level above those of a weaker one, nine pairs in ten, from
-// their 3rd to 7th game on Europe and Märklin and their 15th to 18th on
-// USA (where the expert's members play fewer games): ten is between.
+// is shown as settled. The calibration (docs/ratings.md, 20 servers of
+// each kind) puts members of a stronger level above those of a weaker
+// one, nine pairs in ten, from their 4th to 6th game on Europe and
+// Märklin and their 10th or 11th on USA (where the expert's members play
+// fewer games).
 const ProvisionalGames = 10
 
 // Seat is one player of a game as Rate takes it.
@@ -132,7 +133,8 @@ type Seat struct {
 // every pair, so ratings settle in fewer games than with the
 // Plackett–Luce model, whose one comparison is diluted by the whole
 // table's uncertainty (a player who wins every other game at four seats
-// has Sigma 5.9 after five games here, 7.7 with Plackett–Luce). The result does not
+// and comes third in the others has Sigma 4.9 after five games here, 5.9
+// with OpenSkill's damped step, 7.7 with Plackett–Luce). The result does not
 // depend on the order the seats are given in, and seats sharing a place
 // with the same rating move alike.
 func (m Model) Rate(seats []Seat) []Rating {
