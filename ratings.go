@@ -65,6 +65,12 @@ func ratingsCommand(fs *flag.FlagSet) runFunc {
 		default:
 			return badInput("--model: default or openskill, not %q", *modelName)
 		}
+		if *servers < 1 || *servers > 1000 {
+			return badInput("--servers: from 1 to 1000 servers, not %d", *servers)
+		}
+		if *fresh < 0 {
+			return badInput("--fresh: a number of games, 0 or more")
+		}
 		if *sigma0 < 0 {
 			return badInput("--sigma0: a positive Sigma, or 0 for the model's")
 		}

@@ -79,7 +79,7 @@ func TestRatingsCalibrates(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"--model", "trueskill"}, {"--sigma0", "-1"}} {
+	for _, args := range [][]string{{"--model", "trueskill"}, {"--sigma0", "-1"}, {"--servers", "0"}, {"--servers", "100000"}, {"--fresh", "-2"}} {
 		code, _, stderr := runConductor(t, "", append([]string{"ratings", "--calibrate", games}, args...)...)
 		if code != exitUsage || !strings.Contains(stderr, args[0]) {
 			t.Errorf("%v: exit %d, %s", args, code, stderr)
