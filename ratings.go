@@ -42,6 +42,11 @@ func ratingsCommand(fs *flag.FlagSet) runFunc {
 	company := fs.Float64("company", 0, "how strongly members keep to tables where they are the weakest (half of them) or the strongest (the other half): 0 not at all, k: k times as readily (--calibrate)")
 	tolerance := fs.Float64("tolerance", 4, "how near in Mu a member's rating must come to its level's anchor (--calibrate)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the calibration's members")
+	servers := fs.Int("servers", 20, "servers the calibration's figures are summed over, seeds --seed, --seed+1, ... (--calibrate)")
+	fresh := fs.Int("fresh", rating.ProvisionalGames, "a game is among members' first games when a member at the table had played fewer rated games (--calibrate)")
+	modelName := fs.String("model", "default", "the model: default (the ratings'), or openskill (OpenSkill's defaults, gamma sigma/c), for comparison")
+	sigma0 := fs.Float64("sigma0", 0, "a newcomer's Sigma instead of the model's, to measure another (0: the model's)")
+	tau := fs.Float64("tau", -1, "the model's Tau replaced, to measure another (negative: the model's)")
 	return func(_ context.Context, in *invocation) error {
 		given := 0
 		for _, s := range []string{*fit, *calibrate, *placings} {
@@ -53,6 +58,28 @@ func ratingsCommand(fs *flag.FlagSet) runFunc {
 			return badInput("give one of --fit, --calibrate or --placings (and nothing else)")
 		}
 		model := rating.Default()
+		switch *modelName {
+		case "default":
+		case "openskill":
+			model = rating.OpenSkill()
+		default:
+			return badInput("--model: default or openskill, not %q", *modelName)
+		}
+		if *servers < 1 || *servers > 1000 {
+			return badInput("--servers: from 1 to 1000 servers, not %d", *servers)
+		}
+		if *fresh < 0 {
+			return badInput("--fresh: a number of games, 0 or more")
+		}
+		if *sigma0 < 0 {
+			return badInput("--sigma0: a positive Sigma, or 0 for the model's")
+		}
+		if *sigma0 > 0 {
+			model.Sigma0 = *sigma0
+		}
+		if *tau >= 0 {
+			model.Tau = *tau
+		}
 		switch {
 		case *placings != "":
 			games, err := readRatingGames(*placings)
@@ -107,7 +134,7 @@ func ratingsCommand(fs *flag.FlagSet) runFunc {
 				if anchors == nil {
 					return badInput("--calibrate: no anchors for edition %q", ed)
 				}
-				c := rating.Calibration{Members: *members, BotShare: *botShare, Company: *company, Tolerance: *tolerance, Settled: 0.9, Seed: *seed}
+				c := rating.Calibration{Members: *members, BotShare: *botShare, Company: *company, Tolerance: *tolerance, Settled: 0.9, Fresh: *fresh, Servers: *servers, Seed: *seed}
 				rep := model.Calibrate(games[ed], anchors, c)
 				writeCalibration(in.stdout, ed, games[ed], rep, c)
 			}
@@ -121,13 +148,34 @@ func writeCalibration(w io.Writer, ed string, gs []rating.FitGame, rep rating.Ca
 	if c.Company > 1 {
 		company = fmt.Sprintf("members keep to the stronger or the weaker tables (%g to 1)", c.Company)
 	}
-	fmt.Fprintf(w, "## %s: %d games (%s), %d members a level, %.0f%% of seats anchored bots, %s\n\n",
-		ed, rep.Games, seatCounts(gs), c.Members, 100*c.BotShare, company)
-	fmt.Fprintf(w, "| the winner named by | every game | after the first fifth | where the two circles met (%d games) |\n", rep.MixedGames)
-	fmt.Fprintln(w, "|---|---|---|---|")
-	fmt.Fprintf(w, "| the ratings (highest Mu) | %.1f%% | %.1f%% | %.1f%% |\n", 100*rep.Rating, 100*rep.RatingWarm, 100*rep.RatingMixed)
-	fmt.Fprintf(w, "| the win counts ((wins+1)/(games+2)) | %.1f%% | %.1f%% | %.1f%% |\n", 100*rep.Counts, 100*rep.CountsWarm, 100*rep.CountsMixed)
-	fmt.Fprintf(w, "| a coin | %.1f%% | %.1f%% | %.1f%% |\n\n", 100*rep.Coin, 100*rep.CoinWarm, 100*rep.CoinMixed)
+	fmt.Fprintf(w, "## %s: %d games (%s), %d members a level, %.0f%% of seats anchored bots, %s; %d servers (seeds %d to %d)\n\n",
+		ed, rep.Games, seatCounts(gs), c.Members, 100*c.BotShare, company, rep.Servers, c.Seed, c.Seed+uint64(rep.Servers)-1)
+	mixed := c.Company > 1
+	fmt.Fprintf(w, "| the winner named by | every game | after the first fifth | a member's first %d games (%d) |", c.Fresh, rep.Fresh.Games)
+	if mixed {
+		fmt.Fprintf(w, " where the two circles met (%d) |", rep.Mixed.Games)
+	}
+	fmt.Fprint(w, "\n|---|---|---|---|")
+	if mixed {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, row := range []struct {
+		name string
+		of   func(rating.Predictions) float64
+	}{
+		{"the ratings (highest Mu)", func(p rating.Predictions) float64 { return p.Rating }},
+		{"the records of wins ((wins+1)/(games+2))", func(p rating.Predictions) float64 { return p.Counts }},
+		{"a coin", func(p rating.Predictions) float64 { return p.Coin }},
+		{"the true levels (the best possible)", func(p rating.Predictions) float64 { return p.Truth }},
+	} {
+		fmt.Fprintf(w, "| %s | %.1f%% | %.1f%% | %.1f%% |", row.name, 100*row.of(rep.All), 100*row.of(rep.Warm), 100*row.of(rep.Fresh))
+		if mixed {
+			fmt.Fprintf(w, " %.1f%% |", 100*row.of(rep.Mixed))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nThe ratings' lead over the records of wins, server by server: every game %s; a member's first games %s.\n\n", spread(rep.Leads), spread(rep.FreshLeads))
 	fmt.Fprintln(w, "| level | anchor Mu | members' Mu at the end |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, l := range levelsByMu(rep.Anchor) {
@@ -180,6 +228,19 @@ func writeCalibration(w io.Writer, ed string, gs []rating.FitGame, rep rating.Ca
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// spread says how a figure, one a server, varies: its mean, its least
+// and its greatest, in points.
+func spread(xs []float64) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return fmt.Sprintf("%+.1f points on average, %+.1f to %+.1f", 100*sum/float64(len(xs)), 100*slices.Min(xs), 100*slices.Max(xs))
 }
 
 // readRatingGames reads selfplay logs or placings, by edition.

@@ -47,3 +47,42 @@ func TestRatingsFitsTheAnchors(t *testing.T) {
 		t.Errorf("a missing file: exit %d, %s", code, stderr)
 	}
 }
+
+// TestRatingsCalibrates: `conductor ratings --calibrate` names the winner
+// by the ratings, the records of wins, a coin and the true levels, over
+// every game and members' first games, server by server; --model picks
+// OpenSkill's own model for comparison, and a model it does not know is
+// refused with what it takes.
+func TestRatingsCalibrates(t *testing.T) {
+	games := filepath.Join(t.TempDir(), "games.txt")
+	var b strings.Builder
+	for i := range 40 {
+		// normal wins three games in four against easy.
+		if i%4 == 3 {
+			b.WriteString("usa normal:2 easy:1\n")
+		} else {
+			b.WriteString("usa normal:1 easy:2\n")
+		}
+	}
+	if err := os.WriteFile(games, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, model := range []string{"default", "openskill"} {
+		code, out, stderr := runConductor(t, "", "ratings", "--calibrate", games, "--servers", "3", "--members", "2", "--model", model)
+		if code != 0 {
+			t.Fatalf("--model %s: exit %d: %s", model, code, stderr)
+		}
+		for _, want := range []string{"3 servers (seeds 1 to 3)", "| the ratings (highest Mu) |", "| the records of wins ((wins+1)/(games+2)) |",
+			"| the true levels (the best possible) | 75.0% |", "a member's first 10 games", "server by server"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("--model %s: the calibration lacks %q:\n%s", model, want, out)
+			}
+		}
+	}
+	for _, args := range [][]string{{"--model", "trueskill"}, {"--sigma0", "-1"}, {"--servers", "0"}, {"--servers", "100000"}, {"--fresh", "-2"}} {
+		code, _, stderr := runConductor(t, "", append([]string{"ratings", "--calibrate", games}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, args[0]) {
+			t.Errorf("%v: exit %d, %s", args, code, stderr)
+		}
+	}
+}

@@ -33,26 +33,58 @@ type Calibration struct {
 	Company   float64 // how strongly members keep to their circle's tables (0: not at all)
 	Tolerance float64 // how near (in Mu) a settled rating is to the truth
 	Settled   float64 // the share of members within Tolerance (or pairs ordered) that counts as settled
-	Seed      uint64
+	// Fresh: a game is among members' first games (CalibrationReport.Fresh)
+	// when a member at the table had played fewer rated games than this.
+	Fresh int
+	// Servers is how many servers the figures are summed over, each with
+	// its own draw of the games' order and of who sits where (seeds Seed,
+	// Seed+1, ...; 0 is one): which of two members of one level a
+	// prediction names is a coin toss that one server's few thousand
+	// games do not even out.
+	Servers int
+	Seed    uint64
 }
 
-// CalibrationReport is what a calibration found.
+// Predictions are how often the winner of some games was named
+// beforehand by: the highest Mu (Rating), the best record of wins so far
+// (Counts: wins+1 over games+2, a newcomer at one half), a coin (one seat
+// at random), and the seats' true levels (Truth: the highest anchor at
+// the table, the best any guess from strengths can do). A tie between
+// predictions splits the credit; a shared win is named by naming either
+// winner.
+type Predictions struct {
+	Games                       int // over every server
+	Rating, Counts, Coin, Truth float64
+}
+
+func (p *Predictions) add(rating, counts, coin, truth float64) {
+	p.Games++
+	p.Rating += rating
+	p.Counts += counts
+	p.Coin += coin
+	p.Truth += truth
+}
+
+func (p *Predictions) average() {
+	if n := float64(p.Games); n > 0 {
+		p.Rating, p.Counts, p.Coin, p.Truth = p.Rating/n, p.Counts/n, p.Coin/n, p.Truth/n
+	}
+}
+
+// CalibrationReport is what a calibration found, over every server.
 type CalibrationReport struct {
-	Games int
-	// The share of games whose winner was named beforehand by: the
-	// highest Mu (Rating), the best record of wins so far (Counts: wins+1
-	// over games+2, a newcomer at one half), and a coin (one seat at
-	// random). A tie between predictions splits the credit; a shared win
-	// is named by naming either winner.
-	Rating, Counts, Coin float64
-	// The same, over the games after the first WarmGames (the members'
-	// first games, when nobody knows anything, left out).
-	WarmGames                        int
-	RatingWarm, CountsWarm, CoinWarm float64
-	// The same over the games where members of both circles sat (with
-	// Company), and how many there were.
-	MixedGames                          int
-	RatingMixed, CountsMixed, CoinMixed float64
+	Games   int // a server's
+	Servers int
+	// All: every game; Warm: the games after the first fifth of each
+	// server's (the members' first games, when nobody knows anything,
+	// left out); Mixed: the games where members of both circles sat
+	// (with Company); Fresh: the games where a member had played fewer
+	// than Calibration.Fresh rated games, where a record of wins has
+	// little to go on.
+	All, Warm, Mixed, Fresh Predictions
+	// Leads and FreshLeads are the ratings' lead over the records of wins
+	// (Rating − Counts) on each server, over All and Fresh.
+	Leads, FreshLeads []float64
 	// Within[n-1] is the share of members whose Mu was within Tolerance
 	// of their level's anchor after their n-th game (of those who played
 	// n, while at least half did); SettledAfter the games after which
@@ -81,9 +113,56 @@ type ReliabilityBin struct {
 }
 
 // Calibrate runs the calibration on games whose players are bot levels
-// (anchors holds each level's rating), in an order drawn from the seed.
+// (anchors holds each level's rating), on c.Servers servers.
 func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibration) CalibrationReport {
-	r := rand.New(rand.NewPCG(c.Seed, 0xca11))
+	rep := CalibrationReport{Games: len(games), Servers: max(c.Servers, 1), MeanMu: map[string]float64{}, Anchor: map[string]float64{}}
+	for l, a := range anchors {
+		rep.Anchor[l] = a.Mu
+	}
+	rep.Bins = make([]ReliabilityBin, 5)
+	for i := range rep.Bins {
+		rep.Bins[i].From, rep.Bins[i].To = 0.5+0.1*float64(i), 0.6+0.1*float64(i)
+	}
+	var within, ordered []curvePoint
+	for s := range rep.Servers {
+		m.calibrateServer(games, anchors, c, c.Seed+uint64(s), &rep, &within, &ordered)
+	}
+	for _, p := range []*Predictions{&rep.All, &rep.Warm, &rep.Mixed, &rep.Fresh} {
+		p.average()
+	}
+	for l := range rep.MeanMu {
+		rep.MeanMu[l] /= float64(rep.Servers)
+	}
+	for i := range rep.Bins {
+		if b := &rep.Bins[i]; b.Pairs > 0 {
+			b.Predicted /= float64(b.Pairs)
+			b.Observed /= float64(b.Pairs)
+		}
+	}
+	// A curve runs while at least half the members played n games, on
+	// every server.
+	for k := 0; k < len(within) && within[k].enough == rep.Servers; k++ {
+		rep.Within = append(rep.Within, within[k].share())
+		rep.Ordered = append(rep.Ordered, ordered[k].share())
+	}
+	rep.SettledAfter = settledAfter(rep.Within, c.Settled)
+	rep.OrderedAfter = settledAfter(rep.Ordered, c.Settled)
+	return rep
+}
+
+// curvePoint sums one point of a convergence curve over the servers.
+type curvePoint struct {
+	hits, of float64
+	enough   int // servers where at least half the members got this far
+}
+
+func (p curvePoint) share() float64 { return p.hits / math.Max(p.of, 1) }
+
+// calibrateServer replays the games as one server (the seed draws their
+// order and the seats' members) and adds what it found to rep and the
+// curves.
+func (m Model) calibrateServer(games []FitGame, anchors map[string]Rating, c Calibration, seed uint64, rep *CalibrationReport, within, ordered *[]curvePoint) {
+	r := rand.New(rand.NewPCG(seed, 0xca11))
 	// A server's games come in no order of table size or lineup: the
 	// arena's runs do, one lineup after another.
 	games = slices.Clone(games)
@@ -116,15 +195,7 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 	// Bots' records, for the counts' prediction: a bot is a player with a
 	// record like any other.
 	botWins, botGames := map[string]float64{}, map[string]int{}
-	rep := CalibrationReport{Games: len(games), MeanMu: map[string]float64{}, Anchor: map[string]float64{}}
-	for l, a := range anchors {
-		rep.Anchor[l] = a.Mu
-	}
-	rep.WarmGames = len(games) / 5
-	bins := make([]ReliabilityBin, 5)
-	for i := range bins {
-		bins[i].From, bins[i].To = 0.5+0.1*float64(i), 0.6+0.1*float64(i)
-	}
+	warmFrom := len(games) / 5
 	strength := func(g FitGame) float64 {
 		var sum float64
 		for _, p := range g {
@@ -138,7 +209,7 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 	}
 	slices.Sort(all)
 	median := all[len(all)/2]
-	var warm, mixed [3]float64
+	var server, fresh Predictions
 	for gi, g := range games {
 		strongTable := strength(g) >= median
 		seats := make([]Seat, len(g))
@@ -208,6 +279,7 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 			}
 			return (botWins[g[i].Player] + 1) / float64(botGames[g[i].Player]+2)
 		})
+		byTruth := credit(func(i int) float64 { return anchors[g[i].Player].Mu })
 		var winners float64
 		for i := range g {
 			if won(i) {
@@ -215,25 +287,25 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 			}
 		}
 		coin := winners / float64(len(g))
-		rep.Rating += byRating
-		rep.Counts += byCounts
-		rep.Coin += coin
-		if gi >= rep.WarmGames {
-			warm[0] += byRating
-			warm[1] += byCounts
-			warm[2] += coin
+		server.add(byRating, byCounts, coin, byTruth)
+		rep.All.add(byRating, byCounts, coin, byTruth)
+		if gi >= warmFrom {
+			rep.Warm.add(byRating, byCounts, coin, byTruth)
 		}
 		circles := map[bool]bool{}
+		newcomer := false
 		for _, mb := range who {
 			if mb != nil {
 				circles[mb.strong] = true
+				newcomer = newcomer || mb.games < c.Fresh
 			}
 		}
 		if len(circles) == 2 {
-			rep.MixedGames++
-			mixed[0] += byRating
-			mixed[1] += byCounts
-			mixed[2] += coin
+			rep.Mixed.add(byRating, byCounts, coin, byTruth)
+		}
+		if newcomer {
+			rep.Fresh.add(byRating, byCounts, coin, byTruth)
+			fresh.add(byRating, byCounts, coin, byTruth)
 		}
 		for i := range g {
 			for j := range g {
@@ -243,7 +315,7 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 				si, sj := seats[i].Rating, seats[j].Rating
 				cc := math.Sqrt(si.Sigma*si.Sigma + sj.Sigma*sj.Sigma + 2*m.Beta*m.Beta)
 				p := 1 / (1 + math.Exp((sj.Mu-si.Mu)/cc))
-				k := min(int((p-0.5)*10), len(bins)-1)
+				k := min(int((p-0.5)*10), len(rep.Bins)-1)
 				s := 0.5
 				switch {
 				case g[i].Rank < g[j].Rank:
@@ -251,9 +323,9 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 				case g[i].Rank > g[j].Rank:
 					s = 0
 				}
-				bins[k].Pairs++
-				bins[k].Predicted += p
-				bins[k].Observed += s
+				rep.Bins[k].Pairs++
+				rep.Bins[k].Predicted += p
+				rep.Bins[k].Observed += s
 			}
 		}
 		// The game.
@@ -274,20 +346,10 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 			mb.trajectory = append(mb.trajectory, mb.rating.Mu)
 		}
 	}
-	n := float64(len(games))
-	rep.Rating, rep.Counts, rep.Coin = rep.Rating/n, rep.Counts/n, rep.Coin/n
-	w := float64(len(games) - rep.WarmGames)
-	rep.RatingWarm, rep.CountsWarm, rep.CoinWarm = warm[0]/w, warm[1]/w, warm[2]/w
-	if k := float64(rep.MixedGames); k > 0 {
-		rep.RatingMixed, rep.CountsMixed, rep.CoinMixed = mixed[0]/k, mixed[1]/k, mixed[2]/k
-	}
-	for i := range bins {
-		if bins[i].Pairs > 0 {
-			bins[i].Predicted /= float64(bins[i].Pairs)
-			bins[i].Observed /= float64(bins[i].Pairs)
-		}
-	}
-	rep.Bins = bins
+	server.average()
+	fresh.average()
+	rep.Leads = append(rep.Leads, server.Rating-server.Counts)
+	rep.FreshLeads = append(rep.FreshLeads, fresh.Rating-fresh.Counts)
 	// Convergence, over the members with an anchor to converge to: after
 	// each member's n-th game, while at least half of them played n.
 	var rated []*member
@@ -300,17 +362,17 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 			sum += mb.rating.Mu
 			rated = append(rated, mb)
 		}
-		rep.MeanMu[l] = sum / float64(len(members[l]))
+		rep.MeanMu[l] += sum / float64(len(members[l]))
 	}
 	for k := 0; ; k++ {
-		within, played, ordered, pairs := 0, 0, 0, 0
+		in, played, inOrder, pairs := 0, 0, 0, 0
 		for i, mb := range rated {
 			if len(mb.trajectory) <= k {
 				continue
 			}
 			played++
 			if math.Abs(mb.trajectory[k]-anchors[mb.level].Mu) < c.Tolerance {
-				within++
+				in++
 			}
 			for _, o := range rated[i+1:] {
 				la, lb := anchors[mb.level].Mu, anchors[o.level].Mu
@@ -319,19 +381,24 @@ func (m Model) Calibrate(games []FitGame, anchors map[string]Rating, c Calibrati
 				}
 				pairs++
 				if (la < lb) == (mb.trajectory[k] < o.trajectory[k]) {
-					ordered++
+					inOrder++
 				}
 			}
 		}
 		if played == 0 || 2*played < len(rated) {
 			break
 		}
-		rep.Within = append(rep.Within, float64(within)/float64(played))
-		rep.Ordered = append(rep.Ordered, float64(ordered)/float64(max(pairs, 1)))
+		if k == len(*within) {
+			*within = append(*within, curvePoint{})
+			*ordered = append(*ordered, curvePoint{})
+		}
+		(*within)[k].hits += float64(in)
+		(*within)[k].of += float64(played)
+		(*within)[k].enough++
+		(*ordered)[k].hits += float64(inOrder)
+		(*ordered)[k].of += float64(pairs)
+		(*ordered)[k].enough++
 	}
-	rep.SettledAfter = settledAfter(rep.Within, c.Settled)
-	rep.OrderedAfter = settledAfter(rep.Ordered, c.Settled)
-	return rep
 }
 
 // settledAfter is the n from which every share of curve (curve[n-1]

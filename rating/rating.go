@@ -39,20 +39,56 @@ type Model struct {
 	Tau float64
 	// Kappa keeps a variance from shrinking to nothing in one game.
 	Kappa float64
+	// Step is how much of the variance's step a comparison takes
+	// (Weng–Lin's γ).
+	Step Step
 }
 
-// Default is OpenSkill's default model: Mu0 25, Sigma0 25/3, Beta 25/6,
-// Tau 25/300, Kappa 0.0001.
+// Step is Weng–Lin's γ: the share of a comparison's information that
+// narrows a player's Sigma.
+type Step int
+
+const (
+	// DampedStep is OpenSkill's default, γ = σ/c: a comparison narrows
+	// Sigma by a fraction of what it tells, less the wider the belief.
+	DampedStep Step = iota
+	// WholeStep is γ = 1, the Laplace approximation's whole step: Sigma
+	// narrows by what the comparison tells. The anchors' fit games,
+	// replayed as the calibration replays its own (docs/ratings.md),
+	// chose it: with OpenSkill's damping a member's Sigma stays wide for
+	// long (3.1 to 3.4 after 20 games, against 2.1 to 2.4) and every game
+	// moves Mu by as much, so that Mu wanders about the truth.
+	WholeStep
+)
+
+func (s Step) String() string {
+	if s == WholeStep {
+		return "1"
+	}
+	return "sigma/c"
+}
+
+// Default is the model the ratings use: OpenSkill's constants (Mu0 25,
+// Sigma0 25/3, Beta 25/6, Tau 25/300, Kappa 0.0001) with the whole
+// variance step (WholeStep).
 func Default() Model {
-	return Model{Mu0: 25, Sigma0: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, Kappa: 0.0001}
+	m := OpenSkill()
+	m.Step = WholeStep
+	return m
+}
+
+// OpenSkill is OpenSkill's default Bradley–Terry full-pair model: Mu0 25,
+// Sigma0 25/3, Beta 25/6, Tau 25/300, Kappa 0.0001, γ = σ/c.
+func OpenSkill() Model {
+	return Model{Mu0: 25, Sigma0: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, Kappa: 0.0001, Step: DampedStep}
 }
 
 // Version names the formula: the model's constants, the anchors'
 // measurement, the display and the seasons' pull. Ratings kept under
 // another version are computed again from the archive.
 func (m Model) Version() string {
-	return fmt.Sprintf("weng-lin bradley-terry full pairs: mu0 %g sigma0 %g beta %g tau %g kappa %g; anchors %s; display %d + %d(mu - 3 sigma); season pull %g",
-		m.Mu0, m.Sigma0, m.Beta, m.Tau, m.Kappa, AnchorsMeasured, displayBase, displayScale, SeasonRegress)
+	return fmt.Sprintf("weng-lin bradley-terry full pairs: mu0 %g sigma0 %g beta %g tau %g kappa %g gamma %s; anchors %s; display %d + %d(mu - 3 sigma); season pull %g",
+		m.Mu0, m.Sigma0, m.Beta, m.Tau, m.Kappa, m.Step, AnchorsMeasured, displayBase, displayScale, SeasonRegress)
 }
 
 // New is a player who never played.
@@ -73,10 +109,11 @@ const (
 )
 
 // ProvisionalGames is how many rated games a player needs before a rating
-// is shown as settled. The calibration (docs/ratings.md) puts members of
-// a stronger level above those of a weaker one, nine pairs in ten, from
-// their 3rd to 7th game on Europe and Märklin and their 15th to 18th on
-// USA (where the expert's members play fewer games): ten is between.
+// is shown as settled. The calibration (docs/ratings.md, 20 servers of
+// each kind) puts members of a stronger level above those of a weaker
+// one, nine pairs in ten, from their 4th to 6th game on Europe and
+// Märklin and their 10th or 11th on USA (where the expert's members play
+// fewer games).
 const ProvisionalGames = 10
 
 // Seat is one player of a game as Rate takes it.
@@ -97,7 +134,8 @@ type Seat struct {
 // every pair, so ratings settle in fewer games than with the
 // Plackett–Luce model, whose one comparison is diluted by the whole
 // table's uncertainty (a player who wins every other game at four seats
-// has Sigma 5.9 after five games here, 7.7 with Plackett–Luce). The result does not
+// and comes third in the others has Sigma 4.9 after five games here, 5.9
+// with OpenSkill's damped step, 7.7 with Plackett–Luce). The result does not
 // depend on the order the seats are given in, and seats sharing a place
 // with the same rating move alike.
 func (m Model) Rate(seats []Seat) []Rating {
@@ -130,7 +168,10 @@ func (m Model) Rate(seats []Seat) []Rating {
 				score = 0
 			}
 			omega += v[i] / c * (score - p)
-			gamma := math.Sqrt(v[i]) / c
+			gamma := 1.0
+			if m.Step == DampedStep {
+				gamma = math.Sqrt(v[i]) / c
+			}
 			delta += gamma * v[i] / (c * c) * p * (1 - p)
 		}
 		out[i] = Rating{Mu: s.Rating.Mu + omega, Sigma: math.Sqrt(v[i] * math.Max(1-delta, m.Kappa))}

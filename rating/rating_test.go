@@ -9,17 +9,27 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-// TestTwoPlayersAsOpenSkill: one game between two newcomers gives the
-// figures OpenSkill's documentation shows for its Plackett–Luce model
-// (without Tau, which its example leaves out).
+// TestTwoPlayersAsOpenSkill: with OpenSkill's defaults, one game between
+// two newcomers gives the figures OpenSkill's documentation shows for its
+// Plackett–Luce model (without Tau, which its example leaves out); with
+// the whole variance step (Default), Mu moves alike and Sigma narrows by
+// the comparison's whole information: σ² (1 − σ²/c² · p(1−p)), c² = 2σ²
+// + 2β², p = 1/2, so σ² = (625/9)(1 − 0.4 · 0.25) = 62.5.
 func TestTwoPlayersAsOpenSkill(t *testing.T) {
-	m := Default()
-	m.Tau = 0
-	got := m.Rate([]Seat{{Rating: m.New(), Rank: 1}, {Rating: m.New(), Rank: 2}})
-	want := []Rating{{27.63523138347365, 8.065506316323548}, {22.36476861652635, 8.065506316323548}}
-	for i := range want {
-		if !near(got[i].Mu, want[i].Mu) || !near(got[i].Sigma, want[i].Sigma) {
-			t.Errorf("seat %d: %+v, want %+v", i, got[i], want[i])
+	for _, tc := range []struct {
+		m    Model
+		want []Rating
+	}{
+		{OpenSkill(), []Rating{{27.63523138347365, 8.065506316323548}, {22.36476861652635, 8.065506316323548}}},
+		{Default(), []Rating{{27.63523138347365, math.Sqrt(62.5)}, {22.36476861652635, math.Sqrt(62.5)}}},
+	} {
+		m := tc.m
+		m.Tau = 0
+		got := m.Rate([]Seat{{Rating: m.New(), Rank: 1}, {Rating: m.New(), Rank: 2}})
+		for i := range tc.want {
+			if !near(got[i].Mu, tc.want[i].Mu) || !near(got[i].Sigma, tc.want[i].Sigma) {
+				t.Errorf("gamma %v, seat %d: %+v, want %+v", m.Step, i, got[i], tc.want[i])
+			}
 		}
 	}
 }
