@@ -77,8 +77,21 @@ type wireComponent struct {
 	Options     []wireOption    `json:"options,omitempty"`
 }
 
+// wireEmoji is a Unicode emoji by its name, or an application's custom
+// emoji by its id and name (given as a "<:name:id>" mention).
 type wireEmoji struct {
+	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
+}
+
+// emojiOf is a component's emoji as Discord takes it.
+func emojiOf(s string) *wireEmoji {
+	if inner, ok := strings.CutPrefix(s, "<:"); ok {
+		if name, id, ok := strings.Cut(strings.TrimSuffix(inner, ">"), ":"); ok && strings.HasSuffix(inner, ">") {
+			return &wireEmoji{ID: id, Name: name}
+		}
+	}
+	return &wireEmoji{Name: s}
 }
 
 type wireOption struct {
@@ -204,7 +217,7 @@ func components(rows []commands.Row) []wireComponent {
 					b.Style = int(commands.Secondary)
 				}
 				if c.Emoji != "" {
-					b.Emoji = &wireEmoji{Name: c.Emoji}
+					b.Emoji = emojiOf(c.Emoji)
 				}
 				wr.Components = append(wr.Components, b)
 			case commands.Select:
