@@ -146,6 +146,10 @@ func (b *Bot) syncEmojis(ctx context.Context, appID string) {
 		missing++
 	}
 	b.emojis.known.Store(newEmojiRewrite(set, ids))
+	if refused != nil && ctx.Err() != nil {
+		b.log.Info("uploading the application emojis stopped with the bot", "missing", missing, "err", ctx.Err())
+		return
+	}
 	if refused != nil {
 		b.log.Warn("uploading the application emojis: Discord refused; those missing keep their Unicode emojis",
 			"missing", missing, "of", len(set), "err", refused)
