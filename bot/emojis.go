@@ -281,3 +281,13 @@ func embedsLength(es []commands.Embed) int {
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// emojiOf is a component's emoji as Discord takes it.
+func emojiOf(s string) *wireEmoji {
+	if inner, ok := strings.CutPrefix(s, "<:"); ok {
+		if name, id, ok := strings.Cut(strings.TrimSuffix(inner, ">"), ":"); ok && strings.HasSuffix(inner, ">") {
+			return &wireEmoji{ID: id, Name: name}
+		}
+	}
+	return &wireEmoji{Name: s}
+}

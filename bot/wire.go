@@ -84,16 +84,6 @@ type wireEmoji struct {
 	Name string `json:"name"`
 }
 
-// emojiOf is a component's emoji as Discord takes it.
-func emojiOf(s string) *wireEmoji {
-	if inner, ok := strings.CutPrefix(s, "<:"); ok {
-		if name, id, ok := strings.Cut(strings.TrimSuffix(inner, ">"), ":"); ok && strings.HasSuffix(inner, ">") {
-			return &wireEmoji{ID: id, Name: name}
-		}
-	}
-	return &wireEmoji{Name: s}
-}
-
 type wireOption struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
