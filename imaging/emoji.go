@@ -173,7 +173,7 @@ func StationEmojiArt() *image.RGBA {
 // gives the same bytes.
 func EncodeEmoji(im *image.RGBA) []byte {
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&buf, im); err != nil {
 		panic(err) // encoding an in-memory RGBA image into a buffer cannot fail
 	}
