@@ -84,3 +84,14 @@ func distance(a, b *image.RGBA) float64 {
 	}
 	return float64(max(sum[0], sum[1], sum[2], sum[3])) / float64(len(a.Pix)/4)
 }
+
+// BenchmarkEmojiSet draws and encodes the whole set, as a start does once.
+func BenchmarkEmojiSet(b *testing.B) {
+	arts := emojiArts()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, art := range arts {
+			EncodeEmoji(art())
+		}
+	}
+}
