@@ -16,6 +16,7 @@ import (
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/ops"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -82,7 +83,7 @@ func serve(ctx context.Context, cfg ops.Config, stderr io.Writer, started func(h
 	}
 	botCfg := bot.Config{Token: cfg.Token, GuildID: cfg.GuildID, APIBase: cfg.APIBase,
 		Commands: commands.Definitions(cat.IDs()), Shards: cfg.Shards, ShardCount: cfg.ShardCount, GlobalRate: cfg.GlobalRate, Logger: log,
-		Activity: cfg.ClientSecret != ""}
+		Activity: cfg.ClientSecret != "", Emojis: present.AppEmojis()}
 	if fleet != nil {
 		// Discord's limits are the bot's: the fleet's processes pace their
 		// logins, and their requests unless a proxy does, together.

@@ -74,6 +74,9 @@ type Config struct {
 	// Activity: the live page (web/) is on; the Entry Point command is
 	// then answered by the bot (entrypoint.go).
 	Activity bool
+	// Emojis are uploaded to the application at start (emojis.go) and
+	// shown in place of their Unicode stand-ins; none: Unicode only.
+	Emojis []present.AppEmoji
 }
 
 // Bot is a Discord bot serving a Handler over one or more gateway shards,
@@ -137,6 +140,8 @@ type Bot struct {
 	gate *globalGate
 	// answers follows interactions' answers, for their follow-ups (via.go).
 	answers answers
+	// emojis are the application's emojis (emojis.go).
+	emojis appEmojis
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
@@ -190,6 +195,7 @@ func New(cfg Config) (*Bot, error) {
 	s.LogLevel = discordgo.LogWarning
 	b := &Bot{cfg: cfg, s: s, log: cfg.Logger, ready: make(chan error, 1), clock: clock, gate: gate,
 		dialer: &websocket.Dialer{Proxy: http.ProxyFromEnvironment, HandshakeTimeout: gatewayDialTimeout}, firstLogin: make(chan struct{})}
+	b.emojis.set, b.emojis.done = cfg.Emojis, make(chan struct{})
 	b.identify = cfg.IdentifyGate
 	if b.identify == nil {
 		g := newLocalIdentifyGate(systemClock{}, cfg.IdentifyInterval, b.sessionLimit, cfg.Logger)
@@ -293,6 +299,7 @@ func (b *Bot) onShardReady(c *shardConn, r *readyEvent) {
 		b.appID.Store(appID)
 	}
 	go b.registerOnce(appID, r.User)
+	b.syncEmojisOnce(appID)
 }
 
 func (b *Bot) registerOnce(appID string, user *discordgo.User) {

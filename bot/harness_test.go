@@ -20,6 +20,7 @@ import (
 	"conductor/internal/fakediscord"
 	"conductor/internal/pgtest"
 	"conductor/internal/testkit/sketch"
+	"conductor/present"
 	"conductor/store"
 )
 
@@ -87,6 +88,9 @@ type envOptions struct {
 	// time under the race detector; their pixels and sizes are the imaging
 	// and present tests' business.
 	pictures commands.Renderer
+	// prepare changes the fake before the bot first starts (faults, the
+	// application's emojis).
+	prepare func(*fakediscord.Server)
 	// postgres keeps the games in a PostgreSQL database of the env's own
 	// (as does CONDUCTOR_TEST_POSTGRES=1 for every env: the suite on it).
 	postgres bool
@@ -130,6 +134,9 @@ func newEnv(t testing.TB, opts ...envOptions) *env {
 	e := &env{t: t, srv: srv, guild: srv.CreateGuild("Rail Club"), dbPath: dbPath,
 		deferAfter: o.deferAfter, identifyInterval: o.fake.IdentifyInterval, bots: o.bots, botDelay: o.botDelay, logs: o.logs, now: o.now, globalRate: o.globalRate, newSeed: o.newSeed,
 		activity: o.activity, global: o.global, pictures: o.pictures}
+	if o.prepare != nil {
+		o.prepare(srv)
+	}
 	e.start()
 	t.Cleanup(e.stop) // runs before the fake stops
 	return e
@@ -170,7 +177,7 @@ func (e *env) start() {
 	b, err := bot.New(bot.Config{Token: e.srv.Token(), APIBase: e.srv.BaseURL(), GuildID: guildID,
 		Commands: commands.Definitions(cat.IDs()), Logger: log, DeferAfter: e.deferAfter, ReadyTimeout: 20 * time.Second, GlobalRate: e.globalRate,
 		IdentifyInterval: e.identifyInterval,
-		Activity:         e.activity != nil})
+		Activity:         e.activity != nil, Emojis: present.AppEmojis()})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -192,6 +199,13 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	e.running = true
+	// The application emojis are uploaded in the background: the tests
+	// start from a settled bot, whose requests are then the moves' alone.
+	select {
+	case <-b.EmojisSettled():
+	case <-time.After(60 * time.Second):
+		e.t.Fatal("the application emojis were not settled within 60s")
+	}
 }
 
 // stop shuts the bot down the way `conductor run` does on SIGTERM.

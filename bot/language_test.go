@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -101,11 +102,13 @@ func TestTablesSpeakTheirLanguageToTheEnd(t *testing.T) {
 			for _, ch := range channels {
 				for _, m := range e.srv.Messages(ch) {
 					for _, f := range m.Text() {
-						if strings.Contains(f.Where, "custom_id") || strings.HasPrefix(f.Where, "attachments") {
+						if strings.Contains(f.Where, "custom_id") || strings.HasPrefix(f.Where, "attachments") || strings.HasSuffix(f.Where, "emoji/name") {
 							continue
 						}
 						checked++
-						if en := present.EnglishIn(c.lang, f.Text); len(en) > 0 {
+						// An application emoji's name (ttr_yellow_…) is an
+						// identifier Discord draws a picture for, not words.
+						if en := present.EnglishIn(c.lang, customEmoji.ReplaceAllString(f.Text, "")); len(en) > 0 {
 							t.Errorf("English on a %s table (message %s, %s): %q in %q", c.lang, m.ID, f.Where, en, f.Text)
 						}
 					}
@@ -117,3 +120,6 @@ func TestTablesSpeakTheirLanguageToTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// customEmoji is an application emoji written in a text: <:name:id>.
+var customEmoji = regexp.MustCompile(`<a?:\w+:\d+>`)

@@ -26,7 +26,7 @@ var _ commands.Poster = (*Bot)(nil)
 // in Health until a post there succeeds again.
 func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (string, error) {
 	m.Ephemeral = false
-	w, files := toWire(m)
+	w, files := toWire(b.withEmojis(m))
 	w.Nonce, w.EnforceNonce = nonceOf(m), true
 	id, err := b.createMessage(ctx, channel, w, files)
 	switch {
@@ -91,7 +91,7 @@ func (b *Bot) DM(ctx context.Context, user string, m commands.Message) error {
 	ch, err := b.dmChannel(ctx, user)
 	if err == nil {
 		m.Ephemeral = false
-		w, files := toWire(m)
+		w, files := toWire(b.withEmojis(m))
 		w.Nonce, w.EnforceNonce = nonceOf(m), true
 		_, err = b.createMessage(ctx, ch, w, files)
 	}
@@ -152,7 +152,7 @@ var _ commands.MessageEditor = (*Bot)(nil)
 // EditMessage replaces an earlier post of the bot
 // (PATCH /channels/{channel}/messages/{message}).
 func (b *Bot) EditMessage(ctx context.Context, channel, message string, m commands.Message) error {
-	w, files := toReplacement(m)
+	w, files := toReplacement(b.withEmojis(m))
 	_, err := b.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), w, files)
 	if permanent(err) {
 		return fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -178,8 +179,8 @@ func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int
 	}
 }
 
-// mapChangeTold: a message's narration tells a claim, a station or a
-// passenger.
+// mapChangeTold: a message's narration tells a claim, a station (its 🚉
+// shown as the application's emoji) or a passenger.
 func mapChangeTold(content string) bool {
 	for _, l := range strings.Split(content, "\n") {
 		for _, mark := range []string{"🚂 **", "🚉 **", "🧍 **", "🧳 **"} {
@@ -187,6 +188,11 @@ func mapChangeTold(content string) bool {
 				return true
 			}
 		}
+		if stationMention.MatchString(l) {
+			return true
+		}
 	}
 	return false
 }
+
+var stationMention = regexp.MustCompile(`^<:ttr_station_[0-9a-f]{6}:\d+> \*\*`)

@@ -111,6 +111,7 @@ func (r *responder) stop() {
 
 // Reply answers with a new message.
 func (r *responder) Reply(m commands.Message) error {
+	m = r.b.withEmojis(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stop()
@@ -160,6 +161,7 @@ func (r *responder) Update(m commands.Message) error {
 	if r.kind != commands.ComponentRequest {
 		return r.Reply(m)
 	}
+	m = r.b.withEmojis(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stop()
@@ -247,7 +249,7 @@ func (r *responder) FollowUp(m commands.Message) error {
 		return r.Reply(m)
 	}
 	defer r.mu.Unlock()
-	w, files := toWire(m)
+	w, files := toWire(r.b.withEmojis(m))
 	return r.b.followUp(r.ctx, r.i, w, files)
 }
 

@@ -173,7 +173,7 @@ func (b *Bot) PostVia(ctx context.Context, via, channel string, m commands.Messa
 		return "", fmt.Errorf("%w: the interaction was not answered", commands.ErrViaGone)
 	}
 	m.Ephemeral, m.Nonce = false, ""
-	w, files := toWire(m)
+	w, files := toWire(b.withEmojis(m))
 	resp, err := b.sendOnce(ctx, "POST", discordgo.EndpointWebhookToken(app, token), w, files)
 	if err != nil {
 		return "", redact(viaError(err), token)

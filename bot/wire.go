@@ -77,7 +77,10 @@ type wireComponent struct {
 	Options     []wireOption    `json:"options,omitempty"`
 }
 
+// wireEmoji is a Unicode emoji by its name, or an application's custom
+// emoji by its id and name (given as a "<:name:id>" mention).
 type wireEmoji struct {
+	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 }
 
@@ -204,7 +207,7 @@ func components(rows []commands.Row) []wireComponent {
 					b.Style = int(commands.Secondary)
 				}
 				if c.Emoji != "" {
-					b.Emoji = &wireEmoji{Name: c.Emoji}
+					b.Emoji = emojiOf(c.Emoji)
 				}
 				wr.Components = append(wr.Components, b)
 			case commands.Select:

@@ -52,7 +52,7 @@ func (c controls) boardButtons(loc string) []Row {
 	}
 	actions := Row{
 		{Kind: Button, ID: cid("draw", rec.ID, turn, "deck"), Label: present.T(loc, "button.deck", "n", present.DeckCount(&v)), Style: Primary, Emoji: "🎴", Disabled: v.Deck+v.Discards == 0},
-		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: "🎫"},
+		{Kind: Button, ID: cid("tickets", rec.ID, turn, ""), Label: present.T(loc, "button.tickets"), Style: Primary, Emoji: present.TicketEmoji},
 		{Kind: Button, ID: cid("hand", rec.ID, 0, ""), Label: present.T(loc, "button.hand"), Style: Secondary, Emoji: "🃏"},
 	}
 	actions = append(actions, c.activityButtons(rec.ID, loc)...)

@@ -70,7 +70,7 @@ func (t *table) handMessage(seat int, loc string) (Message, *imaging.HandScene) 
 	var tickets []string
 	done, pts := 0, 0
 	for _, ts := range v.Tickets {
-		mark := "⬜"
+		mark := present.TicketEmoji // an open ticket (the white square is the white card)
 		if ts.Completed {
 			mark = "✅"
 			done++

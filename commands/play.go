@@ -258,7 +258,7 @@ func (t *table) boardText() Message {
 	switch g.Phase() {
 	case engine.PhaseSetup:
 		sb.WriteString(present.T(loc, "setup.choose"))
-		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: present.T(loc, "button.choose_tickets"), Style: Primary, Emoji: "🎫"}}}
+		m.Components = []Row{{{Kind: Button, ID: cid("setup", rec.ID, 0, ""), Label: present.T(loc, "button.choose_tickets"), Style: Primary, Emoji: present.TicketEmoji}}}
 		for _, st := range rec.Seats {
 			if st.Bot == "" && st.UserID != "" {
 				m.Mentions = append(m.Mentions, st.UserID)

@@ -60,15 +60,16 @@ func CountedCard(loc string, n int, c engine.Card) string {
 }
 
 // CardEmoji marks a card's colour; the name always goes with it for
-// colour-blind players.
+// colour-blind players. Each means its card only, in every text (🚂 tells
+// a claim, 🧳 a passenger's trip): AppEmojis shows a picture in its place.
 func CardEmoji(c engine.Card) string {
 	switch c {
 	case engine.Locomotive:
 		return "🌈"
 	case engine.Locomotive4:
-		return "🚂"
+		return "🚆"
 	case engine.Passenger:
-		return "🧳"
+		return "🚶"
 	}
 	switch c.Color() {
 	case data.Pink:

@@ -259,7 +259,7 @@ func TestRefusalValuesRendered(t *testing.T) {
 			{Name: "what", Value: tunnel},
 			{Name: "need", Value: engine.CardsNeeded{Count: 2, Color: data.Pink}},
 			{Name: "held", Value: engine.CardsHeld{Color: data.Pink, Count: 0, Locos: 1, Locos4: 2, ShowLocos4: true}}}},
-			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet\u202f; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚂 locomotive +4."},
+			"Marseille – Zurich (violet 2 Tunnel) demande 2× 🟪 violet\u202f; vous avez 0× 🟪 violet, 1× 🌈 locomotive, 2× 🚆 locomotive +4."},
 	} {
 		if got := Refusal("fr", &c.err, b, seatNames); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.err.Key, got, c.want)

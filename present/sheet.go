@@ -170,7 +170,7 @@ func PlayerSheet(loc string, b *data.Board, seat int, name string, ps *engine.Pl
 	if b.Rules.HasStations() {
 		lines = append(lines, T(loc, "final.stations", "points", Signed(ps.StationPoints), "built", ps.StationsBuilt))
 		for _, t := range ps.Borrowed {
-			lines = append(lines, "   🚉 "+RouteLabel(loc, b, t))
+			lines = append(lines, "   "+StationEmoji+" "+RouteLabel(loc, b, t))
 		}
 	}
 	if b.Rules.HasPassengers() {

@@ -232,5 +232,9 @@ func pictures(root string) ([]output, error) {
 			out = append(out, output{path: filepath.Join("docs", "images", pictureName(g.board, s.kind, s.loc)), data: data, picture: true})
 		}
 	}
-	return out, nil
+	sheet, err := emojiSheet()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, sheet), nil
 }

@@ -124,7 +124,7 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 		rec.JSON, rec.Files = parsed.JSON, parsed.Files
 	}
 	// Discord authenticates first, then reads the body.
-	if !s.authorized(op, r.Header.Get("Authorization")) {
+	if !s.authorized(op, r.Header.Get("Authorization")) && !s.otherAppEmojiCall(op, r.Header.Get("Authorization")) {
 		c.fail(http.StatusUnauthorized, 0, "401: Unauthorized")
 		return
 	}
@@ -139,6 +139,7 @@ func (s *Server) serveOperation(op *Operation, w http.ResponseWriter, r *http.Re
 	c.invalid = append(c.invalid, op.ValidateParams(c.params)...)
 	c.invalid = append(c.invalid, op.ValidateBody(parsed)...)
 	c.invalid = append(c.invalid, checkDiscordRules(op, parsed)...)
+	c.invalid = append(c.invalid, s.checkCustomEmojis(op, parsed)...)
 	if len(c.invalid) > 0 {
 		c.invalidFormBody(c.invalid)
 		return

@@ -165,6 +165,11 @@ type Server struct {
 	// launchNames is where a LAUNCH_ACTIVITY answer names the instance
 	// (SetLaunchNames).
 	launchNames LaunchNames
+
+	// Application emojis (emojis.go): by application id, then emoji id; the
+	// other applications by their bot token.
+	appEmojis map[string]map[string]*AppEmoji
+	otherApps map[string]*application
 }
 
 // Start runs a fake Discord on 127.0.0.1 with a random port.
