@@ -119,6 +119,14 @@ func shootMessage(t *testing.T, e *env, browser *msgshots.Browser, m fakediscord
 			}
 			return nil, false
 		},
+		Emoji: func(id string) ([]byte, bool) {
+			for _, em := range e.srv.AppEmojis() {
+				if em.ID == id {
+					return em.Image, true
+				}
+			}
+			return nil, false
+		},
 		User: func(id string) (string, bool) {
 			u, ok := e.srv.User(id)
 			if !ok {
