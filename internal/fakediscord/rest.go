@@ -442,7 +442,7 @@ func handleCreateMessage(s *Server, c *call) {
 	m := &Message{ID: s.ids.next(), ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, CreatedAt: now, Nonce: nonce}
 	if err := s.applyPayloadLocked(m, doc, c.files(), false); err != nil {
 		s.mu.Unlock()
-		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
+		c.failWith(payloadRefusal(err, ""))
 		return
 	}
 	if m.Ephemeral() {
@@ -562,6 +562,11 @@ type apiError struct {
 }
 
 func (c *call) failWith(e *apiError) {
+	if e.code == 50035 {
+		c.invalid = append(c.invalid, e.invalid...)
+		c.invalidFormBody(e.invalid)
+		return
+	}
 	c.invalid = append(c.invalid, e.invalid...)
 	c.fail(e.status, e.code, e.message)
 }
@@ -570,7 +575,7 @@ func (c *call) failWith(e *apiError) {
 func (s *Server) editMessageLocked(m *Message, doc map[string]json.RawMessage, files []File) (map[string]any, *apiError) {
 	edited := m.clone()
 	if err := s.applyPayloadLocked(&edited, doc, files, true); err != nil {
-		return nil, &apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}}
+		return nil, payloadRefusal(err, "")
 	}
 	edited.Flags &^= FlagLoading
 	if isEmptyMessage(&edited) {
