@@ -137,6 +137,9 @@ type Bot struct {
 	gate *globalGate
 	// answers follows interactions' answers, for their follow-ups (via.go).
 	answers answers
+	// layouts remembers how to take the buttons off the boards posted as
+	// components v2 (controls.go).
+	layouts layoutBook
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to
