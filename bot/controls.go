@@ -64,6 +64,11 @@ func (b *layoutBook) posted(id string, w wireMessage, resp []byte) {
 			return
 		}
 	}
+	b.keep(id, body)
+}
+
+// keep remembers the edit that takes a board's buttons off.
+func (b *layoutBook) keep(id string, body json.RawMessage) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.byID == nil {

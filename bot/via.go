@@ -209,7 +209,11 @@ func (b *Bot) RemoveControlsVia(ctx context.Context, via, channel, message strin
 		}
 	}
 	_, err := b.sendInteraction(ctx, "PATCH", url, body, nil)
-	return redact(viaError(err), token)
+	err = viaError(err)
+	if known && errors.Is(err, commands.ErrViaGone) {
+		b.layouts.keep(message, body) // for the channel's edit, which follows
+	}
+	return redact(err, token)
 }
 
 // redact keeps an interaction's token out of an error's text (a URL in it), since errors are
