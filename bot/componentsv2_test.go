@@ -7,12 +7,16 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit/sketch"
 )
 
 // checkBoardV2 checks a board post is a Components V2 message as Discord shows it: one
@@ -166,4 +170,46 @@ func pngOf(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// A board that answers a command after its deferral replaces the "thinking" message: Discord
+// does not show a file uploaded by an edit in a media gallery (discord-api-docs#7529), so that
+// board goes plain, its status quoted, and is taken with its picture. An answer without a
+// deferral is a new message, laid out as V2.
+func TestABoardAnsweringAfterADeferralIsTaken(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name       string
+		deferAfter time.Duration
+		v2         bool
+	}{{"deferred", 100 * time.Millisecond, false}, {"at once", 0, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, envOptions{deferAfter: c.deferAfter, pictures: slowBoards{&sketch.Renderer{}, 3 * c.deferAfter}})
+			tb := newTable(e, "table", "usa", "", "alice", "bob")
+			tb.setup()
+			tb.playTurn()
+			a := tb.do(e.run(tb.host.ID, tb.ch.ID, "board"))
+			if c.deferAfter > 0 && a.cb.Type != fakediscord.CallbackDeferredMessage {
+				t.Fatalf("the answer was not deferred: callback %d", a.cb.Type)
+			}
+			m := a.msg
+			if _, ok := m.Attachment("board.png"); !ok || m.Ephemeral() || m.Loading() || m.IsComponentsV2() != c.v2 || !strings.Contains(m.Body(), " · ") {
+				t.Fatalf("the board: v2 %v, %d files, %q", m.IsComponentsV2(), len(m.Attachments), m.Body())
+			}
+			e.srv.CheckClean(t)
+		})
+	}
+}
+
+// slowBoards draws boards no sooner than after a pause: an answer that waits on one is
+// deferred.
+type slowBoards struct {
+	*sketch.Renderer
+	pause time.Duration
+}
+
+func (r slowBoards) Board(w io.Writer, s *imaging.Scene) error {
+	time.Sleep(r.pause)
+	return r.Renderer.Board(w, s)
 }

@@ -171,6 +171,12 @@ func withStatus(content, status string) string {
 // toReplacement converts a message that replaces the one a component is
 // on: its new files are listed as attachments, the old ones dropped.
 func toReplacement(m commands.Message) (wireReplacement, []*discordgo.File) {
+	if len(m.Files) > 0 {
+		// Discord does not find a file uploaded by an edit for a media gallery
+		// (discord-api-docs#7529): a board that replaces a message with a new
+		// picture (an answer after a deferral) goes plain, its status quoted.
+		m.IsBoard = false
+	}
 	w, files := toWire(m)
 	r := wireReplacement{Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
 		Attachments: attachments(m.Files, true)}

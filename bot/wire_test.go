@@ -126,10 +126,17 @@ func TestBoardWire(t *testing.T) {
 		t.Errorf("allowed mentions %+v", w.AllowedMentions)
 	}
 	r, _ := toReplacement(m)
+	if r.Flags != 0 || r.Content == nil || !strings.Contains(*r.Content, "> ▶ 🔴 Ann 12 pts") {
+		t.Errorf("a board with a new picture replacing a message goes plain: %+v", r)
+	}
+	quiet := m
+	quiet.Files = nil
+	r, _ = toReplacement(quiet)
 	raw, _ = json.Marshal(r)
+	doc = nil
 	json.Unmarshal(raw, &doc)
 	if v, ok := doc["content"]; !ok || v != nil || r.Flags != flagComponentsV2 || len(r.Embeds) != 0 {
-		t.Errorf("a board replacing a message: %s", raw)
+		t.Errorf("a board without a picture replacing a message: %s", raw)
 	}
 	m.Ephemeral = true
 	if w, _ := toWire(m); w.Flags&flagComponentsV2 != 0 {

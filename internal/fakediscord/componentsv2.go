@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -105,8 +106,13 @@ func payloadRefusal(err error, at string) *apiError {
 // stays ("it can't be removed from that message"), content and embeds stay empty, and every
 // attachment:// a component names is a file of the message as the body leaves it. before is
 // the message's flags before the body (0 when creating); m is the message as the body leaves
-// it; doc is the body.
-func checkV2State(before int, m *Message, doc map[string]json.RawMessage, editing bool) []SchemaError {
+// it; doc is the body; uploaded are the files the body uploads.
+//
+// An edit that shows a file it uploads in a media gallery is refused: not in Discord's pages,
+// but reported (discord/discord-api-docs#7529, open: "attempting to defer or otherwise edit a
+// media gallery into a message throws a 400 and claims the unfurled media attachment is not
+// found"; a new message, reply or follow-up, takes it). Files kept by id may be shown.
+func checkV2State(before int, m *Message, doc map[string]json.RawMessage, editing bool, uploaded []Attachment) []SchemaError {
 	var errs []SchemaError
 	if editing && before&FlagComponentsV2 != 0 {
 		if raw, ok := doc["flags"]; ok && string(raw) != "null" {
@@ -139,9 +145,15 @@ func checkV2State(before int, m *Message, doc map[string]json.RawMessage, editin
 		if !ok {
 			return
 		}
-		if _, found := m.Attachment(name); !found {
+		a, found := m.Attachment(name)
+		if !found {
 			errs = append(errs, SchemaError{Pointer: at + "/url", Code: "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
 				Message: fmt.Sprintf("attachment://%s names no file of the message (upload it, or keep it with \"attachments\": [{\"id\"}])", name)})
+			return
+		}
+		if editing && slices.ContainsFunc(uploaded, func(u Attachment) bool { return u.ID == a.ID }) {
+			errs = append(errs, SchemaError{Pointer: at + "/url", Code: "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+				Message: fmt.Sprintf("attachment://%s is uploaded by this edit: Discord does not find a file uploaded with an edit of components (discord-api-docs#7529); post a new message instead", name)})
 		}
 	})
 	return errs

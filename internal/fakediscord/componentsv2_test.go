@@ -205,3 +205,20 @@ func TestComponentsV2UpdateCallbackKeepsTheFlag(t *testing.T) {
 	reqs := srv.Requests()
 	refusedAt(t, reqs[len(reqs)-1], "/data/content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2")
 }
+
+// An edit that shows a file it uploads in a media gallery is refused, as reported
+// (discord-api-docs#7529); the same body posted as a new message is taken.
+func TestComponentsV2EditCannotShowANewUpload(t *testing.T) {
+	srv := New(t)
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	rec := send(t, srv, "POST", "/channels/"+table.ID+"/messages", "application/json", []byte(v2(text("thinking"))))
+	var posted struct{ ID string }
+	json.Unmarshal(rec.Response, &posted)
+	ct, data := multipartBody(t, jsonOf(boardV2("The map")), map[string][]byte{"board.png": testPNG(t)})
+	rec = send(t, srv, "PATCH", "/channels/"+table.ID+"/messages/"+posted.ID, ct, data)
+	refusedAt(t, rec, "/components/0/components/1/items/0/media/url", "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND")
+	if rec := postV2(t, srv, table.ID, boardV2("The map"), map[string][]byte{"board.png": testPNG(t)}); rec.Status != http.StatusOK {
+		t.Fatalf("as a new message: %d %s", rec.Status, rec.Response)
+	}
+}

@@ -360,6 +360,7 @@ func (s *Server) applyPayloadLocked(m *Message, doc map[string]json.RawMessage, 
 		}
 	}
 	meta := attachmentMeta(doc["attachments"])
+	uploaded := len(m.Attachments) // the attachments from here on are this body's files
 	for i, f := range files {
 		a := Attachment{ID: s.ids.next(), Filename: f.Filename, ContentType: f.ContentType, Data: f.Data}
 		if md, ok := meta[strconv.Itoa(i)]; ok {
@@ -393,7 +394,7 @@ func (s *Server) applyPayloadLocked(m *Message, doc map[string]json.RawMessage, 
 	if raw, ok := doc["components"]; ok {
 		m.RawComponents = append(json.RawMessage(nil), raw...)
 	}
-	if errs := checkV2State(before, m, doc, editing); len(errs) > 0 {
+	if errs := checkV2State(before, m, doc, editing, m.Attachments[uploaded:]); len(errs) > 0 {
 		return formError(errs)
 	}
 	if _, ok := doc["components"]; ok {
