@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -158,6 +159,18 @@ func TestRemoveControlsOfABoardNotRemembered(t *testing.T) {
 	}
 	if n := len(e.srv.RequestsTo("GET", "/channels/{channel_id}/messages/{message_id}")); n != 2 {
 		t.Errorf("%d reads, want one a board", n)
+	}
+	// Where the bot may not read the channel, the buttons stay after one refused read, and
+	// the channel is not read again.
+	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.srv.Bot().ID, Type: 1, Deny: fakediscord.PermReadMessageHistory})
+	for i := range 2 {
+		id := post(map[string]any{"content": fmt.Sprint("board ", i), "components": []any{row}})
+		if err := e.b.RemoveControls(context.Background(), ch.ID, id); err == nil {
+			t.Fatal("the buttons of a board the bot cannot read came off")
+		}
+	}
+	if n := len(e.srv.RequestsTo("GET", "/channels/{channel_id}/messages/{message_id}")); n != 3 {
+		t.Errorf("%d reads, want one refused in the unreadable channel", n-2)
 	}
 	e.srv.CheckClean(t)
 }

@@ -148,7 +148,15 @@ func (b *Bot) RemoveControls(ctx context.Context, channel, message string) error
 	url, bucket := discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, "")
 	body, known := b.layouts.take(message)
 	if !known {
+		if _, no := b.unreadable.Load(channel); no {
+			return errUnreadable
+		}
 		resp, err := b.send(ctx, "GET", url, bucket, nil, nil)
+		if forbidden(err) {
+			// No Read Message History: asking again would only add refusals
+			// Discord counts against the address; this process asks no more.
+			b.unreadable.Store(channel, true)
+		}
 		if err != nil {
 			return err
 		}
@@ -159,6 +167,10 @@ func (b *Bot) RemoveControls(ctx context.Context, channel, message string) error
 	_, err := b.send(ctx, "PATCH", url, bucket, body, nil)
 	return err
 }
+
+// errUnreadable: a board the bot does not remember is in a channel it may not read (no Read
+// Message History): its buttons stay, and a click on them is answered as stale.
+var errUnreadable = errors.New("the board is not remembered and its channel cannot be read")
 
 var _ commands.MessageEditor = (*Bot)(nil)
 

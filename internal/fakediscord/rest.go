@@ -518,9 +518,22 @@ func (s *Server) channelMessageLocked(c *call) (*Message, bool) {
 	return m, true
 }
 
+// handleGetMessage: "If operating on a guild channel, this endpoint requires the current user
+// to have the VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions" (Get Channel Message).
 func handleGetMessage(s *Server, c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ch, ok := s.channels[c.params["channel_id"]]; ok && ch.GuildID != "" {
+		perms := s.permissionsLocked(ch, s.bot.ID)
+		switch {
+		case perms&PermViewChannel == 0:
+			c.fail(http.StatusForbidden, 50001, "Missing Access")
+			return
+		case perms&PermReadMessageHistory == 0:
+			c.fail(http.StatusForbidden, 50013, "Missing Permissions")
+			return
+		}
+	}
 	if m, ok := s.channelMessageLocked(c); ok {
 		c.json(http.StatusOK, s.messageJSONLocked(m))
 	}
