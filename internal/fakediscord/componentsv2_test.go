@@ -222,3 +222,37 @@ func TestComponentsV2EditCannotShowANewUpload(t *testing.T) {
 		t.Fatalf("as a new message: %d %s", rec.Status, rec.Response)
 	}
 }
+
+// The other components v2 types are taken: a separator, a section with a thumbnail, a file
+// component naming an upload, an action row outside the container.
+func TestComponentsV2TypesAreTaken(t *testing.T) {
+	srv := New(t)
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	body := map[string]any{"flags": FlagComponentsV2, "components": []any{
+		container(text("words"), map[string]any{"type": 14, "divider": true, "spacing": 2},
+			map[string]any{"type": 9, "components": []any{text("beside")}, "accessory": map[string]any{"type": 11, "media": map[string]any{"url": "attachment://board.png"}, "description": "thumb"}},
+			map[string]any{"type": 13, "file": map[string]any{"url": "attachment://rules.txt"}}),
+		actionRow(btn("go")),
+	}}
+	rec := postV2(t, srv, table.ID, body, map[string][]byte{"board.png": testPNG(t), "rules.txt": []byte("rules")})
+	if rec.Status != http.StatusOK || len(rec.Invalid) != 0 {
+		t.Fatalf("%d %s %v", rec.Status, rec.Response, rec.Invalid)
+	}
+	m, _ := srv.LatestMessage(table.ID, nil)
+	var thumb, file *UnfurledMedia
+	m.Walk(func(c Component) {
+		if c.Type == ComponentThumbnail {
+			thumb = c.Media
+		}
+		if c.Type == ComponentFile {
+			file = c.File
+		}
+	})
+	if thumb == nil || thumb.AttachmentID == "" || file == nil || file.AttachmentID == "" {
+		t.Fatalf("thumbnail %+v, file %+v", thumb, file)
+	}
+	if _, ok := m.Component("go"); !ok {
+		t.Error("the row outside the container is lost")
+	}
+}
