@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
+
 	"conductor/commands"
 )
 
@@ -57,5 +59,27 @@ func TestControlsRemovalFromDiscordsCopy(t *testing.T) {
 	}
 	if !strings.Contains(string(body), `"media":{"url":"attachment://board v2.png"}`) || !strings.Contains(string(body), `"description":"alt"`) {
 		t.Errorf("the picture: %s", body)
+	}
+}
+
+// A board sent as a follow-up whose answer was lost is recognised in the channel's history:
+// its words (text displays) and its picture's name (a media item's URL) as Discord holds them
+// match the message as sent.
+func TestAFollowUpBoardIsRecognised(t *testing.T) {
+	t.Parallel()
+	m := commands.Message{IsBoard: true, Content: "Ann drew.\n<@1>, it's your turn!", Status: "▶ 🔴 Ann 3 pts | 🔵 Ben 0 pts",
+		Files: []commands.File{{Name: "board.png", ContentType: "image/png", Data: []byte("png"), Description: "The map"}}}
+	w, _ := toWire(m)
+	held := `{"id":"7","content":"","attachments":[],"flags":32768,"components":[{"type":17,"id":1,"components":[` +
+		`{"type":10,"id":2,"content":"Ann drew.\n<@1>, it's your turn!"},` +
+		`{"type":12,"id":3,"items":[{"description":"The map","media":{"url":"https://cdn.discordapp.com/attachments/1/9/board.png?ex=1","attachment_id":"9"}}]},` +
+		`{"type":10,"id":4,"content":"▶ 🔴 Ann 3 pts\n🔵 Ben 0 pts"}]}]}`
+	var got discordgo.Message
+	if err := json.Unmarshal([]byte(held), &got); err != nil {
+		t.Fatal(err)
+	}
+	words, names := messageWords(&got)
+	if words != wireWords(w) || len(names) != 1 || names[0] != "board.png" {
+		t.Errorf("held %q %v, sent %q", words, names, wireWords(w))
 	}
 }
