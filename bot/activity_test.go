@@ -89,7 +89,7 @@ func TestRefusedLaunchIsAnsweredWithANote(t *testing.T) {
 				t.Fatalf("the refused launch was answered with %+v (answered: %v), not the note", cb, ok)
 			}
 			m, _ := h.Original()
-			if !m.Ephemeral() || m.VisibleTo != alice.ID || m.Content != present.T("", "web.launch_failed") {
+			if !m.Ephemeral() || m.VisibleTo != alice.ID || m.Body() != present.T("", "web.launch_failed") {
 				t.Errorf("the note: %+v", m)
 			}
 			if fs := h.Followups(); len(fs) != 0 {
@@ -126,7 +126,7 @@ func TestLaunchReadsTheInstanceWhereverDiscordNamesIt(t *testing.T) {
 			t.Errorf("names %d: launches %+v, want one of the instance %s", names, got, cb.ActivityInstance)
 		}
 		if fs := h.Followups(); len(fs) != 0 {
-			t.Errorf("names %d: a follow-up after the launch: %q", names, fs[0].Content)
+			t.Errorf("names %d: a follow-up after the launch: %q", names, fs[0].Body())
 		}
 	}
 	e.srv.CheckClean(t)

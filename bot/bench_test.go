@@ -244,7 +244,7 @@ func benchClaims(b *testing.B, o benchOptions) {
 						text = string(cb.Data)
 						if cb.Type == fakediscord.CallbackDeferredMessage {
 							m, _ := h.Original()
-							text = m.Content
+							text = m.Body()
 						}
 					}
 				}

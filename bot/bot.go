@@ -142,6 +142,12 @@ type Bot struct {
 	answers answers
 	// emojis are the application's emojis (emojis.go).
 	emojis appEmojis
+	// layouts remembers how to take the buttons off the boards posted as
+	// components v2 (controls.go).
+	layouts layoutBook
+	// unreadable are the channels where reading a board was refused (channel
+	// id -> true): not asked again (poster.go).
+	unreadable sync.Map
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to

@@ -17,10 +17,10 @@ func withBot(t testing.TB, e *env, channel string) *table {
 	tb.ch = ch
 	tb.do(lobby)
 	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", "easy"))); a.msg.Ephemeral() {
-		t.Fatalf("/ttr addbot: %q", a.msg.Content)
+		t.Fatalf("/ttr addbot: %q", a.msg.Body())
 	}
 	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "start")); a.msg.Ephemeral() {
-		t.Fatalf("/ttr start: %q", a.msg.Content)
+		t.Fatalf("/ttr start: %q", a.msg.Body())
 	}
 	tb.setup()
 	return tb

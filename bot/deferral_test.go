@@ -32,10 +32,10 @@ func TestDeferredPrivateAnswerNeverTurnsPublic(t *testing.T) {
 		t.Errorf("the private answer went public: %v", leaks)
 	}
 	ups := again.h.Followups()
-	if len(ups) != 1 || !ups[0].Ephemeral() || ups[0].VisibleTo != bob.ID || !strings.Contains(ups[0].Content, "already") {
+	if len(ups) != 1 || !ups[0].Ephemeral() || ups[0].VisibleTo != bob.ID || !strings.Contains(ups[0].Body(), "already") {
 		t.Errorf("the private answer: %+v", ups)
 	}
-	if orig, _ := again.h.Original(); orig.Loading() || orig.Deleted || !strings.Contains(orig.Content, "privately") {
+	if orig, _ := again.h.Original(); orig.Loading() || orig.Deleted || !strings.Contains(orig.Body(), "privately") {
 		t.Errorf("the placeholder: %+v", orig)
 	}
 	if n := len(e.srv.RequestsTo("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")); n != 0 {

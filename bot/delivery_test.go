@@ -41,8 +41,8 @@ func (tb *table) oneBoardFollows(before fakediscord.Message, next string) {
 	if len(boards) != 1 {
 		e.t.Fatalf("%d boards after one move", len(boards))
 	}
-	if n := strings.Count(boards[0].Content, "<@"+next+">"); n != 1 {
-		e.t.Fatalf("the next player is mentioned %d times: %q", n, boards[0].Content)
+	if n := strings.Count(boards[0].Body(), "<@"+next+">"); n != 1 {
+		e.t.Fatalf("the next player is mentioned %d times: %q", n, boards[0].Body())
 	}
 }
 
@@ -52,9 +52,9 @@ func (tb *table) drawTurn() (before fakediscord.Message, next string) {
 	e := tb.e
 	e.t.Helper()
 	b, _ := tb.board()
-	cur, ok := tb.user(lastMention(b.Content))
+	cur, ok := tb.user(lastMention(b.Body()))
 	if !ok {
-		e.t.Fatalf("no player named on the board: %q", b.Content)
+		e.t.Fatalf("no player named on the board: %q", b.Body())
 	}
 	for _, p := range tb.players {
 		if p.ID != cur.ID {
@@ -227,7 +227,7 @@ func TestSlowReplyHoldsNoOtherPlayer(t *testing.T) {
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
 	b, _ := tb.board()
-	cur, _ := tb.user(lastMention(b.Content))
+	cur, _ := tb.user(lastMention(b.Body()))
 	other := tb.players[0]
 	if other.ID == cur.ID {
 		other = tb.players[1]

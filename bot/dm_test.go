@@ -34,7 +34,7 @@ func dmRequests(e *env, user string) []fakediscord.RecordedRequest {
 func notices(e *env, channel, user, what string) int {
 	n := 0
 	for _, m := range e.srv.Messages(channel) {
-		if m.Ephemeral() && m.VisibleTo == user && strings.Contains(m.Content, what) {
+		if m.Ephemeral() && m.VisibleTo == user && strings.Contains(m.Body(), what) {
 			n++
 		}
 	}
@@ -60,8 +60,8 @@ func TestRefusedTurnDMsNeverHoldTheTable(t *testing.T) {
 	} {
 		cur, _ := tb.current()
 		waiter := tb.other(cur)
-		if a := e.ttr(waiter.ID, tb.ch.ID, "notify"); !strings.Contains(a.msg.Content, "🔔") {
-			t.Fatalf("notify: %q", a.msg.Content)
+		if a := e.ttr(waiter.ID, tb.ch.ID, "notify"); !strings.Contains(a.msg.Body(), "🔔") {
+			t.Fatalf("notify: %q", a.msg.Body())
 		}
 		e.srv.RefuseDMsTo(waiter.ID, r.status, r.code, r.message)
 		tried := len(dmRequests(e, waiter.ID))

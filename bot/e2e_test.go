@@ -28,9 +28,9 @@ func (tb *table) current() (fakediscord.User, fakediscord.Message) {
 	if !ok {
 		tb.e.t.Fatal("no board")
 	}
-	p, ok := tb.user(lastMention(b.Content))
+	p, ok := tb.user(lastMention(b.Body()))
 	if !ok {
-		tb.e.t.Fatalf("the board names no player: %q", b.Content)
+		tb.e.t.Fatalf("the board names no player: %q", b.Body())
 	}
 	return p, b
 }
@@ -95,8 +95,8 @@ func TestTwoPlayersChooseTicketsAtOnce(t *testing.T) {
 	}
 	for i, h := range handles {
 		a := e.finish(h, nil)
-		if a.cb.Type != fakediscord.CallbackUpdateMessage || !strings.Contains(a.msg.Content, "(") {
-			t.Errorf("%s: callback %d %q, want the menu replaced by the kept tickets", tb.players[i].Username, a.cb.Type, a.msg.Content)
+		if a.cb.Type != fakediscord.CallbackUpdateMessage || !strings.Contains(a.msg.Body(), "(") {
+			t.Errorf("%s: callback %d %q, want the menu replaced by the kept tickets", tb.players[i].Username, a.cb.Type, a.msg.Body())
 		}
 	}
 	// One board for the start, one once both had chosen.
@@ -119,11 +119,11 @@ func TestActingPlayerAndOtherClickAtOnce(t *testing.T) {
 	h1, err1 := e.srv.ClickButton(cur.ID, b.ID, deck)
 	h2, err2 := e.srv.ClickButton(other.ID, b.ID, deck)
 	a1, a2 := e.finish(h1, err1), e.finish(h2, err2)
-	if !a1.msg.Ephemeral() || !strings.Contains(a1.msg.Content, "drew") || button(a1.msg, "draw:", "") == "" {
-		t.Errorf("the player to play: %q, want their card and the second draw", a1.msg.Content)
+	if !a1.msg.Ephemeral() || !strings.Contains(a1.msg.Body(), "drew") || button(a1.msg, "draw:", "") == "" {
+		t.Errorf("the player to play: %q, want their card and the second draw", a1.msg.Body())
 	}
-	if !a2.msg.Ephemeral() || !strings.Contains(a2.msg.Content, "not yours") {
-		t.Errorf("the other player: %q, want a note that it is not their turn", a2.msg.Content)
+	if !a2.msg.Ephemeral() || !strings.Contains(a2.msg.Body(), "not yours") {
+		t.Errorf("the other player: %q, want a note that it is not their turn", a2.msg.Body())
 	}
 	e.srv.CheckClean(t)
 }
@@ -152,7 +152,7 @@ func TestTablesInSeveralChannelsPlayAtOnce(t *testing.T) {
 		cur, _ := tables[i].current()
 		h2, err := e.srv.ClickButton(cur.ID, a.msg.ID, button(a.msg, "draw:", ":deck"))
 		if err != nil {
-			t.Fatalf("table %d: %v (%q)", i, err, a.msg.Content)
+			t.Fatalf("table %d: %v (%q)", i, err, a.msg.Body())
 		}
 		second = append(second, h2)
 	}
@@ -169,7 +169,7 @@ func TestTablesInSeveralChannelsPlayAtOnce(t *testing.T) {
 func (tb *table) scoreLine(p fakediscord.User) string {
 	a := tb.e.run(p.ID, tb.ch.ID, "score")
 	if len(a.msg.Embeds) == 0 {
-		tb.e.t.Fatalf("/score has no embed: %q", a.msg.Content)
+		tb.e.t.Fatalf("/score has no embed: %q", a.msg.Body())
 	}
 	for _, line := range strings.Split(a.msg.Embeds[0].Description, "\n") {
 		if strings.Contains(line, p.Username) {
@@ -240,8 +240,8 @@ func TestStaleButtonIsHarmless(t *testing.T) {
 	line := tb.scoreLine(next)
 	for _, p := range tb.players {
 		s := e.click(p.ID, old.ID, deck)
-		if !s.msg.Ephemeral() || !strings.Contains(s.msg.Content, "earlier turn") {
-			t.Errorf("%s clicked an old board: %q, want a note about an earlier turn", p.Username, s.msg.Content)
+		if !s.msg.Ephemeral() || !strings.Contains(s.msg.Body(), "earlier turn") {
+			t.Errorf("%s clicked an old board: %q, want a note about an earlier turn", p.Username, s.msg.Body())
 		}
 	}
 	if tb.boards() != boards || tb.scoreLine(next) != line {
@@ -262,8 +262,8 @@ func TestNonPlayerCannotAct(t *testing.T) {
 		e.run(carol.ID, tb.ch.ID, "claim", fakediscord.StringOption("route", "New York – Washington")),
 		e.run(carol.ID, tb.ch.ID, "hand"),
 	} {
-		if !a.msg.Ephemeral() || a.msg.VisibleTo != carol.ID || !strings.Contains(a.msg.Content, "not playing") {
-			t.Errorf("carol got %q (ephemeral %v), want a private note that she is not playing", a.msg.Content, a.msg.Ephemeral())
+		if !a.msg.Ephemeral() || a.msg.VisibleTo != carol.ID || !strings.Contains(a.msg.Body(), "not playing") {
+			t.Errorf("carol got %q (ephemeral %v), want a private note that she is not playing", a.msg.Body(), a.msg.Ephemeral())
 		}
 	}
 	if tb.boards() != boards {
@@ -280,8 +280,8 @@ func TestHandByDM(t *testing.T) {
 	e.srv.FailDMsTo(bob.ID)
 
 	a := e.run(alice.ID, tb.ch.ID, "hand", fakediscord.BooleanOption("dm", true))
-	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Content, "DMs") {
-		t.Errorf("alice: %q, want a private note that the hand is in her DMs", a.msg.Content)
+	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Body(), "DMs") {
+		t.Errorf("alice: %q, want a private note that the hand is in her DMs", a.msg.Body())
 	}
 	dm, ok := e.srv.DMChannel(alice.ID)
 	if !ok {
@@ -301,10 +301,10 @@ func TestHandByDM(t *testing.T) {
 
 	b := e.run(bob.ID, tb.ch.ID, "hand", fakediscord.BooleanOption("dm", true))
 	if !b.msg.Ephemeral() || b.msg.VisibleTo != bob.ID {
-		t.Fatalf("bob's fallback is not private: %q", b.msg.Content)
+		t.Fatalf("bob's fallback is not private: %q", b.msg.Body())
 	}
-	if !strings.Contains(b.msg.Content, "Privacy Settings") {
-		t.Errorf("bob's fallback does not say how to open DMs: %q", b.msg.Content)
+	if !strings.Contains(b.msg.Body(), "Privacy Settings") {
+		t.Errorf("bob's fallback does not say how to open DMs: %q", b.msg.Body())
 	}
 	if _, ok := b.msg.Attachment("hand.png"); !ok || len(b.msg.Embeds) == 0 {
 		t.Error("bob's fallback does not show his hand")
@@ -381,7 +381,7 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 		t.Fatalf("callback type %d, want 5", lobby.cb.Type)
 	}
 	if lobby.msg.Ephemeral() || lobby.msg.Loading() || button(lobby.msg, "lobby:", ":join") == "" {
-		t.Fatalf("the lobby: ephemeral %v loading %v %q", lobby.msg.Ephemeral(), lobby.msg.Loading(), lobby.msg.Content)
+		t.Fatalf("the lobby: ephemeral %v loading %v %q", lobby.msg.Ephemeral(), lobby.msg.Loading(), lobby.msg.Body())
 	}
 	// A component: acknowledged, then the lobby message is edited.
 	join := e.click(bob.ID, lobby.msg.ID, button(lobby.msg, "lobby:", ":join"))
@@ -409,10 +409,10 @@ func TestSlowHandlerAnswersThroughDeferral(t *testing.T) {
 	// went privately; the refusal follows, private; nothing is deleted.
 	again := e.ttr(bob.ID, game.ID, "join")
 	orig, _ := again.h.Original()
-	if orig.Deleted || orig.Ephemeral() || orig.Loading() || !strings.Contains(orig.Content, "privately") {
-		t.Errorf("the public placeholder: deleted %v ephemeral %v %q", orig.Deleted, orig.Ephemeral(), orig.Content)
+	if orig.Deleted || orig.Ephemeral() || orig.Loading() || !strings.Contains(orig.Body(), "privately") {
+		t.Errorf("the public placeholder: deleted %v ephemeral %v %q", orig.Deleted, orig.Ephemeral(), orig.Body())
 	}
-	if ups := again.h.Followups(); len(ups) != 1 || !ups[0].Ephemeral() || ups[0].VisibleTo != bob.ID || !strings.Contains(ups[0].Content, "started") {
+	if ups := again.h.Followups(); len(ups) != 1 || !ups[0].Ephemeral() || ups[0].VisibleTo != bob.ID || !strings.Contains(ups[0].Body(), "started") {
 		t.Errorf("the refusal is not a private follow-up: %+v", ups)
 	}
 	if n := len(e.srv.RequestsTo("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")); n != 0 {
@@ -451,7 +451,7 @@ func TestHealthFollowsTheGateway(t *testing.T) {
 	// Interactions still work after the resume.
 	ch := e.channel("table")
 	if a, _ := e.newGame(e.user("alice").ID, ch.ID); a.msg.Ephemeral() || button(a.msg, "lobby:", ":join") == "" {
-		t.Errorf("/ttr new after a reconnect: %q", a.msg.Content)
+		t.Errorf("/ttr new after a reconnect: %q", a.msg.Body())
 	}
 	e.stop()
 	h = e.b.Health()
@@ -478,8 +478,8 @@ func TestInteractionsDuringShutdownGetANote(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := h.Original()
-	if cb.Type != fakediscord.CallbackMessage || !m.Ephemeral() || !strings.Contains(m.Content, "restarting") {
-		t.Errorf("during shutdown: callback %d %q", cb.Type, m.Content)
+	if cb.Type != fakediscord.CallbackMessage || !m.Ephemeral() || !strings.Contains(m.Body(), "restarting") {
+		t.Errorf("during shutdown: callback %d %q", cb.Type, m.Body())
 	}
 	if recs, _ := e.st.List(); len(recs) != 0 {
 		t.Error("a game was opened during shutdown")

@@ -51,26 +51,72 @@ func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, w wireMess
 }
 
 // findFollowUp reports whether the interaction's channel holds a follow-up of it with w's
-// content, embeds and files: one Discord created although its answer was lost.
+// words (content or text displays), embeds and files: one Discord created although its
+// answer was lost.
 func (b *Bot) findFollowUp(ctx context.Context, i *discordgo.Interaction, w wireMessage, files []*discordgo.File) (bool, error) {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
 	}
 	slices.Sort(names)
+	words := wireWords(w)
 	found := false
 	err := b.followUpsIn(ctx, i.ChannelID, i.ID, func(m *discordgo.Message) {
-		if m.InteractionMetadata.ID != i.ID || strings.TrimSpace(m.Content) != strings.TrimSpace(w.Content) || len(m.Embeds) != len(w.Embeds) {
+		got, gotNames := messageWords(m)
+		if m.InteractionMetadata.ID != i.ID || got != words || len(m.Embeds) != len(w.Embeds) {
 			return
 		}
-		var got []string
-		for _, a := range m.Attachments {
-			got = append(got, a.Filename)
-		}
-		slices.Sort(got)
-		found = found || slices.Equal(got, names)
+		slices.Sort(gotNames)
+		found = found || slices.Equal(gotNames, names)
 	})
 	return found, err
+}
+
+// wireWords is what a reader reads of a message as sent: its content and text displays.
+func wireWords(w wireMessage) string {
+	parts := []string{strings.TrimSpace(w.Content)}
+	walkWire(w.Components, func(c *wireComponent) {
+		if c.Type == componentText {
+			parts = append(parts, strings.TrimSpace(c.Content))
+		}
+	})
+	return strings.Join(parts, "\n")
+}
+
+// messageWords is what a reader reads of a message as Discord holds it (its content and text
+// displays), and the names of its files (attachments, and those its components show).
+func messageWords(m *discordgo.Message) (string, []string) {
+	parts := []string{strings.TrimSpace(m.Content)}
+	var names []string
+	for _, a := range m.Attachments {
+		names = append(names, a.Filename)
+	}
+	for _, e := range m.Embeds { // files an embed shows are not in "attachments"
+		if e.Image != nil {
+			names = append(names, mediaName(map[string]any{"url": e.Image.URL}))
+		}
+	}
+	var walk func(cs []discordgo.MessageComponent)
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, c := range cs {
+			switch x := c.(type) {
+			case *discordgo.Container:
+				walk(x.Components)
+			case *discordgo.Section:
+				walk(x.Components)
+			case *discordgo.TextDisplay:
+				parts = append(parts, strings.TrimSpace(x.Content))
+			case *discordgo.MediaGallery:
+				for _, it := range x.Items {
+					names = append(names, mediaName(map[string]any{"url": it.Media.URL}))
+				}
+			case *discordgo.FileComponent:
+				names = append(names, mediaName(map[string]any{"url": x.File.URL}))
+			}
+		}
+	}
+	walk(m.Components)
+	return strings.Join(parts, "\n"), names
 }
 
 // followUpsIn reads a channel's messages after the message or interaction id after

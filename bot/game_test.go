@@ -61,13 +61,13 @@ func newTableIn(e *env, parent fakediscord.Channel, mapID, variant string, names
 	tb.ch = ch
 	tb.do(lobby)
 	if lobby.msg.Ephemeral() || button(lobby.msg, "lobby:", ":join") == "" {
-		e.t.Fatalf("/ttr new: %q", lobby.msg.Content)
+		e.t.Fatalf("/ttr new: %q", lobby.msg.Body())
 	}
 	for _, p := range tb.players[1:] {
 		m, _ := e.srv.Message(lobby.msg.ID)
 		a := tb.do(e.click(p.ID, m.ID, button(m, "lobby:", ":join")))
 		if a.cb.Type != fakediscord.CallbackUpdateMessage {
-			e.t.Fatalf("join answered with type %d: %q", a.cb.Type, a.msg.Content)
+			e.t.Fatalf("join answered with type %d: %q", a.cb.Type, a.msg.Body())
 		}
 	}
 	m, _ := e.srv.Message(lobby.msg.ID)
@@ -114,7 +114,7 @@ func (tb *table) setup() {
 	b, _ := tb.board()
 	setupID := button(b, "setup:", "")
 	if setupID == "" {
-		e.t.Fatalf("the start board has no ticket button: %q", b.Content)
+		e.t.Fatalf("the start board has no ticket button: %q", b.Body())
 	}
 	for i, p := range tb.players {
 		a := tb.do(e.click(p.ID, b.ID, setupID))
@@ -126,7 +126,7 @@ func (tb *table) setup() {
 			// it) and gets it back from /hand, controls included.
 			a = tb.do(e.run(p.ID, tb.ch.ID, "hand"))
 			if _, menu := selectMenu(a.msg); !menu && button(a.msg, "mix:", "") == "" {
-				e.t.Fatalf("/hand does not bring back %s's dismissed ticket choice: %q", p.Username, a.msg.Content)
+				e.t.Fatalf("/hand does not bring back %s's dismissed ticket choice: %q", p.Username, a.msg.Body())
 			}
 			tb.stats.Recovered++
 		}
@@ -143,7 +143,7 @@ func (tb *table) keepFewest(p fakediscord.User, a answer) answer {
 	e.t.Helper()
 	menu, ok := selectMenu(a.msg)
 	if !ok {
-		e.t.Fatalf("%s expected a ticket menu, got %q", p.Username, a.msg.Content)
+		e.t.Fatalf("%s expected a ticket menu, got %q", p.Username, a.msg.Body())
 	}
 	n := 1
 	if menu.MinValues != nil {
@@ -184,7 +184,7 @@ func (tb *table) playTurn() bool {
 	if !ok {
 		return false
 	}
-	cur, ok := tb.user(lastMention(b.Content))
+	cur, ok := tb.user(lastMention(b.Body()))
 	if !ok && tb.bots {
 		// A bot's turn: it plays by itself and posts the next board.
 		if err := e.srv.WaitFor("the bot's move", func() bool { return tb.turnMoved(b) }); err != nil {
@@ -194,7 +194,7 @@ func (tb *table) playTurn() bool {
 		return !tb.over()
 	}
 	if !ok {
-		e.t.Fatalf("the board names no player to play: %q", b.Content)
+		e.t.Fatalf("the board names no player to play: %q", b.Body())
 	}
 	choices := e.complete(cur.ID, tb.ch.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", "")))
 	tb.interactions++
@@ -207,7 +207,7 @@ func (tb *table) playTurn() bool {
 	if route != "" && !strings.HasPrefix(route, "?") {
 		a := tb.do(e.run(cur.ID, tb.ch.ID, "claim", fakediscord.StringOption("route", route)))
 		if !a.msg.Ephemeral() {
-			e.t.Fatalf("the answer to /claim is public: %q", a.msg.Content)
+			e.t.Fatalf("the answer to /claim is public: %q", a.msg.Body())
 		}
 		if pay := button(a.msg, "pay:", ""); pay != "" && !strings.HasSuffix(pay, ":cancel") {
 			// Several colours pay this grey route: the player chooses.
@@ -229,8 +229,8 @@ func (tb *table) playTurn() bool {
 			}
 			return !tb.over()
 		}
-		if !strings.HasPrefix(a.msg.Content, "⛔") {
-			e.t.Fatalf("/claim %s neither played nor refused: %q", route, a.msg.Content)
+		if !strings.HasPrefix(a.msg.Body(), "⛔") {
+			e.t.Fatalf("/claim %s neither played nor refused: %q", route, a.msg.Body())
 		}
 		tb.stats.Refused++
 	}
@@ -264,7 +264,7 @@ func (tb *table) draw(p fakediscord.User, b fakediscord.Message) {
 	tb.stats.Draws++
 	a := tb.do(e.click(p.ID, b.ID, id))
 	if !a.msg.Ephemeral() {
-		e.t.Fatalf("the drawn card was shown publicly: %q", a.msg.Content)
+		e.t.Fatalf("the drawn card was shown publicly: %q", a.msg.Body())
 	}
 	second := button(a.msg, "draw:", ":deck")
 	if second == "" {
@@ -285,7 +285,7 @@ func (tb *table) audit() {
 	t.Helper()
 	final, ok := e.latest(tb.ch.ID, func(m fakediscord.Message) bool {
 		_, ok := m.Attachment("final.png")
-		return ok && m.Public() && strings.Contains(m.Content, "🎉")
+		return ok && m.Public() && strings.Contains(m.Body(), "🎉")
 	})
 	if !ok {
 		t.Fatal("no final score sheet")
@@ -295,7 +295,7 @@ func (tb *table) audit() {
 	}
 	finalStart := ""
 	for _, m := range e.srv.Messages(tb.ch.ID) {
-		if m.Public() && strings.Contains(m.Content, "🏁") {
+		if m.Public() && strings.Contains(m.Body(), "🏁") {
 			finalStart = m.ID
 			break
 		}
@@ -424,7 +424,7 @@ func (tb *table) snapshot() string {
 	e := tb.e
 	var sb strings.Builder
 	show := func(m fakediscord.Message) {
-		sb.WriteString(m.Content)
+		sb.WriteString(m.Body())
 		for _, em := range m.Embeds {
 			sb.WriteString("|" + em.Title + "|" + em.Description)
 			for _, f := range em.Fields {

@@ -24,7 +24,7 @@ func TestHumanMoveCostsAtMostOneGlobalRequest(t *testing.T) {
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()
 	e.svc.Quiet()
-	fake0 := e.srv.GlobalRequests()
+	fake0, all0 := e.srv.GlobalRequests(), len(e.srv.Requests())
 	bot0, moves0 := e.b.GlobalRequests()
 	const turns = 4
 	var boards []fakediscord.Message
@@ -40,6 +40,7 @@ func TestHumanMoveCostsAtMostOneGlobalRequest(t *testing.T) {
 	if moves != turns {
 		t.Fatalf("%d moves counted for %d turns", moves, turns)
 	}
+	t.Logf("%d moves: %d requests under the global limit, %d requests in all", moves, fake, len(e.srv.Requests())-all0)
 	if fake > turns {
 		t.Errorf("%d requests under the global limit for %d moves: more than one a move", fake, turns)
 	}

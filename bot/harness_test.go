@@ -441,6 +441,14 @@ func isBoardPost(m fakediscord.Message) bool {
 // statusOf is the table's status a board quotes under its words (whose
 // turn, points, trains), "" when it has none.
 func statusOf(m fakediscord.Message) string {
+	if m.IsComponentsV2() { // a text display of its own, a line a seat
+		for _, t := range m.TextDisplays() {
+			if strings.Contains(t, "▶ ") {
+				return strings.ReplaceAll(t, "\n", " | ")
+			}
+		}
+		return ""
+	}
 	i := strings.LastIndex(m.Content, "\n> ")
 	if i < 0 || !strings.Contains(m.Content[i:], "▶ ") {
 		return ""

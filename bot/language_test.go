@@ -32,7 +32,7 @@ func localeTable(e *env, lang, mapID, variant string, names ...string) *table {
 		tb.do(e.click(p.ID, m.ID, button(m, "lobby:", ":join")))
 	}
 	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", "normal"))); a.msg.Ephemeral() {
-		e.t.Fatalf("/ttr addbot: %q", a.msg.Content)
+		e.t.Fatalf("/ttr addbot: %q", a.msg.Body())
 	}
 	m, _ := e.srv.Message(lobby.msg.ID)
 	tb.do(e.click(tb.host.ID, m.ID, button(m, "lobby:", ":start")))

@@ -20,13 +20,13 @@ func TestDismissedTicketMenuComesBackAfterARestart(t *testing.T) {
 		t.Fatalf("the set-up recovered %d dismissed prompts", tb.stats.Recovered)
 	}
 	b, _ := tb.board()
-	cur, ok := tb.user(lastMention(b.Content))
+	cur, ok := tb.user(lastMention(b.Body()))
 	if !ok {
-		t.Fatalf("the board names no player: %q", b.Content)
+		t.Fatalf("the board names no player: %q", b.Body())
 	}
 	a := tb.do(e.click(cur.ID, b.ID, button(b, "tickets:", "")))
 	if _, menu := selectMenu(a.msg); !menu {
-		t.Fatalf("drawing tickets shows a menu: %q", a.msg.Content)
+		t.Fatalf("drawing tickets shows a menu: %q", a.msg.Body())
 	}
 	tb.restart() // the ephemeral menu is gone, dismissed
 	for _, how := range []func() answer{
@@ -34,8 +34,8 @@ func TestDismissedTicketMenuComesBackAfterARestart(t *testing.T) {
 		func() answer { return tb.do(e.click(cur.ID, b.ID, button(b, "tickets:", ""))) },
 	} {
 		a = how()
-		if _, menu := selectMenu(a.msg); !menu || !a.msg.Ephemeral() || !strings.Contains(a.msg.Content, "still have tickets") {
-			t.Fatalf("the ticket menu comes back: %q", a.msg.Content)
+		if _, menu := selectMenu(a.msg); !menu || !a.msg.Ephemeral() || !strings.Contains(a.msg.Body(), "still have tickets") {
+			t.Fatalf("the ticket menu comes back: %q", a.msg.Body())
 		}
 	}
 	tb.keepFewest(cur, a)
@@ -56,9 +56,9 @@ func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
 		tb.setup()
 		for turn := 0; turn < 400 && !tb.over(); turn++ {
 			b, _ := tb.board()
-			cur, ok := tb.user(lastMention(b.Content))
+			cur, ok := tb.user(lastMention(b.Body()))
 			if !ok {
-				t.Fatalf("the board names no player: %q", b.Content)
+				t.Fatalf("the board names no player: %q", b.Body())
 			}
 			route := ""
 			for _, c := range e.complete(cur.ID, tb.ch.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", ""))) {
@@ -77,7 +77,7 @@ func TestPendingTunnelComesBackAfterARestart(t *testing.T) {
 					a = tb.do(e.run(cur.ID, tb.ch.ID, "draw"))
 					cancel := button(a.msg, "tunnel:", ":cancel")
 					if cancel == "" || !a.msg.Ephemeral() {
-						t.Fatalf("a turn command shows the pending tunnel again: %q", a.msg.Content)
+						t.Fatalf("a turn command shows the pending tunnel again: %q", a.msg.Body())
 					}
 					tb.do(e.click(cur.ID, a.msg.ID, cancel))
 					if !tb.turnMoved(b) {

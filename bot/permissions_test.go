@@ -40,8 +40,8 @@ func TestThreadsWithoutPostingInThemPlayInTheChannel(t *testing.T) {
 	if game.ID != ch.ID || threadRequests(e) != 0 {
 		t.Fatalf("a thread was opened (%d requests) where the bot cannot post", threadRequests(e))
 	}
-	if !strings.Contains(lobby.msg.Content, "Send Messages in Threads") {
-		t.Errorf("the lobby does not say why there is no thread: %q", lobby.msg.Content)
+	if !strings.Contains(lobby.msg.Body(), "Send Messages in Threads") {
+		t.Errorf("the lobby does not say why there is no thread: %q", lobby.msg.Body())
 	}
 	startIn(e, lobby.msg, ch.ID, alice, bob)
 	e.srv.CheckClean(t)
@@ -55,8 +55,8 @@ func TestChannelRefusingFilesOpensNothing(t *testing.T) {
 	ch := e.channel("no-files")
 	e.srv.SetOverwrite(ch.ID, fakediscord.Overwrite{ID: e.guild.ID, Type: 0, Deny: fakediscord.PermAttachFiles})
 	a := e.ttr(e.user("alice").ID, ch.ID, "new")
-	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Content, "Attach Files") || strings.Contains(a.msg.Content, "Send Messages") {
-		t.Errorf("the refusal: %q", a.msg.Content)
+	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Body(), "Attach Files") || strings.Contains(a.msg.Body(), "Send Messages") {
+		t.Errorf("the refusal: %q", a.msg.Body())
 	}
 	if threadRequests(e) != 0 || len(e.srv.Threads(ch.ID)) != 0 || len(e.lobbies(ch.ID)) != 0 {
 		t.Error("a thread or a lobby was opened")
@@ -76,8 +76,8 @@ func TestTablesInThreads(t *testing.T) {
 	alice, bob := e.user("alice"), e.user("bob")
 	private := e.srv.CreatePrivateThread(ch.ID, "secret", alice.ID)
 	a := e.ttr(alice.ID, private.ID, "new")
-	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Content, "private thread") {
-		t.Errorf("/ttr new in a private thread: %q", a.msg.Content)
+	if !a.msg.Ephemeral() || !strings.Contains(a.msg.Body(), "private thread") {
+		t.Errorf("/ttr new in a private thread: %q", a.msg.Body())
 	}
 	if recs, _ := e.st.List(); len(recs) != 0 || threadRequests(e) != 0 {
 		t.Fatal("a table was opened in a private thread")
@@ -85,7 +85,7 @@ func TestTablesInThreads(t *testing.T) {
 	public := e.srv.CreateThread(ch.ID, "open")
 	lobby, game := e.newGame(alice.ID, public.ID)
 	if game.ID != public.ID || threadRequests(e) != 0 || button(lobby.msg, "lobby:", ":join") == "" {
-		t.Fatalf("/ttr new in a public thread: %q in %s", lobby.msg.Content, game.ID)
+		t.Fatalf("/ttr new in a public thread: %q in %s", lobby.msg.Body(), game.ID)
 	}
 	startIn(e, lobby.msg, public.ID, alice, bob)
 	e.srv.CheckClean(t)

@@ -28,7 +28,7 @@ func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (str
 	m.Ephemeral = false
 	w, files := toWire(b.withEmojis(m))
 	w.Nonce, w.EnforceNonce = nonceOf(m), true
-	id, err := b.createMessage(ctx, channel, w, files)
+	id, resp, err := b.createMessage(ctx, channel, w, files)
 	switch {
 	case forbidden(err):
 		b.refused.LoadOrStore(channel, RefusedChannel{Channel: channel, Code: discordCode(err), Since: time.Now()})
@@ -37,6 +37,9 @@ func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (str
 		return "", fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
 	case err == nil:
 		b.refused.Delete(channel)
+		if m.IsBoard {
+			b.layouts.posted(id, w, resp)
+		}
 	}
 	return id, err
 }
@@ -93,7 +96,7 @@ func (b *Bot) DM(ctx context.Context, user string, m commands.Message) error {
 		m.Ephemeral = false
 		w, files := toWire(b.withEmojis(m))
 		w.Nonce, w.EnforceNonce = nonceOf(m), true
-		_, err = b.createMessage(ctx, ch, w, files)
+		_, _, err = b.createMessage(ctx, ch, w, files)
 	}
 	switch {
 	case err == nil:
@@ -138,14 +141,36 @@ func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
 var _ commands.ControlsRemover = (*Bot)(nil)
 
 // RemoveControls takes every button off an earlier post
-// (PATCH /channels/{channel}/messages/{message} with no components).
+// (PATCH /channels/{channel}/messages/{message}): a plain message loses its
+// components, a components v2 board is laid out again without its rows
+// (controls.go).
 func (b *Bot) RemoveControls(ctx context.Context, channel, message string) error {
-	body := struct {
-		Components []wireComponent `json:"components"`
-	}{[]wireComponent{}}
-	_, err := b.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), body, nil)
+	url, bucket := discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, "")
+	body, known := b.layouts.take(message)
+	if !known {
+		if _, no := b.unreadable.Load(channel); no {
+			return errUnreadable
+		}
+		resp, err := b.send(ctx, "GET", url, bucket, nil, nil)
+		if forbidden(err) {
+			// No Read Message History: asking again would only add refusals
+			// Discord counts against the address; this process asks no more.
+			b.unreadable.Store(channel, true)
+		}
+		if err != nil {
+			return err
+		}
+		if body, err = controlsRemoval(resp); err != nil {
+			return err
+		}
+	}
+	_, err := b.send(ctx, "PATCH", url, bucket, body, nil)
 	return err
 }
+
+// errUnreadable: a board the bot does not remember is in a channel it may not read (no Read
+// Message History): its buttons stay, and a click on them is answered as stale.
+var errUnreadable = errors.New("the board is not remembered and its channel cannot be read")
 
 var _ commands.MessageEditor = (*Bot)(nil)
 

@@ -134,10 +134,10 @@ func TestAQuietThread(t *testing.T) {
 			low := present.T(c.lang, "race.trains_low", "player", "X", "n", 3)
 			low = low[:strings.Index(low, "X")]
 			for i, m := range e.srv.Messages(tb.ch.ID) {
-				if headsUp < 0 && m.Public() && strings.Contains(m.Content, low) {
+				if headsUp < 0 && m.Public() && strings.Contains(m.Body(), low) {
 					headsUp = i
 				}
-				if end < 0 && m.Public() && strings.Contains(m.Content, "🚨") {
+				if end < 0 && m.Public() && strings.Contains(m.Body(), "🚨") {
 					end = i
 				}
 			}
@@ -160,7 +160,7 @@ func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int
 		if !m.Public() {
 			continue
 		}
-		if strings.Contains(m.Content, "🏁") {
+		if strings.Contains(m.Body(), "🏁") {
 			return // the final reveal: its sheet is the last picture
 		}
 		if _, ok := m.Attachment("board.png"); ok {
@@ -173,7 +173,7 @@ func checkLatestBoardPicture(t *testing.T, msgs []fakediscord.Message, seats int
 		if since > seats+3 {
 			t.Fatalf("message %s is the %dth public message since the map changed, and no picture", m.ID, since)
 		}
-		if since < 0 && mapChangeTold(m.Content) {
+		if since < 0 && mapChangeTold(m.Body()) {
 			since = 0
 		}
 	}

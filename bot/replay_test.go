@@ -31,7 +31,7 @@ func TestReplayButton(t *testing.T) {
 	}
 	a := e.click(tb.players[1].ID, final.ID, id)
 	if !a.msg.Ephemeral() {
-		t.Fatalf("the replay was answered publicly: %q", a.msg.Content)
+		t.Fatalf("the replay was answered publicly: %q", a.msg.Body())
 	}
 	att, ok := a.msg.Attachment("replay.gif")
 	if !ok || att.ContentType != "image/gif" {

@@ -85,19 +85,19 @@ func (b *Bot) editOriginal(ctx context.Context, i *discordgo.Interaction, w wire
 }
 
 // createMessage posts to a channel and returns the new message's id.
-func (b *Bot) createMessage(ctx context.Context, channel string, w wireMessage, files []*discordgo.File) (string, error) {
+func (b *Bot) createMessage(ctx context.Context, channel string, w wireMessage, files []*discordgo.File) (string, []byte, error) {
 	url := discordgo.EndpointChannelMessages(channel)
 	resp, err := b.send(ctx, "POST", url, url, w, files)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	var m struct {
 		ID string `json:"id"`
 	}
 	if err := discordgo.Unmarshal(resp, &m); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return m.ID, nil
+	return m.ID, resp, nil
 }
 
 // discordCode is the JSON error code of a failed request, or 0.

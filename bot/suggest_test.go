@@ -67,7 +67,7 @@ func (fs *firstSuggester) settle(cmd, value string, cur fakediscord.User, b fake
 	tb, e := fs.tb, fs.tb.e
 	fs.taken[cmd]++
 	if !a.msg.Ephemeral() {
-		e.t.Fatalf("the answer to /%s is public: %q", cmd, a.msg.Content)
+		e.t.Fatalf("the answer to /%s is public: %q", cmd, a.msg.Body())
 	}
 	for _, prefix := range []string{"pay:", "trip:"} {
 		if id := button(a.msg, prefix, ""); id != "" && !strings.HasSuffix(id, ":cancel") {
@@ -87,16 +87,16 @@ func (fs *firstSuggester) settle(cmd, value string, cur fakediscord.User, b fake
 		fs.moves[cmd]++
 		return true
 	}
-	if strings.HasPrefix(value, "?") && !strings.HasPrefix(a.msg.Content, "⛔") {
+	if strings.HasPrefix(value, "?") && !strings.HasPrefix(a.msg.Body(), "⛔") {
 		fs.explained[cmd]++
 		if fs.explained[cmd] == 1 {
-			e.t.Logf("/%s %q explained: %q", cmd, value, a.msg.Content)
+			e.t.Logf("/%s %q explained: %q", cmd, value, a.msg.Body())
 		}
 		return false
 	}
 	fs.refused[cmd]++
 	if len(fs.examples) < 5 {
-		fs.examples = append(fs.examples, fmt.Sprintf("/%s %q → %q", cmd, value, a.msg.Content))
+		fs.examples = append(fs.examples, fmt.Sprintf("/%s %q → %q", cmd, value, a.msg.Body()))
 	}
 	return false
 }
@@ -115,9 +115,9 @@ func (fs *firstSuggester) turn(stations, passengers bool) bool {
 	if !ok {
 		return false
 	}
-	cur, ok := tb.user(lastMention(b.Content))
+	cur, ok := tb.user(lastMention(b.Body()))
 	if !ok {
-		e.t.Fatalf("the board names no player to play: %q", b.Content)
+		e.t.Fatalf("the board names no player to play: %q", b.Body())
 	}
 	route := fs.first(cur.ID, "claim", fakediscord.Focused(fakediscord.StringOption("route", "")))
 	if route != "" {
@@ -183,12 +183,12 @@ func (fs *firstSuggester) draw(cur fakediscord.User, b fakediscord.Message) bool
 	})
 	prompt := a.msg.ID
 	for _, mix := range mixes {
-		if a = tb.do(e.click(cur.ID, prompt, mix)); !strings.HasPrefix(a.msg.Content, "⛔") {
+		if a = tb.do(e.click(cur.ID, prompt, mix)); !strings.HasPrefix(a.msg.Body(), "⛔") {
 			break
 		}
 	}
-	if strings.HasPrefix(a.msg.Content, "⛔") {
-		e.t.Logf("%s can draw nothing: %q", cur.Username, a.msg.Content)
+	if strings.HasPrefix(a.msg.Body(), "⛔") {
+		e.t.Logf("%s can draw nothing: %q", cur.Username, a.msg.Body())
 		return false
 	}
 	tb.keepFewest(cur, a)
@@ -214,7 +214,7 @@ func localTable(e *env, channel, mapID, variant, locale, lang string, names ...s
 	tb.ch = ch
 	tb.do(lobby)
 	if button(lobby.msg, "lobby:", ":join") == "" {
-		e.t.Fatalf("/ttr new: %q", lobby.msg.Content)
+		e.t.Fatalf("/ttr new: %q", lobby.msg.Body())
 	}
 	for _, p := range tb.players[1:] {
 		m, _ := e.srv.Message(lobby.msg.ID)

@@ -30,7 +30,7 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 	eu.setup()
 	// A game command typed in the parent channel points to the thread.
 	if a := e.run(usa.players[0].ID, lobbyChannel.ID, "hand"); !a.msg.Ephemeral() || !a.msg.Contains("<#"+usa.ch.ID+">") {
-		t.Errorf("/hand in the parent channel: %q", a.msg.Content)
+		t.Errorf("/hand in the parent channel: %q", a.msg.Body())
 	}
 	// Interleaved turns: the two tables never see each other's moves.
 	for turns := 0; !usa.over() || !eu.over(); turns++ {
@@ -62,7 +62,7 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 		case button(m, "rematch:", "") != "":
 			results = append(results, m)
 		default:
-			t.Errorf("the parent channel got a message that belongs in a thread: %q", m.Content)
+			t.Errorf("the parent channel got a message that belongs in a thread: %q", m.Body())
 		}
 		if _, pic := m.Attachment("board.png"); pic {
 			t.Errorf("a board was posted in the parent channel")
@@ -74,7 +74,7 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 	for _, tb := range []*table{usa, eu} {
 		found := false
 		for _, r := range results {
-			found = found || strings.Contains(r.Content, "<#"+tb.ch.ID+">")
+			found = found || strings.Contains(r.Body(), "<#"+tb.ch.ID+">")
 		}
 		if !found {
 			t.Errorf("no result links to thread %s", tb.ch.ID)
@@ -88,18 +88,18 @@ func TestTwoGamesInOneChannelEachInItsThread(t *testing.T) {
 	// seats in a new thread, announced in the parent channel.
 	var usaResult fakediscord.Message
 	for _, r := range results {
-		if strings.Contains(r.Content, "<#"+usa.ch.ID+">") {
+		if strings.Contains(r.Body(), "<#"+usa.ch.ID+">") {
 			usaResult = r
 		}
 	}
 	rematch := button(usaResult, "rematch:", "")
-	if a := e.click(eu.players[0].ID, usaResult.ID, rematch); !a.msg.Ephemeral() || !strings.Contains(a.msg.Content, "/ttr new") {
-		t.Errorf("a stranger's rematch: %q", a.msg.Content)
+	if a := e.click(eu.players[0].ID, usaResult.ID, rematch); !a.msg.Ephemeral() || !strings.Contains(a.msg.Body(), "/ttr new") {
+		t.Errorf("a stranger's rematch: %q", a.msg.Body())
 	}
 	threads := len(e.srv.Threads(lobbyChannel.ID))
 	a := e.click(usa.players[1].ID, usaResult.ID, rematch)
 	if !a.msg.Ephemeral() {
-		t.Fatalf("the rematch answer is private: %q", a.msg.Content)
+		t.Fatalf("the rematch answer is private: %q", a.msg.Body())
 	}
 	th := e.srv.Threads(lobbyChannel.ID)
 	if len(th) != threads+1 {
@@ -134,8 +134,8 @@ func TestNoThreadPermissionPlaysInTheChannel(t *testing.T) {
 	if game.ID != ch.ID || len(e.srv.RequestsTo("POST", "/channels/{channel_id}/threads")) != 0 {
 		t.Fatalf("a thread was asked for without the permission")
 	}
-	if !strings.Contains(lobby.msg.Content, "Create Public Threads") {
-		t.Errorf("the lobby does not say why there is no thread: %q", lobby.msg.Content)
+	if !strings.Contains(lobby.msg.Body(), "Create Public Threads") {
+		t.Errorf("the lobby does not say why there is no thread: %q", lobby.msg.Body())
 	}
 	e.click(bob.ID, lobby.msg.ID, button(lobby.msg, "lobby:", ":join"))
 	m, _ := e.srv.Message(lobby.msg.ID)
@@ -155,8 +155,8 @@ func TestTableInTheChannelOnRequest(t *testing.T) {
 	if game.ID != ch.ID || len(e.srv.Threads(ch.ID)) != 0 {
 		t.Fatal("a thread was opened though the table asked for none")
 	}
-	if strings.Contains(lobby.msg.Content, "thread") {
-		t.Errorf("the lobby talks of threads: %q", lobby.msg.Content)
+	if strings.Contains(lobby.msg.Body(), "thread") {
+		t.Errorf("the lobby talks of threads: %q", lobby.msg.Body())
 	}
 }
 
@@ -178,8 +178,8 @@ func TestFrenchTableKeepsPrivateRepliesInEachPlayersLanguage(t *testing.T) {
 	m, _ := e.srv.Message(lobby.msg.ID)
 	e.click(bob.ID, m.ID, button(m, "lobby:", ":start"))
 	board, ok := e.latest(game.ID, isBoard)
-	if !ok || !strings.Contains(board.Content, "La partie commence") {
-		t.Fatalf("the first board is not French: %q", board.Content)
+	if !ok || !strings.Contains(board.Body(), "La partie commence") {
+		t.Fatalf("the first board is not French: %q", board.Body())
 	}
 	for _, c := range board.Buttons() {
 		if c.Label != "" && strings.Contains(c.Label, "Choose") {
@@ -212,7 +212,7 @@ func TestThreadThatDiscordFailsToOpenFallsBackToTheChannel(t *testing.T) {
 	if game.ID != ch.ID {
 		t.Fatal("a thread exists though Discord failed")
 	}
-	if !strings.Contains(lobby.msg.Content, "Discord did not open a thread") || button(lobby.msg, "lobby:", ":join") == "" {
-		t.Errorf("the lobby: %q", lobby.msg.Content)
+	if !strings.Contains(lobby.msg.Body(), "Discord did not open a thread") || button(lobby.msg, "lobby:", ":join") == "" {
+		t.Errorf("the lobby: %q", lobby.msg.Body())
 	}
 }

@@ -184,6 +184,9 @@ func (b *Bot) PostVia(ctx context.Context, via, channel string, m commands.Messa
 	if err := discordgo.Unmarshal(resp, &msg); err != nil || msg.ID == "" {
 		return "", fmt.Errorf("the follow-up's answer names no message: %v", err)
 	}
+	if m.IsBoard {
+		b.layouts.posted(msg.ID, w, resp)
+	}
 	return msg.ID, nil
 }
 
@@ -194,11 +197,23 @@ func (b *Bot) RemoveControlsVia(ctx context.Context, via, channel, message strin
 	if !ok {
 		return fmt.Errorf("%w: malformed via", commands.ErrViaGone)
 	}
-	body := struct {
-		Components []wireComponent `json:"components"`
-	}{[]wireComponent{}}
-	_, err := b.sendInteraction(ctx, "PATCH", discordgo.EndpointWebhookMessage(app, token, message), body, nil)
-	return redact(viaError(err), token)
+	url := discordgo.EndpointWebhookMessage(app, token, message)
+	body, known := b.layouts.take(message)
+	if !known {
+		resp, err := b.sendInteraction(ctx, "GET", url, nil, nil)
+		if err != nil {
+			return redact(viaError(err), token)
+		}
+		if body, err = controlsRemoval(resp); err != nil {
+			return err
+		}
+	}
+	_, err := b.sendInteraction(ctx, "PATCH", url, body, nil)
+	err = viaError(err)
+	if known && errors.Is(err, commands.ErrViaGone) {
+		b.layouts.keep(message, body) // for the channel's edit, which follows
+	}
+	return redact(err, token)
 }
 
 // redact keeps an interaction's token out of an error's text (a URL in it), since errors are

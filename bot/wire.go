@@ -16,8 +16,8 @@ import (
 // for creating (channel messages, interaction replies, follow-ups) and for
 // replacing a message (updates and edits).
 type wireMessage struct {
-	Content         string           `json:"content"`
-	Embeds          []wireEmbed      `json:"embeds"`
+	Content         string           `json:"content,omitempty"`
+	Embeds          []wireEmbed      `json:"embeds,omitempty"`
 	Components      []wireComponent  `json:"components"`
 	AllowedMentions *wireMentions    `json:"allowed_mentions,omitempty"`
 	Attachments     []wireAttachment `json:"attachments,omitempty"`
@@ -29,13 +29,16 @@ type wireMessage struct {
 }
 
 // wireReplacement is a message that replaces another one entirely: the
-// attachments list is always sent, so that old files not listed go away.
+// attachments list is always sent, so that old files not listed go away. A
+// components v2 replacement has content null and no embeds, as Discord
+// requires of an edit that sets the flag.
 type wireReplacement struct {
-	Content         string           `json:"content"`
+	Content         *string          `json:"content"`
 	Embeds          []wireEmbed      `json:"embeds"`
 	Components      []wireComponent  `json:"components"`
 	AllowedMentions *wireMentions    `json:"allowed_mentions,omitempty"`
 	Attachments     []wireAttachment `json:"attachments"`
+	Flags           int              `json:"flags,omitempty"`
 }
 
 type wireEmbed struct {
@@ -62,7 +65,8 @@ type wireImage struct {
 	URL string `json:"url"`
 }
 
-// wireComponent is an action row, a button or a string select.
+// wireComponent is an action row, a button or a string select, or a
+// components v2 container, text display or media gallery (layout.go).
 type wireComponent struct {
 	Type        int             `json:"type"`
 	Components  []wireComponent `json:"components,omitempty"`
@@ -75,6 +79,10 @@ type wireComponent struct {
 	MinValues   *int            `json:"min_values,omitempty"`
 	MaxValues   *int            `json:"max_values,omitempty"`
 	Options     []wireOption    `json:"options,omitempty"`
+	// Components V2.
+	Content string          `json:"content,omitempty"` // a text display's
+	Items   []wireMediaItem `json:"items,omitempty"`   // a media gallery's
+	File    *wireMedia      `json:"file,omitempty"`    // a file component's
 }
 
 // wireEmoji is a Unicode emoji by its name, or an application's custom
@@ -132,6 +140,11 @@ const (
 // toWire converts a message for sending. Files are returned separately,
 // with fresh readers, for a multipart body.
 func toWire(m commands.Message) (wireMessage, []*discordgo.File) {
+	if layout, ok := boardLayout(m); ok {
+		w := wireMessage{Components: layout, AllowedMentions: mentions(m.Mentions), Flags: flagComponentsV2,
+			Attachments: attachments(m.Files, true)}
+		return w, files(m.Files)
+	}
 	w := wireMessage{
 		Content:         withStatus(m.Content, m.Status),
 		Embeds:          embeds(m.Embeds),
@@ -161,9 +174,23 @@ func withStatus(content, status string) string {
 // toReplacement converts a message that replaces the one a component is
 // on: its new files are listed as attachments, the old ones dropped.
 func toReplacement(m commands.Message) (wireReplacement, []*discordgo.File) {
+	if len(m.Files) > 0 {
+		// Discord does not find a file uploaded by an edit for a media gallery
+		// (discord-api-docs#7529): a board that replaces a message with a new
+		// picture (an answer after a deferral) goes plain, its status quoted.
+		m.IsBoard = false
+	}
 	w, files := toWire(m)
-	r := wireReplacement{Content: w.Content, Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
+	r := wireReplacement{Embeds: w.Embeds, Components: w.Components, AllowedMentions: w.AllowedMentions,
 		Attachments: attachments(m.Files, true)}
+	if w.Flags&flagComponentsV2 != 0 {
+		r.Embeds, r.Flags = []wireEmbed{}, flagComponentsV2
+	} else {
+		r.Content = &w.Content
+		if r.Embeds == nil {
+			r.Embeds = []wireEmbed{}
+		}
+	}
 	return r, files
 }
 

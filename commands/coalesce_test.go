@@ -154,3 +154,16 @@ func TestBoardRunStopsWhereTheChannelMustReadInOrder(t *testing.T) {
 		})
 	}
 }
+
+// A board's mark (Message.IsBoard) survives the outbox, beside the payload's own Board (its
+// position): a field named alike would be dropped by encoding/json.
+func TestBoardMarkSurvivesTheOutbox(t *testing.T) {
+	raw, err := json.Marshal(outboxPayload{Message: Message{Content: "x", IsBoard: true}, Board: &boardAt{Moves: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p outboxPayload
+	if err := json.Unmarshal(raw, &p); err != nil || !p.IsBoard || p.Board == nil || p.Board.Moves != 3 {
+		t.Fatalf("%s read back as IsBoard %v, Board %+v (%v)", raw, p.IsBoard, p.Board, err)
+	}
+}

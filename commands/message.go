@@ -30,6 +30,10 @@ type Message struct {
 	// with a board of its own, so a transport that shows one picture at a
 	// time (the terminal) may show this board's words alone.
 	BotNext bool `json:",omitempty"`
+	// IsBoard marks a table's board (its narration, picture, status and controls), for a
+	// transport that lays those out as one unit (Discord: a Components V2 container). A
+	// board queued by a release without it goes out as a plain message.
+	IsBoard bool `json:",omitempty"`
 }
 
 // Embed is a rich block under the content.

@@ -254,7 +254,7 @@ func (t *table) boardText() Message {
 		sb.WriteByte('\n')
 	}
 	t.told.turn = t.told.turn[:0]
-	m := Message{}
+	m := Message{IsBoard: true}
 	switch g.Phase() {
 	case engine.PhaseSetup:
 		sb.WriteString(present.T(loc, "setup.choose"))

@@ -13,8 +13,27 @@ import (
 // longest path where the board scores one, and the last round. It is ""
 // while the first tickets are chosen and once the game is over.
 func StatusLine(loc string, v *engine.PublicView, players []Player) string {
+	return strings.Join(StatusLines(loc, v, players), StatusSeparator)
+}
+
+// StatusSeparator joins the status line's parts; SplitStatus parts it again.
+const StatusSeparator = " | "
+
+// SplitStatus parts a status line (StatusLine) into its short lines, one a seat, then the
+// longest path and the last round: a layout that reads at 400 pixels (Discord's first width),
+// where the whole line wraps anywhere. A name holding " | " breaks its line in two, no worse.
+func SplitStatus(status string) []string {
+	if status == "" {
+		return nil
+	}
+	return strings.Split(status, StatusSeparator)
+}
+
+// StatusLines are the status line's parts: one a seat, then the longest path and the last
+// round; none while the first tickets are chosen and once the game is over.
+func StatusLines(loc string, v *engine.PublicView, players []Player) []string {
 	if v.Phase == engine.PhaseSetup || v.Phase == engine.PhaseOver {
-		return ""
+		return nil
 	}
 	name := seatLabel(loc, players)
 	parts := make([]string, 0, len(v.Players)+2)
@@ -37,7 +56,7 @@ func StatusLine(loc string, v *engine.PublicView, players []Player) string {
 	if v.LastRound {
 		parts = append(parts, T(loc, "status.line.last_round"))
 	}
-	return strings.Join(parts, " | ")
+	return parts
 }
 
 // seatLabel names seats briefly, as the status line and the race's lines

@@ -114,3 +114,22 @@ func BenchmarkStatusLine(b *testing.B) {
 		StatusLine("en", v, players)
 	}
 }
+
+// The status line parts again into one short line a seat, then the longest path and the last
+// round, for a layout that reads at 400 pixels.
+func TestSplitStatus(t *testing.T) {
+	line := "🔴 alice 11 pts · 39 trains | ▶ 🔵 🤖 Vera 3 pts · 1 train | longest path: alice (6 trains) | 🚨 last round"
+	got := SplitStatus(line)
+	want := []string{"🔴 alice 11 pts · 39 trains", "▶ 🔵 🤖 Vera 3 pts · 1 train", "longest path: alice (6 trains)", "🚨 last round"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q", got)
+	}
+	if SplitStatus("") != nil {
+		t.Error("no status, no lines")
+	}
+	for _, l := range got {
+		if n := len([]rune(l)); n > 40 {
+			t.Errorf("%q: %d characters, too long for one line at 400 px", l, n)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func handleInteractionCallback(s *Server, c *call) {
 		}
 		if err := s.applyPayloadLocked(m, data, c.files(), false); err != nil {
 			s.mu.Unlock()
-			c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Pointer: "/data", Message: err.Error()}}})
+			c.failWith(payloadRefusal(err, "/data"))
 			return
 		}
 		if req.Type == CallbackDeferredMessage {
@@ -123,6 +123,9 @@ func handleInteractionCallback(s *Server, c *call) {
 		out, apiErr := s.editMessageLocked(m, data, c.files())
 		if apiErr != nil {
 			s.mu.Unlock()
+			for i := range apiErr.invalid {
+				apiErr.invalid[i].Pointer = "/data" + apiErr.invalid[i].Pointer
+			}
 			c.failWith(apiErr)
 			return
 		}
@@ -242,7 +245,7 @@ func handleFollowup(s *Server, c *call) {
 		CreatedAt: s.Now(), InteractionID: it.id, WebhookID: s.bot.ID}
 	if err := s.applyPayloadLocked(m, c.document(), c.files(), false); err != nil {
 		s.mu.Unlock()
-		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
+		c.failWith(payloadRefusal(err, ""))
 		return
 	}
 	if isEmptyMessage(m) {

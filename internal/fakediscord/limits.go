@@ -118,7 +118,16 @@ func checkCallback(doc map[string]any) []SchemaError {
 		return nil
 	}
 	switch typ, _ := intValue(doc["type"]); typ {
-	case CallbackMessage, CallbackDeferredMessage, CallbackUpdateMessage:
+	case CallbackDeferredMessage:
+		// "the only valid message flag you may use is EPHEMERAL. If you'd like to create a
+		// component based message with IS_COMPONENTS_V2 you must do that with the edit
+		// original response endpoint" (Interaction Response Object, Messages).
+		if flags, _ := intValue(data["flags"]); flags&^FlagEphemeral != 0 {
+			return []SchemaError{{Pointer: "/data/flags", Code: "INTERACTION_DEFERRED_FLAGS_INVALID",
+				Message: fmt.Sprintf("A deferred message takes only the EPHEMERAL flag (got %d).", flags)}}
+		}
+		return checkMessage(data, "/data")
+	case CallbackMessage, CallbackUpdateMessage:
 		return checkMessage(data, "/data")
 	case CallbackAutocompleteResult:
 		return checkChoices(data["choices"], "/data/choices")
@@ -149,6 +158,9 @@ func checkMessage(doc map[string]any, at string) []SchemaError {
 				errs = append(errs, SchemaError{Pointer: fmt.Sprintf("%s/components/%d/type", at, i), Code: "UNION_TYPE_CHOICES", Message: fmt.Sprintf("top-level component of type %d needs the components v2 flag (1<<15); only action rows are allowed without it", t)})
 			}
 		}
+	}
+	if flags&FlagComponentsV2 != 0 {
+		errs = append(errs, checkComponentsV2(doc, at)...)
 	}
 	errs = append(errs, checkComponents(doc["components"], at+"/components")...)
 	if embeds, ok := doc["embeds"].([]any); ok {

@@ -46,6 +46,36 @@ func actionRow(cs ...any) map[string]any { return map[string]any{"type": 1, "com
 
 func components(rows ...any) string { return jsonOf(map[string]any{"components": rows}) }
 
+func text(content string) map[string]any { return map[string]any{"type": 10, "content": content} }
+
+func container(cs ...any) map[string]any { return map[string]any{"type": 17, "components": cs} }
+
+func gallery(items ...any) map[string]any {
+	if items == nil {
+		items = []any{}
+	}
+	return map[string]any{"type": 12, "items": items}
+}
+
+func item(url, alt string) map[string]any {
+	it := map[string]any{"media": map[string]any{"url": url}}
+	if alt != "" {
+		it["description"] = alt
+	}
+	return it
+}
+
+// v2 is a components v2 message body.
+func v2(cs ...any) string { return v2With(nil, cs...) }
+
+func v2With(extra map[string]any, cs ...any) string {
+	body := map[string]any{"flags": FlagComponentsV2, "components": cs}
+	for k, v := range extra {
+		body[k] = v
+	}
+	return jsonOf(body)
+}
+
 func selectOf(options []any) map[string]any {
 	return map[string]any{"type": 3, "custom_id": "pick", "options": options}
 }
@@ -135,6 +165,47 @@ var limitCases = []limitCase{
 		jsonOf(map[string]any{"flags": FlagComponentsV2, "components": []any{map[string]any{"type": 10, "content": "hi"}}}),
 		components(map[string]any{"type": 10, "content": "hi"}),
 		"/components/0/type", "UNION_TYPE_CHOICES"},
+	// Components V2 (flag 1<<15).
+	{"components v2: no content beside the flag", "POST", "/channels/1/messages",
+		v2(text("hi")), v2With(map[string]any{"content": "hi"}, text("hi")),
+		"/content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"},
+	{"components v2: no embeds beside the flag", "POST", "/channels/1/messages",
+		v2With(map[string]any{"embeds": []any{}}, text("hi")), v2With(map[string]any{"embeds": []any{map[string]any{"title": "t"}}}, text("hi")),
+		"/embeds", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"},
+	{"components v2: no poll beside the flag", "POST", "/channels/1/messages",
+		v2(text("hi")), v2With(map[string]any{"poll": map[string]any{"question": map[string]any{"text": "q"}, "answers": []any{map[string]any{"poll_media": map[string]any{"text": "a"}}}}}, text("hi")),
+		"/poll", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"},
+	{"components v2: no stickers beside the flag", "POST", "/channels/1/messages",
+		v2(text("hi")), v2With(map[string]any{"sticker_ids": []any{"1"}}, text("hi")),
+		"/sticker_ids", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"},
+	{"components v2: no content in an interaction reply with the flag", "POST", callbackPath,
+		jsonOf(map[string]any{"type": 4, "data": map[string]any{"flags": FlagComponentsV2, "components": []any{text("hi")}}}),
+		jsonOf(map[string]any{"type": 4, "data": map[string]any{"flags": FlagComponentsV2, "content": "hi", "components": []any{text("hi")}}}),
+		"/data/content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"},
+	{"components v2: a container needs the flag", "POST", "/channels/1/messages",
+		v2(container(text("hi"))), components(container(text("hi"))),
+		"/components/0/type", "UNION_TYPE_CHOICES"},
+	{"components v2: at most 40 components, nested ones counted", "POST", "/channels/1/messages",
+		v2(container(repeat(37, func(int) any { return text("t") })...), actionRow(btn("a"))),
+		v2(container(repeat(38, func(int) any { return text("t") })...), actionRow(btn("a"))),
+		"/components", "BASE_TYPE_MAX_LENGTH"},
+	{"components v2: at most 4000 characters of text displays in all", "POST", "/channels/1/messages",
+		v2(container(text(x(2000)), text(strings.Repeat("é", 2000)))), v2(container(text(x(2000))), text(x(2001))),
+		"/components", "BASE_TYPE_MAX_LENGTH"},
+	{"components v2: a media gallery has at least one item", "POST", "/channels/1/messages",
+		v2(gallery(item("https://example.org/a.png", ""))), v2(gallery()),
+		"/components/0/items", "BASE_TYPE_MIN_LENGTH"},
+	{"components v2: a media gallery has at most 10 items", "POST", "/channels/1/messages",
+		v2(gallery(repeat(10, func(int) any { return item("https://example.org/a.png", "") })...)),
+		v2(gallery(repeat(11, func(int) any { return item("https://example.org/a.png", "") })...)),
+		"/components/0/items", "BASE_TYPE_MAX_LENGTH"},
+	{"components v2: a media item's alt text at most 1024", "POST", "/channels/1/messages",
+		v2(gallery(item("https://example.org/a.png", x(1024)))), v2(gallery(item("https://example.org/a.png", x(1025)))),
+		"/components/0/items/0/description", "BASE_TYPE_MAX_LENGTH"},
+	{"components v2: a deferred reply takes only the ephemeral flag", "POST", callbackPath,
+		jsonOf(map[string]any{"type": 5, "data": map[string]any{"flags": FlagEphemeral}}),
+		jsonOf(map[string]any{"type": 5, "data": map[string]any{"flags": FlagComponentsV2}}),
+		"/data/flags", "INTERACTION_DEFERRED_FLAGS_INVALID"},
 	{"select options at most 25", "POST", "/channels/1/messages",
 		components(actionRow(selectOf(repeat(25, func(i int) any { return option("o", fmt.Sprint(i), "") })))),
 		components(actionRow(selectOf(repeat(26, func(i int) any { return option("o", fmt.Sprint(i), "") })))),

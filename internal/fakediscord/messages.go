@@ -139,6 +139,15 @@ type Component struct {
 	MinLength   *int           `json:"min_length,omitempty"`
 	MaxLength   *int           `json:"max_length,omitempty"`
 	Description string         `json:"description,omitempty"`
+	// Components V2: a media gallery's items, a thumbnail's media, a file's file, a
+	// container's accent colour, a separator's divider and spacing.
+	Items       []MediaItem    `json:"items,omitempty"`
+	Media       *UnfurledMedia `json:"media,omitempty"`
+	File        *UnfurledMedia `json:"file,omitempty"`
+	AccentColor *int           `json:"accent_color,omitempty"`
+	Spoiler     bool           `json:"spoiler,omitempty"`
+	Divider     *bool          `json:"divider,omitempty"`
+	Spacing     int            `json:"spacing,omitempty"`
 }
 
 // Emoji decorates a button or select option.
@@ -302,6 +311,7 @@ func (m *Message) clone() Message {
 // fields stay; "attachments", when present, lists the existing attachments to keep, and
 // uploaded files are added either way.
 func (s *Server) applyPayloadLocked(m *Message, doc map[string]json.RawMessage, files []File, editing bool) error {
+	before := m.Flags
 	if raw, ok := doc["content"]; ok {
 		var content *string
 		if err := json.Unmarshal(raw, &content); err != nil {
@@ -350,6 +360,7 @@ func (s *Server) applyPayloadLocked(m *Message, doc map[string]json.RawMessage, 
 		}
 	}
 	meta := attachmentMeta(doc["attachments"])
+	uploaded := len(m.Attachments) // the attachments from here on are this body's files
 	for i, f := range files {
 		a := Attachment{ID: s.ids.next(), Filename: f.Filename, ContentType: f.ContentType, Data: f.Data}
 		if md, ok := meta[strconv.Itoa(i)]; ok {
@@ -382,8 +393,20 @@ func (s *Server) applyPayloadLocked(m *Message, doc map[string]json.RawMessage, 
 	}
 	if raw, ok := doc["components"]; ok {
 		m.RawComponents = append(json.RawMessage(nil), raw...)
+	}
+	if errs := checkV2State(before, m, doc, editing, m.Attachments[uploaded:]); len(errs) > 0 {
+		return formError(errs)
+	}
+	if _, ok := doc["components"]; ok {
+		if m.Flags&FlagComponentsV2 != 0 && len(m.RawComponents) > 0 && string(m.RawComponents) != "null" {
+			resolved, err := resolveComponentsV2(m.RawComponents, m.Attachments)
+			if err != nil {
+				return fmt.Errorf("components: %w", err)
+			}
+			m.RawComponents = resolved
+		}
 		m.Components = nil
-		if err := json.Unmarshal(raw, &m.Components); err != nil {
+		if err := json.Unmarshal(m.RawComponents, &m.Components); err != nil {
 			return fmt.Errorf("components: %w", err)
 		}
 	}
@@ -452,6 +475,9 @@ func (s *Server) resolveAttachmentURLs(raw json.RawMessage, atts []Attachment) (
 func (s *Server) messageJSONLocked(m *Message) map[string]any {
 	atts := []any{}
 	for _, a := range m.Attachments {
+		if m.referenced(a) {
+			continue // shown by an embed or a component, listed there
+		}
 		am := map[string]any{
 			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": a.URL, "proxy_url": a.URL,
 		}

@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,5 +199,28 @@ func TestClockOffsetMovesIDsAndTheDateHeader(t *testing.T) {
 	}
 	if d := time.Since(date); d < 4*time.Second || d > 7*time.Second {
 		t.Errorf("Date %s is %v behind the machine's clock, want 5s", resp.Header.Get("Date"), d)
+	}
+}
+
+// Reading one message of a guild channel needs View Channel and Read Message History (Get
+// Channel Message).
+func TestGetMessageNeedsReadMessageHistory(t *testing.T) {
+	srv := New(t)
+	guild := srv.CreateGuild("g")
+	table := srv.CreateTextChannel(guild.ID, "t")
+	rec := send(t, srv, "POST", "/channels/"+table.ID+"/messages", "application/json", []byte(`{"content": "board"}`))
+	var posted struct{ ID string }
+	json.Unmarshal(rec.Response, &posted)
+	path := "/channels/" + table.ID + "/messages/" + posted.ID
+	if rec := send(t, srv, "GET", path, "", nil); rec.Status != http.StatusOK {
+		t.Fatalf("with the permissions: %d %s", rec.Status, rec.Response)
+	}
+	srv.SetOverwrite(table.ID, Overwrite{ID: srv.Bot().ID, Type: 1, Deny: PermReadMessageHistory})
+	if rec := send(t, srv, "GET", path, "", nil); rec.Status != http.StatusForbidden || !strings.Contains(string(rec.Response), `"code":50013`) {
+		t.Fatalf("without Read Message History: %d %s", rec.Status, rec.Response)
+	}
+	srv.SetOverwrite(table.ID, Overwrite{ID: srv.Bot().ID, Type: 1, Deny: PermViewChannel})
+	if rec := send(t, srv, "GET", path, "", nil); rec.Status != http.StatusForbidden || !strings.Contains(string(rec.Response), `"code":50001`) {
+		t.Fatalf("without View Channel: %d %s", rec.Status, rec.Response)
 	}
 }

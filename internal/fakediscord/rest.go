@@ -443,7 +443,7 @@ func handleCreateMessage(s *Server, c *call) {
 	m := &Message{ID: s.ids.next(), ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, CreatedAt: now, Nonce: nonce}
 	if err := s.applyPayloadLocked(m, doc, c.files(), false); err != nil {
 		s.mu.Unlock()
-		c.failWith(&apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}})
+		c.failWith(payloadRefusal(err, ""))
 		return
 	}
 	if m.Ephemeral() {
@@ -519,9 +519,22 @@ func (s *Server) channelMessageLocked(c *call) (*Message, bool) {
 	return m, true
 }
 
+// handleGetMessage: "If operating on a guild channel, this endpoint requires the current user
+// to have the VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions" (Get Channel Message).
 func handleGetMessage(s *Server, c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ch, ok := s.channels[c.params["channel_id"]]; ok && ch.GuildID != "" {
+		perms := s.permissionsLocked(ch, s.bot.ID)
+		switch {
+		case perms&PermViewChannel == 0:
+			c.fail(http.StatusForbidden, 50001, "Missing Access")
+			return
+		case perms&PermReadMessageHistory == 0:
+			c.fail(http.StatusForbidden, 50013, "Missing Permissions")
+			return
+		}
+	}
 	if m, ok := s.channelMessageLocked(c); ok {
 		c.json(http.StatusOK, s.messageJSONLocked(m))
 	}
@@ -563,6 +576,11 @@ type apiError struct {
 }
 
 func (c *call) failWith(e *apiError) {
+	if e.code == 50035 {
+		c.invalid = append(c.invalid, e.invalid...)
+		c.invalidFormBody(e.invalid)
+		return
+	}
 	c.invalid = append(c.invalid, e.invalid...)
 	c.fail(e.status, e.code, e.message)
 }
@@ -571,7 +589,7 @@ func (c *call) failWith(e *apiError) {
 func (s *Server) editMessageLocked(m *Message, doc map[string]json.RawMessage, files []File) (map[string]any, *apiError) {
 	edited := m.clone()
 	if err := s.applyPayloadLocked(&edited, doc, files, true); err != nil {
-		return nil, &apiError{http.StatusBadRequest, 50035, "Invalid Form Body", []SchemaError{{Message: err.Error()}}}
+		return nil, payloadRefusal(err, "")
 	}
 	edited.Flags &^= FlagLoading
 	if isEmptyMessage(&edited) {
