@@ -105,9 +105,9 @@ func TestApplicationEmojisUploadedOnceAndShown(t *testing.T) {
 	// The narration of the tickets kept (🎫) reads with the ticket's picture.
 	found := false
 	for _, m := range e.srv.Messages(tb.ch.ID) {
-		found = found || strings.Contains(m.Content, "<:ttr_ticket_")
-		if strings.Contains(m.Content, present.TicketEmoji) {
-			t.Errorf("a public message still writes %s: %q", present.TicketEmoji, m.Content)
+		found = found || strings.Contains(m.Body(), "<:ttr_ticket_")
+		if strings.Contains(m.Body(), present.TicketEmoji) {
+			t.Errorf("a public message still writes %s: %q", present.TicketEmoji, m.Body())
 		}
 	}
 	if !found {
@@ -210,8 +210,8 @@ func TestRefusedEmojiUploadKeepsUnicode(t *testing.T) {
 				t.Errorf("the Tickets button lost its Unicode emoji: %s", board.RawComponents)
 			}
 			for _, m := range e.srv.Messages(tb.ch.ID) {
-				if strings.Contains(m.Content, "<:ttr_") {
-					t.Errorf("a message shows a custom emoji: %q", m.Content)
+				if strings.Contains(m.Body(), "<:ttr_") {
+					t.Errorf("a message shows a custom emoji: %q", m.Body())
 				}
 			}
 		})
