@@ -123,7 +123,7 @@ func TestClickingATrackClaimsItLikeTheCommand(t *testing.T) {
 		t.Errorf("the answer's page does not show the claim: %+v", st)
 	}
 	if _, err := s.srv.WaitMessage(thread, func(m fakediscord.Message) bool {
-		return isBoardPost(m) && strings.Contains(m.Content, present.T("", "turn.next", "player", "<@"+other.ID+">", "color", present.ColorDot(seatOf(rec, other.ID))))
+		return isBoardPost(m) && strings.Contains(m.Body(), present.T("", "turn.next", "player", "<@"+other.ID+">", "color", present.ColorDot(seatOf(rec, other.ID))))
 	}); err != nil {
 		t.Fatalf("the thread got no board after the page's claim: %v", err)
 	}

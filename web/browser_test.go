@@ -286,7 +286,7 @@ func TestBrowserThreeReadersAndAClick(t *testing.T) {
 	}
 	// (c) The thread got its board, naming the next player.
 	if _, err := s.srv.WaitMessage(thread, func(m fakediscord.Message) bool {
-		return isBoardPost(m) && strings.Contains(m.Content, "<@"+other.ID+">") && strings.Contains(m.Content, present.T("", "turn.next", "player", "<@"+other.ID+">", "color", present.ColorDot(seatOf(rec, other.ID))))
+		return isBoardPost(m) && strings.Contains(m.Body(), "<@"+other.ID+">") && strings.Contains(m.Body(), present.T("", "turn.next", "player", "<@"+other.ID+">", "color", present.ColorDot(seatOf(rec, other.ID))))
 	}); err != nil {
 		t.Errorf("the thread got no board after the click: %v", err)
 	}

@@ -197,8 +197,8 @@ func TestAGameEndedEarlyHasNoReplayLink(t *testing.T) {
 	}
 	link := s.web.ReplayURL(s.guild.ID, entries[0].GameID)
 	for _, m := range s.srv.Messages(thread) {
-		if strings.Contains(m.Content, "/r/") {
-			t.Errorf("a post links a replay: %q", m.Content)
+		if strings.Contains(m.Body(), "/r/") {
+			t.Errorf("a post links a replay: %q", m.Body())
 		}
 	}
 	if code, _ := s.get(link); code != http.StatusNotFound {

@@ -13,10 +13,19 @@ import (
 )
 
 // isBoardPost: a board of the thread, with its picture (once a round) or
-// in words with the table's status quoted under them.
+// in words with the table's status under them (quoted, or a text display
+// of its own on a Components V2 board).
 func isBoardPost(m fakediscord.Message) bool {
 	if _, pic := m.Attachment("board.png"); pic {
 		return true
+	}
+	if m.IsComponentsV2() { // the status is a text display of its own
+		for _, t := range m.TextDisplays() {
+			if strings.Contains(t, "▶ ") {
+				return true
+			}
+		}
+		return false
 	}
 	i := strings.LastIndex(m.Content, "\n> ")
 	return i >= 0 && strings.Contains(m.Content[i:], "▶ ")
