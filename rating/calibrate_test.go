@@ -16,13 +16,14 @@ import (
 //   - over the whole server, as often as the records of wins at least:
 //     not behind by more than 0.3 of a point on any edition (the whole
 //     step's measurement: level with the records on USA, where the true
-//     levels themselves are only 1.2 points ahead of them), and ahead
+//     levels themselves are only 1.1 points ahead of them), and ahead
 //     pooled over the six by 0.15 of a point;
 //   - where members of the two circles meet, where a record of wins
 //     misleads, ahead by 1.5 points on every edition;
 //   - in members' first ten games, ahead by 1.5 points on Europe and
-//     Märklin, and on USA not behind by more than 3 (its expert plays
-//     only two-handed there, where a record of wins runs high);
+//     Märklin, and on USA not behind by more than 3 (its expert members are
+//     new for longer, and a newcomer's record of one half beats a
+//     settled hard member's at once);
 //   - nine members in ten are within 4 of their level's anchor by their
 //     55th game (OpenSkill's damped step: 62nd to 82nd), and nine pairs
 //     of members of two levels in ten are in order by the 12th;

@@ -111,9 +111,8 @@ const (
 // ProvisionalGames is how many rated games a player needs before a rating
 // is shown as settled. The calibration (docs/ratings.md, 20 servers of
 // each kind) puts members of a stronger level above those of a weaker
-// one, nine pairs in ten, from their 4th to 6th game on Europe and
-// Märklin and their 10th or 11th on USA (where the expert's members play
-// fewer games).
+// one, nine pairs in ten, from their 4th to 7th game on every edition;
+// ten leaves room for a server less even than the calibration's.
 const ProvisionalGames = 10
 
 // Seat is one player of a game as Rate takes it.
