@@ -16,7 +16,7 @@ import (
 // thread's latest board message as Discord's client shows it in a window
 // 400 px wide (docs/images/thread-board.{en,fr,de}.png), when
 // CONDUCTOR_MSGSHOTS names the directory to write them to:
-// `go run ./internal/boardshots`. Each is a game well under way (English
+// `go run ./internal/webshots board`. Each is a game well under way (English
 // USA, French Europe, German Märklin; two people and a bot), its boards
 // drawn for real, shot at the first board with the map's picture on a
 // person's turn once the thread holds 100 board messages. The games are
@@ -25,7 +25,7 @@ import (
 func TestBoardMessagePictures(t *testing.T) {
 	dir := os.Getenv("CONDUCTOR_MSGSHOTS")
 	if dir == "" {
-		t.Skip("writes docs/images/thread-board.*.png when CONDUCTOR_MSGSHOTS is set: go run ./internal/boardshots")
+		t.Skip("writes docs/images/thread-board.*.png when CONDUCTOR_MSGSHOTS is set: go run ./internal/webshots board")
 	}
 	browser, err := msgshots.NewBrowser(t.TempDir())
 	if err != nil {

@@ -176,7 +176,7 @@ func TestEveryPictureIsShown(t *testing.T) {
 		if strings.HasPrefix(f.Name(), "web-") || strings.HasPrefix(f.Name(), "thread-") {
 			// Pictures taken with a browser: the live page's by
 			// internal/webshots (shown by docs/activity.md), the thread's
-			// board message's by internal/boardshots (docs/discord-limits.md).
+			// board message's by internal/webshots board (docs/discord-limits.md).
 			if !regexp.MustCompile(`images/` + regexp.QuoteMeta(f.Name()) + `\)`).MatchString(docs.String()) {
 				t.Errorf("no document shows or links docs/images/%s", f.Name())
 			}

@@ -3,7 +3,7 @@
 // Server.MessageJSON): HTML in Discord's dark theme (HTML), and a PNG of it
 // from headless Chromium (Browser.Shoot). The documentation's pictures of
 // the thread's board message come from it (bot's TestBoardMessagePictures,
-// run by `go run ./internal/boardshots`).
+// run by `go run ./internal/webshots board`).
 //
 // It draws what a client draws, no more: the author line, the markdown
 // subset the bot writes, embeds, attachments, buttons and select menus, and

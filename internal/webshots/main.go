@@ -1,12 +1,16 @@
-// Command webshots writes the documentation's pictures of the live page and
-// the replay page (docs/images/web-*.png) with headless Chromium:
+// Command webshots writes the documentation's pictures that headless
+// Chromium draws:
 //
-//	go run ./internal/webshots
+//	go run ./internal/webshots          # all of them
+//	go run ./internal/webshots page     # the live page and the replay page (docs/images/web-*.png)
+//	go run ./internal/webshots board    # the thread's latest board message, 400 px wide (docs/images/thread-board.*.png)
 //
-// The pictures come from web's TestScreenshots, which plays a game through
-// the fake Discord and opens the page as the real SDK does; this command
-// runs it with the directory to write to. It needs Chromium (Debian:
-// apt-get install chromium fonts-noto-color-emoji).
+// Each set comes from a test that plays games through the fake Discord:
+// web's TestScreenshots opens the page as the real SDK does; bot's
+// TestBoardMessagePictures draws the board message the fake recorded with
+// internal/msgshots. This command runs them with the directory to write
+// to. It needs Chromium and the fonts (Debian: apt-get install chromium
+// fonts-noto-core fonts-noto-color-emoji).
 package main
 
 import (
@@ -15,6 +19,15 @@ import (
 	"os/exec"
 	"path/filepath"
 )
+
+// shots are the sets of pictures: the test that writes each and the
+// variable that gives it the directory.
+var shots = []struct {
+	name, test, pkg, env string
+}{
+	{"page", "^TestScreenshots$", "./web", "CONDUCTOR_WEBSHOTS"},
+	{"board", "^TestBoardMessagePictures$", "./bot", "CONDUCTOR_MSGSHOTS"},
+}
 
 func main() {
 	dir, err := filepath.Abs(filepath.Join("docs", "images"))
@@ -25,11 +38,30 @@ func main() {
 		fmt.Fprintln(os.Stderr, "webshots: run it from the repository's root:", err)
 		os.Exit(2)
 	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestScreenshots$", "-v", "./web")
-	cmd.Env = append(os.Environ(), "CONDUCTOR_WEBSHOTS="+dir, "CONDUCTOR_REQUIRE_BROWSER=1")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "webshots:", err)
-		os.Exit(1)
+	want := map[string]bool{}
+	for _, a := range os.Args[1:] {
+		want[a] = true
+	}
+	ran := 0
+	for _, s := range shots {
+		if len(want) > 0 && !want[s.name] {
+			continue
+		}
+		delete(want, s.name)
+		ran++
+		cmd := exec.Command("go", "test", "-count=1", "-run", s.test, "-v", s.pkg)
+		cmd.Env = append(os.Environ(), s.env+"="+dir, "CONDUCTOR_REQUIRE_BROWSER=1")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "webshots:", s.name+":", err)
+			os.Exit(1)
+		}
+	}
+	for name := range want {
+		fmt.Fprintf(os.Stderr, "webshots: no pictures named %q: give page, board or nothing (all)\n", name)
+		os.Exit(2)
+	}
+	if ran == 0 {
+		os.Exit(2)
 	}
 }
