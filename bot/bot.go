@@ -148,6 +148,8 @@ type Bot struct {
 	// unreadable are the channels where reading a board was refused (channel
 	// id -> true): not asked again (poster.go).
 	unreadable sync.Map
+	// plain remembers that Discord refused a board's components v2 layout (layout.go).
+	plain plainBoards
 }
 
 // New makes a Bot; nothing is sent before Start. Its REST requests go to

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"conductor/commands"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
 	"conductor/internal/testkit/sketch"
@@ -225,4 +226,52 @@ type slowBoards struct {
 func (r slowBoards) Board(w io.Writer, s *imaging.Scene) error {
 	time.Sleep(r.pause)
 	return r.Renderer.Board(w, s)
+}
+
+// A board Discord refuses as Components V2 (a 400: should Discord read its documents otherwise
+// than the bot does) goes out plain, with its picture and its status quoted, rather than not at
+// all; the way it was refused (a channel's posts, an interaction's follow-ups) then sends its
+// boards plain at once for the rest of the process, and it is said once at warn level.
+func TestARefusedLayoutGoesOutPlain(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	e := newEnv(t, envOptions{logs: &logs})
+	tb := newTable(e, "table", "usa", "", "alice", "bob")
+	tb.setup()
+	// A person's move posts its board as a follow-up of the move's interaction.
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/webhooks/{webhook_id}/{webhook_token}", Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body", Times: 1})
+	posts := func() int { return len(e.srv.RequestsTo("POST", "/webhooks/{webhook_id}/{webhook_token}")) }
+	for turn := 1; turn <= 4; turn++ {
+		before := posts()
+		if !tb.playTurn() {
+			t.Fatal("the game ended")
+		}
+		if err := e.srv.WaitFor("one live board", func() bool { return tb.liveBoards() == 1 }); err != nil {
+			t.Fatalf("after turn %d: %d boards with buttons", turn, tb.liveBoards())
+		}
+		board, _ := tb.board()
+		if board.IsComponentsV2() || statusOf(board) == "" {
+			t.Fatalf("turn %d: the board after the refusal: flags %d, words %q", turn, board.Flags, board.Body())
+		}
+		if n := posts() - before; turn > 1 && n > 1 {
+			t.Errorf("turn %d: %d follow-ups, want the board's alone (no refused layout first)", turn, n)
+		}
+	}
+	// A channel's post: refused once as V2, then plain at once.
+	e.srv.InjectFault(fakediscord.Fault{Method: "POST", Route: "/channels/{channel_id}/messages", Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body", Times: 1})
+	board := commands.Message{IsBoard: true, Content: "Ann claimed Denver – Omaha.", Status: "▶ 🔴 Ann 12 pts | 🔵 Ben 9 pts",
+		Files: []commands.File{{Name: "board.png", ContentType: "image/png", Data: pngOf(t), Description: "The map"}}}
+	for i := range 2 {
+		id, err := e.b.Post(context.Background(), tb.ch.ID, board)
+		if err != nil {
+			t.Fatalf("post %d: %v", i, err)
+		}
+		m, _ := e.srv.Message(id)
+		if _, pic := m.Attachment("board.png"); m.IsComponentsV2() || !pic || !strings.Contains(m.Content, "> ▶ 🔴 Ann 12 pts") {
+			t.Fatalf("post %d: flags %d, picture %v, content %q", i, m.Flags, pic, m.Content)
+		}
+	}
+	if n := strings.Count(logs.String(), "level=WARN msg=\"Discord refused a board laid out as components v2"); n != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", n, logs.String())
+	}
 }

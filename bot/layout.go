@@ -1,7 +1,14 @@
 package bot
 
 import (
+	"errors"
+	"log/slog"
+	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bwmarrin/discordgo"
 
 	"conductor/commands"
 	"conductor/present"
@@ -104,4 +111,33 @@ func withoutRows(cs []wireComponent) []wireComponent {
 		out = append(out, c)
 	}
 	return out
+}
+
+// refusedLayout: Discord refused a board laid out as components v2 as a malformed body (400).
+// The layout is the bot's reading of Discord's documents (a follow-up's picture in a media
+// gallery rests on a developer's report, docs/discord-limits.md); should Discord read them
+// otherwise, the board goes out plain rather than not at all.
+func refusedLayout(m commands.Message, err error) bool {
+	var re *discordgo.RESTError
+	if _, v2 := boardLayout(m); !v2 || !errors.As(err, &re) || re.Response == nil {
+		return false
+	}
+	return re.Response.StatusCode == http.StatusBadRequest
+}
+
+// plainBoards remembers, for the rest of the process, the ways of posting (a channel's
+// messages, an interaction's follow-ups) where Discord refused a board's layout: their boards
+// then go out plain at once, instead of each costing a refused request first.
+type plainBoards struct {
+	warn            sync.Once
+	channel, follow atomic.Bool
+}
+
+// refused notes a refusal on one way of posting and says so once, at warn level (the
+// refusal's body names fields, never a hand or a ticket).
+func (p *plainBoards) refused(way *atomic.Bool, log *slog.Logger, err error) {
+	way.Store(true)
+	p.warn.Do(func() {
+		log.Warn("Discord refused a board laid out as components v2; boards sent that way go out as plain messages", "err", err)
+	})
 }

@@ -25,6 +25,19 @@ var _ commands.Poster = (*Bot)(nil)
 // already created. A 403 is commands.ErrForbidden: the channel is listed
 // in Health until a post there succeeds again.
 func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (string, error) {
+	if b.plain.channel.Load() {
+		m.IsBoard = false
+	}
+	id, err := b.post(ctx, channel, m)
+	if err != nil && refusedLayout(m, err) {
+		b.plain.refused(&b.plain.channel, b.log, err)
+		m.IsBoard = false
+		return b.post(ctx, channel, m)
+	}
+	return id, err
+}
+
+func (b *Bot) post(ctx context.Context, channel string, m commands.Message) (string, error) {
 	m.Ephemeral = false
 	w, files := toWire(b.withEmojis(m))
 	w.Nonce, w.EnforceNonce = nonceOf(m), true
@@ -34,7 +47,7 @@ func (b *Bot) Post(ctx context.Context, channel string, m commands.Message) (str
 		b.refused.LoadOrStore(channel, RefusedChannel{Channel: channel, Code: discordCode(err), Since: time.Now()})
 		return "", fmt.Errorf("%w: %v", commands.ErrForbidden, err)
 	case permanent(err):
-		return "", fmt.Errorf("%w: %v", commands.ErrUndeliverable, err)
+		return "", fmt.Errorf("%w: %w", commands.ErrUndeliverable, err)
 	case err == nil:
 		b.refused.Delete(channel)
 		if m.IsBoard {

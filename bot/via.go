@@ -173,8 +173,17 @@ func (b *Bot) PostVia(ctx context.Context, via, channel string, m commands.Messa
 		return "", fmt.Errorf("%w: the interaction was not answered", commands.ErrViaGone)
 	}
 	m.Ephemeral, m.Nonce = false, ""
+	if b.plain.follow.Load() {
+		m.IsBoard = false
+	}
 	w, files := toWire(b.withEmojis(m))
 	resp, err := b.sendOnce(ctx, "POST", discordgo.EndpointWebhookToken(app, token), w, files)
+	if err != nil && refusedLayout(m, err) {
+		b.plain.refused(&b.plain.follow, b.log, redact(err, token))
+		m.IsBoard = false
+		w, files = toWire(b.withEmojis(m))
+		resp, err = b.sendOnce(ctx, "POST", discordgo.EndpointWebhookToken(app, token), w, files)
+	}
 	if err != nil {
 		return "", redact(viaError(err), token)
 	}
