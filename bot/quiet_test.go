@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +146,20 @@ func TestAQuietThread(t *testing.T) {
 			if headsUp >= 0 && end >= 0 && headsUp > end {
 				t.Errorf("the heads-up about trains came after the last round was triggered")
 			}
+			if headsUp < 0 {
+				// No heads-up: then no seat was ever seen at 3 to 5 trains before the
+				// alarm (a seat went from 6 or more to the end in one claim).
+				for i, m := range e.srv.Messages(tb.ch.ID) {
+					if end >= 0 && i >= end {
+						break
+					}
+					for _, line := range strings.Split(statusOf(m), " | ") {
+						if f := seatTrains.FindStringSubmatch(line); f != nil && atoi(f[1]) >= 3 && atoi(f[1]) <= 5 {
+							t.Errorf("message %d shows a seat at %s trains, and no heads-up came: %q", i, f[1], line)
+						}
+					}
+				}
+			}
 		})
 	}
 }
@@ -196,3 +211,12 @@ func mapChangeTold(content string) bool {
 }
 
 var stationMention = regexp.MustCompile(`^<:ttr_station_[0-9a-f]{6}:\d+> \*\*`)
+
+// seatTrains finds a seat's trains in a status line ("▶ 🔴 Ann 40 pts · 12 trains", in any
+// language): the number after the last " · ".
+var seatTrains = regexp.MustCompile(` · (\d+) [^·]*$`)
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
