@@ -82,14 +82,16 @@ func Narrate(loc string, b *data.Board, name func(seat int) string, ev []engine.
 
 // pairLine tells two events of one seat's turn as one line: two cards
 // drawn, or tickets drawn and then kept. j is the second event's index; the
-// events between i and j are only flushes and reshuffles.
+// events between i and j are only the display's own: a card turned up in
+// the slot taken (told by no line, and carrying no seat), a new display, a
+// flush or a reshuffle.
 func pairLine(loc, who string, ev []engine.Event, i int) (line string, j int, ok bool) {
 	e := ev[i]
 	if e.Kind != engine.EvDrawBlind && e.Kind != engine.EvDrawFaceUp && e.Kind != engine.EvTicketsDrawn {
 		return "", 0, false
 	}
 	j = i + 1
-	for j < len(ev) && (ev[j].Kind == engine.EvFlush || ev[j].Kind == engine.EvReshuffle) {
+	for j < len(ev) && displayEvent(ev[j].Kind) {
 		j++
 	}
 	if j == len(ev) || ev[j].Seat != e.Seat {
@@ -143,4 +145,10 @@ func NarrateOwn(loc string, b *data.Board, seat int, ev []engine.Event) []string
 		}
 	}
 	return lines
+}
+
+// displayEvent: an event of the cards on display and the deck, between a
+// seat's two draws, not a move of anyone's.
+func displayEvent(k engine.EventKind) bool {
+	return k == engine.EvFaceUp || k == engine.EvDisplay || k == engine.EvFlush || k == engine.EvReshuffle
 }

@@ -27,6 +27,10 @@ func TestATurnIsOneLine(t *testing.T) {
 			{"face up then deck", []engine.Event{faceUp(1), blind, secret}, 1},
 			{"deck then face up", []engine.Event{blind, secret, faceUp(2)}, 1},
 			{"two face up", []engine.Event{faceUp(1), faceUp(2)}, 1},
+			// As the engine tells them: each card taken is replaced in its slot
+			// (an event of no seat's).
+			{"two face up, refilled", []engine.Event{faceUp(1), {Kind: engine.EvFaceUp, Slot: 2, Card: engine.Card(4)}, faceUp(2), {Kind: engine.EvFaceUp, Slot: 3, Card: engine.Card(5)}}, 1},
+			{"face up, refilled, then deck", []engine.Event{faceUp(1), {Kind: engine.EvFaceUp, Slot: 2, Card: engine.Card(4)}, blind, secret}, 1},
 			{"a flush between", []engine.Event{faceUp(1), {Kind: engine.EvFlush}, blind}, 2},
 			{"tickets drawn and kept", []engine.Event{{Kind: engine.EvTicketsDrawn, Seat: 0, Count: 3}, {Kind: engine.EvTicketsKept, Seat: 0, Count: 2}}, 1},
 			{"two seats", []engine.Event{blind, {Kind: engine.EvDrawBlind, Seat: 1}}, 2},
