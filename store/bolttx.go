@@ -215,27 +215,12 @@ func (t *boltTx) rematchOf(id string) (string, error) {
 }
 
 func (t *boltTx) due(until time.Time, limit int) ([]DueGame, error) {
-	var out []DueGame
-	c := t.tx.Bucket(bucketDeadlines).Cursor()
-	for k, v := c.First(); k != nil && len(out) < limit; k, v = c.Next() {
-		if len(k) < 8 {
-			continue
-		}
-		at := dueTime(k)
-		if at.After(until) {
-			break
-		}
-		out = append(out, DueGame{Channel: string(k[8:]), At: at, Kind: string(v)})
-	}
-	return out, nil
+	return t.dueOf(nil, until, limit)
 }
 
-// dueOf reads each due game's header for its server: a file has one
-// process, which serves every shard, so o is rarely set.
+// dueOf reads each due game's header for its server when o is set: a file
+// has one process, which serves every shard, so o is rarely set.
 func (t *boltTx) dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error) {
-	if o == nil {
-		return t.due(until, limit)
-	}
 	var out []DueGame
 	c := t.tx.Bucket(bucketDeadlines).Cursor()
 	for k, v := c.First(); k != nil && len(out) < limit; k, v = c.Next() {
@@ -246,12 +231,14 @@ func (t *boltTx) dueOf(o *Owned, until time.Time, limit int) ([]DueGame, error) 
 		if at.After(until) {
 			break
 		}
-		h, err := t.header(string(k[8:]))
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return nil, err
-		}
-		if h != nil && !o.Has(h.Guild) {
-			continue
+		if o != nil {
+			h, err := t.header(string(k[8:]))
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return nil, err
+			}
+			if h != nil && !o.Has(h.Guild) {
+				continue
+			}
 		}
 		out = append(out, DueGame{Channel: string(k[8:]), At: at, Kind: string(v)})
 	}
