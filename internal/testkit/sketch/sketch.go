@@ -40,40 +40,33 @@ var dot = func() []byte {
 	return buf.Bytes()
 }()
 
-// Board records the scene and writes a one-pixel PNG.
-func (s *Renderer) Board(w io.Writer, sc *imaging.Scene) error {
+// record keeps a scene drawn, under the lock, and writes a one-pixel PNG.
+func record[T any](s *Renderer, drawn *[]T, sc T, w io.Writer) error {
 	s.mu.Lock()
-	s.boards = append(s.boards, *sc)
+	*drawn = append(*drawn, sc)
 	s.mu.Unlock()
 	_, err := w.Write(dot)
 	return err
+}
+
+// Board records the scene and writes a one-pixel PNG.
+func (s *Renderer) Board(w io.Writer, sc *imaging.Scene) error {
+	return record(s, &s.boards, *sc, w)
 }
 
 // Hand records the scene and writes a one-pixel PNG.
 func (s *Renderer) Hand(w io.Writer, h *imaging.HandScene) error {
-	s.mu.Lock()
-	s.hands = append(s.hands, *h)
-	s.mu.Unlock()
-	_, err := w.Write(dot)
-	return err
+	return record(s, &s.hands, *h, w)
 }
 
 // Final records the scene and writes a one-pixel PNG.
 func (s *Renderer) Final(w io.Writer, fs *imaging.FinalScene) error {
-	s.mu.Lock()
-	s.finals = append(s.finals, *fs)
-	s.mu.Unlock()
-	_, err := w.Write(dot)
-	return err
+	return record(s, &s.finals, *fs, w)
 }
 
 // Leaderboard records the scene and writes a one-pixel PNG.
 func (s *Renderer) Leaderboard(w io.Writer, lb *imaging.LeaderboardScene) error {
-	s.mu.Lock()
-	s.leaderboards = append(s.leaderboards, *lb)
-	s.mu.Unlock()
-	_, err := w.Write(dot)
-	return err
+	return record(s, &s.leaderboards, *lb, w)
 }
 
 // Replay is a GIF with a one-pixel frame per scene.
