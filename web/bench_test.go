@@ -237,12 +237,7 @@ func BenchmarkMoveToEveryPage(b *testing.B) {
 				lat = append(lat, last.Sub(t0))
 			}
 			b.StopTimer()
-			slices.Sort(lat)
-			ms := func(q float64) float64 {
-				return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))].Microseconds()) / 1000
-			}
-			b.ReportMetric(ms(0.5), "p50-ms")
-			b.ReportMetric(ms(0.99), "p99-ms")
+			reportLatencies(b, lat)
 			b.ReportMetric(perPage/1024, "KiB/page")
 			b.ReportMetric(perGoroutines, "goroutines/page")
 		})
@@ -384,4 +379,15 @@ func BenchmarkOpenSocket(b *testing.B) {
 		b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/pages, "goroutines/socket")
 		b.StartTimer()
 	}
+}
+
+// reportLatencies reports the median and the 99th percentile of a
+// benchmark's latencies, in milliseconds.
+func reportLatencies(b *testing.B, took []time.Duration) {
+	slices.Sort(took)
+	ms := func(q float64) float64 {
+		return float64(took[min(len(took)-1, int(q*float64(len(took))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
 }

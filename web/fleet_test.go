@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -358,10 +357,7 @@ func BenchmarkMoveToAPageOnAnotherProcess(b *testing.B) {
 		a.svc.Quiet()
 	}
 	b.StopTimer()
-	slices.Sort(took)
-	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(ms(0.5), "p50-ms")
-	b.ReportMetric(ms(0.99), "p99-ms")
+	reportLatencies(b, took)
 }
 
 // BenchmarkForwardedMove: a move made on a page of a process that does
@@ -394,10 +390,7 @@ func BenchmarkForwardedMove(b *testing.B) {
 		a.svc.Quiet()
 	}
 	b.StopTimer()
-	slices.Sort(took)
-	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(ms(0.5), "p50-ms")
-	b.ReportMetric(ms(0.99), "p99-ms")
+	reportLatencies(b, took)
 }
 
 // TestUserSignInsCountOnEveryProcess: a user's 10 sign-ins a minute are
