@@ -13,10 +13,21 @@ import (
 // lang too; a bot takes the third seat.
 func localeTable(e *env, lang, mapID, variant string, names ...string) *table {
 	e.t.Helper()
-	tb := &table{e: e, parent: e.channel("table-" + lang), kept: map[string]bool{}, returned: map[string]bool{}, bots: true}
+	tb := openTable(e, "table-"+lang, mapID, variant, lang, lang, "normal", names...)
+	tb.bots = true
+	tb.setup()
+	return tb
+}
+
+// openTable opens a table in channel whose players' clients speak locale,
+// in the table language lang, with a bot of level bot ("": none), and
+// starts it with the lobby's buttons.
+func openTable(e *env, channel, mapID, variant, locale, lang, bot string, names ...string) *table {
+	e.t.Helper()
+	tb := &table{e: e, parent: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}}
 	for _, n := range names {
 		u := e.user(n)
-		e.srv.SetUserLocale(u.ID, lang)
+		e.srv.SetUserLocale(u.ID, locale)
 		tb.players = append(tb.players, u)
 	}
 	tb.host = tb.players[0]
@@ -27,16 +38,23 @@ func localeTable(e *env, lang, mapID, variant string, names ...string) *table {
 	lobby, ch := e.newGame(tb.host.ID, tb.parent.ID, opts...)
 	tb.ch = ch
 	tb.do(lobby)
+	if button(lobby.msg, "lobby:", ":join") == "" {
+		e.t.Fatalf("/ttr new: %q", lobby.msg.Body())
+	}
 	for _, p := range tb.players[1:] {
 		m, _ := e.srv.Message(lobby.msg.ID)
 		tb.do(e.click(p.ID, m.ID, button(m, "lobby:", ":join")))
 	}
-	if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", "normal"))); a.msg.Ephemeral() {
-		e.t.Fatalf("/ttr addbot: %q", a.msg.Body())
+	if bot != "" {
+		if a := tb.do(e.ttr(tb.host.ID, tb.ch.ID, "addbot", fakediscord.StringOption("level", bot))); a.msg.Ephemeral() {
+			e.t.Fatalf("/ttr addbot: %q", a.msg.Body())
+		}
 	}
 	m, _ := e.srv.Message(lobby.msg.ID)
 	tb.do(e.click(tb.host.ID, m.ID, button(m, "lobby:", ":start")))
-	tb.setup()
+	if _, ok := tb.board(); !ok {
+		e.t.Fatal("no board after the start")
+	}
 	return tb
 }
 

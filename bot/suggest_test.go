@@ -195,39 +195,6 @@ func (fs *firstSuggester) draw(cur fakediscord.User, b fakediscord.Message) bool
 	return true
 }
 
-// localTable opens a table whose players' clients speak locale, in the
-// table language lang, and starts it with the lobby's buttons.
-func localTable(e *env, channel, mapID, variant, locale, lang string, names ...string) *table {
-	e.t.Helper()
-	tb := &table{e: e, parent: e.channel(channel), kept: map[string]bool{}, returned: map[string]bool{}}
-	for _, n := range names {
-		u := e.user(n)
-		e.srv.SetUserLocale(u.ID, locale)
-		tb.players = append(tb.players, u)
-	}
-	tb.host = tb.players[0]
-	opts := []fakediscord.CommandOption{fakediscord.StringOption("map", mapID), fakediscord.StringOption("language", lang)}
-	if variant != "" {
-		opts = append(opts, fakediscord.StringOption("variant", variant))
-	}
-	lobby, ch := e.newGame(tb.host.ID, tb.parent.ID, opts...)
-	tb.ch = ch
-	tb.do(lobby)
-	if button(lobby.msg, "lobby:", ":join") == "" {
-		e.t.Fatalf("/ttr new: %q", lobby.msg.Body())
-	}
-	for _, p := range tb.players[1:] {
-		m, _ := e.srv.Message(lobby.msg.ID)
-		tb.do(e.click(p.ID, m.ID, button(m, "lobby:", ":join")))
-	}
-	m, _ := e.srv.Message(lobby.msg.ID)
-	tb.do(e.click(tb.host.ID, m.ID, button(m, "lobby:", ":start")))
-	if _, ok := tb.board(); !ok {
-		e.t.Fatal("no board after the start")
-	}
-	return tb
-}
-
 // threadCounts is what a game put in its thread and in private: board
 // pictures posted, bytes of every picture, public and private messages.
 type threadCounts struct {
@@ -289,7 +256,7 @@ func TestFirstSuggestionIsNeverRefused(t *testing.T) {
 	} {
 		t.Run(c.lang+"-"+c.mapID, func(t *testing.T) {
 			t.Parallel()
-			tb := localTable(e.as(t), "first-"+c.mapID, c.mapID, c.variant, c.locale, c.lang, c.mapID+"-ada", c.mapID+"-bo")
+			tb := openTable(e.as(t), "first-"+c.mapID, c.mapID, c.variant, c.locale, c.lang, "", c.mapID+"-ada", c.mapID+"-bo")
 			tb.setup()
 			fs := newFirstSuggester(tb)
 			turns := 0
