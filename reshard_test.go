@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"conductor/bot"
+	"conductor/internal/testkit"
 	"conductor/ops"
 	"conductor/store"
 )
@@ -99,7 +100,7 @@ func TestServeSaysWhenGamesAreNotItsShards(t *testing.T) {
 	// The check runs before Discord is reached: an unreachable API is
 	// enough to see the log line, then serve fails to connect.
 	cfg := ops.Config{Token: "t", APIBase: "http://127.0.0.1:1/", DBPath: db, Shards: &bot.ShardRange{From: 0, To: 0}, ShardCount: 2}
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	serve(t.Context(), cfg, &logs, nil)
 	line := ""
 	for _, l := range strings.Split(logs.String(), "\n") {
@@ -145,7 +146,7 @@ func TestHoldWaitsUntilStopped(t *testing.T) {
 		t.Errorf("an argument: exit %d", code)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	done := make(chan struct{})
 	go func() {
 		holdCommand(flag.NewFlagSet("hold", flag.ContinueOnError))(ctx, &invocation{stderr: &logs})

@@ -8,11 +8,11 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit"
 	"conductor/ops"
 	"conductor/store"
 )
@@ -35,24 +35,6 @@ func TestRunWithoutTokenSaysHowToGetOne(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink written by the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestRunServesThenStopsCleanly runs `conductor run` against the fake
 // Discord, which recommends two shards: the process runs both on one
 // database, the health check reports the gateway (each shard) and the
@@ -68,7 +50,7 @@ func TestRunServesThenStopsCleanly(t *testing.T) {
 	started := make(chan string, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, &logs, func(addr string) { started <- addr }) }()
 	var addr string

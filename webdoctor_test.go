@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit"
 	"conductor/ops"
 )
 
@@ -34,7 +35,7 @@ func TestRunServesTheLiveBoard(t *testing.T) {
 	started := make(chan string, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, &logs, func(addr string) { started <- addr }) }()
 	select {
@@ -62,7 +63,7 @@ func TestRunServesTheLiveBoard(t *testing.T) {
 		t.Error("the page still answers after the stop")
 	}
 	// Without the secret the page is off, and the log says so once.
-	var quiet syncBuffer
+	var quiet testkit.SyncBuffer
 	cfg2 := ops.Config{Token: "fake-bot-token", APIBase: srv.BaseURL(), DBPath: t.TempDir() + "/d.db"}
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	if err := serve(ctx2, cfg2, &quiet, func(string) { cancel2() }); err != nil {

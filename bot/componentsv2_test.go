@@ -18,6 +18,7 @@ import (
 	"conductor/commands"
 	"conductor/imaging"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit"
 	"conductor/internal/testkit/sketch"
 )
 
@@ -234,7 +235,7 @@ func (r slowBoards) Board(w io.Writer, s *imaging.Scene) error {
 // boards plain at once for the rest of the process, and it is said once at warn level.
 func TestARefusedLayoutGoesOutPlain(t *testing.T) {
 	t.Parallel()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	e := newEnv(t, envOptions{logs: &logs})
 	tb := newTable(e, "table", "usa", "", "alice", "bob")
 	tb.setup()

@@ -14,6 +14,7 @@ import (
 	"conductor/commands"
 	"conductor/data"
 	"conductor/internal/fakediscord"
+	"conductor/internal/testkit"
 	"conductor/present"
 )
 
@@ -188,7 +189,7 @@ func TestRefusedEmojiUploadKeepsUnicode(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			var logs syncBuffer
+			var logs testkit.SyncBuffer
 			e := newEnv(t, envOptions{prepare: c.prepare, logs: &logs})
 			if n := e.b.EmojisCreated(); n != 0 {
 				t.Fatalf("%d created", n)
@@ -224,24 +225,6 @@ func itoa(i int) string {
 		return digits[i : i+1]
 	}
 	return itoa(i/10) + digits[i%10:i%10+1]
-}
-
-// syncBuffer is a log written by several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Two processes of a fleet (a shard each) start at once and both find the application

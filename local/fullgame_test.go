@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"conductor/commands"
 	"conductor/data"
 	"conductor/engine"
+	"conductor/internal/testkit"
 	"conductor/internal/testkit/sketch"
 	"conductor/store"
 )
@@ -228,7 +227,7 @@ func play(t *testing.T, db, pictures string, in *player, setup Setup) (string, e
 
 // playEcho is play with the lines typed shown in the transcript, after
 // the prompt that asked for them, as a terminal shows them.
-func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *lockedBuffer) (string, error) {
+func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *testkit.SyncBuffer) (string, error) {
 	t.Helper()
 	st, err := store.Open(db, nil)
 	if err != nil {
@@ -236,7 +235,7 @@ func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *
 	}
 	defer st.Close()
 	in.st = st
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	if echo != nil {
 		in.echo = &out
 	}
@@ -268,25 +267,6 @@ func playEcho(t *testing.T, db, pictures string, in *player, setup Setup, echo *
 // tests' business.
 var sketches = &sketch.Renderer{}
 
-// lockedBuffer is the terminal's screen: bots and the sender write to it
-// from their goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestTerminalPlaysToTheEnd plays a whole terminal game against a bot
 // that moves last, typed as a person types it (checkTranscript: numbers
 // click the board after a ticket menu, one board a bot's turn, a status
@@ -302,7 +282,7 @@ func TestTerminalPlaysToTheEnd(t *testing.T) {
 	start := time.Now()
 	p := &player{t: t, channel: "local:test", seat: 0, coach: coach, numbers: true, asides: []string{"/claim Denvr Omaha", "score"}}
 	tr, err := playEcho(t, db, dir, p,
-		Setup{Seats: []string{"you", "easy"}, Map: "usa", Given: map[string]bool{"map": true, "players": true}}, &lockedBuffer{})
+		Setup{Seats: []string{"you", "easy"}, Map: "usa", Given: map[string]bool{"map": true, "players": true}}, &testkit.SyncBuffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

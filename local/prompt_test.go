@@ -8,6 +8,7 @@ import (
 
 	"conductor/commands"
 	"conductor/data"
+	"conductor/internal/testkit"
 	"conductor/store"
 )
 
@@ -22,7 +23,7 @@ func typed(t *testing.T, setup Setup, script ...string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	in := &scriptReader{lines: append(script, "/quit"), echo: &out}
 	term := NewTerminal(in, &out)
 	term.Pictures, term.Channel, term.Locale = dir, "local:test", setup.Lang
@@ -44,7 +45,7 @@ func typed(t *testing.T, setup Setup, script ...string) string {
 type scriptReader struct {
 	lines []string
 	buf   []byte
-	echo  *lockedBuffer
+	echo  *testkit.SyncBuffer
 }
 
 func (r *scriptReader) Read(b []byte) (int, error) {

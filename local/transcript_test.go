@@ -13,6 +13,7 @@ import (
 
 	"conductor/ai"
 	"conductor/data"
+	"conductor/internal/testkit"
 	"conductor/present"
 )
 
@@ -38,7 +39,7 @@ func TestFrenchTranscript(t *testing.T) {
 	p := &player{t: t, channel: "local:test", seat: 0, coach: coach, numbers: true, quitAfter: 40,
 		asides: []string{"/prendre Pariss Frankfurt", "/rail regles"}}
 	tr, err := playEcho(t, filepath.Join(dir, "play.db"), dir, p,
-		Setup{Seats: []string{"moi", "easy"}, Map: "europe", Lang: "fr", Given: map[string]bool{"map": true, "players": true, "lang": true}}, &lockedBuffer{})
+		Setup{Seats: []string{"moi", "easy"}, Map: "europe", Lang: "fr", Given: map[string]bool{"map": true, "players": true, "lang": true}}, &testkit.SyncBuffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func writeTranscripts(t *testing.T, game, watched string) {
 // sender then merges).
 func watchedGame(t *testing.T) string {
 	t.Helper()
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	err := Play(context.Background(), Game{In: strings.NewReader(""), Out: &out, Catalog: data.Embedded(), DB: filepath.Join(t.TempDir(), "play.db"),
 		Name: "watch", NoPictures: true, Bots: aiBots, BotDelay: 300 * time.Millisecond, Command: "conductor play",
 		Setup: Setup{Watch: true, Fresh: true, Seats: []string{"normal", "easy"}, Map: "usa", Levels: botLevels}})
