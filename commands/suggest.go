@@ -471,21 +471,7 @@ func stationChoices(g *engine.Game, seat int, typed, loc string, names func(int)
 		}
 		return strings.Compare(b.Cities[x].Name, b.Cities[y].Name)
 	})
-	var out []Choice
-	if header != "" {
-		out = append(out, Choice{Name: cutRunes(header, maxChoiceLen), Value: notYet})
-	}
-	for _, c := range cities {
-		if len(out) == maxChoices {
-			break
-		}
-		name, value := b.Cities[c].Name, b.Cities[c].Name
-		if !anyLegal {
-			value = notYet + value
-		}
-		out = append(out, Choice{Name: cutRunes(name, maxChoiceLen), Value: value})
-	}
-	return out
+	return cityChoices(b, header, cities, func(data.CityID) bool { return anyLegal })
 }
 
 // passengerChoices suggests the cities to move a passenger from: those
@@ -531,16 +517,22 @@ func passengerChoices(g *engine.Game, seat int, typed, loc string, names func(in
 		from = append(from, id)
 	}
 	slices.SortStableFunc(from, func(x, y data.CityID) int { return points[y] - points[x] })
+	return cityChoices(b, header, from, func(id data.CityID) bool { return legal[id] })
+}
+
+// cityChoices lists cities as suggestions, after a header line when there
+// is one; a city the seat may not choose now is marked not yet.
+func cityChoices(b *data.Board, header string, cities []data.CityID, legal func(data.CityID) bool) []Choice {
 	var out []Choice
 	if header != "" {
 		out = append(out, Choice{Name: cutRunes(header, maxChoiceLen), Value: notYet})
 	}
-	for _, id := range from {
+	for _, id := range cities {
 		if len(out) == maxChoices {
 			break
 		}
 		name, value := b.Cities[id].Name, b.Cities[id].Name
-		if !legal[id] {
+		if !legal(id) {
 			value = notYet + value
 		}
 		out = append(out, Choice{Name: cutRunes(name, maxChoiceLen), Value: value})
