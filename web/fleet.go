@@ -308,13 +308,13 @@ func (s *Server) renewSockets() {
 // follower turns the database's announcements into this process's work.
 type follower struct {
 	sub *store.Subscription
-	// mu guards answers (closed at the next answer in a channel) and
-	// taking (the channels whose moves are being played here; again:
-	// announced meanwhile).
-	mu      sync.Mutex
-	answers map[string]chan struct{}
-	taking  map[string]bool
-	again   map[string]bool
+	// answers wakes the moves waiting for the next answer in a channel.
+	answers signals
+	// mu guards taking (the channels whose moves are being played here;
+	// again: announced meanwhile).
+	mu     sync.Mutex
+	taking map[string]bool
+	again  map[string]bool
 }
 
 // follow subscribes to the database's announcements, on PostgreSQL: it
@@ -328,7 +328,7 @@ func (s *Server) follow() error {
 	if err != nil {
 		return err
 	}
-	f := &follower{sub: sub, answers: map[string]chan struct{}{}, taking: map[string]bool{}, again: map[string]bool{}}
+	f := &follower{sub: sub, taking: map[string]bool{}, again: map[string]bool{}}
 	s.follower = f
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -352,14 +352,14 @@ func (s *Server) followLoop(ctx context.Context, f *follower) {
 			s.forgetHere(ch.Guild)
 		case ch.Missed:
 			s.svc.Refresh("", true)
-			f.wakeAll()
+			f.answers.fireAll()
 			s.sweep(f)
 		case ch.Moves:
 			if s.svc.Owns(ch.Guild) {
 				s.take(f, ch.Channel)
 			}
 		case ch.Answers:
-			f.wake(ch.Channel)
+			f.answers.fire(ch.Channel)
 		default:
 			s.svc.Refresh(ch.Channel, false)
 		}
@@ -460,36 +460,6 @@ func (s *Server) takeOnce(channel string) {
 	}
 }
 
-// wait returns a channel closed at the next answer announced in channel.
-func (f *follower) wait(channel string) <-chan struct{} {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	w, ok := f.answers[channel]
-	if !ok {
-		w = make(chan struct{})
-		f.answers[channel] = w
-	}
-	return w
-}
-
-func (f *follower) wake(channel string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if w, ok := f.answers[channel]; ok {
-		close(w)
-		delete(f.answers, channel)
-	}
-}
-
-func (f *follower) wakeAll() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for ch, w := range f.answers {
-		close(w)
-		delete(f.answers, ch)
-	}
-}
-
 // errNoAnswer: the table's owner did not answer a move in time.
 var errNoAnswer = errors.New("the table's process did not answer in time")
 
@@ -509,7 +479,7 @@ func (s *Server) forward(ctx context.Context, m commands.PageMove) ([]messageJSO
 	now := s.opts.Now()
 	deadline := time.NewTimer(forwardWait)
 	defer deadline.Stop()
-	wake := f.wait(m.Channel)
+	wake := f.answers.next(m.Channel)
 	if err := db.PostMove(m.ID, m.Guild, m.Channel, data, now.Add(forwardWait)); err != nil && !errors.Is(err, store.ErrMoveExists) {
 		return nil, err
 	}
@@ -534,7 +504,7 @@ func (s *Server) forward(ctx context.Context, m commands.PageMove) ([]messageJSO
 		}
 		select {
 		case <-wake:
-			wake = f.wait(m.Channel)
+			wake = f.answers.next(m.Channel)
 		case <-poll.C:
 		case <-deadline.C:
 			return nil, errNoAnswer

@@ -62,12 +62,12 @@ type hub struct {
 	mu     sync.Mutex
 	rooms  map[string]*room // by channel
 	users  map[string]int   // open connections per user
-	waits  map[string]chan struct{}
+	waits  signals          // the long polls, woken at a table's change
 	closed bool
 }
 
 func newHub(s *Server) *hub {
-	return &hub{s: s, rooms: map[string]*room{}, users: map[string]int{}, waits: map[string]chan struct{}{}}
+	return &hub{s: s, rooms: map[string]*room{}, users: map[string]int{}}
 }
 
 // room is the open pages of one game's channel.
@@ -108,10 +108,7 @@ type closeMsg struct {
 func (h *hub) changed(channel string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if w, ok := h.waits[channel]; ok {
-		close(w)
-		delete(h.waits, channel)
-	}
+	h.waits.fire(channel)
 	if r := h.rooms[channel]; r != nil {
 		// Under the lock: leave closes wake under it too.
 		select {
@@ -123,14 +120,7 @@ func (h *hub) changed(channel string) {
 
 // waitChange returns a channel closed at the next change of a table.
 func (h *hub) waitChange(channel string) <-chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	w, ok := h.waits[channel]
-	if !ok {
-		w = make(chan struct{})
-		h.waits[channel] = w
-	}
-	return w
+	return h.waits.next(channel)
 }
 
 // serveWS upgrades a page's connection; the page then says hello with its
